@@ -1,0 +1,51 @@
+# TAP helpers for the shell integration tests: source this file, call plan N, then ok/is/...
+# Every test function records one TAP line; `done_testing` checks the plan.
+_tap_n=0
+_tap_failed=0
+
+plan() { echo "1..$1"; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+bail() { echo "Bail out! $*"; exit 1; }
+diag() { local l; while IFS= read -r l; do echo "# $l"; done <<< "$*"; }
+
+# ok COND_EXIT_STATUS DESCRIPTION: `cmd; ok $? "what it proves"`
+ok() {
+  local st=$1; shift
+  _tap_n=$((_tap_n + 1))
+  if [ "$st" -eq 0 ]; then echo "ok $_tap_n - $*"; else echo "not ok $_tap_n - $*"; _tap_failed=$((_tap_failed + 1)); fi
+  return 0
+}
+# is GOT WANT DESCRIPTION
+is() {
+  local got=$1 want=$2; shift 2
+  if [ "$got" = "$want" ]; then ok 0 "$*"; else ok 1 "$*"; diag "got:  '$got'"; diag "want: '$want'"; fi
+}
+# like GOT REGEX DESCRIPTION
+like() {
+  local got=$1 re=$2; shift 2
+  if [[ $got =~ $re ]]; then ok 0 "$*"; else ok 1 "$*"; diag "got: '$got'"; diag "does not match: $re"; fi
+}
+done_testing() { exit $((_tap_failed > 0)); }
+
+# The integration tests run on the cluster that 00-cluster-up.sh started.
+need_cluster() {
+  [ "$(id -u)" -eq 0 ] || skip_all "integration tests need root"
+  [ -s "${JS_CLUSTER_DIR:?}/env" ] || bail "no cluster in $JS_CLUSTER_DIR (00-cluster-up.sh failed?)"
+  # shellcheck disable=SC1091
+  . "$JS_CLUSTER_DIR/env"
+}
+
+# job_state JOBID: the job's state as slurmctld knows it (COMPLETED, FAILED, PENDING, ...)
+job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
+
+# wait_job_done JOBID [SECONDS]: wait until the job has ended; prints its final state
+wait_job_done() {
+  local id=$1 secs=${2:-60} i st
+  for i in $(seq $((secs * 5))); do
+    st=$(job_state "$id")
+    case $st in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|PREEMPTED) echo "$st"; return 0 ;; esac
+    sleep 0.2
+  done
+  echo "${st:-UNKNOWN}"
+  return 1
+}
