@@ -1,0 +1,432 @@
+/*
+ * Unit tests of the benchmarks' spool generator (bench/gen): the same seed gives the same
+ * files byte for byte, and what it writes validates against the one definition of each format
+ * (common/record_format.h, common/profile_format.h) and the spool layout (docs/spool.md), with
+ * scheduler dependencies and file edges (a file written by one job, read later by another).
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench/gen/gen.h"
+#include "profile_format.h"
+#include "record_format.h"
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *p = malloc((size_t)n + 1);
+    if (fread(p, 1, (size_t)n, f) != (size_t)n) {
+        fclose(f);
+        free(p);
+        return NULL;
+    }
+    p[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return p;
+}
+
+static void rm_rf(const char *path)
+{
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", path);
+    if (system(cmd) != 0)
+        fprintf(stderr, "# could not remove %s\n", path);
+}
+
+static void small_params(struct jsgen_params *p, const char *out, uint64_t seed)
+{
+    jsgen_defaults(p);
+    p->out = out;
+    p->nodes = 16;
+    p->hours = 3;
+    p->ppn = 2;
+    p->users = 3;
+    p->seed = seed;
+    p->duration_scale = 0.3;
+    p->uid = (long)getuid();
+    p->chown_profiles = 0;
+}
+
+/* ---- determinism ------------------------------------------------------------------------ */
+struct listing { char **names; size_t n, cap; };
+
+static void list_tree(const char *root, const char *rel, struct listing *l)
+{
+    char path[4608];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    DIR *d = opendir(path);
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char sub[2048];
+        if (snprintf(sub, sizeof sub, "%s/%s", rel, e->d_name) >= (int)sizeof sub)
+            fail_msg("path too long");
+        if (!*rel)
+            memmove(sub, sub + 1, strlen(sub));
+        snprintf(path, sizeof path, "%s/%s", root, sub);
+        struct stat sb;
+        assert_int_equal(lstat(path, &sb), 0);
+        if (S_ISDIR(sb.st_mode)) {
+            list_tree(root, sub, l);
+        } else {
+            if (l->n == l->cap) {
+                l->cap = l->cap ? l->cap * 2 : 256;
+                l->names = realloc(l->names, l->cap * sizeof *l->names);
+            }
+            l->names[l->n++] = strdup(sub);
+        }
+    }
+    closedir(d);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void same_seed_gives_the_same_files(void **state)
+{
+    (void)state;
+    char a[] = "/tmp/jsgen-test-XXXXXX", b[] = "/tmp/jsgen-test-XXXXXX", c[] = "/tmp/jsgen-test-XXXXXX";
+    assert_non_null(mkdtemp(a));
+    assert_non_null(mkdtemp(b));
+    assert_non_null(mkdtemp(c));
+    struct jsgen_params p;
+    struct jsgen_summary sa, sb, sc;
+    small_params(&p, a, 42);
+    assert_int_equal(jsgen_run(&p, &sa), 0);
+    small_params(&p, b, 42);
+    assert_int_equal(jsgen_run(&p, &sb), 0);
+    small_params(&p, c, 43);
+    assert_int_equal(jsgen_run(&p, &sc), 0);
+    assert_memory_equal(&sa, &sb, sizeof sa);
+    assert_true(sa.jobs > 10);
+
+    struct listing la = { 0 }, lb = { 0 };
+    list_tree(a, "", &la);
+    list_tree(b, "", &lb);
+    assert_int_equal(la.n, lb.n);
+    qsort(la.names, la.n, sizeof *la.names, cmp_str);
+    qsort(lb.names, lb.n, sizeof *lb.names, cmp_str);
+    for (size_t i = 0; i < la.n; i++) {
+        assert_string_equal(la.names[i], lb.names[i]);
+        char pa[4200], pb[4200];
+        snprintf(pa, sizeof pa, "%s/%s", a, la.names[i]);
+        snprintf(pb, sizeof pb, "%s/%s", b, lb.names[i]);
+        size_t na, nb;
+        char *x = slurp(pa, &na), *y = slurp(pb, &nb);
+        assert_non_null(x);
+        assert_non_null(y);
+        assert_int_equal(na, nb);
+        assert_memory_equal(x, y, na);
+        free(x);
+        free(y);
+        free(la.names[i]);
+        free(lb.names[i]);
+    }
+    free(la.names);
+    free(lb.names);
+    /* another seed, another cluster */
+    assert_true(sc.profile_rows != sa.profile_rows || sc.bytes != sa.bytes);
+    rm_rf(a);
+    rm_rf(b);
+    rm_rf(c);
+}
+
+/* ---- validation against the formats -------------------------------------------------------- */
+static void check_record(json_t *o, const struct js_record_field *t, const char *where)
+{
+    assert_true(json_is_object(o));
+    size_t n = 0;
+    for (; t->name; t++, n++) {
+        json_t *v = json_object_get(o, t->name);
+        if (!v)
+            fail_msg("%s: field %s missing", where, t->name);
+        int ok = json_is_null(v) ? t->nullable
+               : t->type == JS_FIELD_STRING ? json_is_string(v)
+               : t->type == JS_FIELD_INTEGER ? json_is_integer(v)
+               : t->type == JS_FIELD_BOOLEAN ? json_is_boolean(v)
+               : t->type == JS_FIELD_ARRAY ? json_is_array(v)
+               : json_is_object(v);
+        if (!ok)
+            fail_msg("%s: field %s has the wrong type", where, t->name);
+    }
+    if (json_object_size(o) != n)
+        fail_msg("%s: %zu fields, the format has %zu", where, json_object_size(o), n);
+}
+
+struct access { char path[256]; uint32_t job; int write; uint64_t t; };
+struct accesses { struct access *a; size_t n, cap; };
+
+static void add_access(struct accesses *x, const char *path, uint32_t job, int write, uint64_t t)
+{
+    if (x->n == x->cap) {
+        x->cap = x->cap ? x->cap * 2 : 1024;
+        x->a = realloc(x->a, x->cap * sizeof *x->a);
+    }
+    snprintf(x->a[x->n].path, sizeof x->a[x->n].path, "%s", path);
+    x->a[x->n].job = job;
+    x->a[x->n].write = write;
+    x->a[x->n].t = t;
+    x->n++;
+}
+
+static const char pf_types[] = {
+#define JS_X(id, name, type, unit, desc) type,
+    JS_PROFILE_FIELDS(JS_X)
+#undef JS_X
+};
+static const char *const pf_names[] = {
+#define JS_X(id, name, type, unit, desc) name,
+    JS_PROFILE_FIELDS(JS_X)
+#undef JS_X
+};
+static const char ff_types[] = {
+#define JS_X(id, name, type, unit, desc) type,
+    JS_PROFILE_FILE_FIELDS(JS_X)
+#undef JS_X
+};
+static const char *const ff_names[] = {
+#define JS_X(id, name, type, unit, desc) name,
+    JS_PROFILE_FILE_FIELDS(JS_X)
+#undef JS_X
+};
+static const char *const rf_names[] = {
+#define JS_X(id, name, desc) name,
+    JS_PROFILE_RUNTIME_FIELDS(JS_X)
+#undef JS_X
+};
+
+static int type_ok(json_t *v, char t)
+{
+    switch (t) {
+    case 's': return json_is_string(v);
+    case 'u': return json_is_integer(v) && json_integer_value(v) >= 0;
+    case 'i': return json_is_integer(v);
+    case 'b': return json_is_boolean(v);
+    case 'o': return json_is_object(v);
+    case 'a': return json_is_array(v);
+    }
+    return 0;
+}
+
+static void check_profile(const char *path, json_t *o, uint32_t job, const char *step, const char *node, json_int_t uid,
+                          struct accesses *acc)
+{
+    size_t nf = sizeof pf_names / sizeof pf_names[0];
+    assert_int_equal(json_object_size(o), nf);
+    for (size_t i = 0; i < nf; i++) {
+        json_t *v = json_object_get(o, pf_names[i]);
+        if (!v || !type_ok(v, pf_types[i]))
+            fail_msg("%s: member %s missing or of the wrong type", path, pf_names[i]);
+    }
+    assert_string_equal(json_string_value(json_object_get(o, "format")), JS_PROFILE_FORMAT_NAME);
+    assert_int_equal(json_integer_value(json_object_get(o, "version")), JS_PROFILE_VERSION);
+    assert_int_equal(json_integer_value(json_object_get(o, "job_id")), job);
+    assert_string_equal(json_string_value(json_object_get(o, "step")), step);
+    assert_string_equal(json_string_value(json_object_get(o, "node")), node);
+    assert_int_equal(json_integer_value(json_object_get(o, "uid")), uid);
+    json_int_t t0 = json_integer_value(json_object_get(o, "start_ns")), t1 = json_integer_value(json_object_get(o, "end_ns"));
+    assert_true(t0 < t1);
+    assert_int_equal(json_integer_value(json_object_get(o, "wall_ns")), t1 - t0);
+    json_int_t L = json_integer_value(json_object_get(o, "slice_seconds"));
+    json_t *rt = json_object_get(o, "runtime");
+    assert_int_equal(json_object_size(rt), sizeof rf_names / sizeof rf_names[0]);
+    for (size_t i = 0; i < sizeof rf_names / sizeof rf_names[0]; i++)
+        assert_true(json_is_integer(json_object_get(rt, rf_names[i])));
+    json_t *sm = json_object_get(o, "slice_metrics");
+    assert_int_equal(json_array_size(sm), JS_M_COUNT);
+    for (int m = 0; m < JS_M_COUNT; m++)
+        assert_string_equal(json_string_value(json_array_get(sm, (size_t)m)), js_profile_metrics[m].name);
+    /* rows: 1 + JS_M_COUNT integers, ascending, inside the process's life; totals = their sums */
+    uint64_t sum[JS_M_COUNT] = { 0 };
+    json_t *rows = json_object_get(o, "slices");
+    assert_true(json_array_size(rows) > 0);
+    json_int_t prev = -1;
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row) {
+        assert_int_equal(json_array_size(row), 1 + JS_M_COUNT);
+        json_int_t s = json_integer_value(json_array_get(row, 0));
+        assert_true(s > prev);
+        assert_true(s >= t0 / 1000000000 / L && s <= t1 / 1000000000 / L);
+        prev = s;
+        for (int m = 0; m < JS_M_COUNT; m++) {
+            json_t *v = json_array_get(row, (size_t)m + 1);
+            assert_true(json_is_integer(v) && json_integer_value(v) >= 0);
+            sum[m] += (uint64_t)json_integer_value(v);
+        }
+    }
+    json_t *tot = json_object_get(o, "totals");
+    assert_int_equal(json_object_size(tot), JS_M_COUNT);
+    for (int m = 0; m < JS_M_COUNT; m++)
+        assert_int_equal((uint64_t)json_integer_value(json_object_get(tot, js_profile_metrics[m].name)), sum[m]);
+    json_t *files = json_object_get(o, "files"), *f;
+    assert_true(json_array_size(files) <= JS_PROFILE_MAX_FILES);
+    json_array_foreach(files, i, f) {
+        assert_int_equal(json_object_size(f), sizeof ff_names / sizeof ff_names[0]);
+        for (size_t k = 0; k < sizeof ff_names / sizeof ff_names[0]; k++) {
+            json_t *v = json_object_get(f, ff_names[k]);
+            if (!v || !type_ok(v, ff_types[k]))
+                fail_msg("%s: file member %s missing or of the wrong type", path, ff_names[k]);
+        }
+        const char *used = json_string_value(json_object_get(f, "used_mode"));
+        const char *fpath = json_string_value(json_object_get(f, "path"));
+        assert_true(fpath[0] == '/');
+        if (!strncmp(fpath, "/tmp/", 5))
+            continue; /* node-local */
+        if (strchr(used, 'r'))
+            add_access(acc, fpath, job, 0, (uint64_t)json_integer_value(json_object_get(f, "first_open_ns")));
+        if (strchr(used, 'w'))
+            add_access(acc, fpath, job, 1, (uint64_t)json_integer_value(json_object_get(f, "last_close_ns")));
+    }
+}
+
+static void output_validates_against_the_formats(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/jsgen-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct jsgen_params p;
+    struct jsgen_summary s;
+    small_params(&p, dir, 7);
+    assert_int_equal(jsgen_run(&p, &s), 0);
+    assert_true(s.sched_deps > 0);
+    assert_true(s.file_links > 0);
+    assert_true(s.arrays > 0);
+
+    struct accesses acc = { 0 };
+    uint64_t jobs = 0, step_nodes = 0, profiles = 0, deps = 0, rows = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    uint32_t *ids = NULL;
+    size_t nids = 0;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        uint32_t id;
+        assert_int_equal(sscanf(e->d_name, "job.%" SCNu32, &id), 1);
+        char path[4200], name[256];
+        snprintf(path, sizeof path, "%s/%s/%s", dir, e->d_name, JS_JOB_RECORD_NAME);
+        json_error_t err;
+        json_t *job = json_load_file(path, 0, &err);
+        assert_non_null(job);
+        check_record(job, js_job_record_fields, path);
+        assert_string_equal(json_string_value(json_object_get(job, "format")), JS_JOB_RECORD_FORMAT);
+        assert_int_equal(json_integer_value(json_object_get(job, "job_id")), id);
+        json_int_t uid = json_integer_value(json_object_get(job, "uid"));
+        json_t *dep;
+        size_t k;
+        json_array_foreach(json_object_get(job, "dependencies"), k, dep) {
+            check_record(dep, js_dependency_fields, path);
+            assert_true(json_integer_value(json_object_get(dep, "job_id")) < id);
+            deps++;
+        }
+        ids = realloc(ids, (nids + 1) * sizeof *ids);
+        ids[nids++] = id;
+        jobs++;
+        /* step records, and the profiles of each */
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        DIR *jd = opendir(path);
+        struct dirent *se;
+        while ((se = readdir(jd))) {
+            if (strncmp(se->d_name, JS_STEP_RECORD_PREFIX, strlen(JS_STEP_RECORD_PREFIX)))
+                continue;
+            snprintf(path, sizeof path, "%s/%s/%s", dir, e->d_name, se->d_name);
+            json_t *st = json_load_file(path, 0, &err);
+            assert_non_null(st);
+            check_record(st, js_step_record_fields, path);
+            json_t *task;
+            json_array_foreach(json_object_get(st, "task_list"), k, task)
+                check_record(task, js_task_fields, path);
+            const char *step = json_string_value(json_object_get(st, "step"));
+            const char *node = json_string_value(json_object_get(st, "node"));
+            uint32_t step_id;
+            assert_int_equal(js_step_parse(step, &step_id), 0);
+            assert_int_equal(json_integer_value(json_object_get(st, "step_id")), step_id);
+            js_step_record_name(name, sizeof name, step_id, node);
+            assert_string_equal(name, se->d_name);
+            assert_int_equal(json_integer_value(json_object_get(st, "uid")), uid);
+            step_nodes++;
+            /* one profile per local task, named <step>.<node>.<pid>.json */
+            json_array_foreach(json_object_get(st, "task_list"), k, task) {
+                snprintf(path, sizeof path, "%s/%s/%s/%s.%s.%" JSON_INTEGER_FORMAT ".json", dir, e->d_name,
+                         JS_PROFILES_DIR_NAME, step, node, json_integer_value(json_object_get(task, "pid")));
+                json_t *pr = json_load_file(path, 0, &err);
+                if (!pr)
+                    fail_msg("%s: %s", path, err.text);
+                check_profile(path, pr, id, step, node, uid, &acc);
+                rows += json_array_size(json_object_get(pr, "slices"));
+                profiles++;
+                json_decref(pr);
+            }
+            json_decref(st);
+        }
+        closedir(jd);
+        json_decref(job);
+    }
+    closedir(d);
+    assert_int_equal(jobs, s.jobs);
+    assert_int_equal(step_nodes, s.step_nodes);
+    assert_int_equal(profiles, s.profiles);
+    assert_int_equal(deps, s.sched_deps);
+    assert_int_equal(rows, s.profile_rows);
+    /* every dependency names a job of the spool */
+    /* file edges: distinct (writer job, reader job) pairs where the write ended before the read */
+    uint64_t links = 0;
+    uint64_t *pairs = NULL;
+    size_t npairs = 0;
+    for (size_t w = 0; w < acc.n; w++) {
+        if (!acc.a[w].write)
+            continue;
+        for (size_t r = 0; r < acc.n; r++) {
+            if (acc.a[r].write || acc.a[r].job == acc.a[w].job || strcmp(acc.a[r].path, acc.a[w].path) ||
+                acc.a[w].t > acc.a[r].t)
+                continue;
+            uint64_t key = (uint64_t)acc.a[w].job << 32 | acc.a[r].job;
+            int dup = 0;
+            for (size_t q = 0; q < npairs && !dup; q++)
+                dup = pairs[q] == key;
+            if (!dup) {
+                pairs = realloc(pairs, (npairs + 1) * sizeof *pairs);
+                pairs[npairs++] = key;
+                links++;
+            }
+        }
+    }
+    assert_int_equal(links, s.file_links);
+    free(pairs);
+    free(acc.a);
+    free(ids);
+    rm_rf(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(same_seed_gives_the_same_files),
+        cmocka_unit_test(output_validates_against_the_formats),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
