@@ -415,7 +415,8 @@ json_t *joblog_step_to_json(const struct joblog_step *step, int64_t written_ns)
         if (sig != JOBLOG_NULL && sig > 0 && (signal == 0 || sig < signal))
             signal = sig;
     }
-    const char *state = signal ? "CANCELLED" : any_nonzero ? "FAILED" : "COMPLETED";
+    /* a step whose tasks never ran (or ended unseen) did not complete */
+    const char *state = signal ? "CANCELLED" : (any_nonzero || exit_code == JOBLOG_NULL) ? "FAILED" : "COMPLETED";
     int64_t elapsed = (step->start_ns != JOBLOG_NULL && step->end_ns != JOBLOG_NULL)
                           ? step->end_ns - step->start_ns : 0;
 

@@ -46,6 +46,7 @@ static struct {
     char cluster[256];
     char workflow[JS_WORKFLOW_MAX];
     char user[256];
+    char work_dir[PATH_MAX];
     int profiled;
     const char *reason;
     int job_dir;              /* SPOOL/job.<id>, or -1 */
@@ -274,8 +275,17 @@ int js_stepd_task_post_fork(spank_t sp)
     if (!st.enabled || st.tasks == NULL)
         return ESPANK_SUCCESS;
     if (spank_get_item(sp, S_TASK_ID, &local) == ESPANK_SUCCESS && local >= 0 && (uint32_t)local < st.ntasks &&
-        spank_get_item(sp, S_TASK_PID, &pid) == ESPANK_SUCCESS)
+        spank_get_item(sp, S_TASK_PID, &pid) == ESPANK_SUCCESS) {
         st.tasks[local].pid = pid;
+        /* the task was forked in the step's working directory (slurmstepd changes into it
+         * before it forks the tasks); a task that changed directory since tells nothing */
+        if (st.work_dir[0] == '\0') {
+            char link[64];
+            snprintf(link, sizeof link, "/proc/%ld/cwd", (long)pid);
+            ssize_t n = readlink(link, st.work_dir, sizeof st.work_dir - 1);
+            st.work_dir[n > 0 ? n : 0] = '\0';
+        }
+    }
     return ESPANK_SUCCESS;
 }
 
@@ -334,14 +344,13 @@ static void fill_step(spank_t sp, struct joblog_step *s, int64_t end_ns)
         s->tasks = u32;
     if (spank_get_item(sp, S_JOB_LOCAL_TASK_COUNT, &u32) == ESPANK_SUCCESS)
         s->local_tasks = u32;
-    /* the batch step reports no nodes or tasks: it is one task on this node */
+    /* the batch step is one task (the script) on one node, whatever the items say */
     if (st.step_id == JS_STEP_ID_BATCH) {
-        if (s->nodes == 0)
-            s->nodes = 1;
-        if (s->tasks == 0)
-            s->tasks = 1;
-        if (s->local_tasks == 0)
-            s->local_tasks = 1;
+        s->nodes = 1;
+        s->tasks = 1;
+        s->local_tasks = 1;
+        s->node_list = (free(s->node_list), NULL);
+        joblog_set_string(&s->node_list, st.node, &s->truncated);
     }
     s->uid = st.uid;
     s->gid = st.gid;
@@ -359,7 +368,8 @@ static void fill_step(spank_t sp, struct joblog_step *s, int64_t end_ns)
         for (int i = 0; s->argv && i < argc; i++)
             joblog_set_string(&s->argv[i], argv[i] ? argv[i] : "", &s->truncated);
     }
-    joblog_set_string(&s->work_dir, job_getenv(sp, "PWD", buf, sizeof buf), &s->truncated);
+    joblog_set_string(&s->work_dir, st.work_dir[0] ? st.work_dir : job_getenv(sp, "PWD", buf, sizeof buf),
+                      &s->truncated);
     s->task_list = st.tasks;
     s->ntasks = st.ntasks;
     s->profiled = st.profiled;
@@ -406,7 +416,7 @@ static void write_job_record(spank_t sp, int final, int64_t batch_status)
         joblog_status_split(batch_status, &job.exit_code, &job.signal);
         joblog_set_string(&job.state,
                           job.signal != JOBLOG_NULL && job.signal > 0 ? "CANCELLED"
-                          : job.exit_code == JOBLOG_NULL              ? "COMPLETED"
+                          : job.exit_code == JOBLOG_NULL              ? "FAILED"
                           : job.exit_code != 0                        ? "FAILED" : "COMPLETED",
                           NULL);
     } else {
