@@ -171,6 +171,10 @@ int pi_db_ensure(struct pi_db *db, int migrate)
     }
     PQclear(PQexec(db->conn, "SET application_name = 'profile_ingest'"));
     PQclear(PQexec(db->conn, "SET client_min_messages = warning"));
+    /* Files leave the spool once COMMIT returns: it must mean the transaction is durable, even
+     * where the server runs with synchronous_commit = off (a crash would lose the last
+     * commits, and with them the steps whose files were already removed). */
+    PQclear(PQexec(db->conn, "SET synchronous_commit = on"));
     if (migrate && !db->migrated) {
         int rc = pi_db_migrate(db);
         if (rc != PI_DB_OK)
