@@ -24,22 +24,31 @@
         return NULL;                                                                             \
     } while (0)
 
-/* Time edges: a job that started within this many seconds after another job of the workflow
- * ended is drawn as depending on it (dotted), unless a scheduler or file edge already links
- * the two. */
-#define TIME_EDGE_MAX_GAP 300
-
 struct args {
     const char *v[12];
     char buf[12][32];
     int n;
 };
 
+/* $1 user, $2 admin, $3 cluster (the optional parameter cluster=NAME, validated by
+ * check_cluster before any handler runs a query) */
 static void args_init(struct args *a, const struct jsw_request *req)
 {
     a->n = 0;
     a->v[a->n++] = req->user;
     a->v[a->n++] = req->admin ? "t" : "f";
+    a->v[a->n++] = jsw_param(req, "cluster");
+}
+
+static int check_cluster(const struct jsw_request *req, int *status, char *err, size_t errlen)
+{
+    const char *c = jsw_param(req, "cluster");
+    if (c && !jsw_user_name_valid(c)) {
+        *status = 400;
+        snprintf(err, errlen, "parameter 'cluster': not a valid cluster name");
+        return -1;
+    }
+    return 0;
 }
 static void arg_str(struct args *a, const char *s) { a->v[a->n++] = s; }
 static void arg_int(struct args *a, int64_t n, bool present)
@@ -175,109 +184,42 @@ static int step_param(const struct jsw_request *req, const char **step, int *sta
     return 0;
 }
 
-static double num(json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : -1;
-}
-
-/* Dotted edges: for each job, the jobs of the workflow that ended at most TIME_EDGE_MAX_GAP
- * seconds before it started (the latest such end, and any within 1 s of it), unless a
- * scheduler or file edge already joins the pair. */
-static void add_time_edges(json_t *jobs, json_t *edges)
-{
-    size_t n = json_array_size(jobs);
-    for (size_t b = 0; b < n; b++) {
-        json_t *jb = json_array_get(jobs, b);
-        double start = num(jb, "start");
-        if (start < 0)
-            continue;
-        double best = -1;
-        for (size_t a = 0; a < n; a++) {
-            double end = num(json_array_get(jobs, a), "end");
-            if (a != b && end >= 0 && end <= start && start - end <= TIME_EDGE_MAX_GAP &&
-                end > best)
-                best = end;
-        }
-        if (best < 0)
-            continue;
-        json_int_t to = json_integer_value(json_object_get(jb, "id"));
-        for (size_t a = 0; a < n; a++) {
-            json_t *ja = json_array_get(jobs, a);
-            double end = num(ja, "end");
-            if (a == b || end < 0 || end > start || best - end > 1)
-                continue;
-            json_int_t from = json_integer_value(json_object_get(ja, "id"));
-            bool linked = false;
-            size_t i;
-            json_t *e;
-            json_array_foreach(edges, i, e) {
-                json_int_t f = json_integer_value(json_object_get(e, "from_job"));
-                json_int_t t = json_integer_value(json_object_get(e, "to_job"));
-                if (f == from && t == to)
-                    linked = true;
-            }
-            if (!linked)
-                json_array_append_new(edges, json_pack("{s:s,s:I,s:I,s:{s:f}}", "kind", "time",
-                                                       "from_job", from, "to_job", to, "evidence",
-                                                       "gap_seconds", start - end));
-        }
-    }
-}
-
+/* A workflow graph: its jobs with their steps, and its edges (scheduler, time, file) as the
+ * view js.dependencies gives them. By workflow id, or by the id of one of its jobs. */
 static json_t *h_workflow(jsw_db *db, const struct jsw_request *req, int *status, char *err,
                           size_t errlen)
 {
-    const char *name = NULL, *owner = NULL;
-    int64_t job = 0;
-    bool has_job;
-    if (jsw_param_text(req, "name", &name, err, errlen) ||
+    int64_t id = 0, job = 0;
+    bool has_id, has_job;
+    if (jsw_param_int(req, "id", 1, INT64_MAX, &id, &has_id, err, errlen) ||
         jsw_param_int(req, "job", 1, 4294967295LL, &job, &has_job, err, errlen)) {
         *status = 400;
         return NULL;
     }
-    if (!name == !has_job)
-        FAIL(400, "give either 'name' (a workflow tag) or 'job' (a job id)");
+    if (has_id == has_job)
+        FAIL(400, "give either 'id' (a workflow id) or 'job' (a job id)");
     struct args a;
-    args_init(&a, req);
     if (has_job) {
-        /* the job's workflow; a job without a tag is a workflow of its own */
+        args_init(&a, req);
         arg_int(&a, job, true);
         json_t *w = jsw_db_row(db, "job_workflow", a.n, a.v, err, errlen);
         if (!w)
             DBFAIL();
-        if (json_is_null(w))
+        json_t *wid = json_object_get(w, "workflow_id");
+        if (!json_is_integer(wid)) {
+            json_decref(w);
             FAIL(404, "no job %lld of yours", (long long)job);
-        json_t *info = w;
-        args_init(&a, req);
-        arg_str(&a, json_string_value(json_object_get(info, "user")));
-        arg_str(&a, json_string_value(json_object_get(info, "workflow")));
-        arg_int(&a, job, true);
-        json_t *g = NULL;
-        json_t *jobs = jsw_db_rows(db, "workflow_jobs", a.n, a.v, err, errlen);
-        json_t *edges = jobs ? jsw_db_rows(db, "workflow_edges", a.n, a.v, err, errlen) : NULL;
-        if (jobs && edges) {
-            add_time_edges(jobs, edges);
-            g = json_pack("{s:O,s:o,s:o}", "workflow", info, "jobs", jobs, "edges", edges);
-        } else {
-            json_decref(jobs);
-            *status = 500;
         }
-        json_decref(info);
-        return g;
+        id = json_integer_value(wid);
+        json_decref(w);
     }
-    if (owner_param(req, &owner, status, err, errlen))
-        return NULL;
-    if (!owner)
-        FAIL(400, "parameter 'user' is required for an admin: workflow tags are per user");
-    arg_str(&a, owner);
-    arg_str(&a, name);
+    args_init(&a, req);
+    arg_int(&a, id, true);
     json_t *info = jsw_db_row(db, "workflow", a.n, a.v, err, errlen);
     if (!info)
         DBFAIL();
     if (json_is_null(info))
-        FAIL(404, "no workflow '%s' of %s", name, owner);
-    arg_int(&a, 0, false);
+        FAIL(404, "no workflow %lld of yours", (long long)id);
     json_t *jobs = jsw_db_rows(db, "workflow_jobs", a.n, a.v, err, errlen);
     json_t *edges = jobs ? jsw_db_rows(db, "workflow_edges", a.n, a.v, err, errlen) : NULL;
     if (!jobs || !edges) {
@@ -285,7 +227,6 @@ static json_t *h_workflow(jsw_db *db, const struct jsw_request *req, int *status
         json_decref(info);
         DBFAIL();
     }
-    add_time_edges(jobs, edges);
     return json_pack("{s:o,s:o,s:o}", "workflow", info, "jobs", jobs, "edges", edges);
 }
 
@@ -312,14 +253,31 @@ static json_t *h_job(jsw_db *db, const struct jsw_request *req, int *status, cha
     return json_pack("{s:o}", "job", j);
 }
 
+/* node=NAME: a Slurm node name */
+static bool node_name_valid(const char *n)
+{
+    size_t len = strlen(n);
+    if (len == 0 || len > 64 || n[0] == '-' || n[0] == '.')
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        char c = n[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '_' || c == '.'))
+            return false;
+    }
+    return true;
+}
+
 static json_t *h_step(jsw_db *db, const struct jsw_request *req, int *status, char *err,
                       size_t errlen)
 {
     int64_t job;
-    const char *step;
+    const char *step, *node = jsw_param(req, "node");
     if (job_param(req, "job", &job, status, err, errlen) ||
         step_param(req, &step, status, err, errlen))
         return NULL;
+    if (node && !node_name_valid(node))
+        FAIL(400, "parameter 'node': not a valid node name");
     struct args a;
     args_init(&a, req);
     arg_int(&a, job, true);
@@ -330,7 +288,6 @@ static json_t *h_step(jsw_db *db, const struct jsw_request *req, int *status, ch
     if (json_is_null(s))
         FAIL(404, "no step %s of a job %lld of yours", step, (long long)job);
     static const char *const parts[][2] = { { "slices", "step_slices" },
-                                            { "node_slices", "step_node_slices" },
                                             { "digest", "step_digest" },
                                             { "files", "step_files" } };
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
@@ -341,7 +298,53 @@ static json_t *h_step(jsw_db *db, const struct jsw_request *req, int *status, ch
         }
         json_object_set_new(s, parts[i][0], rows);
     }
+    if (node) {
+        arg_str(&a, node);
+        json_t *rows = jsw_db_rows(db, "step_node_slices", a.n, a.v, err, errlen);
+        if (!rows) {
+            json_decref(s);
+            DBFAIL();
+        }
+        json_object_set_new(s, "node", json_string(node));
+        json_object_set_new(s, "node_slices", rows);
+    }
     return json_pack("{s:o}", "step", s);
+}
+
+/* The metric names of a slice vector (docs/profile-format.md), for ranking contributors. */
+static const char *const metrics[] = {
+    "posix_read_calls", "posix_read_bytes", "posix_write_calls", "posix_write_bytes",
+    "posix_open_calls", "posix_meta_calls", "posix_ns", "stdio_read_calls", "stdio_read_bytes",
+    "stdio_write_calls", "stdio_write_bytes", "stdio_open_calls", "stdio_meta_calls", "stdio_ns",
+    "lower_read_bytes", "lower_write_bytes", "mpi_send_calls", "mpi_send_bytes", "mpi_recv_calls",
+    "mpi_recv_bytes", "mpi_p2p_ns", "mpi_coll_calls", "mpi_coll_bytes", "mpi_coll_ns",
+    "mpiio_read_calls", "mpiio_read_bytes", "mpiio_write_calls", "mpiio_write_bytes",
+    "mpiio_coll_calls", "mpiio_meta_calls", "mpiio_ns", "cpu_ns", NULL
+};
+
+/* A row of js.step_background_*: {slice, t, own: {metric...}, others: {metric...}}, with
+ * bg_<metric> moved to others and the keys columns dropped. */
+static json_t *split_background_row(json_t *row)
+{
+    json_t *own = json_object(), *others = json_object();
+    json_t *out = json_pack("{s:O,s:O}", "slice", json_object_get(row, "slice"), "t",
+                            json_object_get(row, "t"));
+    const char *k;
+    json_t *v;
+    json_object_foreach(row, k, v) {
+        if (!strcmp(k, "slice") || !strcmp(k, "t") || !strcmp(k, "slice_start") ||
+            !strcmp(k, "cluster_id") || !strcmp(k, "job_id") || !strcmp(k, "step_id"))
+            continue;
+        if (!strcmp(k, "bg_step_nodes"))
+            json_object_set(out, "other_step_nodes", v);
+        else if (!strncmp(k, "bg_", 3))
+            json_object_set(others, k + 3, v);
+        else
+            json_object_set(own, k, v);
+    }
+    json_object_set_new(out, "own", own);
+    json_object_set_new(out, "others", others);
+    return out;
 }
 
 static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *status, char *err,
@@ -350,11 +353,12 @@ static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *stat
     static const char *const scopes[] = { "cluster", "nodes", NULL };
     int64_t job, top = 0;
     bool has_top;
-    const char *step, *scope = "cluster";
+    const char *step, *scope = "cluster", *metric = "cpu_ns";
     if (job_param(req, "job", &job, status, err, errlen) ||
         step_param(req, &step, status, err, errlen))
         return NULL;
     if (jsw_param_enum(req, "scope", scopes, &scope, err, errlen) ||
+        jsw_param_enum(req, "metric", metrics, &metric, err, errlen) ||
         jsw_param_int(req, "top", 1, 50, &top, &has_top, err, errlen)) {
         *status = 400;
         return NULL;
@@ -365,28 +369,42 @@ static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *stat
     args_init(&a, req);
     arg_int(&a, job, true);
     arg_str(&a, step);
-    json_t *s = jsw_db_row(db, "step_brief", a.n, a.v, err, errlen);
+    json_t *s = jsw_db_row(db, "step", a.n, a.v, err, errlen);
     if (!s)
         DBFAIL();
     if (json_is_null(s))
         FAIL(404, "no step %s of a job %lld of yours", step, (long long)job);
-    json_t *slices = jsw_db_rows(db, strcmp(scope, "nodes") ? "background_cluster"
-                                                              : "background_nodes",
-                                 a.n, a.v, err, errlen);
-    if (!slices) {
-        json_decref(s);
+    json_t *brief = json_pack("{s:O,s:O,s:O,s:O,s:O,s:O,s:O}", "job", json_object_get(s, "job"),
+                              "step", json_object_get(s, "step"), "start",
+                              json_object_get(s, "start"), "end", json_object_get(s, "end"),
+                              "slice_seconds", json_object_get(s, "slice_seconds"), "nodes",
+                              json_object_get(s, "node_names"), "cluster",
+                              json_object_get(s, "cluster"));
+    json_decref(s);
+    json_t *rows = jsw_db_rows(db, strcmp(scope, "nodes") ? "background_cluster"
+                                                            : "background_nodes",
+                               a.n, a.v, err, errlen);
+    if (!rows) {
+        json_decref(brief);
         DBFAIL();
     }
-    json_t *body = json_pack("{s:o,s:s,s:o}", "step", s, "scope", scope, "slices", slices);
+    json_t *slices = json_array();
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row) json_array_append_new(slices, split_background_row(row));
+    json_decref(rows);
+    json_t *body = json_pack("{s:o,s:s,s:o}", "step", brief, "scope", scope, "slices", slices);
     if (has_top) {
         arg_str(&a, scope);
         arg_int(&a, top, true);
-        json_t *rows = jsw_db_rows(db, "background_top", a.n, a.v, err, errlen);
-        if (!rows) {
+        arg_str(&a, metric);
+        json_t *t = jsw_db_rows(db, "background_top", a.n, a.v, err, errlen);
+        if (!t) {
             json_decref(body);
             DBFAIL();
         }
-        json_object_set_new(body, "top", rows);
+        json_object_set_new(body, "top_metric", json_string(metric));
+        json_object_set_new(body, "top", t);
     }
     return body;
 }
@@ -425,6 +443,15 @@ const struct jsw_route jsw_routes[] = {
     { "file", h_file, true },
     { NULL, NULL, false },
 };
+
+/* Checks common to every endpoint that queries, run before its handler. */
+json_t *jsw_dispatch(const struct jsw_route *r, jsw_db *db, const struct jsw_request *req,
+                     int *status, char *err, size_t errlen)
+{
+    if (r->needs_db && check_cluster(req, status, err, errlen))
+        return NULL;
+    return r->handler(db, req, status, err, errlen);
+}
 
 const struct jsw_route *jsw_route_find(const char *endpoint)
 {

@@ -117,6 +117,9 @@ struct jsw_route {
     bool needs_db;
 };
 const struct jsw_route *jsw_route_find(const char *endpoint);
+/* Run a route's handler after the checks every querying endpoint shares (cluster=). */
+json_t *jsw_dispatch(const struct jsw_route *r, jsw_db *db, const struct jsw_request *req,
+                     int *status, char *err, size_t errlen);
 extern const struct jsw_route jsw_routes[];
 
 /* The whole request, from the environment (REMOTE_USER, REQUEST_METHOD, PATH_INFO,

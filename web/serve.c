@@ -67,7 +67,7 @@ int jsw_serve(void)
     }
     status = 200;
     err[0] = '\0';
-    json_t *body = route->handler(db, &req, &status, err, sizeof err);
+    json_t *body = jsw_dispatch(route, db, &req, &status, err, sizeof err);
     jsw_db_close(db);
     if (!body) {
         if (status == 200)

@@ -4,8 +4,8 @@
  * label, never through innerHTML. Routes live in the URL fragment, so that every workflow,
  * job, step and file has a link:
  *   #view=list&state=FAILED...
- *   #view=workflow&user=U&name=N[&layout=timeline][&sel=job:12 | step:12:0 | file:7 | group:K]
- *   #view=workflow&job=12...   (the workflow of job 12, or the job alone when it has no tag)
+ *   #view=workflow&id=W[&layout=graph|duration|timeline][&sel=job:12 | step:12:0 | file:7]
+ *   #view=workflow&job=12...   (the workflow of job 12)
  */
 'use strict';
 
@@ -154,7 +154,7 @@
     for (const w of wfs.workflows) {
       const states = Object.entries(w.states || {}).map(([k, v]) => k + ' ' + v).join(', ');
       wb.appendChild(el('tr', {},
-        el('td', {}, link({ view: 'workflow', user: w.user, name: w.workflow }, w.workflow)),
+        el('td', {}, link({ view: 'workflow', id: w.id }, w.workflow)),
         el('td', { text: w.user }), el('td', { class: 'num', text: w.jobs }),
         el('td', { text: fmtTime(w.start) }), el('td', { text: fmtTime(w.end) }),
         el('td', { class: 'num', text: fmtDur(dur(w)) }), el('td', { text: states })));
@@ -165,7 +165,7 @@
       jb.appendChild(el('tr', {},
         el('td', {}, link({ view: 'workflow', job: j.id, sel: 'job:' + j.id }, String(j.id))),
         el('td', { text: j.name }), el('td', { text: j.user }),
-        el('td', {}, j.workflow ? link({ view: 'workflow', user: j.user, name: j.workflow }, j.workflow) : '–'),
+        el('td', {}, j.workflow_id != null ? link({ view: 'workflow', id: j.workflow_id }, j.workflow || String(j.workflow_id)) : '–'),
         stateCell(j.state), el('td', { text: fmtTime(j.submit) }), el('td', { text: fmtTime(j.start) }),
         el('td', { class: 'num', text: fmtDur(dur(j)) }), el('td', { class: 'num', text: j.nodes == null ? '–' : j.nodes })));
     }
@@ -183,9 +183,9 @@
   async function showWorkflow(r) {
     $('#list-view').hidden = true;
     $('#workflow-view').hidden = false;
-    const key = r.job && !r.name ? 'job:' + r.job : 'wf:' + r.user + '/' + r.name;
+    const key = r.id ? 'wf:' + r.id : 'job:' + r.job;
     if (S.wfKey !== key || !S.wf) {
-      const params = r.name ? { name: r.name, user: r.user } : { job: r.job };
+      const params = r.id ? { id: r.id } : { job: r.job };
       S.wf = await api('workflow', params);
       S.wfKey = key;
       S.expanded = new Set();
@@ -445,6 +445,12 @@
     });
     cy.on('tap', 'edge', ev => { renderEdgeInfo(ev.target.data()); });
     cy.fit(undefined, 20);
+    /* a long chain fits only as a thin line: start readable at its beginning instead */
+    if (cy.zoom() < 0.35) {
+      cy.zoom(0.6);
+      const bb = cy.elements().boundingBox();
+      cy.pan({ x: 20 - bb.x1 * 0.6, y: cy.height() / 2 - ((bb.y1 + bb.y2) / 2) * 0.6 });
+    }
     const ms = performance.now() - t0;
     const ng = [...wf.groups.keys()].filter(g => !S.expanded.has(g)).length;
     $('#graph-status').textContent = wf.jobs.length + ' jobs, ' + wf.edges.length + ' edges' + (ng ? ', ' + ng + ' collapsed group(s)' : '') + ' · drawn in ' + ms.toFixed(0) + ' ms';
@@ -489,8 +495,12 @@
     const c2 = el('div', { class: 'card' }, el('h4', { text: 'Function groups' }));
     const c3 = el('div', { class: 'card' }, el('h4', { text: 'Info' }));
     cards.append(c1, c2, c3);
-    const jobs = wf.jobs.filter(j => dur(j) > 0);
-    chart('workflow', c1, '', { type: 'pie', data: { labels: jobs.map(j => 'Job ' + j.id + (j.name ? ' ' + j.name : '')), datasets: [{ data: jobs.map(dur), backgroundColor: jobs.map((j, i) => palette(i + 1)) }] }, options: { plugins: { legend: { display: jobs.length <= 12, position: 'right' }, tooltip: { callbacks: { label: ctx => ctx.label + ': ' + fmtDur(ctx.parsed) } } } } });
+    /* the 12 longest jobs by name, the rest as one slice */
+    const jobs = wf.jobs.filter(j => dur(j) > 0).sort((a, b) => dur(b) - dur(a));
+    const top = jobs.slice(0, 12), rest = jobs.slice(12).reduce((a, j) => a + dur(j), 0);
+    const labels = top.map(j => 'Job ' + j.id + (j.name ? ' ' + j.name : '')), values = top.map(dur);
+    if (rest > 0) { labels.push((jobs.length - 12) + ' other jobs'); values.push(rest); }
+    chart('workflow', c1, '', { type: 'pie', data: { labels, datasets: [{ data: values, backgroundColor: values.map((v, i) => i === 12 ? '#c8ccd4' : palette(i + 1)) }] }, options: { plugins: { legend: { position: 'right' }, tooltip: { callbacks: { label: ctx => ctx.label + ': ' + fmtDur(ctx.parsed) } } } } });
     const tot = CATS.map(c => wf.jobs.reduce((a, j) => a + (Number((j.runtime || {})[c.key]) || 0), 0) / 1e9);
     chart('workflow', c2, '', { type: 'pie', data: { labels: CATS.map(c => c.label), datasets: [{ data: tot, backgroundColor: CATS.map(c => c.color) }] }, options: { plugins: { legend: { position: 'right' }, tooltip: { callbacks: { label: ctx => ctx.label + ': ' + fmtDur(ctx.parsed) + ' (summed over processes)' } } } } });
     const nsteps = wf.jobs.reduce((a, j) => a + j.steps.length, 0);
@@ -668,7 +678,7 @@
         ] },
         options: { scales: { x: timeAxis(), y: { beginAtZero: true, title: { display: true, text: 'this step /s' } }, y2: { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false }, title: { display: true, text: 'background /s' } } } },
       });
-      bgBox.appendChild(el('p', { class: 'note', text: 'A dent in this step\'s rate where the background peaks hints at interference; the metric names the likely source. Other jobs in these slices: up to ' + Math.max(0, ...b.slices.map(r => r.other_jobs || 0)) + '.' }));
+      bgBox.appendChild(el('p', { class: 'note', text: 'A dent in this step\'s rate where the background peaks hints at interference; the metric names the likely source. Busiest slice: ' + Math.max(0, ...b.slices.map(r => r.other_step_nodes || 0)) + ' other step(s) × node(s) active.' }));
       if (b.top) {
         const t = el('table', { class: 'data top' }, el('thead', {}, el('tr', {}, ['Job', 'User', 'Name', 'Slices', 'I/O bytes', 'MPI bytes', 'CPU s'].map(h => el('th', { text: h })))));
         const tb = el('tbody');
@@ -725,6 +735,8 @@
   $('#fit').addEventListener('click', () => S.cy && S.cy.fit(undefined, 20));
   $('#expand-all').addEventListener('click', () => { if (!S.wf) return; for (const g of S.wf.groups.keys()) S.expanded.add(g); drawGraph(); });
   renderLegend();
+  /* read-only hooks for the browser test (tests/web/viewer-test.js) */
+  window.jobscreenViewer = Object.freeze({ cy: () => S.cy, workflow: () => S.wf, layout: () => S.layout });
   window.addEventListener('hashchange', route);
   route();
 })();
