@@ -60,7 +60,7 @@ int jsw_parse_query(struct jsw_request *req, const char *qs, char *err, size_t e
     }
     const char *p = qs;
     while (*p) {
-        size_t len = strcspn(p, "&;");
+        size_t len = strcspn(p, "&");
         if (len > 0) {
             const char *eq = memchr(p, '=', len);
             size_t nlen = eq ? (size_t)(eq - p) : len;
