@@ -115,6 +115,8 @@ static json_t *list(jsw_db *db, const struct jsw_request *req, const char *query
         *status = 400;
         return NULL;
     }
+    if (req->max_rows > 0 && limit > req->max_rows)
+        limit = req->max_rows;
     struct args a;
     args_init(&a, req);
     arg_str(&a, owner);

@@ -51,6 +51,7 @@ struct jsw_param {
 struct jsw_request {
     char user[JSW_NAME_MAX];
     bool admin;
+    int max_rows; /* max_rows of the configuration: no list is longer */
     char endpoint[32];
     struct jsw_param params[JSW_MAX_PARAMS];
     int n_params;

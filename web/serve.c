@@ -39,6 +39,7 @@ int jsw_serve(void)
     }
     snprintf(req.user, sizeof req.user, "%s", user);
     req.admin = jsw_is_admin(&cfg, req.user);
+    req.max_rows = cfg.max_rows;
 
     const char *method = getenv("REQUEST_METHOD");
     if (method && strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
