@@ -7,13 +7,13 @@
  *                           environment (LD_PRELOAD once, JOBSCREEN_*); in the batch step, a first
  *                           job record that holds the dependency while the job is alive
  *   task_post_fork  (root)  pid of each task
- *   task_init       (user)  JOBSCREEN_TASK_ID of each task
+ *   task_init       (user)  JOBSCREEN_TASK_ID of each task; fail_on_error=yes fails tasks here
  *   task_exit       (root)  exit status of each task
  *   exit            (root)  the step record; the job record (final at the end of the batch step,
  *                           provisional after each step of a job without batch script)
  *
  * Every error is logged with "jobscreen:" and the step goes on; only fail_on_error=yes turns a
- * spool or profiler error into a failed step.
+ * spool or profiler error into a failed step (its tasks exit 1 in task_init).
  */
 #include "config.h"
 
@@ -37,6 +37,7 @@
 
 static struct {
     int enabled;              /* plugstack.conf parsed and the step is one we record */
+    int failed;               /* fail_on_error=yes and an error of ours: fail the step */
     struct js_conf conf;
     int64_t start_ns;
     uint32_t job_id, step_id;
@@ -240,11 +241,10 @@ int js_stepd_init_post_opt(spank_t sp)
             st.profiled = 0;
             st.reason = "spool error";
         }
-        if (st.conf.fail_on_error)
-            return ESPANK_ERROR;
+        st.failed = st.conf.fail_on_error;
     }
     if (st.conf.fail_on_error && st.conf.profiler[0] && !in.profiler_usable)
-        return ESPANK_ERROR;
+        st.failed = 1;
 
     set_task_env(sp);
 
@@ -289,10 +289,17 @@ int js_stepd_task_post_fork(spank_t sp)
     return ESPANK_SUCCESS;
 }
 
+/* fail_on_error=yes takes effect here: slurmstepd (22.05) logs but ignores a plugin's error in
+ * every remote callback, even for a plugin listed `required`, so the task itself (this is its
+ * process, just before exec) exits 1 instead of running. */
 int js_stepd_task_init(spank_t sp)
 {
     uint32_t gid;
     char val[24];
+    if (st.enabled && st.failed) {
+        slurm_error("jobscreen: fail_on_error=yes: job %" PRIu32 ": the task exits 1 instead of running", st.job_id);
+        _exit(1);
+    }
     if (!st.enabled || !st.profiled)
         return ESPANK_SUCCESS;
     if (spank_get_item(sp, S_TASK_GLOBAL_ID, &gid) == ESPANK_SUCCESS) {
