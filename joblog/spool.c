@@ -219,6 +219,8 @@ int joblog_job_merge_previous(int dirfd, struct joblog_job *job, char *err, size
         if (*keep[i].field == NULL && v != NULL)
             joblog_set_string(keep[i].field, v, &job->truncated);
     }
+    if (json_is_true(json_object_get(old, "batch")))
+        job->batch = 1;
     json_t *v = json_object_get(old, "submit_ns");
     if (job->submit_ns == JOBLOG_NULL && json_is_integer(v))
         job->submit_ns = json_integer_value(v);

@@ -404,17 +404,19 @@ static void write_job_record(spank_t sp, int final, int64_t batch_status)
         joblog_set_string(&job.workflow, st.workflow, NULL);
     /* the dependency as the job was submitted with it: slurmctld forgets it once fulfilled */
     joblog_set_string(&job.dependency, job_getenv(sp, "SLURM_JOB_DEPENDENCY", buf, sizeof buf), &job.truncated);
+    if (joblog_job_merge_previous(st.job_dir, &job, err, sizeof err) < 0)
+        slurm_error("jobscreen: job %" PRIu32 ": previous job record ignored: %s", st.job_id, err);
+    /* a step of a batch job leaves the job record to the batch step (and costs no RPC) */
+    if (st.step_id != JS_STEP_ID_BATCH && job.batch)
+        goto out;
     if (joblog_job_from_slurm(st.job_id, &job, &finished, err, sizeof err) < 0) {
         slurm_error("jobscreen: job %" PRIu32 ": %s; the job record holds what the step knows", st.job_id, err);
         job.job_id = st.job_id;
         job.batch = st.step_id == JS_STEP_ID_BATCH;
     }
-    if (joblog_job_merge_previous(st.job_dir, &job, err, sizeof err) < 0)
-        slurm_error("jobscreen: job %" PRIu32 ": previous job record ignored: %s", st.job_id, err);
-    joblog_fill_names(job.uid, job.gid, &job.user, &job.group);
-    /* a step of a batch job leaves the job record to the batch step */
     if (st.step_id != JS_STEP_ID_BATCH && job.batch)
         goto out;
+    joblog_fill_names(job.uid, job.gid, &job.user, &job.group);
     free(job.state);
     job.state = NULL;
     job.final = final;
