@@ -6,7 +6,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
-plan 14
+plan 18
 work=$(work_dir jsalice)
 
 # salloc: two steps side by side, ending together
@@ -48,4 +48,14 @@ is "$(wait_job_done "$b" 30)" COMPLETED "the job completes"
 for i in $(seq 50); do [ "$(jget "$jr" 'r["final"]')" = true ] && break; sleep 0.1; done
 is "$(jget "$jr" 'J(r["final"], r["state"], r["dependency"], r["exit_code"])')" "true COMPLETED afterany:$a 0" "at its end the record is final"
 is "$(jget "$jr" 'r["end_ns"] - r["start_ns"] >= 4 * 10**9 - 10**9')" "true" "and its times span the 4 s sleep (start in whole seconds)"
+
+# workflow names: refused where typed, ignored (and logged) when they come from the environment
+out=$(as_user jsalice timeout 30 srun -Q --workflow='a b' -n1 true 2>&1); st=$?
+is "$st" 255 "srun --workflow='a b' is refused before submission"
+like "$out" "jobscreen: --workflow=a b: a workflow name is 1 to 127 printable characters without blanks or '/'" "and says why"
+log_mark
+as_user jsalice env JOBSCREEN_WORKFLOW=bad/name timeout 30 srun -Q -n1 true
+ok $? "a step with a bad JOBSCREEN_WORKFLOW runs (exit 0)"
+for i in $(seq 30); do log_since | grep -q 'JOBSCREEN_WORKFLOW=bad/name' && break; sleep 0.1; done
+like "$(log_since | grep 'JOBSCREEN_WORKFLOW')" "jobscreen: JOBSCREEN_WORKFLOW=bad/name: not a workflow name; ignored" "a bad JOBSCREEN_WORKFLOW is logged and ignored"
 done_testing
