@@ -167,7 +167,12 @@ static void set_task_env(spank_t sp)
                     spank_unsetenv(sp, "LD_PRELOAD");
             }
         }
-        spank_unsetenv(sp, "JOBSCREEN_PROFILE_DIR");
+        /* and what a profiled batch step handed down describes that step, not this one */
+        static const char *const inherited[] = { "JOBSCREEN_PROFILE_DIR", "JOBSCREEN_SLICE_SECONDS",
+                                                 "JOBSCREEN_JOB_ID", "JOBSCREEN_STEP", "JOBSCREEN_NODE",
+                                                 "JOBSCREEN_CLUSTER", "JOBSCREEN_TASK_ID" };
+        for (size_t i = 0; i < sizeof inherited / sizeof inherited[0]; i++)
+            spank_unsetenv(sp, inherited[i]);
         job_setenv(sp, "JOBSCREEN_VERSION", PACKAGE_VERSION " off");
     }
     if (st.workflow[0])
