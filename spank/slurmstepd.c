@@ -10,7 +10,7 @@
  *   task_init       (user)  JOBSCREEN_TASK_ID of each task; fail_on_error=yes fails tasks here
  *   task_exit       (root)  exit status of each task
  *   exit            (root)  the step record; the job record (final at the end of the batch step,
- *                           provisional after each step of a job without batch script)
+ *                           provisional after the first step of a job without batch script)
  *
  * Every error is logged with "jobscreen:" and the step goes on; only fail_on_error=yes turns a
  * spool or profiler error into a failed step (its tasks exit 1 in task_init).
@@ -469,9 +469,15 @@ int js_stepd_exit(spank_t sp)
     s.ntasks = 0;
     joblog_step_free(&s);
 
+    /* The batch step owns the job record of a batch job.  A job without batch script (srun,
+     * salloc) gets a provisional one from the first of its steps to end: what Slurm tells about
+     * it does not change while it runs, and an allocation running thousands of steps should
+     * not cost slurmctld thousands of RPCs.  A step of a batch job finds the batch step's record
+     * there and writes nothing. */
+    struct stat sb;
     if (st.step_id == JS_STEP_ID_BATCH)
         write_job_record(sp, 1, st.ntasks > 0 ? st.tasks[0].status : JOBLOG_NULL);
-    else if (st.step_id != JS_STEP_ID_EXTERN)
+    else if (fstatat(st.job_dir, JS_JOB_RECORD_NAME, &sb, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
         write_job_record(sp, 0, JOBLOG_NULL);
 done:
     if (st.job_dir >= 0)
