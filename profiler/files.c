@@ -268,7 +268,15 @@ void js_file_closed(int fd)
 {
     if (fd < 0 || fd >= JS_FD_MAX)
         return;
-    struct js_file *f = __atomic_exchange_n(&js_fds[fd], NULL, __ATOMIC_ACQ_REL);
+    struct js_file *f;
+    if (!js_mt) {
+        f = js_fds[fd];
+        if (f == NULL)
+            return;
+        js_fds[fd] = NULL;
+    } else {
+        f = __atomic_exchange_n(&js_fds[fd], NULL, __ATOMIC_ACQ_REL);
+    }
     if (f && f->layer != JS_LAYER_MPIIO)
         js_file_closed_entry(f);
     else if (f)
