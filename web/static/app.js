@@ -664,7 +664,7 @@
     const drawBg = async () => {
       destroyCharts('bg');
       clear(bgBox);
-      const params = { job, step, scope: scopeSel.value };
+      const params = { job, step, scope: scopeSel.value, metric: metricSel.value, points: 1500 };
       if (S.me.admin) params.top = 5;
       let b;
       try { b = await api('background', params); } catch (e) { bgBox.appendChild(el('p', { class: 'error', text: e.message })); return; }
@@ -673,16 +673,16 @@
       chart('bg', bgBox, 'wide', {
         type: 'line',
         data: { datasets: [
-          { label: 'this step: ' + m, data: b.slices.map(r => ({ x: r.t, y: (Number((r.own || {})[m]) || 0) * scale / L })), borderColor: '#d62728', backgroundColor: '#d62728', yAxisID: 'y', pointRadius: 1.5, stepped: true },
-          { label: 'all other jobs (' + (b.scope === 'nodes' ? 'same nodes' : 'whole cluster') + ')', data: b.slices.map(r => ({ x: r.t, y: (Number((r.others || {})[m]) || 0) * scale / L })), borderColor: '#7a8aa8', backgroundColor: 'rgba(122,138,168,0.25)', fill: true, yAxisID: 'y2', pointRadius: 0, stepped: true },
+          { label: 'this step: ' + m, data: b.slices.map(r => ({ x: r.t, y: (Number((r.own || {})[m]) || 0) * scale / (L * (r.slices || 1)) })), borderColor: '#d62728', backgroundColor: '#d62728', yAxisID: 'y', pointRadius: 1.5, stepped: true },
+          { label: 'all other jobs (' + (b.scope === 'nodes' ? 'same nodes' : 'whole cluster') + ')', data: b.slices.map(r => ({ x: r.t, y: (Number((r.others || {})[m]) || 0) * scale / (L * (r.slices || 1)) })), borderColor: '#7a8aa8', backgroundColor: 'rgba(122,138,168,0.25)', fill: true, yAxisID: 'y2', pointRadius: 0, stepped: true },
         ] },
         options: { scales: { x: timeAxis(), y: { beginAtZero: true, title: { display: true, text: 'this step /s' } }, y2: { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false }, title: { display: true, text: 'background /s' } } } },
       });
       bgBox.appendChild(el('p', { class: 'note', text: 'A dent in this step\'s rate where the background peaks hints at interference; the metric names the likely source. Busiest slice: ' + Math.max(0, ...b.slices.map(r => r.other_step_nodes || 0)) + ' other step(s) × node(s) active.' }));
       if (b.top) {
-        const t = el('table', { class: 'data top' }, el('thead', {}, el('tr', {}, ['Job', 'User', 'Name', 'Slices', 'I/O bytes', 'MPI bytes', 'CPU s'].map(h => el('th', { text: h })))));
+        const t = el('table', { class: 'data top' }, el('thead', {}, el('tr', {}, ['Job', 'User', 'Name', 'Slices', b.top_metric || 'value', 'I/O bytes', 'MPI bytes', 'CPU s'].map(h => el('th', { text: h })))));
         const tb = el('tbody');
-        for (const r of b.top) tb.appendChild(el('tr', {}, el('td', {}, link({ view: 'workflow', job: r.job, sel: 'job:' + r.job }, String(r.job))), el('td', { text: r.user }), el('td', { text: r.name }), el('td', { class: 'num', text: r.slices }), el('td', { class: 'num', text: fmtBytes(r.io_bytes) }), el('td', { class: 'num', text: fmtBytes(r.mpi_bytes) }), el('td', { class: 'num', text: fmtNum((r.cpu_ns || 0) / 1e9) })));
+        for (const r of b.top) tb.appendChild(el('tr', {}, el('td', {}, link({ view: 'workflow', job: r.job, sel: 'job:' + r.job }, String(r.job))), el('td', { text: r.user }), el('td', { text: r.name }), el('td', { class: 'num', text: r.slices }), el('td', { class: 'num', text: fmtNum(r.value) }), el('td', { class: 'num', text: fmtBytes(r.io_bytes) }), el('td', { class: 'num', text: fmtBytes(r.mpi_bytes) }), el('td', { class: 'num', text: fmtNum((r.cpu_ns || 0) / 1e9) })));
         t.appendChild(tb);
         bgBox.append(el('h4', { text: 'Top contributing jobs (admins only)' }), t);
       }
