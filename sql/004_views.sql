@@ -381,9 +381,10 @@ CREATE VIEW js.file_accesses AS
 COMMENT ON VIEW js.file_accesses IS 'what each step did to each file on each node; access = read-only, write-only or read-write';
 
 -- Time edges (derived here, not stored, so that the order of ingest does not matter): job B
--- depends in time on job A when both belong to the same user and workflow, B started at most
--- js.time_edge_window() after A ended, A is the latest such job, and no scheduler or file
--- edge joins A and B.
+-- depends in time on job A when both belong to the same user and carry the same workflow tag
+-- (or both none), B started at most js.time_edge_window() after A ended (1 s of slack: Slurm's
+-- start times are whole seconds), A is the latest such job, and B has no incoming scheduler or
+-- file edge (a time edge explains a start that nothing else explains).
 CREATE FUNCTION js.time_edge_window() RETURNS interval LANGUAGE sql IMMUTABLE AS $$ SELECT interval '60 seconds' $$;
 COMMENT ON FUNCTION js.time_edge_window() IS 'longest gap between the end of one job and the start of the next that makes a time edge';
 
@@ -392,15 +393,14 @@ CREATE VIEW js.time_edges AS
     FROM js_data.jobs b
     JOIN LATERAL (
         SELECT a.job_id, a.end_time FROM js_data.jobs a
-        WHERE a.cluster_id = b.cluster_id AND a.uid = b.uid AND a.workflow_id = b.workflow_id
-          AND a.job_id <> b.job_id AND a.end_time <= b.start_time
+        WHERE a.cluster_id = b.cluster_id AND a.uid = b.uid AND a.workflow_tag IS NOT DISTINCT FROM b.workflow_tag
+          AND a.job_id <> b.job_id AND a.end_time < b.start_time + interval '1 second'
           AND a.end_time >= b.start_time - js.time_edge_window()
         ORDER BY a.end_time DESC LIMIT 1
     ) a ON true
     WHERE NOT EXISTS (SELECT 1 FROM js_data.dependencies d
-                      WHERE d.cluster_id = b.cluster_id
-                        AND ((d.from_job = a.job_id AND d.to_job = b.job_id) OR (d.from_job = b.job_id AND d.to_job = a.job_id)));
-COMMENT ON VIEW js.time_edges IS 'time edges: the latest job of the same user and workflow that ended at most js.time_edge_window() before this one started, with no scheduler or file edge between them';
+                      WHERE d.cluster_id = b.cluster_id AND d.to_job = b.job_id AND d.from_job <> b.job_id);
+COMMENT ON VIEW js.time_edges IS 'time edges: the latest job of the same user and workflow tag (or both untagged) that ended at most js.time_edge_window() before this one started, for jobs with no incoming scheduler or file edge';
 
 CREATE VIEW js.dependencies AS
     SELECT d.cluster_id, d.kind, d.from_job, d.from_step, d.to_job, d.to_step, ja.uid AS from_uid, jb.uid AS to_uid,

@@ -1,0 +1,187 @@
+/*
+ * The profile format: the one definition shared by the writer (profiler/, inside every user
+ * process) and the reader (profile_ingest/, which validates with Jansson).
+ * Documented field by field in docs/profile-format.md.
+ *
+ * A profile is one JSON object per process image, written as UTF-8 text. Every list of names
+ * below is an X-macro: expand it with your own X to build enums, tables, SQL column lists or
+ * validators, so that a field added here reaches both sides at once.
+ *
+ * Version rule: adding a metric, a field or a kind changes JS_PROFILE_VERSION. A reader
+ * rejects any version it does not know, with a message naming the version, and keeps the file.
+ */
+#ifndef JS_PROFILE_FORMAT_H
+#define JS_PROFILE_FORMAT_H
+
+#include <stdint.h>
+
+#define JS_PROFILE_FORMAT_NAME "jobscreen-profile"
+#define JS_PROFILE_VERSION 1
+
+/* Bounds the writer keeps and the reader may enforce (a file beyond them is not ours). */
+#define JS_PROFILE_MAX_FILES 1024        /* entries in "files"; more are counted in files_dropped */
+#define JS_PROFILE_MAX_PATH 4096         /* bytes of one path, before JSON escaping */
+#define JS_PROFILE_MAX_STRING 4096       /* bytes of any other string (exe, args, ...) */
+#define JS_PROFILE_SLICE_BUDGET (1u << 20) /* bytes of compact slice storage per process */
+#define JS_PROFILE_MAX_BYTES (64u << 20) /* a profile file is never larger than this */
+
+/*
+ * Metrics of the per-slice vectors and of "totals". All are unsigned 64-bit integers.
+ * X(ID, "json name", "unit", "meaning")
+ * The order is the order of the values in every "slices" row and in "slice_metrics".
+ * Times (unit ns) of POSIX and stdio calls are sampled: see docs/profile-format.md.
+ */
+#define JS_PROFILE_METRICS(X) \
+    X(POSIX_READ_CALLS,   "posix_read_calls",   "calls", "read, pread, readv, preadv (and 64-bit variants) called by the application") \
+    X(POSIX_READ_BYTES,   "posix_read_bytes",   "bytes", "bytes returned by those reads") \
+    X(POSIX_WRITE_CALLS,  "posix_write_calls",  "calls", "write, pwrite, writev, pwritev (and 64-bit variants) called by the application") \
+    X(POSIX_WRITE_BYTES,  "posix_write_bytes",  "bytes", "bytes accepted by those writes") \
+    X(POSIX_OPEN_CALLS,   "posix_open_calls",   "calls", "open, openat, creat (and 64-bit variants)") \
+    X(POSIX_META_CALLS,   "posix_meta_calls",   "calls", "close, lseek, fsync, fdatasync, ftruncate, stat family, unlink, rename, mkdir") \
+    X(POSIX_NS,           "posix_ns",           "ns",    "time in POSIX I/O calls (sampled estimate)") \
+    X(STDIO_READ_CALLS,   "stdio_read_calls",   "calls", "fread, fgets, fgetc/getc, fscanf family on file streams") \
+    X(STDIO_READ_BYTES,   "stdio_read_bytes",   "bytes", "bytes returned to the application by those calls") \
+    X(STDIO_WRITE_CALLS,  "stdio_write_calls",  "calls", "fwrite, fputs, fputc/putc, fprintf family on file streams") \
+    X(STDIO_WRITE_BYTES,  "stdio_write_bytes",  "bytes", "bytes handed to the stream by those calls") \
+    X(STDIO_OPEN_CALLS,   "stdio_open_calls",   "calls", "fopen, fdopen, freopen (and 64-bit variants)") \
+    X(STDIO_META_CALLS,   "stdio_meta_calls",   "calls", "fclose, fflush, fseek family") \
+    X(STDIO_NS,           "stdio_ns",           "ns",    "time in stdio calls (sampled estimate)") \
+    X(LOWER_READ_BYTES,   "lower_read_bytes",   "bytes", "POSIX read bytes issued inside an MPI call (e.g. by MPI-IO), not counted as posix_*") \
+    X(LOWER_WRITE_BYTES,  "lower_write_bytes",  "bytes", "POSIX write bytes issued inside an MPI call, not counted as posix_*") \
+    X(MPI_SEND_CALLS,     "mpi_send_calls",     "calls", "point-to-point sends (blocking and non-blocking; sendrecv counts one send)") \
+    X(MPI_SEND_BYTES,     "mpi_send_bytes",     "bytes", "bytes of those sends (count x type size)") \
+    X(MPI_RECV_CALLS,     "mpi_recv_calls",     "calls", "point-to-point receives (blocking and non-blocking; sendrecv counts one receive)") \
+    X(MPI_RECV_BYTES,     "mpi_recv_bytes",     "bytes", "bytes of those receives as posted (count x type size)") \
+    X(MPI_P2P_NS,         "mpi_p2p_ns",         "ns",    "time in point-to-point calls, including wait and test") \
+    X(MPI_COLL_CALLS,     "mpi_coll_calls",     "calls", "collective calls of all kinds (see mpi_collectives)") \
+    X(MPI_COLL_BYTES,     "mpi_coll_bytes",     "bytes", "send-side bytes of those collectives on this rank") \
+    X(MPI_COLL_NS,        "mpi_coll_ns",        "ns",    "time in collective calls") \
+    X(MPIIO_READ_CALLS,   "mpiio_read_calls",   "calls", "MPI_File_read* calls") \
+    X(MPIIO_READ_BYTES,   "mpiio_read_bytes",   "bytes", "bytes of those reads (count x type size)") \
+    X(MPIIO_WRITE_CALLS,  "mpiio_write_calls",  "calls", "MPI_File_write* calls") \
+    X(MPIIO_WRITE_BYTES,  "mpiio_write_bytes",  "bytes", "bytes of those writes (count x type size)") \
+    X(MPIIO_COLL_CALLS,   "mpiio_coll_calls",   "calls", "the collective ones (_all) among the MPI-IO reads and writes") \
+    X(MPIIO_META_CALLS,   "mpiio_meta_calls",   "calls", "MPI_File_open, MPI_File_close, MPI_File_sync, MPI_File_seek") \
+    X(MPIIO_NS,           "mpiio_ns",           "ns",    "time in MPI-IO calls") \
+    X(CPU_NS,             "cpu_ns",             "ns",    "CPU time (user + system) of the process in the slice")
+
+/* MPI collective kinds, split in "mpi_collectives". X(ID, "json name") */
+#define JS_PROFILE_COLL_KINDS(X) \
+    X(BARRIER,        "barrier") \
+    X(BCAST,          "bcast") \
+    X(REDUCE,         "reduce") \
+    X(ALLREDUCE,      "allreduce") \
+    X(GATHER,         "gather") \
+    X(ALLGATHER,      "allgather") \
+    X(SCATTER,        "scatter") \
+    X(ALLTOALL,       "alltoall") \
+    X(REDUCE_SCATTER, "reduce_scatter") \
+    X(OTHER,          "other")
+
+/*
+ * Field types, for readers that validate generically.
+ *   S string, U unsigned 64-bit integer, I signed 64-bit integer, B boolean,
+ *   O object (described by its own list), A array (described in the docs).
+ */
+#define JS_PROFILE_T_S 's'
+#define JS_PROFILE_T_U 'u'
+#define JS_PROFILE_T_I 'i'
+#define JS_PROFILE_T_B 'b'
+#define JS_PROFILE_T_O 'o'
+#define JS_PROFILE_T_A 'a'
+
+/* Top-level members, in the order the writer emits them. X(ID, "json name", type, "unit", "meaning") */
+#define JS_PROFILE_FIELDS(X) \
+    X(FORMAT,          "format",          's', "",      "always JS_PROFILE_FORMAT_NAME") \
+    X(VERSION,         "version",         'u', "",      "JS_PROFILE_VERSION of the writer") \
+    X(CLUSTER,         "cluster",         's', "",      "JOBSCREEN_CLUSTER (empty when unset)") \
+    X(JOB_ID,          "job_id",          'u', "",      "JOBSCREEN_JOB_ID") \
+    X(STEP,            "step",            's', "",      "JOBSCREEN_STEP: a number, batch, extern or interactive") \
+    X(NODE,            "node",            's', "",      "JOBSCREEN_NODE") \
+    X(TASK_ID,         "task_id",         'i', "",      "JOBSCREEN_TASK_ID, -1 when unset") \
+    X(HOSTNAME,        "hostname",        's', "",      "gethostname()") \
+    X(PID,             "pid",             'u', "",      "process id") \
+    X(PPID,            "ppid",            'u', "",      "parent process id") \
+    X(UID,             "uid",             'u', "",      "real user id") \
+    X(ORIGIN,          "origin",          's', "",      "start (the library was loaded into a new image) or fork (a forked child)") \
+    X(END,             "end",             's', "",      "exit, exec or _exit: how the image ended") \
+    X(EXE,             "exe",             's', "",      "/proc/self/exe, truncated to JS_PROFILE_MAX_STRING") \
+    X(ARGS,            "args",            's', "",      "the command line, arguments separated by spaces, truncated") \
+    X(SLICE_SECONDS,   "slice_seconds",   'u', "s",     "slice length L") \
+    X(START_NS,        "start_ns",        'u', "ns",    "wall clock (epoch) when recording began") \
+    X(END_NS,          "end_ns",          'u', "ns",    "wall clock (epoch) when the profile was written") \
+    X(MPI_RANK,        "mpi_rank",        'i', "",      "rank in MPI_COMM_WORLD, -1 when not an MPI process") \
+    X(MPI_SIZE,        "mpi_size",        'i', "",      "size of MPI_COMM_WORLD, -1 when not an MPI process") \
+    X(THREADS_PEAK,    "threads_peak",    'u', "threads", "most threads that did I/O or MPI at once, plus the main thread") \
+    X(THREADS_SEEN,    "threads_seen",    'u', "threads", "threads that made at least one recorded call, plus the main thread") \
+    X(WALL_NS,         "wall_ns",         'u', "ns",    "end_ns - start_ns") \
+    X(CPU_USER_NS,     "cpu_user_ns",     'u', "ns",    "user CPU time of all threads (getrusage)") \
+    X(CPU_SYS_NS,      "cpu_sys_ns",      'u', "ns",    "system CPU time of all threads (getrusage)") \
+    X(MAX_RSS_KIB,     "max_rss_kib",     'u', "KiB",   "peak resident set size (getrusage)") \
+    X(RUNTIME,         "runtime",         'o', "",      "runtime share, see JS_PROFILE_RUNTIME_FIELDS") \
+    X(TOTALS,          "totals",          'o', "",      "every metric of JS_PROFILE_METRICS over the whole image") \
+    X(MPI_COLLECTIVES, "mpi_collectives", 'o', "",      "per kind of JS_PROFILE_COLL_KINDS: {calls, bytes, ns}; only kinds used") \
+    X(SLICE_METRICS,   "slice_metrics",   'a', "",      "the metric names of JS_PROFILE_METRICS, in order") \
+    X(SLICES,          "slices",          'a', "",      "rows [slice index, value per slice_metrics...] for slices with activity, ascending") \
+    X(SLICES_TRUNCATED,"slices_truncated",'b', "",      "true when the slice budget was exhausted: later slices are missing") \
+    X(FILES,           "files",           'a', "",      "file-access list, objects of JS_PROFILE_FILE_FIELDS") \
+    X(FILES_DROPPED,   "files_dropped",   'u', "files", "files not listed because the list was full")
+
+/* Runtime share: times summed over the process's threads. X(ID, "json name", "meaning") */
+#define JS_PROFILE_RUNTIME_FIELDS(X) \
+    X(IO_POSIX_NS,  "io_posix_ns",  "= totals.posix_ns") \
+    X(IO_STDIO_NS,  "io_stdio_ns",  "= totals.stdio_ns") \
+    X(IO_MPIIO_NS,  "io_mpiio_ns",  "= totals.mpiio_ns") \
+    X(MPI_P2P_NS,   "mpi_p2p_ns",   "= totals.mpi_p2p_ns") \
+    X(MPI_COLL_NS,  "mpi_coll_ns",  "= totals.mpi_coll_ns") \
+    X(COMPUTE_NS,   "compute_ns",   "wall_ns minus all of the above, at least 0")
+
+/* One entry of "files". X(ID, "json name", type, "unit", "meaning") */
+#define JS_PROFILE_FILE_FIELDS(X) \
+    X(PATH,          "path",          's', "",      "absolute path as opened (not resolved through links)") \
+    X(LAYER,         "layer",         's', "",      "posix, stdio or mpiio: the interface the application opened it with") \
+    X(DEV,           "dev",           'u', "",      "st_dev at first open (0 when unknown)") \
+    X(INO,           "ino",           'u', "",      "st_ino at first open (0 when unknown)") \
+    X(MOUNT,         "mount",         's', "",      "mount point holding the file, from /proc/self/mountinfo") \
+    X(FSTYPE,        "fstype",        's', "",      "file system type of that mount (ext4, tmpfs, lustre, nfs4, ...)") \
+    X(OPEN_MODE,     "open_mode",     's', "",      "r, w or rw: union of the access modes it was opened with") \
+    X(USED_MODE,     "used_mode",     's', "",      "r, w, rw or none: what was actually done to it") \
+    X(OPENS,         "opens",         'u', "calls", "successful opens") \
+    X(READ_CALLS,    "read_calls",    'u', "calls", "reads at this layer") \
+    X(READ_BYTES,    "read_bytes",    'u', "bytes", "bytes read at this layer") \
+    X(WRITE_CALLS,   "write_calls",   'u', "calls", "writes at this layer") \
+    X(WRITE_BYTES,   "write_bytes",   'u', "bytes", "bytes written at this layer") \
+    X(LOWER_READ_BYTES,  "lower_read_bytes",  'u', "bytes", "POSIX bytes read below this layer (mpiio), else 0") \
+    X(LOWER_WRITE_BYTES, "lower_write_bytes", 'u', "bytes", "POSIX bytes written below this layer (mpiio), else 0") \
+    X(FIRST_OPEN_NS, "first_open_ns", 'u', "ns",    "wall clock of the first open") \
+    X(LAST_CLOSE_NS, "last_close_ns", 'u', "ns",    "wall clock of the last close; end_ns when still open at the end")
+
+enum js_metric {
+#define JS_X(id, name, unit, desc) JS_M_##id,
+    JS_PROFILE_METRICS(JS_X)
+#undef JS_X
+    JS_M_COUNT
+};
+
+enum js_coll_kind {
+#define JS_X(id, name) JS_COLL_##id,
+    JS_PROFILE_COLL_KINDS(JS_X)
+#undef JS_X
+    JS_COLL_COUNT
+};
+
+struct js_metric_def {
+    const char *name; /* JSON name */
+    const char *unit; /* calls, bytes or ns */
+    const char *desc;
+};
+
+/* Tables built from the lists above (common/profile_format.c). */
+extern const struct js_metric_def js_profile_metrics[JS_M_COUNT];
+extern const char *const js_profile_coll_kinds[JS_COLL_COUNT];
+
+/* Index of a metric or collective kind by JSON name; -1 when unknown. */
+int js_profile_metric_index(const char *name);
+int js_profile_coll_kind_index(const char *name);
+
+#endif

@@ -1,0 +1,476 @@
+/*
+ * The profiler's core: start-up from the environment, thread blocks, the heartbeat thread that
+ * closes slices, fork handling and the end of an image (exit, exec, _exit).
+ * Design and decisions: docs/profiler.md. Format: docs/profile-format.md.
+ */
+#include "config.h"
+
+#include "js.h"
+#include "profile.h"
+#include "slice.h"
+#include "slices.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+__thread struct js_thread *js_tls __attribute__((tls_model("initial-exec")));
+volatile int js_on;
+pid_t js_pid;
+struct js_global js_g;
+
+ssize_t (*js_real_write)(int, const void *, size_t);
+ssize_t (*js_real_read)(int, void *, size_t);
+int (*js_real_open)(const char *, int, ...);
+int (*js_real_close)(int);
+int (*js_real_fstat)(int, struct stat *);
+int (*js_real_unlink)(const char *);
+int (*js_real_link)(const char *, const char *);
+int (*js_real_rename)(const char *, const char *);
+
+static struct js_thread *js_pool;      /* JS_MAX_THREADS blocks, mmap'd at start */
+static unsigned js_pool_used;
+static struct js_thread *js_list;      /* every block ever handed out, push-only */
+static struct js_thread js_sink;       /* threads beyond the pool count here, never folded */
+static int js_main_tid;
+
+static pthread_mutex_t js_fold_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t js_hb_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t js_hb_cv = PTHREAD_COND_INITIALIZER;
+static pthread_t js_hb;
+static int js_hb_running, js_hb_stop;
+
+static uint64_t js_tsc0, js_mono0, js_cpu_last;
+
+void *js_next(const char *name)
+{
+    return dlsym(RTLD_NEXT, name);
+}
+
+#if !(defined(__x86_64__) || defined(__i386__))
+uint64_t js_ticks_fallback(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+#endif
+
+static uint64_t clock_ns(clockid_t c)
+{
+    struct timespec ts;
+    clock_gettime(c, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t js_now_ns(void)
+{
+    return clock_ns(CLOCK_REALTIME);
+}
+
+uint64_t js_coarse_now_ns(void)
+{
+    return clock_ns(CLOCK_REALTIME_COARSE);
+}
+
+/* Ticks to ns, calibrated against CLOCK_MONOTONIC over the life of the process. */
+uint64_t js_ticks_to_ns(uint64_t ticks)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    uint64_t dt = js_ticks() - js_tsc0;
+    uint64_t dn = clock_ns(CLOCK_MONOTONIC) - js_mono0;
+    if (dt == 0 || dn == 0)
+        return ticks;
+    return (uint64_t)((double)ticks * ((double)dn / (double)dt));
+#else
+    return ticks;
+#endif
+}
+
+void js_note_error(const char *what, int err)
+{
+    if (js_g.err_what == NULL) {
+        js_g.err_what = what;
+        js_g.err_errno = err;
+    }
+}
+
+/* One line to syslog, once per image, never to the program's stdout/stderr. */
+void js_report_error(void)
+{
+    if (js_g.err_what == NULL || js_g.err_reported)
+        return;
+    js_g.err_reported = 1;
+    int e = errno;
+    syslog(LOG_USER | LOG_WARNING, "jobscreen-profiler[%d]: %s: %s (job %llu step %s); profile dropped",
+           (int)getpid(), js_g.err_what, strerror(js_g.err_errno), (unsigned long long)js_g.job_id, js_g.step);
+    errno = e;
+}
+
+static int js_gettid(void)
+{
+    return (int)syscall(SYS_gettid);
+}
+
+struct js_thread *js_thread_register(void)
+{
+    int e = errno;
+    struct js_thread *t = NULL;
+    for (struct js_thread *b = __atomic_load_n(&js_list, __ATOMIC_ACQUIRE); b; b = b->next) {
+        int expect = JS_T_FREE;
+        if (__atomic_compare_exchange_n(&b->state, &expect, JS_T_LIVE, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+            t = b;
+            break;
+        }
+    }
+    if (t == NULL) {
+        unsigned i = __atomic_fetch_add(&js_pool_used, 1, __ATOMIC_RELAXED);
+        if (i >= JS_MAX_THREADS) {
+            js_tls = &js_sink;
+            errno = e;
+            return &js_sink;
+        }
+        t = &js_pool[i];
+        t->state = JS_T_LIVE;
+        struct js_thread *head = __atomic_load_n(&js_list, __ATOMIC_RELAXED);
+        do
+            t->next = head;
+        while (!__atomic_compare_exchange_n(&js_list, &head, t, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+    }
+    t->tid = js_gettid();
+    unsigned live = __atomic_add_fetch(&js_g.threads_live, 1, __ATOMIC_RELAXED);
+    unsigned peak = __atomic_load_n(&js_g.threads_peak, __ATOMIC_RELAXED);
+    while (live > peak && !__atomic_compare_exchange_n(&js_g.threads_peak, &peak, live, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+    __atomic_add_fetch(&js_g.threads_seen, 1, __ATOMIC_RELAXED);
+    js_tls = t;
+    errno = e;
+    return t;
+}
+
+/* Fold every thread's counts since the last fold into slice s. Caller holds js_fold_mu. */
+static void js_fold(int64_t s, int final)
+{
+    uint64_t vec[JS_M_COUNT] = {0};
+    for (struct js_thread *b = __atomic_load_n(&js_list, __ATOMIC_ACQUIRE); b; b = b->next) {
+        int dead = 0;
+        if (!final && __atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == JS_T_LIVE && b->tid != js_main_tid &&
+            syscall(SYS_tgkill, (long)js_pid, (long)b->tid, 0L) == -1 && errno == ESRCH)
+            dead = 1; /* its counts are final: fold them, then hand the block on */
+        for (int m = 0; m < JS_M_COUNT; m++) {
+            uint64_t cur = __atomic_load_n(&b->v[m], __ATOMIC_RELAXED);
+            vec[m] += cur - b->snap[m];
+            b->snap[m] = cur;
+        }
+        if (dead) {
+            __atomic_sub_fetch(&js_g.threads_live, 1, __ATOMIC_RELAXED);
+            __atomic_store_n(&b->state, JS_T_FREE, __ATOMIC_RELEASE);
+        }
+    }
+    static const int times[] = {JS_M_POSIX_NS, JS_M_STDIO_NS, JS_M_MPI_P2P_NS, JS_M_MPI_COLL_NS, JS_M_MPIIO_NS};
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+        vec[times[i]] = js_ticks_to_ns(vec[times[i]]);
+    uint64_t cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    vec[JS_M_CPU_NS] = cpu > js_cpu_last ? cpu - js_cpu_last : 0;
+    js_cpu_last = cpu;
+
+    int active = vec[JS_M_CPU_NS] >= 1000000; /* a sleeping process is not an active slice */
+    for (int m = 0; m < JS_M_COUNT; m++) {
+        js_g.totals[m] += vec[m];
+        if (m != JS_M_CPU_NS && vec[m])
+            active = 1;
+    }
+    if (active)
+        js_slices_append(&js_g.slices, s, vec);
+}
+
+static void *js_heartbeat(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&js_hb_mu);
+    while (!js_hb_stop) {
+        int64_t s = js_slice_of_ns((int64_t)js_now_ns(), js_g.slice_seconds);
+        int64_t end_ns = (s + 1) * (int64_t)js_g.slice_seconds * 1000000000LL;
+        struct timespec until = {.tv_sec = (time_t)(end_ns / 1000000000LL), .tv_nsec = 0};
+        while (!js_hb_stop && (int64_t)js_now_ns() < end_ns)
+            pthread_cond_timedwait(&js_hb_cv, &js_hb_mu, &until);
+        if (js_hb_stop)
+            break;
+        pthread_mutex_unlock(&js_hb_mu);
+        pthread_mutex_lock(&js_fold_mu);
+        if (js_on)
+            js_fold(s, 0);
+        pthread_mutex_unlock(&js_fold_mu);
+        pthread_mutex_lock(&js_hb_mu);
+    }
+    pthread_mutex_unlock(&js_hb_mu);
+    return NULL;
+}
+
+/* Start the heartbeat with every signal blocked, so that no signal of the program is ever
+ * delivered to it. */
+int js_hb_start(void)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    js_hb_stop = 0;
+    int rc = pthread_create(&js_hb, NULL, js_heartbeat, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    js_hb_running = rc == 0;
+    return rc;
+}
+
+void js_hb_halt(int join)
+{
+    if (!js_hb_running)
+        return;
+    pthread_mutex_lock(&js_hb_mu);
+    js_hb_stop = 1;
+    pthread_cond_broadcast(&js_hb_cv);
+    pthread_mutex_unlock(&js_hb_mu);
+    if (join)
+        pthread_join(js_hb, NULL);
+    js_hb_running = 0;
+}
+
+int js_hb_is_running(void)
+{
+    return js_hb_running;
+}
+
+/* Fold what the heartbeat has not yet seen; caller holds nothing. */
+static void js_fold_now(void)
+{
+    js_fold(js_slice_of_ns((int64_t)js_now_ns(), js_g.slice_seconds), 1);
+}
+
+static int js_any_activity(void)
+{
+    for (int m = 0; m < JS_M_COUNT; m++)
+        if (m != JS_M_CPU_NS && js_g.totals[m])
+            return 1;
+    return 0;
+}
+
+int js_exec_should_write(void)
+{
+    return js_on && getpid() == js_pid;
+}
+
+void js_end(const char *how)
+{
+    int e = errno;
+    if (!js_on || getpid() != js_pid) { /* vfork child, or a child made without fork handlers */
+        errno = e;
+        return;
+    }
+    int is_exit = strcmp(how, "exec") != 0;
+    if (is_exit)
+        js_hb_halt(0);
+    if (strcmp(how, "_exit") == 0) {
+        if (pthread_mutex_trylock(&js_fold_mu) != 0) { /* _exit from a signal handler mid-fold */
+            errno = e;
+            return;
+        }
+    } else {
+        pthread_mutex_lock(&js_fold_mu);
+    }
+    if (!js_g.written) {
+        js_fold_now();
+        js_g.end = how;
+        js_g.end_ns = js_now_ns();
+        /* a forked child that only exec'd says nothing: the new image writes its own */
+        if (!(strcmp(how, "exec") == 0 && strcmp(js_g.origin, "fork") == 0 && !js_any_activity() &&
+              js_files_in_use() == 0)) {
+            if (js_profile_write() == 0)
+                js_g.written = 1;
+            else
+                js_report_error();
+        }
+        if (is_exit)
+            js_on = 0;
+    }
+    pthread_mutex_unlock(&js_fold_mu);
+    errno = e;
+}
+
+void js_exec_failed(void)
+{
+    int e = errno;
+    pthread_mutex_lock(&js_fold_mu);
+    if (js_g.written && js_g.published[0]) {
+        js_real_unlink(js_g.published);
+        js_g.published[0] = '\0';
+    }
+    js_g.written = 0;
+    pthread_mutex_unlock(&js_fold_mu);
+    errno = e;
+}
+
+/* --- fork --- */
+static void js_atfork_prepare(void)
+{
+    pthread_mutex_lock(&js_fold_mu);
+    js_files_lock();
+}
+
+static void js_atfork_parent(void)
+{
+    js_files_unlock();
+    pthread_mutex_unlock(&js_fold_mu);
+}
+
+static void js_atfork_child(void)
+{
+    int e = errno;
+    pthread_mutex_init(&js_fold_mu, NULL);
+    pthread_mutex_init(&js_hb_mu, NULL);
+    pthread_cond_init(&js_hb_cv, NULL);
+    js_files_reinit_lock();
+    js_hb_running = 0;
+    if (!js_on) {
+        errno = e;
+        return;
+    }
+    js_pid = getpid();
+    js_main_tid = js_gettid();
+    struct js_thread *self = js_tls;
+    for (struct js_thread *b = js_list; b; b = b->next) {
+        for (int m = 0; m < JS_M_COUNT; m++)
+            b->snap[m] = b->v[m]; /* the child counts from the fork */
+        b->state = (b == self) ? JS_T_LIVE : JS_T_FREE;
+    }
+    if (self && self != &js_sink)
+        self->tid = js_main_tid;
+    js_g.threads_live = js_g.threads_peak = js_g.threads_seen = 1;
+    memset(js_g.totals, 0, sizeof js_g.totals);
+    memset(js_coll, 0, sizeof js_coll);
+    js_slices_init(&js_g.slices, js_g.slices.buf, JS_PROFILE_SLICE_BUDGET);
+    js_g.origin = "fork";
+    js_g.start_ns = js_now_ns();
+    js_g.written = 0;
+    js_g.published[0] = '\0';
+    js_g.err_what = NULL;
+    js_g.err_reported = 0;
+    js_mpi_rank = js_mpi_size = -1;
+    js_cpu_last = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    js_files_reset_after_fork();
+    js_hb_start();
+    errno = e;
+}
+
+static int js_env_u64(const char *name, uint64_t *out)
+{
+    const char *v = getenv(name);
+    if (v == NULL || *v == '\0')
+        return -1;
+    char *end;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (*end != '\0')
+        return -1;
+    *out = x;
+    return 0;
+}
+
+static void js_env_str(const char *name, char *dst, size_t cap)
+{
+    const char *v = getenv(name);
+    if (v == NULL)
+        v = "";
+    size_t n = strnlen(v, cap - 1);
+    memcpy(dst, v, n);
+    dst[n] = '\0';
+}
+
+static void *js_map(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+__attribute__((constructor)) static void js_init(void)
+{
+    int e = errno;
+    const char *dir = getenv("JOBSCREEN_PROFILE_DIR");
+    const char *ver = getenv("JOBSCREEN_VERSION");
+    size_t vl = ver ? strlen(ver) : 0;
+    if (dir == NULL || dir[0] != '/' || (vl >= 4 && strcmp(ver + vl - 4, " off") == 0))
+        goto out; /* not a profiled task: forward every call, record nothing */
+    js_real_write = (ssize_t(*)(int, const void *, size_t))js_next("write");
+    js_real_read = (ssize_t(*)(int, void *, size_t))js_next("read");
+    js_real_open = (int (*)(const char *, int, ...))js_next("open");
+    js_real_close = (int (*)(int))js_next("close");
+    js_real_fstat = (int (*)(int, struct stat *))js_next("fstat");
+    js_real_unlink = (int (*)(const char *))js_next("unlink");
+    js_real_link = (int (*)(const char *, const char *))js_next("link");
+    js_real_rename = (int (*)(const char *, const char *))js_next("rename");
+    if (!js_real_write || !js_real_read || !js_real_open || !js_real_close || !js_real_fstat ||
+        !js_real_unlink || !js_real_link || !js_real_rename)
+        goto out;
+
+    size_t dl = strnlen(dir, sizeof js_g.dir);
+    if (dl >= sizeof js_g.dir - 1)
+        goto out;
+    memcpy(js_g.dir, dir, dl + 1);
+    while (dl > 1 && js_g.dir[dl - 1] == '/')
+        js_g.dir[--dl] = '\0';
+    js_g.dir_len = dl;
+    js_env_str("JOBSCREEN_CLUSTER", js_g.cluster, sizeof js_g.cluster);
+    js_env_str("JOBSCREEN_STEP", js_g.step, sizeof js_g.step);
+    js_env_str("JOBSCREEN_NODE", js_g.node, sizeof js_g.node);
+    if (js_g.node[0] == '\0')
+        gethostname(js_g.node, sizeof js_g.node - 1);
+    if (js_g.step[0] == '\0' || strchr(js_g.step, '/') || strchr(js_g.node, '/'))
+        goto out; /* the file name would not be a spool name */
+    if (js_env_u64("JOBSCREEN_JOB_ID", &js_g.job_id) != 0)
+        js_g.job_id = 0;
+    uint64_t task;
+    js_g.task_id = js_env_u64("JOBSCREEN_TASK_ID", &task) == 0 ? (int64_t)task : -1;
+    js_g.slice_seconds = js_slice_parse_seconds(getenv("JOBSCREEN_SLICE_SECONDS"));
+    if (js_g.slice_seconds < 0) {
+        js_g.slice_seconds = JS_SLICE_DEFAULT_SECONDS;
+        js_note_error("JOBSCREEN_SLICE_SECONDS is not a whole number of seconds; using 4", EINVAL);
+    }
+
+    /* the fixed memory budget, reserved once (pages are touched only when used) */
+    unsigned char *sbuf = js_map(JS_PROFILE_SLICE_BUDGET);
+    js_pool = js_map(sizeof(struct js_thread) * JS_MAX_THREADS);
+    if (sbuf == NULL || js_pool == NULL || js_files_init() != 0)
+        goto out;
+    js_slices_init(&js_g.slices, sbuf, JS_PROFILE_SLICE_BUDGET);
+
+    js_tsc0 = js_ticks();
+    js_mono0 = clock_ns(CLOCK_MONOTONIC);
+    js_cpu_last = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    js_g.start_ns = js_now_ns();
+    js_g.origin = "start";
+    js_pid = getpid();
+    js_main_tid = js_gettid();
+    js_mpi_rank = js_mpi_size = -1;
+    js_on = 1;
+    js_thread_register();
+    if (js_hb_start() != 0) {
+        js_on = 0;
+        goto out;
+    }
+    /* fork handlers only once everything above succeeded */
+    pthread_atfork(js_atfork_prepare, js_atfork_parent, js_atfork_child);
+out:
+    errno = e;
+}
+
+__attribute__((destructor)) static void js_fini(void)
+{
+    js_end("exit");
+}

@@ -1,0 +1,139 @@
+/*
+ * The profiler's private header: thread blocks, the hot-path helpers every wrapper uses,
+ * the file table and the real (next) symbols. See docs/profiler.md for the design.
+ */
+#ifndef JS_PROFILER_H
+#define JS_PROFILER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct stat;
+
+#include "profile_format.h"
+
+#define JS_EXPORT __attribute__((visibility("default")))
+#define JS_LIKELY(x) __builtin_expect(!!(x), 1)
+#define JS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* Calls of at least this many bytes are always timed; smaller ones 1 in JS_SAMPLE_EVERY. */
+#define JS_TIME_ALWAYS_BYTES 65536
+#define JS_SAMPLE_EVERY 16
+#define JS_MAX_THREADS 4096 /* thread blocks alive at once; more threads go uncounted */
+#define JS_FD_MAX 16384     /* descriptors tracked per file; higher ones count in totals only */
+
+/* Per-thread counters. Only the owning thread writes v[] (relaxed stores, no lock prefix);
+ * the heartbeat reads v[] and owns snap[]. Times are kept in time-stamp-counter ticks. */
+struct js_thread {
+    uint64_t v[JS_M_COUNT];
+    uint32_t sample;   /* owner only: sampling counter */
+    uint32_t in_mpi;   /* owner only: depth of MPI calls; POSIX I/O inside goes to lower_* */
+    struct js_thread *next; /* registry list, push-only */
+    int tid;
+    int state;          /* JS_T_FREE, JS_T_LIVE */
+    uint64_t snap[JS_M_COUNT] __attribute__((aligned(64)));
+} __attribute__((aligned(64)));
+
+enum { JS_T_FREE = 0, JS_T_LIVE = 1 };
+
+extern __thread struct js_thread *js_tls __attribute__((tls_model("initial-exec")));
+extern volatile int js_on; /* 1 while recording */
+struct js_thread *js_thread_register(void);
+
+static inline struct js_thread *js_self(void)
+{
+    struct js_thread *t = js_tls;
+    if (JS_LIKELY(t != NULL))
+        return t;
+    return js_on ? js_thread_register() : NULL;
+}
+
+static inline void js_add(struct js_thread *t, int m, uint64_t n)
+{
+    __atomic_store_n(&t->v[m], __atomic_load_n(&t->v[m], __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t js_ticks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_ia32_rdtsc();
+#else
+    extern uint64_t js_ticks_fallback(void);
+    return js_ticks_fallback();
+#endif
+}
+
+/* Sampling decision for a call of n bytes: 0 = not timed, else the weight of its duration. */
+static inline uint32_t js_sample(struct js_thread *t, size_t n)
+{
+    if (n >= JS_TIME_ALWAYS_BYTES)
+        return 1;
+    return (++t->sample % JS_SAMPLE_EVERY) == 0 ? JS_SAMPLE_EVERY : 0;
+}
+
+/* --- file table (files.c) --- */
+enum { JS_LAYER_POSIX = 0, JS_LAYER_STDIO = 1, JS_LAYER_MPIIO = 2 };
+enum { JS_MODE_R = 1, JS_MODE_W = 2 };
+
+struct js_file {
+    uint64_t read_calls, read_bytes, write_calls, write_bytes;
+    uint64_t lower_read_bytes, lower_write_bytes;
+    uint64_t opens, first_open_ns, last_close_ns;
+    uint64_t dev, ino;
+    int open_count;   /* descriptors open now */
+    uint32_t hash;
+    uint8_t layer, open_mode;
+    const char *path;
+    struct js_file *hnext;
+};
+
+extern struct js_file *js_fds[JS_FD_MAX];
+extern uint64_t js_files_dropped;
+extern unsigned js_nfiles;
+extern struct js_file *js_file_pool;
+
+static inline struct js_file *js_fd_file(int fd)
+{
+    return (fd >= 0 && fd < JS_FD_MAX) ? __atomic_load_n(&js_fds[fd], __ATOMIC_RELAXED) : NULL;
+}
+static inline void js_fadd(uint64_t *p, uint64_t n) { __atomic_fetch_add(p, n, __ATOMIC_RELAXED); }
+
+/* Called after a successful open of fd by path at a layer; flags as for open(2). */
+void js_file_opened(int fd, const char *path, int dirfd, int flags, int layer);
+struct js_file *js_file_lookup_open(const char *path, int layer, int accmode); /* mpiio */
+void js_file_closed(int fd);
+void js_file_closed_entry(struct js_file *f);
+void js_file_dup(int oldfd, int newfd);
+void js_files_reset_after_fork(void);
+void js_cwd_changed(void);
+int js_files_init(void);
+uint64_t js_coarse_now_ns(void);
+
+/* --- real symbols --- */
+void *js_next(const char *name);
+#define JS_REAL(type, name, args) \
+    static type(*real_##name) args; \
+    if (JS_UNLIKELY(real_##name == NULL)) \
+        real_##name = (type(*) args)js_next(#name)
+
+/* --- core.c --- */
+extern pid_t js_pid;
+extern const char *js_profile_dir;
+extern size_t js_profile_dir_len;
+extern int32_t js_mpi_rank, js_mpi_size;
+extern uint64_t js_coll[JS_COLL_COUNT][3]; /* calls, bytes, ticks: updated atomically */
+void js_end(const char *how);      /* write the profile now (exit, exec, _exit) */
+void js_exec_failed(void);         /* an exec returned: take the written profile back */
+int js_exec_should_write(void);
+
+/* real functions the profiler itself uses (never counted) */
+extern ssize_t (*js_real_write)(int, const void *, size_t);
+extern ssize_t (*js_real_read)(int, void *, size_t);
+extern int (*js_real_open)(const char *, int, ...);
+extern int (*js_real_close)(int);
+extern int (*js_real_fstat)(int, struct stat *);
+
+uint64_t js_ticks_to_ns(uint64_t ticks);
+
+#endif

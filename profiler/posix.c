@@ -1,0 +1,303 @@
+/*
+ * POSIX I/O wrappers: each finds the next definition once (RTLD_NEXT, so other preload tools
+ * still stack), calls it, and counts into the calling thread's block. No lock, no clock read
+ * except for the sampled calls (see js_sample), no errno change on the hot path.
+ */
+#undef _FORTIFY_SOURCE /* we define read() etc. ourselves: no inline fortify wrappers here */
+#include "config.h"
+
+#include "js.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+/* glibc-internal entry points that programs call; no header declares them */
+ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen);
+ssize_t __pread_chk(int fd, void *buf, size_t n, off_t o, size_t buflen);
+ssize_t __pread64_chk(int fd, void *buf, size_t n, off64_t o, size_t buflen);
+int __open_2(const char *path, int flags);
+int __open64_2(const char *path, int flags);
+int __openat_2(int dirfd, const char *path, int flags);
+int __openat64_2(int dirfd, const char *path, int flags);
+int __xstat(int v, const char *p, struct stat *s);
+int __lxstat(int v, const char *p, struct stat *s);
+int __fxstat(int v, int fd, struct stat *s);
+int __xstat64(int v, const char *p, struct stat64 *s);
+int __lxstat64(int v, const char *p, struct stat64 *s);
+int __fxstat64(int v, int fd, struct stat64 *s);
+
+/* --- reads and writes --- */
+static inline void after_rw(struct js_thread *t, int fd, ssize_t r, int wr, uint32_t w, uint64_t t0)
+{
+    uint64_t bytes = r > 0 ? (uint64_t)r : 0;
+    struct js_file *f = js_fd_file(fd);
+    if (JS_UNLIKELY(t->in_mpi)) { /* issued by the MPI library: the lower layer of MPI */
+        js_add(t, wr ? JS_M_LOWER_WRITE_BYTES : JS_M_LOWER_READ_BYTES, bytes);
+        if (f)
+            js_fadd(wr ? &f->lower_write_bytes : &f->lower_read_bytes, bytes);
+        return;
+    }
+    js_add(t, wr ? JS_M_POSIX_WRITE_CALLS : JS_M_POSIX_READ_CALLS, 1);
+    js_add(t, wr ? JS_M_POSIX_WRITE_BYTES : JS_M_POSIX_READ_BYTES, bytes);
+    if (w)
+        js_add(t, JS_M_POSIX_NS, (js_ticks() - t0) * w);
+    if (f) {
+        js_fadd(wr ? &f->write_calls : &f->read_calls, 1);
+        js_fadd(wr ? &f->write_bytes : &f->read_bytes, bytes);
+    }
+}
+
+/* RW(return type, name, (params), (args), fd, requested bytes, is-write) */
+#define JS_RW(name, params, args, nbytes, wr) \
+    JS_EXPORT ssize_t name params \
+    { \
+        JS_REAL(ssize_t, name, params); \
+        struct js_thread *t = js_self(); \
+        if (!t) \
+            return real_##name args; \
+        uint32_t w = js_sample(t, (nbytes)); \
+        uint64_t t0 = w ? js_ticks() : 0; \
+        ssize_t r = real_##name args; \
+        after_rw(t, fd, r, wr, w, t0); \
+        return r; \
+    }
+
+static size_t iov_bytes(const struct iovec *iov, int n)
+{
+    size_t s = 0;
+    for (int i = 0; i < n && iov; i++)
+        s += iov[i].iov_len;
+    return s;
+}
+
+JS_RW(read, (int fd, void *buf, size_t n), (fd, buf, n), n, 0)
+JS_RW(write, (int fd, const void *buf, size_t n), (fd, buf, n), n, 1)
+JS_RW(pread, (int fd, void *buf, size_t n, off_t o), (fd, buf, n, o), n, 0)
+JS_RW(pwrite, (int fd, const void *buf, size_t n, off_t o), (fd, buf, n, o), n, 1)
+JS_RW(pread64, (int fd, void *buf, size_t n, off64_t o), (fd, buf, n, o), n, 0)
+JS_RW(pwrite64, (int fd, const void *buf, size_t n, off64_t o), (fd, buf, n, o), n, 1)
+JS_RW(readv, (int fd, const struct iovec *iov, int c), (fd, iov, c), iov_bytes(iov, c), 0)
+JS_RW(writev, (int fd, const struct iovec *iov, int c), (fd, iov, c), iov_bytes(iov, c), 1)
+JS_RW(preadv, (int fd, const struct iovec *iov, int c, off_t o), (fd, iov, c, o), iov_bytes(iov, c), 0)
+JS_RW(pwritev, (int fd, const struct iovec *iov, int c, off_t o), (fd, iov, c, o), iov_bytes(iov, c), 1)
+JS_RW(preadv64, (int fd, const struct iovec *iov, int c, off64_t o), (fd, iov, c, o), iov_bytes(iov, c), 0)
+JS_RW(pwritev64, (int fd, const struct iovec *iov, int c, off64_t o), (fd, iov, c, o), iov_bytes(iov, c), 1)
+/* what programs built with _FORTIFY_SOURCE call instead of read/pread */
+JS_RW(__read_chk, (int fd, void *buf, size_t n, size_t buflen), (fd, buf, n, buflen), n, 0)
+JS_RW(__pread_chk, (int fd, void *buf, size_t n, off_t o, size_t buflen), (fd, buf, n, o, buflen), n, 0)
+JS_RW(__pread64_chk, (int fd, void *buf, size_t n, off64_t o, size_t buflen), (fd, buf, n, o, buflen), n, 0)
+
+/* --- opens --- */
+static inline void count_meta(int metric)
+{
+    struct js_thread *t = js_self();
+    if (t && !t->in_mpi)
+        js_add(t, metric, 1);
+}
+
+static int open_common(int (*real)(const char *, int, ...), int dirfd, int (*realat)(int, const char *, int, ...),
+                       const char *path, int flags, mode_t mode)
+{
+    struct js_thread *t = js_self();
+    uint32_t w = t ? js_sample(t, 0) : 0;
+    uint64_t t0 = w ? js_ticks() : 0;
+    int fd = realat ? realat(dirfd, path, flags, mode) : real(path, flags, mode);
+    if (t) {
+        if (!t->in_mpi) {
+            js_add(t, JS_M_POSIX_OPEN_CALLS, 1);
+            if (w)
+                js_add(t, JS_M_POSIX_NS, (js_ticks() - t0) * w);
+        }
+        if (fd >= 0)
+            js_file_opened(fd, path, dirfd, flags, JS_LAYER_POSIX);
+    }
+    return fd;
+}
+
+#define JS_NEEDS_MODE(f) (((f) & O_CREAT) || (((f) & O_TMPFILE) == O_TMPFILE))
+#define JS_OPEN(name) \
+    JS_EXPORT int name(const char *path, int flags, ...) \
+    { \
+        JS_REAL(int, name, (const char *, int, ...)); \
+        mode_t mode = 0; \
+        if (JS_NEEDS_MODE(flags)) { \
+            va_list ap; \
+            va_start(ap, flags); \
+            mode = (mode_t)va_arg(ap, int); \
+            va_end(ap); \
+        } \
+        return open_common(real_##name, AT_FDCWD, NULL, path, flags, mode); \
+    }
+#define JS_OPENAT(name) \
+    JS_EXPORT int name(int dirfd, const char *path, int flags, ...) \
+    { \
+        JS_REAL(int, name, (int, const char *, int, ...)); \
+        mode_t mode = 0; \
+        if (JS_NEEDS_MODE(flags)) { \
+            va_list ap; \
+            va_start(ap, flags); \
+            mode = (mode_t)va_arg(ap, int); \
+            va_end(ap); \
+        } \
+        return open_common(NULL, dirfd, real_##name, path, flags, mode); \
+    }
+JS_OPEN(open)
+JS_OPEN(open64)
+JS_OPENAT(openat)
+JS_OPENAT(openat64)
+
+static int open2(int (*real)(const char *, int, ...), const char *path, int flags)
+{
+    return open_common(real, AT_FDCWD, NULL, path, flags, 0);
+}
+/* fortified opens without a mode argument */
+JS_EXPORT int __open_2(const char *path, int flags)
+{
+    JS_REAL(int, open, (const char *, int, ...));
+    return open2(real_open, path, flags);
+}
+JS_EXPORT int __open64_2(const char *path, int flags)
+{
+    JS_REAL(int, open64, (const char *, int, ...));
+    return open2(real_open64, path, flags);
+}
+JS_EXPORT int __openat_2(int dirfd, const char *path, int flags)
+{
+    JS_REAL(int, openat, (int, const char *, int, ...));
+    return open_common(NULL, dirfd, real_openat, path, flags, 0);
+}
+JS_EXPORT int __openat64_2(int dirfd, const char *path, int flags)
+{
+    JS_REAL(int, openat64, (int, const char *, int, ...));
+    return open_common(NULL, dirfd, real_openat64, path, flags, 0);
+}
+JS_EXPORT int creat(const char *path, mode_t mode)
+{
+    JS_REAL(int, open, (const char *, int, ...));
+    return open_common(real_open, AT_FDCWD, NULL, path, O_CREAT | O_WRONLY | O_TRUNC, mode);
+}
+JS_EXPORT int creat64(const char *path, mode_t mode)
+{
+    JS_REAL(int, open64, (const char *, int, ...));
+    return open_common(real_open64, AT_FDCWD, NULL, path, O_CREAT | O_WRONLY | O_TRUNC, mode);
+}
+
+/* --- descriptors --- */
+JS_EXPORT int close(int fd)
+{
+    JS_REAL(int, close, (int));
+    struct js_thread *t = js_self();
+    if (!t)
+        return real_close(fd);
+    js_file_closed(fd);
+    int r = real_close(fd);
+    if (!t->in_mpi)
+        js_add(t, JS_M_POSIX_META_CALLS, 1);
+    return r;
+}
+
+JS_EXPORT int close_range(unsigned first, unsigned last, int flags)
+{
+    JS_REAL(int, close_range, (unsigned, unsigned, int));
+    int r = real_close_range(first, last, flags);
+    if (r == 0 && js_on && !(flags & CLOSE_RANGE_CLOEXEC))
+        for (unsigned fd = first; fd <= last && fd < JS_FD_MAX; fd++)
+            js_file_closed((int)fd);
+    return r;
+}
+
+JS_EXPORT void closefrom(int low)
+{
+    JS_REAL(void, closefrom, (int));
+    real_closefrom(low);
+    if (js_on)
+        for (int fd = low < 0 ? 0 : low; fd < JS_FD_MAX; fd++)
+            if (js_fds[fd])
+                js_file_closed(fd);
+}
+
+JS_EXPORT int dup(int fd)
+{
+    JS_REAL(int, dup, (int));
+    int r = real_dup(fd);
+    if (r >= 0 && js_on)
+        js_file_dup(fd, r);
+    return r;
+}
+
+JS_EXPORT int dup2(int fd, int nfd)
+{
+    JS_REAL(int, dup2, (int, int));
+    int r = real_dup2(fd, nfd);
+    if (r >= 0 && js_on)
+        js_file_dup(fd, r);
+    return r;
+}
+
+JS_EXPORT int dup3(int fd, int nfd, int flags)
+{
+    JS_REAL(int, dup3, (int, int, int));
+    int r = real_dup3(fd, nfd, flags);
+    if (r >= 0 && js_on)
+        js_file_dup(fd, r);
+    return r;
+}
+
+/* --- metadata: counted as posix_meta_calls --- */
+#define JS_META(ret, name, params, args) \
+    JS_EXPORT ret name params \
+    { \
+        JS_REAL(ret, name, params); \
+        count_meta(JS_M_POSIX_META_CALLS); \
+        return real_##name args; \
+    }
+JS_META(off_t, lseek, (int fd, off_t o, int wh), (fd, o, wh))
+JS_META(off64_t, lseek64, (int fd, off64_t o, int wh), (fd, o, wh))
+JS_META(int, fsync, (int fd), (fd))
+JS_META(int, fdatasync, (int fd), (fd))
+JS_META(int, ftruncate, (int fd, off_t l), (fd, l))
+JS_META(int, ftruncate64, (int fd, off64_t l), (fd, l))
+JS_META(int, truncate, (const char *p, off_t l), (p, l))
+JS_META(int, stat, (const char *restrict p, struct stat *restrict s), (p, s))
+JS_META(int, lstat, (const char *restrict p, struct stat *restrict s), (p, s))
+JS_META(int, fstat, (int fd, struct stat *s), (fd, s))
+JS_META(int, fstatat, (int d, const char *restrict p, struct stat *restrict s, int f), (d, p, s, f))
+JS_META(int, stat64, (const char *restrict p, struct stat64 *restrict s), (p, s))
+JS_META(int, lstat64, (const char *restrict p, struct stat64 *restrict s), (p, s))
+JS_META(int, fstat64, (int fd, struct stat64 *s), (fd, s))
+JS_META(int, fstatat64, (int d, const char *restrict p, struct stat64 *restrict s, int f), (d, p, s, f))
+/* binaries built against glibc < 2.33 call these instead */
+JS_META(int, __xstat, (int v, const char *p, struct stat *s), (v, p, s))
+JS_META(int, __lxstat, (int v, const char *p, struct stat *s), (v, p, s))
+JS_META(int, __fxstat, (int v, int fd, struct stat *s), (v, fd, s))
+JS_META(int, __xstat64, (int v, const char *p, struct stat64 *s), (v, p, s))
+JS_META(int, __lxstat64, (int v, const char *p, struct stat64 *s), (v, p, s))
+JS_META(int, __fxstat64, (int v, int fd, struct stat64 *s), (v, fd, s))
+JS_META(int, unlink, (const char *p), (p))
+JS_META(int, unlinkat, (int d, const char *p, int f), (d, p, f))
+JS_META(int, rename, (const char *a, const char *b), (a, b))
+JS_META(int, renameat, (int da, const char *a, int db, const char *b), (da, a, db, b))
+JS_META(int, mkdir, (const char *p, mode_t m), (p, m))
+JS_META(int, mkdirat, (int d, const char *p, mode_t m), (d, p, m))
+
+/* --- the working directory, cached for relative paths --- */
+JS_EXPORT int chdir(const char *p)
+{
+    JS_REAL(int, chdir, (const char *));
+    int r = real_chdir(p);
+    js_cwd_changed();
+    return r;
+}
+
+JS_EXPORT int fchdir(int fd)
+{
+    JS_REAL(int, fchdir, (int));
+    int r = real_fchdir(fd);
+    js_cwd_changed();
+    return r;
+}
