@@ -211,7 +211,11 @@
   function prepareWorkflow(wf) {
     wf.jobById = new Map();
     for (const j of wf.jobs) {
-      j.steps = (j.steps || []).slice().sort((a, b) => (a.start || 0) - (b.start || 0) || String(a.step).localeCompare(String(b.step), 'en', { numeric: true }));
+      /* the batch step wraps the numbered ones (and extern is Slurm's): the graph shows the
+       * numbered steps, or the batch step of a job that has no other; the job tab lists all */
+      const all = (j.steps || []).filter(s => s.step !== 'extern');
+      const numbered = all.filter(s => /^[0-9]+$/.test(s.step));
+      j.steps = (numbered.length ? numbered : all).slice().sort((a, b) => (a.start || 0) - (b.start || 0) || String(a.step).localeCompare(String(b.step), 'en', { numeric: true }));
       wf.jobById.set(j.id, j);
     }
     const preds = new Map();
@@ -250,6 +254,12 @@
   function layoutScale(wf) {
     const ds = wf.jobs.map(dur).filter(d => d != null && d > 0);
     const maxd = ds.length ? Math.max(...ds) : 1;
+    if (S.layout === 'timeline') {
+      /* the whole span on about 1200 px, whatever the waits between jobs */
+      const t0 = Math.min(...wf.jobs.map(j => j.start).filter(t => t != null));
+      const t1 = Math.max(...wf.jobs.map(j => j.end).filter(t => t != null));
+      if (isFinite(t0) && isFinite(t1) && t1 > t0) return { maxd, k: Math.min(1200 / (t1 - t0), 640 / maxd * 4) };
+    }
     return { maxd, k: 640 / maxd };
   }
 
@@ -645,7 +655,7 @@
       if (!used.length) continue;
       const card = el('div', { class: 'card' }, el('h4', { text: g.label + ' (' + g.unit + ')' }));
       series.appendChild(card);
-      chart('step', card, '', { type: 'line', data: { datasets: used.map((m, i) => ({ label: m, data: slices.map(r => ({ x: r.t, y: (Number((r.m || {})[m]) || 0) * (g.scale || 1) / L })), borderColor: palette(i + 2), backgroundColor: palette(i + 2), pointRadius: 1.5, stepped: true })) }, options: { scales: { x: timeAxis(), y: { beginAtZero: true } } } });
+      chart('step', card, '', { type: 'line', data: { datasets: used.map((m, i) => ({ label: m, data: slices.map(r => ({ x: r.t, y: (Number((r.m || {})[m]) || 0) * (g.scale || 1) / L })), borderColor: palette(i + 2), backgroundColor: palette(i + 2), pointRadius: slices.length < 60 ? 3 : 0, stepped: true })) }, options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : 0) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true } } } });
     }
     if (!slices.length) series.appendChild(el('p', { class: 'empty', text: 'No per-slice metrics for this step.' }));
 
@@ -673,10 +683,10 @@
       chart('bg', bgBox, 'wide', {
         type: 'line',
         data: { datasets: [
-          { label: 'this step: ' + m, data: b.slices.map(r => ({ x: r.t, y: (Number((r.own || {})[m]) || 0) * scale / (L * (r.slices || 1)) })), borderColor: '#d62728', backgroundColor: '#d62728', yAxisID: 'y', pointRadius: 1.5, stepped: true },
+          { label: 'this step: ' + m, data: b.slices.map(r => ({ x: r.t, y: (Number((r.own || {})[m]) || 0) * scale / (L * (r.slices || 1)) })), borderColor: '#d62728', backgroundColor: '#d62728', yAxisID: 'y', pointRadius: b.slices.length < 60 ? 3 : 0, stepped: true },
           { label: 'all other jobs (' + (b.scope === 'nodes' ? 'same nodes' : 'whole cluster') + ')', data: b.slices.map(r => ({ x: r.t, y: (Number((r.others || {})[m]) || 0) * scale / (L * (r.slices || 1)) })), borderColor: '#7a8aa8', backgroundColor: 'rgba(122,138,168,0.25)', fill: true, yAxisID: 'y2', pointRadius: 0, stepped: true },
         ] },
-        options: { scales: { x: timeAxis(), y: { beginAtZero: true, title: { display: true, text: 'this step /s' } }, y2: { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false }, title: { display: true, text: 'background /s' } } } },
+        options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : b.slices[0] && b.slices[0].t) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true, title: { display: true, text: 'this step /s' } }, y2: { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false }, title: { display: true, text: 'background /s' } } } },
       });
       bgBox.appendChild(el('p', { class: 'note', text: 'A dent in this step\'s rate where the background peaks hints at interference; the metric names the likely source. Busiest slice: ' + Math.max(0, ...b.slices.map(r => r.other_step_nodes || 0)) + ' other step(s) × node(s) active.' }));
       if (b.top) {
