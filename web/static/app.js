@@ -727,7 +727,9 @@
       T.appendChild(card);
       const labels = acc.map(a => 'Job ' + a.job + ' step ' + a.step);
       const color = a => (MODES.find(m => m.key === a.mode) || MODES[0]).border;
-      chart('file', card, 'wide', { type: 'bar', data: { labels, datasets: [{ label: 'step runtime', data: acc.map(a => [a.start, a.end != null ? a.end : a.start]), backgroundColor: acc.map(color), borderSkipped: false, minBarLength: 3 }] }, options: { indexAxis: 'y', plugins: { legend: { display: false }, tooltip: { callbacks: { label: ctx => acc[ctx.dataIndex].mode + ' ' + fmtTime(acc[ctx.dataIndex].start) } } }, scales: { x: timeAxis() } } });
+      /* from the first to the last access when the profiler saw them, else the step's span */
+      const span = a => a.first_access != null ? [a.first_access, Math.max(a.first_access, a.last_access || a.first_access)] : [a.start, a.end != null ? a.end : a.start];
+      chart('file', card, 'wide', { type: 'bar', data: { labels, datasets: [{ label: 'accesses', data: acc.map(span), backgroundColor: acc.map(color), borderSkipped: false, minBarLength: 3 }] }, options: { indexAxis: 'y', plugins: { legend: { display: false }, tooltip: { callbacks: { label: ctx => ({ r: 'read', w: 'written', rw: 'read and written' })[acc[ctx.dataIndex].mode] + ' from ' + fmtTime(span(acc[ctx.dataIndex])[0]) } } }, scales: { x: timeAxis() } } });
     }
     const t = el('table', { class: 'data' }, el('thead', {}, el('tr', {}, ['Job', 'Step', 'Name', 'Mode', 'Start', 'End', 'Read', 'Written'].map(h => el('th', { text: h })))));
     const tb = el('tbody');
