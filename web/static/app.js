@@ -711,6 +711,13 @@
     T.append(el('h4', { text: 'Digest over processes (totals per process)' }), dg, el('h4', { text: 'Files' }), filesTable(s.files || [], false));
   }
 
+  /* an axis range around some times, padded by 5 % (at least 1 s) */
+  function xRange(ts) {
+    const v = ts.filter(t => t != null && isFinite(t));
+    if (!v.length) return {};
+    const lo = Math.min(...v), hi = Math.max(...v), pad = Math.max(1, (hi - lo) * 0.05);
+    return { min: lo - pad, max: hi + pad };
+  }
   function timeAxis() {
     return { type: 'linear', ticks: { maxTicksLimit: 8, callback: v => new Date(v * 1000).toISOString().slice(11, 19) } };
   }
@@ -720,7 +727,7 @@
     const T = clear($('#tab-file'));
     const { file: f } = await api('file', { id });
     T.appendChild(el('h3', { class: 'mono', text: f.path }));
-    T.appendChild(kvTable([['File system', f.fstype], ['Mount', f.mount], ['Accesses', (f.accesses || []).length]]));
+    T.appendChild(kvTable([['File system', f.fstype], ['Scope', f.scope === 'local' ? 'node-local (' + f.node + ')' : f.scope], ['Accesses', (f.accesses || []).length]]));
     const acc = (f.accesses || []).slice().sort((a, b) => (a.start || 0) - (b.start || 0));
     if (acc.length) {
       const card = el('div', { class: 'card' }, el('h4', { text: 'Writers and readers over time' }));
@@ -729,7 +736,7 @@
       const color = a => (MODES.find(m => m.key === a.mode) || MODES[0]).border;
       /* from the first to the last access when the profiler saw them, else the step's span */
       const span = a => a.first_access != null ? [a.first_access, Math.max(a.first_access, a.last_access || a.first_access)] : [a.start, a.end != null ? a.end : a.start];
-      chart('file', card, 'wide', { type: 'bar', data: { labels, datasets: [{ label: 'accesses', data: acc.map(span), backgroundColor: acc.map(color), borderSkipped: false, minBarLength: 3 }] }, options: { indexAxis: 'y', plugins: { legend: { display: false }, tooltip: { callbacks: { label: ctx => ({ r: 'read', w: 'written', rw: 'read and written' })[acc[ctx.dataIndex].mode] + ' from ' + fmtTime(span(acc[ctx.dataIndex])[0]) } } }, scales: { x: timeAxis() } } });
+      chart('file', card, 'wide', { type: 'bar', data: { labels, datasets: [{ label: 'accesses', data: acc.map(span), backgroundColor: acc.map(color), borderSkipped: false, minBarLength: 3 }] }, options: { indexAxis: 'y', plugins: { legend: { display: false }, tooltip: { callbacks: { label: ctx => ({ r: 'read', w: 'written', rw: 'read and written' })[acc[ctx.dataIndex].mode] + ' from ' + fmtTime(span(acc[ctx.dataIndex])[0]) } } }, scales: { x: Object.assign(timeAxis(), xRange(acc.map(span).flat())) } } });
     }
     const t = el('table', { class: 'data' }, el('thead', {}, el('tr', {}, ['Job', 'Step', 'Name', 'Mode', 'Start', 'End', 'Read', 'Written'].map(h => el('th', { text: h })))));
     const tb = el('tbody');
