@@ -324,28 +324,72 @@ static const char *const metrics[] = {
     "mpiio_coll_calls", "mpiio_meta_calls", "mpiio_ns", "cpu_ns", NULL
 };
 
-/* A row of js.step_background_*: {slice, t, own: {metric...}, others: {metric...}}, with
- * bg_<metric> moved to others and the keys columns dropped. */
-static json_t *split_background_row(json_t *row)
+static size_t k_min(size_t a, size_t b) { return a < b ? a : b; }
+
+static json_int_t int_or_0(json_t *v)
+{
+    return json_is_integer(v) ? json_integer_value(v) : 0;
+}
+
+/* A row of the background queries: {slice, t, own: {metric...}, others: {metric...},
+ * other_step_nodes}, with others = total - own (never below 0: totals of a slice may lag
+ * behind a step ingested a moment ago). */
+static json_t *split_background_row(json_t *row, const char *only)
 {
     json_t *own = json_object(), *others = json_object();
     json_t *out = json_pack("{s:O,s:O}", "slice", json_object_get(row, "slice"), "t",
                             json_object_get(row, "t"));
-    const char *k;
-    json_t *v;
-    json_object_foreach(row, k, v) {
-        if (!strcmp(k, "slice") || !strcmp(k, "t") || !strcmp(k, "slice_start") ||
-            !strcmp(k, "cluster_id") || !strcmp(k, "job_id") || !strcmp(k, "step_id"))
+    for (const char *const *m = metrics; *m; m++) {
+        char key[64];
+        if (only && strcmp(only, *m) != 0)
             continue;
-        if (!strcmp(k, "bg_step_nodes"))
-            json_object_set(out, "other_step_nodes", v);
-        else if (!strncmp(k, "bg_", 3))
-            json_object_set(others, k + 3, v);
-        else
-            json_object_set(own, k, v);
+        snprintf(key, sizeof key, "own_%s", *m);
+        json_int_t o = int_or_0(json_object_get(row, key));
+        snprintf(key, sizeof key, "total_%s", *m);
+        json_int_t t = int_or_0(json_object_get(row, key));
+        json_object_set_new(own, *m, json_integer(o));
+        json_object_set_new(others, *m, json_integer(t > o ? t - o : 0));
     }
+    json_int_t on = int_or_0(json_object_get(row, "own_nodes"));
+    json_int_t tn = int_or_0(json_object_get(row, "total_step_nodes"));
+    json_object_set_new(out, "other_step_nodes", json_integer(tn > on ? tn - on : 0));
     json_object_set_new(out, "own", own);
     json_object_set_new(out, "others", others);
+    return out;
+}
+
+/* Sum each run of `width` consecutive slices into the first one: at most `points` entries
+ * for a long step (a 24 h step has 21600 slices of 4 s). */
+static json_t *downsample(json_t *slices, size_t points)
+{
+    size_t n = json_array_size(slices);
+    if (points == 0 || n <= points)
+        return slices;
+    size_t width = (n + points - 1) / points;
+    json_t *out = json_array();
+    for (size_t i = 0; i < n; i += width) {
+        json_t *first = json_array_get(slices, i);
+        json_t *acc = json_deep_copy(first);
+        for (size_t k = i + 1; k < i + width && k < n; k++) {
+            json_t *e = json_array_get(slices, k);
+            static const char *const parts[] = { "own", "others" };
+            for (int p = 0; p < 2; p++) {
+                json_t *dst = json_object_get(acc, parts[p]), *src = json_object_get(e, parts[p]);
+                const char *key;
+                json_t *v;
+                json_object_foreach(src, key, v) {
+                    json_t *d = json_object_get(dst, key);
+                    json_integer_set(d, json_integer_value(d) + json_integer_value(v));
+                }
+            }
+            json_t *o = json_object_get(acc, "other_step_nodes");
+            json_int_t a = json_integer_value(o), b = int_or_0(json_object_get(e, "other_step_nodes"));
+            json_integer_set(o, a > b ? a : b);
+        }
+        json_object_set_new(acc, "slices", json_integer((json_int_t)(k_min(i + width, n) - i)));
+        json_array_append_new(out, acc);
+    }
+    json_decref(slices);
     return out;
 }
 
@@ -353,15 +397,16 @@ static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *stat
                             size_t errlen)
 {
     static const char *const scopes[] = { "cluster", "nodes", NULL };
-    int64_t job, top = 0;
+    int64_t job, top = 0, points = 0;
     bool has_top;
-    const char *step, *scope = "cluster", *metric = "cpu_ns";
+    const char *step, *scope = "cluster", *metric = NULL;
     if (job_param(req, "job", &job, status, err, errlen) ||
         step_param(req, &step, status, err, errlen))
         return NULL;
     if (jsw_param_enum(req, "scope", scopes, &scope, err, errlen) ||
         jsw_param_enum(req, "metric", metrics, &metric, err, errlen) ||
-        jsw_param_int(req, "top", 1, 50, &top, &has_top, err, errlen)) {
+        jsw_param_int(req, "top", 1, 50, &top, &has_top, err, errlen) ||
+        jsw_param_int(req, "points", 10, 100000, &points, NULL, err, errlen)) {
         *status = 400;
         return NULL;
     }
@@ -393,19 +438,20 @@ static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *stat
     json_t *slices = json_array();
     size_t i;
     json_t *row;
-    json_array_foreach(rows, i, row) json_array_append_new(slices, split_background_row(row));
+    json_array_foreach(rows, i, row) json_array_append_new(slices, split_background_row(row, metric));
     json_decref(rows);
+    slices = downsample(slices, (size_t)points);
     json_t *body = json_pack("{s:o,s:s,s:o}", "step", brief, "scope", scope, "slices", slices);
     if (has_top) {
         arg_str(&a, scope);
         arg_int(&a, top, true);
-        arg_str(&a, metric);
+        arg_str(&a, metric ? metric : "cpu_ns");
         json_t *t = jsw_db_rows(db, "background_top", a.n, a.v, err, errlen);
         if (!t) {
             json_decref(body);
             DBFAIL();
         }
-        json_object_set_new(body, "top_metric", json_string(metric));
+        json_object_set_new(body, "top_metric", json_string(metric ? metric : "cpu_ns"));
         json_object_set_new(body, "top", t);
     }
     return body;

@@ -120,7 +120,12 @@ ORDER BY j.start_time NULLS LAST, j.job_id
 -- name: workflow_edges
 -- $4 workflow id: scheduler, time and file edges between its jobs (file edges per pair of
 -- steps, with the files as evidence). Both ends must be jobs of the workflow, so an edge from
--- another user's job (a file they wrote) never shows.
+-- another user's job (a file they wrote) never shows. The job ids go in as one array so that
+-- the time-edge part of js.dependencies runs for these jobs only, not for the whole table.
+WITH w AS MATERIALIZED (
+    SELECT j.cluster_id, j.job_id FROM js.jobs j
+    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+      AND j.workflow_id = $4::bigint)
 SELECT d.kind, d.from_job, nullif(d.from_step, '') AS from_step, d.to_job, nullif(d.to_step, '') AS to_step,
        CASE d.kind
          WHEN 'scheduler' THEN jsonb_build_object('type', min(d.condition))
@@ -132,11 +137,9 @@ SELECT d.kind, d.from_job, nullif(d.from_step, '') AS from_step, d.to_job, nulli
                                  'first_read', extract(epoch FROM min(d.to_time)))
        END AS evidence
 FROM js.dependencies d
-JOIN js.jobs a ON a.cluster_id = d.cluster_id AND a.job_id = d.from_job
-JOIN js.jobs b ON b.cluster_id = d.cluster_id AND b.job_id = d.to_job
-WHERE ($2::boolean OR (a.user_name = $1 AND b.user_name = $1))
-  AND ($3::text IS NULL OR b.cluster = $3)
-  AND a.workflow_id = $4::bigint AND b.workflow_id = $4::bigint
+WHERE d.cluster_id = (SELECT min(cluster_id) FROM w)
+  AND d.to_job = ANY ((SELECT array_agg(job_id) FROM w)::bigint[])
+  AND d.from_job = ANY ((SELECT array_agg(job_id) FROM w)::bigint[])
 GROUP BY d.kind, d.from_job, d.from_step, d.to_job, d.to_step
 ORDER BY d.from_job, d.to_job, d.kind
 
@@ -263,22 +266,286 @@ GROUP BY a.file_id, a.path, a.scope, a.file_node
 ORDER BY a.path
 
 -- name: background_cluster
--- $4 job id $5 step: per slice of the step, its own metrics and bg_<metric>, the sum over all
--- other steps on the whole cluster (pre-aggregated totals minus own). Sums only: no job of
--- anyone else is named.
-SELECT extract(epoch FROM b.slice_start)::float8 AS t, b.* FROM js.step_background_cluster b
-WHERE b.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
-  AND b.job_id = $4::bigint AND b.step_id = $5
-ORDER BY b.slice
+-- $4 job id $5 step: per slice of the step (idle slices included), its own metrics summed
+-- over its nodes (own_<metric>) and the pre-aggregated total of the whole cluster
+-- (total_<metric>, js.slice_totals_cluster); the CGI reports others = total - own. Sums
+-- only: no job of anyone else is named. (Not js.step_background_cluster: for a long step its
+-- per-slice lookups cannot use an index on slice and take minutes.)
+WITH s AS (
+    SELECT st.cluster_id, st.first_slice, st.last_slice FROM js.steps st
+    JOIN js.jobs j ON j.cluster_id = st.cluster_id AND j.job_id = st.job_id
+    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+      AND st.job_id = $4::bigint AND st.step_id = $5
+    ORDER BY st.cluster_id LIMIT 1
+), own AS (
+    SELECT m.slice, count(*)::integer AS own_nodes,
+           sum(m.posix_read_calls)::bigint AS own_posix_read_calls,
+           sum(m.posix_read_bytes)::bigint AS own_posix_read_bytes,
+           sum(m.posix_write_calls)::bigint AS own_posix_write_calls,
+           sum(m.posix_write_bytes)::bigint AS own_posix_write_bytes,
+           sum(m.posix_open_calls)::bigint AS own_posix_open_calls,
+           sum(m.posix_meta_calls)::bigint AS own_posix_meta_calls,
+           sum(m.posix_ns)::bigint AS own_posix_ns,
+           sum(m.stdio_read_calls)::bigint AS own_stdio_read_calls,
+           sum(m.stdio_read_bytes)::bigint AS own_stdio_read_bytes,
+           sum(m.stdio_write_calls)::bigint AS own_stdio_write_calls,
+           sum(m.stdio_write_bytes)::bigint AS own_stdio_write_bytes,
+           sum(m.stdio_open_calls)::bigint AS own_stdio_open_calls,
+           sum(m.stdio_meta_calls)::bigint AS own_stdio_meta_calls,
+           sum(m.stdio_ns)::bigint AS own_stdio_ns,
+           sum(m.lower_read_bytes)::bigint AS own_lower_read_bytes,
+           sum(m.lower_write_bytes)::bigint AS own_lower_write_bytes,
+           sum(m.mpi_send_calls)::bigint AS own_mpi_send_calls,
+           sum(m.mpi_send_bytes)::bigint AS own_mpi_send_bytes,
+           sum(m.mpi_recv_calls)::bigint AS own_mpi_recv_calls,
+           sum(m.mpi_recv_bytes)::bigint AS own_mpi_recv_bytes,
+           sum(m.mpi_p2p_ns)::bigint AS own_mpi_p2p_ns,
+           sum(m.mpi_coll_calls)::bigint AS own_mpi_coll_calls,
+           sum(m.mpi_coll_bytes)::bigint AS own_mpi_coll_bytes,
+           sum(m.mpi_coll_ns)::bigint AS own_mpi_coll_ns,
+           sum(m.mpiio_read_calls)::bigint AS own_mpiio_read_calls,
+           sum(m.mpiio_read_bytes)::bigint AS own_mpiio_read_bytes,
+           sum(m.mpiio_write_calls)::bigint AS own_mpiio_write_calls,
+           sum(m.mpiio_write_bytes)::bigint AS own_mpiio_write_bytes,
+           sum(m.mpiio_coll_calls)::bigint AS own_mpiio_coll_calls,
+           sum(m.mpiio_meta_calls)::bigint AS own_mpiio_meta_calls,
+           sum(m.mpiio_ns)::bigint AS own_mpiio_ns,
+           sum(m.cpu_ns)::bigint AS own_cpu_ns
+    FROM js.step_node_slices m JOIN s ON m.cluster_id = s.cluster_id
+    WHERE m.job_id = $4::bigint AND m.step_id = $5
+    GROUP BY m.slice
+)
+SELECT g.slice, (g.slice * c.slice_seconds)::float8 AS t,
+       coalesce(own.own_nodes, 0) AS own_nodes, t.step_nodes AS total_step_nodes,
+       own.own_posix_read_calls,
+       own.own_posix_read_bytes,
+       own.own_posix_write_calls,
+       own.own_posix_write_bytes,
+       own.own_posix_open_calls,
+       own.own_posix_meta_calls,
+       own.own_posix_ns,
+       own.own_stdio_read_calls,
+       own.own_stdio_read_bytes,
+       own.own_stdio_write_calls,
+       own.own_stdio_write_bytes,
+       own.own_stdio_open_calls,
+       own.own_stdio_meta_calls,
+       own.own_stdio_ns,
+       own.own_lower_read_bytes,
+       own.own_lower_write_bytes,
+       own.own_mpi_send_calls,
+       own.own_mpi_send_bytes,
+       own.own_mpi_recv_calls,
+       own.own_mpi_recv_bytes,
+       own.own_mpi_p2p_ns,
+       own.own_mpi_coll_calls,
+       own.own_mpi_coll_bytes,
+       own.own_mpi_coll_ns,
+       own.own_mpiio_read_calls,
+       own.own_mpiio_read_bytes,
+       own.own_mpiio_write_calls,
+       own.own_mpiio_write_bytes,
+       own.own_mpiio_coll_calls,
+       own.own_mpiio_meta_calls,
+       own.own_mpiio_ns,
+       own.own_cpu_ns,
+       t.posix_read_calls AS total_posix_read_calls,
+       t.posix_read_bytes AS total_posix_read_bytes,
+       t.posix_write_calls AS total_posix_write_calls,
+       t.posix_write_bytes AS total_posix_write_bytes,
+       t.posix_open_calls AS total_posix_open_calls,
+       t.posix_meta_calls AS total_posix_meta_calls,
+       t.posix_ns AS total_posix_ns,
+       t.stdio_read_calls AS total_stdio_read_calls,
+       t.stdio_read_bytes AS total_stdio_read_bytes,
+       t.stdio_write_calls AS total_stdio_write_calls,
+       t.stdio_write_bytes AS total_stdio_write_bytes,
+       t.stdio_open_calls AS total_stdio_open_calls,
+       t.stdio_meta_calls AS total_stdio_meta_calls,
+       t.stdio_ns AS total_stdio_ns,
+       t.lower_read_bytes AS total_lower_read_bytes,
+       t.lower_write_bytes AS total_lower_write_bytes,
+       t.mpi_send_calls AS total_mpi_send_calls,
+       t.mpi_send_bytes AS total_mpi_send_bytes,
+       t.mpi_recv_calls AS total_mpi_recv_calls,
+       t.mpi_recv_bytes AS total_mpi_recv_bytes,
+       t.mpi_p2p_ns AS total_mpi_p2p_ns,
+       t.mpi_coll_calls AS total_mpi_coll_calls,
+       t.mpi_coll_bytes AS total_mpi_coll_bytes,
+       t.mpi_coll_ns AS total_mpi_coll_ns,
+       t.mpiio_read_calls AS total_mpiio_read_calls,
+       t.mpiio_read_bytes AS total_mpiio_read_bytes,
+       t.mpiio_write_calls AS total_mpiio_write_calls,
+       t.mpiio_write_bytes AS total_mpiio_write_bytes,
+       t.mpiio_coll_calls AS total_mpiio_coll_calls,
+       t.mpiio_meta_calls AS total_mpiio_meta_calls,
+       t.mpiio_ns AS total_mpiio_ns,
+       t.cpu_ns AS total_cpu_ns
+FROM s
+JOIN js.clusters c ON c.cluster_id = s.cluster_id
+CROSS JOIN LATERAL generate_series(s.first_slice, s.last_slice) AS g(slice)
+LEFT JOIN own ON own.slice = g.slice
+LEFT JOIN js.slice_totals_cluster t ON t.cluster_id = s.cluster_id AND t.slice = g.slice
+ORDER BY g.slice
 
 -- name: background_nodes
--- $4 job id $5 step: the same, scope "same nodes" (the step's nodes only)
-SELECT extract(epoch FROM b.slice_start)::float8 AS t, b.* FROM js.step_background_nodes b
-WHERE b.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
-  AND b.job_id = $4::bigint AND b.step_id = $5
-ORDER BY b.slice
+-- $4 job id $5 step: the same, scope "same nodes": the totals of the nodes the step ran on
+-- (js.slice_totals_node summed over them)
+WITH s AS (
+    SELECT st.cluster_id, st.first_slice, st.last_slice FROM js.steps st
+    JOIN js.jobs j ON j.cluster_id = st.cluster_id AND j.job_id = st.job_id
+    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+      AND st.job_id = $4::bigint AND st.step_id = $5
+    ORDER BY st.cluster_id LIMIT 1
+), own AS (
+    SELECT m.slice, count(*)::integer AS own_nodes,
+           sum(m.posix_read_calls)::bigint AS own_posix_read_calls,
+           sum(m.posix_read_bytes)::bigint AS own_posix_read_bytes,
+           sum(m.posix_write_calls)::bigint AS own_posix_write_calls,
+           sum(m.posix_write_bytes)::bigint AS own_posix_write_bytes,
+           sum(m.posix_open_calls)::bigint AS own_posix_open_calls,
+           sum(m.posix_meta_calls)::bigint AS own_posix_meta_calls,
+           sum(m.posix_ns)::bigint AS own_posix_ns,
+           sum(m.stdio_read_calls)::bigint AS own_stdio_read_calls,
+           sum(m.stdio_read_bytes)::bigint AS own_stdio_read_bytes,
+           sum(m.stdio_write_calls)::bigint AS own_stdio_write_calls,
+           sum(m.stdio_write_bytes)::bigint AS own_stdio_write_bytes,
+           sum(m.stdio_open_calls)::bigint AS own_stdio_open_calls,
+           sum(m.stdio_meta_calls)::bigint AS own_stdio_meta_calls,
+           sum(m.stdio_ns)::bigint AS own_stdio_ns,
+           sum(m.lower_read_bytes)::bigint AS own_lower_read_bytes,
+           sum(m.lower_write_bytes)::bigint AS own_lower_write_bytes,
+           sum(m.mpi_send_calls)::bigint AS own_mpi_send_calls,
+           sum(m.mpi_send_bytes)::bigint AS own_mpi_send_bytes,
+           sum(m.mpi_recv_calls)::bigint AS own_mpi_recv_calls,
+           sum(m.mpi_recv_bytes)::bigint AS own_mpi_recv_bytes,
+           sum(m.mpi_p2p_ns)::bigint AS own_mpi_p2p_ns,
+           sum(m.mpi_coll_calls)::bigint AS own_mpi_coll_calls,
+           sum(m.mpi_coll_bytes)::bigint AS own_mpi_coll_bytes,
+           sum(m.mpi_coll_ns)::bigint AS own_mpi_coll_ns,
+           sum(m.mpiio_read_calls)::bigint AS own_mpiio_read_calls,
+           sum(m.mpiio_read_bytes)::bigint AS own_mpiio_read_bytes,
+           sum(m.mpiio_write_calls)::bigint AS own_mpiio_write_calls,
+           sum(m.mpiio_write_bytes)::bigint AS own_mpiio_write_bytes,
+           sum(m.mpiio_coll_calls)::bigint AS own_mpiio_coll_calls,
+           sum(m.mpiio_meta_calls)::bigint AS own_mpiio_meta_calls,
+           sum(m.mpiio_ns)::bigint AS own_mpiio_ns,
+           sum(m.cpu_ns)::bigint AS own_cpu_ns
+    FROM js.step_node_slices m JOIN s ON m.cluster_id = s.cluster_id
+    WHERE m.job_id = $4::bigint AND m.step_id = $5
+    GROUP BY m.slice
+), tot AS (
+    SELECT t.slice, sum(t.step_nodes)::integer AS total_step_nodes,
+           sum(t.posix_read_calls)::bigint AS total_posix_read_calls,
+           sum(t.posix_read_bytes)::bigint AS total_posix_read_bytes,
+           sum(t.posix_write_calls)::bigint AS total_posix_write_calls,
+           sum(t.posix_write_bytes)::bigint AS total_posix_write_bytes,
+           sum(t.posix_open_calls)::bigint AS total_posix_open_calls,
+           sum(t.posix_meta_calls)::bigint AS total_posix_meta_calls,
+           sum(t.posix_ns)::bigint AS total_posix_ns,
+           sum(t.stdio_read_calls)::bigint AS total_stdio_read_calls,
+           sum(t.stdio_read_bytes)::bigint AS total_stdio_read_bytes,
+           sum(t.stdio_write_calls)::bigint AS total_stdio_write_calls,
+           sum(t.stdio_write_bytes)::bigint AS total_stdio_write_bytes,
+           sum(t.stdio_open_calls)::bigint AS total_stdio_open_calls,
+           sum(t.stdio_meta_calls)::bigint AS total_stdio_meta_calls,
+           sum(t.stdio_ns)::bigint AS total_stdio_ns,
+           sum(t.lower_read_bytes)::bigint AS total_lower_read_bytes,
+           sum(t.lower_write_bytes)::bigint AS total_lower_write_bytes,
+           sum(t.mpi_send_calls)::bigint AS total_mpi_send_calls,
+           sum(t.mpi_send_bytes)::bigint AS total_mpi_send_bytes,
+           sum(t.mpi_recv_calls)::bigint AS total_mpi_recv_calls,
+           sum(t.mpi_recv_bytes)::bigint AS total_mpi_recv_bytes,
+           sum(t.mpi_p2p_ns)::bigint AS total_mpi_p2p_ns,
+           sum(t.mpi_coll_calls)::bigint AS total_mpi_coll_calls,
+           sum(t.mpi_coll_bytes)::bigint AS total_mpi_coll_bytes,
+           sum(t.mpi_coll_ns)::bigint AS total_mpi_coll_ns,
+           sum(t.mpiio_read_calls)::bigint AS total_mpiio_read_calls,
+           sum(t.mpiio_read_bytes)::bigint AS total_mpiio_read_bytes,
+           sum(t.mpiio_write_calls)::bigint AS total_mpiio_write_calls,
+           sum(t.mpiio_write_bytes)::bigint AS total_mpiio_write_bytes,
+           sum(t.mpiio_coll_calls)::bigint AS total_mpiio_coll_calls,
+           sum(t.mpiio_meta_calls)::bigint AS total_mpiio_meta_calls,
+           sum(t.mpiio_ns)::bigint AS total_mpiio_ns,
+           sum(t.cpu_ns)::bigint AS total_cpu_ns
+    FROM js.slice_totals_node t JOIN s ON t.cluster_id = s.cluster_id
+    WHERE t.slice BETWEEN s.first_slice AND s.last_slice
+      AND t.node IN (SELECT sn.node FROM js.step_nodes sn JOIN s ON sn.cluster_id = s.cluster_id
+                     WHERE sn.job_id = $4::bigint AND sn.step_id = $5)
+    GROUP BY t.slice
+)
+SELECT g.slice, (g.slice * c.slice_seconds)::float8 AS t,
+       coalesce(own.own_nodes, 0) AS own_nodes, tot.total_step_nodes,
+       own.own_posix_read_calls,
+       own.own_posix_read_bytes,
+       own.own_posix_write_calls,
+       own.own_posix_write_bytes,
+       own.own_posix_open_calls,
+       own.own_posix_meta_calls,
+       own.own_posix_ns,
+       own.own_stdio_read_calls,
+       own.own_stdio_read_bytes,
+       own.own_stdio_write_calls,
+       own.own_stdio_write_bytes,
+       own.own_stdio_open_calls,
+       own.own_stdio_meta_calls,
+       own.own_stdio_ns,
+       own.own_lower_read_bytes,
+       own.own_lower_write_bytes,
+       own.own_mpi_send_calls,
+       own.own_mpi_send_bytes,
+       own.own_mpi_recv_calls,
+       own.own_mpi_recv_bytes,
+       own.own_mpi_p2p_ns,
+       own.own_mpi_coll_calls,
+       own.own_mpi_coll_bytes,
+       own.own_mpi_coll_ns,
+       own.own_mpiio_read_calls,
+       own.own_mpiio_read_bytes,
+       own.own_mpiio_write_calls,
+       own.own_mpiio_write_bytes,
+       own.own_mpiio_coll_calls,
+       own.own_mpiio_meta_calls,
+       own.own_mpiio_ns,
+       own.own_cpu_ns,
+       tot.total_posix_read_calls,
+       tot.total_posix_read_bytes,
+       tot.total_posix_write_calls,
+       tot.total_posix_write_bytes,
+       tot.total_posix_open_calls,
+       tot.total_posix_meta_calls,
+       tot.total_posix_ns,
+       tot.total_stdio_read_calls,
+       tot.total_stdio_read_bytes,
+       tot.total_stdio_write_calls,
+       tot.total_stdio_write_bytes,
+       tot.total_stdio_open_calls,
+       tot.total_stdio_meta_calls,
+       tot.total_stdio_ns,
+       tot.total_lower_read_bytes,
+       tot.total_lower_write_bytes,
+       tot.total_mpi_send_calls,
+       tot.total_mpi_send_bytes,
+       tot.total_mpi_recv_calls,
+       tot.total_mpi_recv_bytes,
+       tot.total_mpi_p2p_ns,
+       tot.total_mpi_coll_calls,
+       tot.total_mpi_coll_bytes,
+       tot.total_mpi_coll_ns,
+       tot.total_mpiio_read_calls,
+       tot.total_mpiio_read_bytes,
+       tot.total_mpiio_write_calls,
+       tot.total_mpiio_write_bytes,
+       tot.total_mpiio_coll_calls,
+       tot.total_mpiio_meta_calls,
+       tot.total_mpiio_ns,
+       tot.total_cpu_ns
+FROM s
+JOIN js.clusters c ON c.cluster_id = s.cluster_id
+CROSS JOIN LATERAL generate_series(s.first_slice, s.last_slice) AS g(slice)
+LEFT JOIN own ON own.slice = g.slice
+LEFT JOIN tot ON tot.slice = g.slice
+ORDER BY g.slice
 
 -- name: background_top
 -- $4 job id $5 step $6 scope (cluster|nodes) $7 how many $8 metric to rank by: the jobs that

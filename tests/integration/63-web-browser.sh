@@ -24,7 +24,7 @@ kinds=$(curl -s -G -u jsalice:jsalice "${JS_WEB_URL}cgi-bin/jobscreen.cgi" --dat
   --data-urlencode "id=$wf" | jq -r '[.edges[].kind] | unique | join(",")')
 case ",$kinds," in *,time,*) ;; *) echo "# note: no time edge in this run (every start-after-end pair is also linked by the scheduler or a file)" ;; esac
 timeout 300 node "$tw/viewer-test.js" --url "$JS_WEB_URL" --user jsalice --password jsalice \
-  --workflow "$wf" --step "$sim:0" --out "$out" --kinds "$kinds" --min-jobs 5
+  --workflow "$wf" --step "$sim:0" --file "$fid" --out "$out" --kinds "$kinds" --min-jobs 5
 st=$?
 cp -r "$out" "$JS_CLUSTER_DIR/web-screenshots" 2>/dev/null
 exit $st

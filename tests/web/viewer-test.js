@@ -21,7 +21,7 @@ const minJobs = Number(args['min-jobs'] || 1);
 fs.mkdirSync(args.out, { recursive: true });
 
 let n = 0, failed = 0;
-const plan = 14 + kinds.length;
+const plan = 14 + kinds.length + (args.file ? 1 : 0);
 console.log('1..' + plan);
 function ok(cond, what, diag) {
   n++;
@@ -113,6 +113,14 @@ function ok(cond, what, diag) {
     await page.waitForSelector('#tab-job table.steps tbody tr', { timeout: 15000 });
     ok((await page.$$('#tab-job canvas')).length >= 2, 'the job tab shows the step share and category charts');
     await shot('6-job');
+
+    if (args.file) {
+      await page.goto(base + '#view=workflow&id=' + args.workflow + '&sel=file:' + args.file);
+      await page.waitForSelector('#tab-file table tbody tr', { timeout: 15000 });
+      const f = await page.evaluate(() => ({ canvas: !!document.querySelector('#tab-file canvas'), rows: document.querySelectorAll('#tab-file table.data tbody tr').length, title: document.querySelector('#tab-file h3').textContent }));
+      ok(f.canvas && f.rows >= 2, 'the file tab shows its writers and readers over time (' + f.rows + ' accesses of ' + f.title + ')', JSON.stringify(f));
+      await shot('7-file');
+    }
   } catch (e) {
     problems.push('exception: ' + e.stack);
     await shot('error').catch(() => {});

@@ -211,7 +211,11 @@
   function prepareWorkflow(wf) {
     wf.jobById = new Map();
     for (const j of wf.jobs) {
-      j.steps = (j.steps || []).slice().sort((a, b) => (a.start || 0) - (b.start || 0) || String(a.step).localeCompare(String(b.step), 'en', { numeric: true }));
+      /* the batch step wraps the numbered ones (and extern is Slurm's): the graph shows the
+       * numbered steps, or the batch step of a job that has no other; the job tab lists all */
+      const all = (j.steps || []).filter(s => s.step !== 'extern');
+      const numbered = all.filter(s => /^[0-9]+$/.test(s.step));
+      j.steps = (numbered.length ? numbered : all).slice().sort((a, b) => (a.start || 0) - (b.start || 0) || String(a.step).localeCompare(String(b.step), 'en', { numeric: true }));
       wf.jobById.set(j.id, j);
     }
     const preds = new Map();
@@ -250,6 +254,12 @@
   function layoutScale(wf) {
     const ds = wf.jobs.map(dur).filter(d => d != null && d > 0);
     const maxd = ds.length ? Math.max(...ds) : 1;
+    if (S.layout === 'timeline') {
+      /* the whole span on about 1200 px, whatever the waits between jobs */
+      const t0 = Math.min(...wf.jobs.map(j => j.start).filter(t => t != null));
+      const t1 = Math.max(...wf.jobs.map(j => j.end).filter(t => t != null));
+      if (isFinite(t0) && isFinite(t1) && t1 > t0) return { maxd, k: Math.min(1200 / (t1 - t0), 640 / maxd * 4) };
+    }
     return { maxd, k: 640 / maxd };
   }
 
@@ -645,7 +655,7 @@
       if (!used.length) continue;
       const card = el('div', { class: 'card' }, el('h4', { text: g.label + ' (' + g.unit + ')' }));
       series.appendChild(card);
-      chart('step', card, '', { type: 'line', data: { datasets: used.map((m, i) => ({ label: m, data: slices.map(r => ({ x: r.t, y: (Number((r.m || {})[m]) || 0) * (g.scale || 1) / L })), borderColor: palette(i + 2), backgroundColor: palette(i + 2), pointRadius: 1.5, stepped: true })) }, options: { scales: { x: timeAxis(), y: { beginAtZero: true } } } });
+      chart('step', card, '', { type: 'line', data: { datasets: used.map((m, i) => ({ label: m, data: slices.map(r => ({ x: r.t, y: (Number((r.m || {})[m]) || 0) * (g.scale || 1) / L })), borderColor: palette(i + 2), backgroundColor: palette(i + 2), pointRadius: slices.length < 60 ? 3 : 0, stepped: true })) }, options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : 0) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true } } } });
     }
     if (!slices.length) series.appendChild(el('p', { class: 'empty', text: 'No per-slice metrics for this step.' }));
 
@@ -664,7 +674,7 @@
     const drawBg = async () => {
       destroyCharts('bg');
       clear(bgBox);
-      const params = { job, step, scope: scopeSel.value };
+      const params = { job, step, scope: scopeSel.value, metric: metricSel.value, points: 1500 };
       if (S.me.admin) params.top = 5;
       let b;
       try { b = await api('background', params); } catch (e) { bgBox.appendChild(el('p', { class: 'error', text: e.message })); return; }
@@ -673,16 +683,16 @@
       chart('bg', bgBox, 'wide', {
         type: 'line',
         data: { datasets: [
-          { label: 'this step: ' + m, data: b.slices.map(r => ({ x: r.t, y: (Number((r.own || {})[m]) || 0) * scale / L })), borderColor: '#d62728', backgroundColor: '#d62728', yAxisID: 'y', pointRadius: 1.5, stepped: true },
-          { label: 'all other jobs (' + (b.scope === 'nodes' ? 'same nodes' : 'whole cluster') + ')', data: b.slices.map(r => ({ x: r.t, y: (Number((r.others || {})[m]) || 0) * scale / L })), borderColor: '#7a8aa8', backgroundColor: 'rgba(122,138,168,0.25)', fill: true, yAxisID: 'y2', pointRadius: 0, stepped: true },
+          { label: 'this step: ' + m, data: b.slices.map(r => ({ x: r.t, y: (Number((r.own || {})[m]) || 0) * scale / (L * (r.slices || 1)) })), borderColor: '#d62728', backgroundColor: '#d62728', yAxisID: 'y', pointRadius: b.slices.length < 60 ? 3 : 0, stepped: true },
+          { label: 'all other jobs (' + (b.scope === 'nodes' ? 'same nodes' : 'whole cluster') + ')', data: b.slices.map(r => ({ x: r.t, y: (Number((r.others || {})[m]) || 0) * scale / (L * (r.slices || 1)) })), borderColor: '#7a8aa8', backgroundColor: 'rgba(122,138,168,0.25)', fill: true, yAxisID: 'y2', pointRadius: 0, stepped: true },
         ] },
-        options: { scales: { x: timeAxis(), y: { beginAtZero: true, title: { display: true, text: 'this step /s' } }, y2: { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false }, title: { display: true, text: 'background /s' } } } },
+        options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : b.slices[0] && b.slices[0].t) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true, title: { display: true, text: 'this step /s' } }, y2: { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false }, title: { display: true, text: 'background /s' } } } },
       });
       bgBox.appendChild(el('p', { class: 'note', text: 'A dent in this step\'s rate where the background peaks hints at interference; the metric names the likely source. Busiest slice: ' + Math.max(0, ...b.slices.map(r => r.other_step_nodes || 0)) + ' other step(s) × node(s) active.' }));
       if (b.top) {
-        const t = el('table', { class: 'data top' }, el('thead', {}, el('tr', {}, ['Job', 'User', 'Name', 'Slices', 'I/O bytes', 'MPI bytes', 'CPU s'].map(h => el('th', { text: h })))));
+        const t = el('table', { class: 'data top' }, el('thead', {}, el('tr', {}, ['Job', 'User', 'Name', 'Slices', b.top_metric || 'value', 'I/O bytes', 'MPI bytes', 'CPU s'].map(h => el('th', { text: h })))));
         const tb = el('tbody');
-        for (const r of b.top) tb.appendChild(el('tr', {}, el('td', {}, link({ view: 'workflow', job: r.job, sel: 'job:' + r.job }, String(r.job))), el('td', { text: r.user }), el('td', { text: r.name }), el('td', { class: 'num', text: r.slices }), el('td', { class: 'num', text: fmtBytes(r.io_bytes) }), el('td', { class: 'num', text: fmtBytes(r.mpi_bytes) }), el('td', { class: 'num', text: fmtNum((r.cpu_ns || 0) / 1e9) })));
+        for (const r of b.top) tb.appendChild(el('tr', {}, el('td', {}, link({ view: 'workflow', job: r.job, sel: 'job:' + r.job }, String(r.job))), el('td', { text: r.user }), el('td', { text: r.name }), el('td', { class: 'num', text: r.slices }), el('td', { class: 'num', text: fmtNum(r.value) }), el('td', { class: 'num', text: fmtBytes(r.io_bytes) }), el('td', { class: 'num', text: fmtBytes(r.mpi_bytes) }), el('td', { class: 'num', text: fmtNum((r.cpu_ns || 0) / 1e9) })));
         t.appendChild(tb);
         bgBox.append(el('h4', { text: 'Top contributing jobs (admins only)' }), t);
       }
@@ -701,6 +711,13 @@
     T.append(el('h4', { text: 'Digest over processes (totals per process)' }), dg, el('h4', { text: 'Files' }), filesTable(s.files || [], false));
   }
 
+  /* an axis range around some times, padded by 5 % (at least 1 s) */
+  function xRange(ts) {
+    const v = ts.filter(t => t != null && isFinite(t));
+    if (!v.length) return {};
+    const lo = Math.min(...v), hi = Math.max(...v), pad = Math.max(1, (hi - lo) * 0.05);
+    return { min: lo - pad, max: hi + pad };
+  }
   function timeAxis() {
     return { type: 'linear', ticks: { maxTicksLimit: 8, callback: v => new Date(v * 1000).toISOString().slice(11, 19) } };
   }
@@ -710,14 +727,16 @@
     const T = clear($('#tab-file'));
     const { file: f } = await api('file', { id });
     T.appendChild(el('h3', { class: 'mono', text: f.path }));
-    T.appendChild(kvTable([['File system', f.fstype], ['Mount', f.mount], ['Accesses', (f.accesses || []).length]]));
+    T.appendChild(kvTable([['File system', f.fstype], ['Scope', f.scope === 'local' ? 'node-local (' + f.node + ')' : f.scope], ['Accesses', (f.accesses || []).length]]));
     const acc = (f.accesses || []).slice().sort((a, b) => (a.start || 0) - (b.start || 0));
     if (acc.length) {
       const card = el('div', { class: 'card' }, el('h4', { text: 'Writers and readers over time' }));
       T.appendChild(card);
       const labels = acc.map(a => 'Job ' + a.job + ' step ' + a.step);
       const color = a => (MODES.find(m => m.key === a.mode) || MODES[0]).border;
-      chart('file', card, 'wide', { type: 'bar', data: { labels, datasets: [{ label: 'step runtime', data: acc.map(a => [a.start, a.end != null ? a.end : a.start]), backgroundColor: acc.map(color), borderSkipped: false, minBarLength: 3 }] }, options: { indexAxis: 'y', plugins: { legend: { display: false }, tooltip: { callbacks: { label: ctx => acc[ctx.dataIndex].mode + ' ' + fmtTime(acc[ctx.dataIndex].start) } } }, scales: { x: timeAxis() } } });
+      /* from the first to the last access when the profiler saw them, else the step's span */
+      const span = a => a.first_access != null ? [a.first_access, Math.max(a.first_access, a.last_access || a.first_access)] : [a.start, a.end != null ? a.end : a.start];
+      chart('file', card, 'wide', { type: 'bar', data: { labels, datasets: [{ label: 'accesses', data: acc.map(span), backgroundColor: acc.map(color), borderSkipped: false, minBarLength: 3 }] }, options: { indexAxis: 'y', plugins: { legend: { display: false }, tooltip: { callbacks: { label: ctx => ({ r: 'read', w: 'written', rw: 'read and written' })[acc[ctx.dataIndex].mode] + ' from ' + fmtTime(span(acc[ctx.dataIndex])[0]) } } }, scales: { x: Object.assign(timeAxis(), xRange(acc.map(span).flat())) } } });
     }
     const t = el('table', { class: 'data' }, el('thead', {}, el('tr', {}, ['Job', 'Step', 'Name', 'Mode', 'Start', 'End', 'Read', 'Written'].map(h => el('th', { text: h })))));
     const tb = el('tbody');
