@@ -1220,12 +1220,53 @@ static int emit(struct ctx *c, struct gjob *j, int64_t ready, int64_t dur)
     return write_job(c, j);
 }
 
+/* A job array of n 1-node tasks, then a gather job that depends on the whole array and reads
+ * the outputs of (up to MAX_INPUTS of) the tasks. */
+static int gen_array(struct ctx *c, unsigned user, const char *wf, unsigned n, const char *tag)
+{
+    struct gjob *tasks = calloc(n, sizeof *tasks), *arr = calloc(1, sizeof *arr);
+    if (!tasks || !arr)
+        abort();
+    uint32_t array_id = c->next_job;
+    unsigned placed = 0;
+    int64_t ready = 0;
+    int rc = 0;
+    for (unsigned i = 0; i < n; i++) {
+        struct gjob *j = &tasks[i];
+        new_job(c, j, user, tag, "scan");
+        j->k = 1;
+        j->kind = K_SERIAL;
+        j->nsteps = 1;
+        j->array_job_id = array_id;
+        j->array_task_id = i;
+        set_output(j, wf);
+        if ((rc = emit(c, j, 0, job_duration(c, 10))) != 0)
+            break;
+        if (j->end_ns > ready)
+            ready = j->end_ns;
+        placed++;
+    }
+    if (placed == n) {
+        new_job(c, arr, user, tag, "gather");
+        arr->k = 1;
+        arr->ndeps = 1;
+        arr->deps[0].type = "afterok";
+        arr->deps[0].job = array_id;
+        for (unsigned i = 0; i < n; i++)
+            add_input(arr, &tasks[i]);
+        set_output(arr, wf);
+        rc = emit(c, arr, ready + 2 * NS, job_duration(c, 5));
+    }
+    free(tasks);
+    free(arr);
+    return rc;
+}
+
 /* One workflow: -1 on a write error, 1 when the job limit is reached, else 0 (also when
  * nothing of it fitted into the period). */
 static int workflow(struct ctx *c)
 {
     static struct gjob jobs[2][1]; /* previous and current */
-    struct gjob *arr = NULL;
     unsigned user = (unsigned)(rng_next(&c->r) % c->p->users);
     double x = rnd(&c->r);
     char wf[48], tagbuf[48];
@@ -1273,40 +1314,8 @@ static int workflow(struct ctx *c)
             prev = j;
         }
     } else {
-        /* a job array of 1-node tasks, then a gather job that depends on the whole array */
-        unsigned n = (unsigned)rnd_int(&c->r, 4, 32);
-        static struct gjob tasks[32];
         c->s->arrays++;
-        uint32_t array_id = c->next_job;
-        unsigned placed = 0;
-        int64_t ready = 0;
-        for (unsigned i = 0; i < n; i++) {
-            struct gjob *j = &tasks[i];
-            new_job(c, j, user, NULL, "scan");
-            j->k = 1;
-            j->kind = K_SERIAL;
-            j->nsteps = 1;
-            j->array_job_id = array_id;
-            j->array_task_id = i;
-            set_output(j, wf);
-            if ((rc = emit(c, j, 0, job_duration(c, 10))) != 0)
-                break;
-            if (j->end_ns > ready)
-                ready = j->end_ns;
-            placed++;
-        }
-        if (placed == n) {
-            arr = &jobs[0][0];
-            new_job(c, arr, user, NULL, "gather");
-            arr->k = 1;
-            arr->ndeps = 1;
-            arr->deps[0].type = "afterok";
-            arr->deps[0].job = array_id;
-            for (unsigned i = 0; i < n; i++)
-                add_input(arr, &tasks[i]);
-            set_output(arr, wf);
-            rc = emit(c, arr, ready + 2 * NS, job_duration(c, 5));
-        }
+        rc = gen_array(c, user, wf, (unsigned)rnd_int(&c->r, 4, 32), NULL);
     }
     if (rc < 0)
         return -1;
@@ -1370,7 +1379,14 @@ int jsgen_run(const struct jsgen_params *p, struct jsgen_summary *s)
         return -1;
     }
     int rc = 0;
-    for (;;) {
+    if (p->big_array > 0) {
+        /* first, one tagged workflow of a big job array and its gather job (for the API) */
+        c.s->workflows++;
+        c.s->arrays++;
+        if (gen_array(&c, 0, "bigarray", p->big_array, "bigarray") < 0)
+            rc = -1;
+    }
+    for (; rc == 0;) {
         int64_t min = c.free_at[0];
         for (unsigned i = 1; i < p->nodes; i++)
             if (c.free_at[i] < min)

@@ -35,6 +35,8 @@ struct jsgen_params {
     long uid;                /* -1: user u is uid uid_base + u, else every job has this uid */
     long uid_base;
     int chown_profiles;      /* 1: chown profiles/ and profiles to the job's uid (needs root) */
+    unsigned big_array;      /* > 0: first a workflow (tag "bigarray") of a job array of this many
+                                tasks and its gather job */
 };
 
 struct jsgen_summary {

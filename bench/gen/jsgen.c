@@ -28,14 +28,15 @@ static void usage(FILE *f)
         "      --slice L          slice length in seconds (default 4)\n"
         "      --job-id-base ID   first job id (default 1000)\n"
         "      --cluster NAME     cluster name (default synth)\n"
-        "      --node-prefix P    node names P00000, P00001, ... (default node)\n");
+        "      --node-prefix P    node names P00000, P00001, ... (default node)\n"
+        "      --big-array N      first, a workflow (tag bigarray) of an N-task job array and its gather job\n");
 }
 
 int main(int argc, char **argv)
 {
     struct jsgen_params p;
     jsgen_defaults(&p);
-    enum { O_UID = 256, O_UIDBASE, O_NOCHOWN, O_START, O_SLICE, O_BASE, O_CLUSTER, O_PREFIX };
+    enum { O_UID = 256, O_UIDBASE, O_NOCHOWN, O_START, O_SLICE, O_BASE, O_CLUSTER, O_PREFIX, O_BIG };
     static const struct option opts[] = {
         { "out", required_argument, 0, 'o' }, { "nodes", required_argument, 0, 'n' },
         { "hours", required_argument, 0, 'H' }, { "ppn", required_argument, 0, 'p' },
@@ -45,6 +46,7 @@ int main(int argc, char **argv)
         { "no-chown", no_argument, 0, O_NOCHOWN }, { "start", required_argument, 0, O_START },
         { "slice", required_argument, 0, O_SLICE }, { "job-id-base", required_argument, 0, O_BASE },
         { "cluster", required_argument, 0, O_CLUSTER }, { "node-prefix", required_argument, 0, O_PREFIX },
+        { "big-array", required_argument, 0, O_BIG },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
     };
     int o, have_out = 0;
@@ -66,6 +68,7 @@ int main(int argc, char **argv)
         case O_BASE: p.job_id_base = (uint32_t)strtoul(optarg, NULL, 10); break;
         case O_CLUSTER: p.cluster = optarg; break;
         case O_PREFIX: p.node_prefix = optarg; break;
+        case O_BIG: p.big_array = (unsigned)strtoul(optarg, NULL, 10); break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
