@@ -15,6 +15,11 @@
 #include "validate.h"
 
 #include <dirent.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <pwd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -541,6 +546,43 @@ static void scan(struct ctx *c, struct scan_result *res, int dry_run)
     close(spoolfd);
 }
 
+/* ---- privileges ------------------------------------------------------------------------ */
+/* Started as root: become the service account, keeping CAP_DAC_OVERRIDE only (to read the
+ * users' profile directories and remove ingested files); nothing that runs as root parses a
+ * file a user could write.  0, or -1 logged. */
+static int drop_root(const char *user)
+{
+    if (geteuid() != 0)
+        return 0;
+    if (!user) {
+        pi_warn("running as root while parsing files that users wrote: set \"user\" (a service account) "
+                "or run it as one with CAP_DAC_OVERRIDE (see profile_ingest(8))");
+        return 0;
+    }
+    struct passwd *pw = getpwnam(user);
+    if (!pw) {
+        pi_error("user \"%s\": no such account", user);
+        return -1;
+    }
+    struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof data);
+    data[0].effective = data[0].permitted = 1u << CAP_DAC_OVERRIDE;
+    if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0 || setgroups(0, NULL) < 0 ||
+        setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) < 0 || setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) < 0 ||
+        syscall(SYS_capset, &hdr, data) < 0 || prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0 ||
+        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+        pi_error("cannot become \"%s\" with CAP_DAC_OVERRIDE: %s", user, strerror(errno));
+        return -1;
+    }
+    if (setuid(0) == 0) {
+        pi_error("still able to regain root after dropping it: stopping");
+        return -1;
+    }
+    pi_info("running as %s (uid %u) with CAP_DAC_OVERRIDE only", user, (unsigned)pw->pw_uid);
+    return 0;
+}
+
 /* ---- configuration ------------------------------------------------------------------- */
 static int load_conf(struct ctx *c, struct pi_conf *out)
 {
@@ -595,6 +637,7 @@ static void usage(FILE *f)
         "  --log-level LEVEL      error, warn, info or debug (key log_level)\n"
         "  --syslog               log to syslog instead of stderr\n"
         "  --no-migrate           do not apply migrations at start\n"
+        "  --user NAME            started as root: run as NAME with CAP_DAC_OVERRIDE only (key user)\n"
         "  -s, --set KEY=VALUE    any configuration key (see profile_ingest(8))\n"
         "  -h, --help             this text\n");
 }
@@ -621,7 +664,7 @@ int main(int argc, char **argv)
     c.conf_path = PI_CONF_DEFAULT_PATH;
     c.overrides = calloc((size_t)argc * 2 + 4, sizeof *c.overrides);
     int once = 0, migrate_only = 0, status = 0;
-    enum { O_ONCE = 256, O_MIGRATE, O_STATUS, O_SPOOL, O_DB, O_QUAR, O_ARCH, O_LEVEL, O_SYSLOG, O_NOMIG };
+    enum { O_ONCE = 256, O_MIGRATE, O_STATUS, O_SPOOL, O_DB, O_QUAR, O_ARCH, O_LEVEL, O_SYSLOG, O_NOMIG, O_USER };
     static const struct option opts[] = {
         { "once", no_argument, 0, O_ONCE }, { "migrate", no_argument, 0, O_MIGRATE },
         { "status", no_argument, 0, O_STATUS }, { "config", required_argument, 0, 'c' },
@@ -629,6 +672,7 @@ int main(int argc, char **argv)
         { "quarantine", required_argument, 0, O_QUAR }, { "archive", required_argument, 0, O_ARCH },
         { "log-level", required_argument, 0, O_LEVEL }, { "syslog", no_argument, 0, O_SYSLOG },
         { "no-migrate", no_argument, 0, O_NOMIG }, { "set", required_argument, 0, 's' },
+        { "user", required_argument, 0, O_USER },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
     };
     int o;
@@ -647,6 +691,7 @@ int main(int argc, char **argv)
         case O_LEVEL: OVERRIDE("log_level", optarg); break;
         case O_SYSLOG: OVERRIDE("syslog", "yes"); break;
         case O_NOMIG: OVERRIDE("migrate", "no"); break;
+        case O_USER: OVERRIDE("user", optarg); break;
         case 's': c.overrides[c.noverrides++] = strdup(optarg); break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -660,6 +705,8 @@ int main(int argc, char **argv)
     if (load_conf(&c, &c.conf) < 0)
         return 2;
     apply_conf(&c);
+    if (drop_root(c.conf.user) < 0)
+        return 2;
     pi_db_init(&c.db, c.conf.db);
 
     if (migrate_only) {
