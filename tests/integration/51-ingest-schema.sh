@@ -8,7 +8,7 @@ need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/profile_ingest/spoolgen
 [ -x "$bin" ] || bail "no $bin (build first)"
-plan 13
+plan 14
 db=js_schema
 conn="$JS_PG_CONNINFO dbname=$db"
 dropdb --if-exists "$db" 2>/dev/null; createdb "$db"
@@ -68,6 +68,13 @@ is "$?|$(q "SELECT count(*) FROM js_data.step_nodes WHERE job_id = 7100")|$(find
    "started as root with --user nobody it ingests and empties the spool"
 like "$(grep -o 'running as nobody .*' "$JS_CLUSTER_DIR/user.log")" "^running as nobody \(uid [0-9]+\) with CAP_DAC_OVERRIDE only$" \
    "after dropping root to nobody with CAP_DAC_OVERRIDE only"
+# --archive: ingested files are moved, not removed
+rm -rf "$spool"; mkdir -m 711 "$spool"; arch=$(mktemp -d "$JS_CLUSTER_DIR/archive.XXXXXX")
+"$gen" "$spool" 7200 1 1 1 1 3 1 "$(id -u jsalice)" "$(id -g jsalice)" jsalice
+"$bin" --once --archive "$arch" --spool "$spool" --db "$conn" --set job_grace_seconds=0 2>/dev/null
+is "$(cd "$arch" && find . -type f | sort | tr '\n' ' ')" "./job.7200/job.json ./job.7200/profiles/0.gen1.1000.json ./job.7200/step.0.gen1.json " \
+   "--archive moves the job record, the step record and the profile into ARCHIVE/job.ID/"
+rm -rf "$arch"
 dropdb "$db" 2>/dev/null
 rm -rf "$spool" "$JS_CLUSTER_DIR/bad.conf"
 done_testing
