@@ -46,7 +46,9 @@ static void on_signal(int sig)
 
 struct seen_job {
     long long job;
-    long long mtime_ns, size;
+    long long mtime_ns, size;  /* of the job.json last written to the database */
+    int final;                 /* what it said: final, and the end time */
+    long long end_ns;
 };
 
 struct ctx {
@@ -348,6 +350,8 @@ static struct seen_job *seen_find(struct ctx *c, long long job)
     struct seen_job *s = &c->seen[c->nseen++];
     s->job = job;
     s->mtime_ns = s->size = -1;
+    s->final = 0;
+    s->end_ns = 0;
     return s;
 }
 
@@ -386,21 +390,28 @@ static void process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *j
         s->mtime_ns = mt;
         s->size = (long long)sb.st_size;
     }
-    if (!jr)
-        jr = read_record(c, jobfd, jobname, JS_JOB_RECORD_NAME, 0, reason, sizeof reason, &invalid, &gone);
+    if (jr) {
+        s->final = json_is_true(json_object_get(jr, "final"));
+        s->end_ns = json_is_integer(json_object_get(jr, "end_ns")) ? json_integer_value(json_object_get(jr, "end_ns")) : 0;
+        json_decref(jr);
+    }
+    /* a running job's directory stays: job.json is re-read only when it changes */
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    if (!s->final || s->end_ns / 1000000000LL + c->conf.job_grace_seconds > now.tv_sec)
+        return;
+    jr = read_record(c, jobfd, jobname, JS_JOB_RECORD_NAME, 0, reason, sizeof reason, &invalid, &gone);
     if (!jr)
         return;
-    int final = json_is_true(json_object_get(jr, "final"));
-    long long end_ns = json_is_integer(json_object_get(jr, "end_ns")) ? json_integer_value(json_object_get(jr, "end_ns")) : 0;
     const char *cl = json_string_value(json_object_get(jr, "cluster"));
     char cluster[256];
     snprintf(cluster, sizeof cluster, "%s", cl && *cl ? cl : c->conf.cluster);
     json_decref(jr);
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    if (!final || end_ns / 1000000000LL + c->conf.job_grace_seconds > now.tv_sec)
-        return;
     /* leftover profiles: no step record will come for them */
+    if (pi_db_ensure(&c->db, c->conf.migrate) != PI_DB_OK) {
+        res->retry = 1;
+        return;
+    }
     int pfd = pi_open_dir(jobfd, JS_PROFILES_DIR_NAME);
     if (pfd >= 0) {
         DIR *d = fdopendir(dup(pfd));
