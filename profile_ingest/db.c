@@ -408,6 +408,10 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
     snprintf(job, sizeof job, "%" PRId64, st->job_id);
     if ((rc = exec_cmd(db, "BEGIN", "begin")) != PI_DB_OK)
         return rc;
+    /* The commit need not wait for the log flush: no file leaves the spool before
+     * pi_db_durable() made it durable (group commit). */
+    if ((rc = exec_cmd(db, "SET LOCAL synchronous_commit = off", "asynchronous commit")) != PI_DB_OK)
+        goto out;
     /* claim: another daemon working on this step record holds the lock */
     {
         const char *p[4] = { job, st->step, st->node, cid };
@@ -604,6 +608,13 @@ int pi_db_quarantine(struct pi_db *db, const char *cluster, long long job, const
     snprintf(j, sizeof j, "%lld", job);
     const char *p[7] = { cid, j, step, node, file, moved_to, reason };
     return check(db, q(db, "SELECT js_data.add_quarantine($1, $2, $3, $4, $5, $6, $7)", 7, p), PGRES_TUPLES_OK, "quarantine");
+}
+
+int pi_db_durable(struct pi_db *db)
+{
+    /* a transaction with an xid writes a commit record; with synchronous_commit = on its
+     * COMMIT returns once the log is flushed up to it, so every earlier commit is durable */
+    return check(db, PQexec(db->conn, "SELECT txid_current()"), PGRES_TUPLES_OK, "flush the commits");
 }
 
 int pi_db_rollup(struct pi_db *db, long *folded)

@@ -64,7 +64,16 @@ struct ctx {
     char **warned;
     size_t nwarned;
     int inotify_fd;
+    /* step records committed asynchronously, cleaned once a durable commit follows them */
+    struct deferred {
+        char *jobname, *recname, step[JS_STEP_NAME_MAX], node[256];
+        long long job;
+        char **q;
+    } *deferred;
+    size_t ndeferred, capdeferred;
 };
+
+#define PI_DEFER_MAX 64
 
 struct scan_result {
     long steps, profiles, slices, refused, backlog, failed;
@@ -316,8 +325,20 @@ static void process_step(struct ctx *c, int jobfd, const char *jobname, long lon
             q[2 * i] = strdup(f);
             q[2 * i + 1] = strdup(st.bad[i].reason);
         }
-        clean_step(c, jobfd, job, recname, step, node, q);
-        free_list(q);
+        /* the commit was asynchronous: the files go after the next durable commit */
+        if (c->ndeferred == c->capdeferred) {
+            c->capdeferred = c->capdeferred ? 2 * c->capdeferred : PI_DEFER_MAX;
+            c->deferred = realloc(c->deferred, c->capdeferred * sizeof *c->deferred);
+            if (!c->deferred)
+                abort();
+        }
+        struct deferred *d = &c->deferred[c->ndeferred++];
+        d->jobname = strdup(jobname);
+        d->recname = strdup(recname);
+        snprintf(d->step, sizeof d->step, "%s", step);
+        snprintf(d->node, sizeof d->node, "%s", node);
+        d->job = job;
+        d->q = q;
     } else if (rc == PI_DB_DONE) {
         char **q = NULL;
         if (pi_db_quarantined(&c->db, st.cluster, job, step, node, &q) == PI_DB_OK)
@@ -476,6 +497,34 @@ static int parse_job_dir(const char *name, long long *job)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* Make the asynchronous commits durable (one synchronous commit after them flushes the log up
+ * to it), then clean the spool of their step records.  When the database is gone the files
+ * stay: the next pass finds the step records ingested (or not) and acts accordingly. */
+static void flush_deferred(struct ctx *c, int spoolfd, struct scan_result *res)
+{
+    if (c->ndeferred == 0)
+        return;
+    int rc = pi_db_ensure(&c->db, c->conf.migrate);
+    if (rc == PI_DB_OK)
+        rc = pi_db_durable(&c->db);
+    for (size_t i = 0; i < c->ndeferred; i++) {
+        struct deferred *d = &c->deferred[i];
+        if (rc == PI_DB_OK) {
+            int jobfd = pi_open_dir(spoolfd, d->jobname);
+            if (jobfd >= 0) {
+                clean_step(c, jobfd, d->job, d->recname, d->step, d->node, d->q);
+                close(jobfd);
+            }
+        }
+        free(d->jobname);
+        free(d->recname);
+        free_list(d->q);
+    }
+    if (rc != PI_DB_OK)
+        res->retry |= rc == PI_DB_RETRY;
+    c->ndeferred = 0;
+}
+
 static void scan(struct ctx *c, struct scan_result *res, int dry_run)
 {
     memset(res, 0, sizeof *res);
@@ -550,7 +599,10 @@ static void scan(struct ctx *c, struct scan_result *res, int dry_run)
         if (!dry_run && !stop_requested && !res->retry && left == 0)
             process_job_dir(c, spoolfd, jobfd, jobs[i], job, res);
         close(jobfd);
+        if (c->ndeferred >= PI_DEFER_MAX)
+            flush_deferred(c, spoolfd, res);
     }
+    flush_deferred(c, spoolfd, res);
     for (size_t i = 0; i < njobs; i++)
         free(jobs[i]);
     free(jobs);
@@ -763,6 +815,8 @@ int main(int argc, char **argv)
             profiles += r.profiles;
             slices += r.slices;
             refused += r.refused;
+            if (!r.retry && r.steps > 0 && !stop_requested)
+                continue; /* the files of this pass went at its end: one more pass cleans the job directories */
             if (!r.retry || stop_requested || attempts >= c.conf.once_retries)
                 break;
             attempts++;

@@ -186,7 +186,7 @@ BEGIN
         first_read_ns bigint,
         last_write_ns bigint,
         interfaces text NOT NULL
-    ) ON COMMIT DELETE ROWS;
+    );  -- emptied by ingest_finish: ON COMMIT DELETE ROWS would truncate it at every commit (1-2 ms)
 END $$;
 COMMENT ON FUNCTION js_data.create_staging() IS 'create the per-session staging table ingest_files that profile_ingest fills by COPY';
 
@@ -241,6 +241,7 @@ BEGIN
 
     -- the slice totals: queued, folded in batches by js_data.rollup_totals()
     INSERT INTO js_data.totals_pending (cluster_id, job_id, step_id, node) VALUES (p_cluster, p_job, p_step, p_node);
+    DELETE FROM ingest_files;
 
     PERFORM js_data.merge_workflows(p_cluster, d.from_job)
         FROM js_data.dependencies d
@@ -258,8 +259,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
     n integer;
 BEGIN
-    CREATE TEMP TABLE IF NOT EXISTS rollup_batch (cluster_id smallint, job_id bigint, step_id text, node text)
-        ON COMMIT DELETE ROWS;
+    CREATE TEMP TABLE IF NOT EXISTS rollup_batch (cluster_id smallint, job_id bigint, step_id text, node text);
     DELETE FROM rollup_batch;
     INSERT INTO rollup_batch
         SELECT cluster_id, job_id, step_id, node FROM js_data.totals_pending
