@@ -248,19 +248,6 @@ static void process_step(struct ctx *c, int jobfd, const char *jobname, long lon
     struct pi_step st;
     pi_step_init(&st, jobrec, rec, c->conf.cluster);
     int rc = pi_db_ensure(&c->db, c->conf.migrate);
-    if (rc == PI_DB_OK) {
-        rc = pi_db_step_done(&c->db, st.cluster, job, step, node);
-        if (rc == 1) {
-            char **q = NULL;
-            if (pi_db_quarantined(&c->db, st.cluster, job, step, node, &q) == PI_DB_OK) {
-                pi_info("%s was ingested before; cleaning the spool", path);
-                clean_step(c, jobfd, job, recname, step, node, q);
-            }
-            free_list(q);
-            pi_step_free(&st);
-            return;
-        }
-    }
     if (rc != PI_DB_OK) {
         res->retry |= rc == PI_DB_RETRY;
         res->failed += rc == PI_DB_FAIL;
@@ -340,9 +327,14 @@ static void process_step(struct ctx *c, int jobfd, const char *jobname, long lon
         d->job = job;
         d->q = q;
     } else if (rc == PI_DB_DONE) {
+        /* ingested before (a kill between commit and cleanup, another daemon, a rerun): make
+         * sure that commit is durable, then treat each file as that ingest did */
         char **q = NULL;
-        if (pi_db_quarantined(&c->db, st.cluster, job, step, node, &q) == PI_DB_OK)
+        if (pi_db_durable(&c->db) == PI_DB_OK &&
+            pi_db_quarantined(&c->db, st.cluster, job, step, node, &q) == PI_DB_OK) {
+            pi_info("%s was ingested before; cleaning the spool", path);
             clean_step(c, jobfd, job, recname, step, node, q);
+        }
         free_list(q);
     } else if (rc == PI_DB_BUSY) {
         pi_debug("%s: another profile_ingest is on it", path);

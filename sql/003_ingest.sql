@@ -166,6 +166,27 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION js_data.ingest_step_node(smallint, jsonb, integer, integer, text) IS 'insert the exactly-once key of a step record and merge the step; false when already ingested';
 
+-- The start of a step record's transaction, in one round trip: claim it (an advisory lock;
+-- another daemon holding it: 'busy'), write the job record (NULL: unchanged since this
+-- session wrote it), insert the exactly-once key ('done' when it was ingested before).
+CREATE FUNCTION js_data.ingest_begin(p_cluster smallint, p_job jsonb, p_step jsonb, p_profiles integer,
+        p_quarantined integer, p_by text) RETURNS text
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT pg_try_advisory_xact_lock(hashtext(p_cluster || '/' || (p_step->>'job_id')),
+                                     hashtext((p_step->>'step') || '/' || (p_step->>'node'))) THEN
+        RETURN 'busy';
+    END IF;
+    IF p_job IS NOT NULL THEN
+        PERFORM js_data.ingest_job(p_cluster, p_job);
+    END IF;
+    IF NOT js_data.ingest_step_node(p_cluster, p_step, p_profiles, p_quarantined, p_by) THEN
+        RETURN 'done';
+    END IF;
+    RETURN 'ok';
+END $$;
+COMMENT ON FUNCTION js_data.ingest_begin(smallint, jsonb, jsonb, integer, integer, text) IS 'claim a step record, upsert its job, insert its exactly-once key: ok, busy or done';
+
 -- Staging table for the file accesses of one step on one node (filled by COPY).
 CREATE FUNCTION js_data.create_staging() RETURNS void
 LANGUAGE plpgsql AS $$

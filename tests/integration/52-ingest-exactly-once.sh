@@ -48,7 +48,7 @@ kills=0
 for i in $(seq 12); do
   "$bin" --once --spool "$spool" --db "$conn" --quarantine "$work/q" --set job_grace_seconds=0 2>>"$work/kill.log" &
   p=$!
-  sleep "0.$(( RANDOM % 40 + 5 ))"
+  sleep "0.$(printf %02d $(( RANDOM % 14 + 2 )))"   # 20-150 ms: mid-pass
   kill -9 "$p" 2>/dev/null && kills=$((kills + 1))
   wait "$p" 2>/dev/null
   drained "$spool" && break
