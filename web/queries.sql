@@ -7,6 +7,9 @@
 --   $3  cluster name to restrict to, or NULL for any
 -- and filters by them itself: a non-admin gets rows of their own jobs only. Other parameters
 -- are listed per query. Times leave as seconds since the epoch (double precision).
+-- Keys of the tables lead with cluster_id: a lookup by job or file id names the clusters
+-- (cluster_id = ANY (ARRAY(SELECT ... FROM js.clusters ...))) so that it is an index seek per
+-- cluster, not a scan over every job.
 
 -- name: workflows
 -- $4 owner (NULL: all users; admins only) $5 from $6 to (epoch s) $7 state $8 job name part
@@ -59,7 +62,7 @@ LIMIT $10::integer
 -- $4 job id: the workflow of a job the viewer may see
 SELECT j.workflow_id FROM js.jobs j
 WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
-  AND j.job_id = $4::bigint
+  AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
 ORDER BY j.cluster_id
 LIMIT 1
 
@@ -173,7 +176,7 @@ SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
             AND s.step_id <> 'extern') AS runtime
 FROM js.jobs j
 WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
-  AND j.job_id = $4::bigint
+  AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
 ORDER BY j.cluster_id
 LIMIT 1
 
@@ -191,7 +194,7 @@ FROM js.file_accesses a
 JOIN js.jobs j ON j.cluster_id = a.cluster_id AND j.job_id = a.job_id
 WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
   AND a.job_id = $4::bigint
-  AND j.cluster_id = (SELECT min(k.cluster_id) FROM js.jobs k WHERE k.job_id = $4::bigint
+  AND j.cluster_id = (SELECT min(k.cluster_id) FROM js.jobs k WHERE k.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND k.job_id = $4::bigint
                         AND ($2::boolean OR k.user_name = $1) AND ($3::text IS NULL OR k.cluster = $3))
 GROUP BY a.file_id, a.path, a.scope, a.file_node
 ORDER BY a.path
@@ -214,7 +217,7 @@ FROM js.steps s
 JOIN js.jobs j ON j.cluster_id = s.cluster_id AND j.job_id = s.job_id
 JOIN js.clusters c ON c.cluster_id = s.cluster_id
 WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
-  AND s.job_id = $4::bigint AND s.step_id = $5
+  AND s.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND s.job_id = $4::bigint AND s.step_id = $5
 ORDER BY s.cluster_id
 LIMIT 1
 
@@ -224,7 +227,7 @@ LIMIT 1
 SELECT s.slice, extract(epoch FROM s.slice_start)::float8 AS t, s.nodes, s.processes,
        to_jsonb(s) - ARRAY['cluster_id', 'job_id', 'step_id', 'slice', 'slice_start', 'nodes', 'processes'] AS m
 FROM js.step_slices s
-WHERE s.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.job_id = $4::bigint
+WHERE s.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
   AND s.job_id = $4::bigint AND s.step_id = $5
 ORDER BY s.slice
@@ -234,7 +237,7 @@ ORDER BY s.slice
 SELECT s.slice, extract(epoch FROM s.slice_start)::float8 AS t, s.node, s.processes,
        to_jsonb(s) - ARRAY['cluster_id', 'job_id', 'step_id', 'slice', 'slice_start', 'node', 'processes'] AS m
 FROM js.step_node_slices s
-WHERE s.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.job_id = $4::bigint
+WHERE s.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
   AND s.job_id = $4::bigint AND s.step_id = $5 AND s.node = $6
 ORDER BY s.slice
@@ -243,7 +246,7 @@ ORDER BY s.slice
 -- $4 job id $5 step: min/avg/max of each metric over the step's processes
 SELECT d.metric, d.min, d.avg, d.max, d.sum, d.processes AS n
 FROM js.step_digest d
-WHERE d.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.job_id = $4::bigint
+WHERE d.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
   AND d.job_id = $4::bigint AND d.step_id = $5
 ORDER BY d.metric
@@ -259,7 +262,7 @@ SELECT a.file_id AS id, a.path, a.scope, a.file_node,
        extract(epoch FROM min(a.first_access))::float8 AS first_access,
        extract(epoch FROM max(a.last_access))::float8 AS last_access
 FROM js.file_accesses a
-WHERE a.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.job_id = $4::bigint
+WHERE a.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
   AND a.job_id = $4::bigint AND a.step_id = $5
 GROUP BY a.file_id, a.path, a.scope, a.file_node
@@ -275,7 +278,7 @@ WITH s AS (
     SELECT st.cluster_id, st.first_slice, st.last_slice FROM js.steps st
     JOIN js.jobs j ON j.cluster_id = st.cluster_id AND j.job_id = st.job_id
     WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
-      AND st.job_id = $4::bigint AND st.step_id = $5
+      AND st.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND st.job_id = $4::bigint AND st.step_id = $5
     ORDER BY st.cluster_id LIMIT 1
 ), own AS (
     SELECT m.slice, count(*)::integer AS own_nodes,
@@ -395,7 +398,7 @@ WITH s AS (
     SELECT st.cluster_id, st.first_slice, st.last_slice FROM js.steps st
     JOIN js.jobs j ON j.cluster_id = st.cluster_id AND j.job_id = st.job_id
     WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
-      AND st.job_id = $4::bigint AND st.step_id = $5
+      AND st.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND st.job_id = $4::bigint AND st.step_id = $5
     ORDER BY st.cluster_id LIMIT 1
 ), own AS (
     SELECT m.slice, count(*)::integer AS own_nodes,
@@ -470,8 +473,8 @@ WITH s AS (
            sum(t.cpu_ns)::bigint AS total_cpu_ns
     FROM js.slice_totals_node t JOIN s ON t.cluster_id = s.cluster_id
     WHERE t.slice BETWEEN s.first_slice AND s.last_slice
-      AND t.node IN (SELECT sn.node FROM js.step_nodes sn JOIN s ON sn.cluster_id = s.cluster_id
-                     WHERE sn.job_id = $4::bigint AND sn.step_id = $5)
+      AND t.node = ANY (ARRAY(SELECT sn.node FROM js.step_nodes sn JOIN s ON sn.cluster_id = s.cluster_id
+                              WHERE sn.job_id = $4::bigint AND sn.step_id = $5))
     GROUP BY t.slice
 )
 SELECT g.slice, (g.slice * c.slice_seconds)::float8 AS t,
@@ -554,7 +557,7 @@ WITH s AS (
     SELECT st.cluster_id, st.first_slice, st.last_slice FROM js.steps st
     JOIN js.jobs j ON j.cluster_id = st.cluster_id AND j.job_id = st.job_id
     WHERE $2::boolean AND $1::text IS NOT NULL AND ($3::text IS NULL OR j.cluster = $3)
-      AND st.job_id = $4::bigint AND st.step_id = $5
+      AND st.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND st.job_id = $4::bigint AND st.step_id = $5
     ORDER BY st.cluster_id LIMIT 1
 ), n AS (
     SELECT sn.node FROM js.step_nodes sn JOIN s ON sn.cluster_id = s.cluster_id
@@ -581,7 +584,7 @@ LIMIT $7::integer
 SELECT f.file_id AS id, c.cluster, f.path, f.scope, nullif(f.node, '') AS node, f.fs_type AS fstype
 FROM js.files f
 JOIN js.clusters c ON c.cluster_id = f.cluster_id
-WHERE f.file_id = $4::bigint AND ($3::text IS NULL OR c.cluster = $3)
+WHERE f.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND f.file_id = $4::bigint
   AND ($2::boolean OR EXISTS (
         SELECT 1 FROM js.file_accesses a JOIN js.jobs j ON j.cluster_id = a.cluster_id AND j.job_id = a.job_id
         WHERE a.cluster_id = f.cluster_id AND a.file_id = f.file_id AND j.user_name = $1))
@@ -601,6 +604,6 @@ SELECT a.job_id AS job, a.step_id AS step, j.name AS job_name, j.user_name AS us
 FROM js.file_accesses a
 JOIN js.jobs j ON j.cluster_id = a.cluster_id AND j.job_id = a.job_id
 LEFT JOIN js.steps s ON s.cluster_id = a.cluster_id AND s.job_id = a.job_id AND s.step_id = a.step_id
-WHERE a.file_id = $4::bigint AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+WHERE a.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND a.file_id = $4::bigint AND ($2::boolean OR j.user_name = $1)
 GROUP BY a.job_id, a.step_id, j.name, j.user_name
 ORDER BY min(s.start_time) NULLS LAST, a.job_id, a.step_id
