@@ -569,7 +569,41 @@ SELECT m.job_id AS job, j.user_name AS user, j.name, count(DISTINCT m.slice)::in
            + m.mpiio_read_bytes + m.mpiio_write_bytes)::bigint AS io_bytes,
        sum(m.mpi_send_bytes + m.mpi_coll_bytes)::bigint AS mpi_bytes,
        sum(m.cpu_ns)::bigint AS cpu_ns,
-       sum((to_jsonb(m) ->> $8)::bigint)::bigint AS value
+       sum(
+           CASE $8
+           WHEN 'posix_read_calls' THEN m.posix_read_calls
+           WHEN 'posix_read_bytes' THEN m.posix_read_bytes
+           WHEN 'posix_write_calls' THEN m.posix_write_calls
+           WHEN 'posix_write_bytes' THEN m.posix_write_bytes
+           WHEN 'posix_open_calls' THEN m.posix_open_calls
+           WHEN 'posix_meta_calls' THEN m.posix_meta_calls
+           WHEN 'posix_ns' THEN m.posix_ns
+           WHEN 'stdio_read_calls' THEN m.stdio_read_calls
+           WHEN 'stdio_read_bytes' THEN m.stdio_read_bytes
+           WHEN 'stdio_write_calls' THEN m.stdio_write_calls
+           WHEN 'stdio_write_bytes' THEN m.stdio_write_bytes
+           WHEN 'stdio_open_calls' THEN m.stdio_open_calls
+           WHEN 'stdio_meta_calls' THEN m.stdio_meta_calls
+           WHEN 'stdio_ns' THEN m.stdio_ns
+           WHEN 'lower_read_bytes' THEN m.lower_read_bytes
+           WHEN 'lower_write_bytes' THEN m.lower_write_bytes
+           WHEN 'mpi_send_calls' THEN m.mpi_send_calls
+           WHEN 'mpi_send_bytes' THEN m.mpi_send_bytes
+           WHEN 'mpi_recv_calls' THEN m.mpi_recv_calls
+           WHEN 'mpi_recv_bytes' THEN m.mpi_recv_bytes
+           WHEN 'mpi_p2p_ns' THEN m.mpi_p2p_ns
+           WHEN 'mpi_coll_calls' THEN m.mpi_coll_calls
+           WHEN 'mpi_coll_bytes' THEN m.mpi_coll_bytes
+           WHEN 'mpi_coll_ns' THEN m.mpi_coll_ns
+           WHEN 'mpiio_read_calls' THEN m.mpiio_read_calls
+           WHEN 'mpiio_read_bytes' THEN m.mpiio_read_bytes
+           WHEN 'mpiio_write_calls' THEN m.mpiio_write_calls
+           WHEN 'mpiio_write_bytes' THEN m.mpiio_write_bytes
+           WHEN 'mpiio_coll_calls' THEN m.mpiio_coll_calls
+           WHEN 'mpiio_meta_calls' THEN m.mpiio_meta_calls
+           WHEN 'mpiio_ns' THEN m.mpiio_ns
+           WHEN 'cpu_ns' THEN m.cpu_ns END
+       )::bigint AS value
 FROM js.step_node_slices m
 JOIN s ON m.cluster_id = s.cluster_id AND m.slice BETWEEN s.first_slice AND s.last_slice
 JOIN js.jobs j ON j.cluster_id = m.cluster_id AND j.job_id = m.job_id
