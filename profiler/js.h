@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 struct stat;
 
@@ -39,13 +40,30 @@ enum { JS_T_FREE = 0, JS_T_LIVE = 1 };
 
 extern __thread struct js_thread *js_tls __attribute__((tls_model("initial-exec")));
 extern volatile int js_on; /* 1 while recording */
+extern uint64_t js_boundary_ns;
 struct js_thread *js_thread_register(void);
+void js_boundary_crossed(void);
+
+/* Single-threaded mode: has the wall clock passed the next slice boundary? The coarse clock is
+ * a read of the vDSO data page (about 3 ns), not a time-stamp read. */
+static inline void js_tick(void)
+{
+    uint64_t b = __atomic_load_n(&js_boundary_ns, __ATOMIC_RELAXED);
+    if (b != UINT64_MAX) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+        if (JS_UNLIKELY((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec >= b))
+            js_boundary_crossed();
+    }
+}
 
 static inline struct js_thread *js_self(void)
 {
     struct js_thread *t = js_tls;
-    if (JS_LIKELY(t != NULL))
+    if (JS_LIKELY(t != NULL)) {
+        js_tick();
         return t;
+    }
     return js_on ? js_thread_register() : NULL;
 }
 
