@@ -34,7 +34,8 @@ static void sb_need(struct sbuf *b, size_t more)
 
 static void sb_raw(struct sbuf *b, const char *s, size_t n)
 {
-    sb_need(b, n);
+    if (b->len + n + 1 > b->cap)
+        sb_need(b, n);
     memcpy(b->p + b->len, s, n);
     b->len += n;
     b->p[b->len] = '\0';
@@ -52,6 +53,20 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
     vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
     b->len += (size_t)n;
+}
+
+/* a decimal integer (the hot path of COPY: a vsnprintf per value costs more than the COPY) */
+static void sb_int(struct sbuf *b, int64_t v)
+{
+    char tmp[24], *e = tmp + sizeof tmp, *p = e;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    sb_raw(b, p, (size_t)(e - p));
 }
 
 /* a text field in COPY text format: NULL as \N, backslash, tab, newline, CR escaped */
@@ -159,6 +174,9 @@ int pi_db_ensure(struct pi_db *db, int migrate)
     if (db->conn)
         PQfinish(db->conn);
     db->staged = 0;
+    db->cluster_id[0] = '\0';
+    db->nparts = 0;
+    db->last_job = 0;
     db->conn = PQconnectdb(db->conninfo);
     if (PQstatus(db->conn) != CONNECTION_OK) {
         char m[1024];
@@ -296,6 +314,10 @@ static int copy_rows(struct pi_db *db, const char *sql, struct sbuf *b, const ch
 
 static int get_cluster_id(struct pi_db *db, const char *cluster, int slice_seconds, char *out, size_t size)
 {
+    if (db->cluster_id[0] && strcmp(db->cluster_name, cluster) == 0) {
+        snprintf(out, size, "%s", db->cluster_id);
+        return PI_DB_OK;
+    }
     char len[16];
     snprintf(len, sizeof len, "%d", slice_seconds);
     const char *p[2] = { cluster, len };
@@ -303,6 +325,8 @@ static int get_cluster_id(struct pi_db *db, const char *cluster, int slice_secon
     if (PQresultStatus(r) != PGRES_TUPLES_OK)
         return check(db, r, PGRES_TUPLES_OK, "cluster id");
     snprintf(out, size, "%s", PQgetvalue(r, 0, 0));
+    snprintf(db->cluster_id, sizeof db->cluster_id, "%s", out);
+    snprintf(db->cluster_name, sizeof db->cluster_name, "%s", cluster);
     PQclear(r);
     return PI_DB_OK;
 }
@@ -311,11 +335,28 @@ static int ensure_partitions(struct pi_db *db, const struct pi_step *st)
 {
     if (st->nslices == 0)
         return PI_DB_OK;
+    /* partitions are never dropped while a daemon runs (retention drops old ones only) */
+    const long long w = 21600; /* js_data.slice_partition_width() */
+    long long lo = st->slices[0].slice, hi = st->slices[st->nslices - 1].slice;
+    long long p0 = lo - (((lo % w) + w) % w), p1 = hi - (((hi % w) + w) % w);
+    int known = 0;
+    for (int i = 0; i < db->nparts; i++)
+        known += db->parts[i] == p0 || (p1 != p0 && db->parts[i] == p1);
+    if (known == (p1 == p0 ? 1 : 2) && p1 - p0 <= w)
+        return PI_DB_OK;
     char a[32], b[32];
     snprintf(a, sizeof a, "%" PRId64, st->slices[0].slice);
     snprintf(b, sizeof b, "%" PRId64, st->slices[st->nslices - 1].slice);
     const char *p[2] = { a, b };
-    return check(db, q(db, "SELECT js_data.ensure_slice_partitions($1, $2)", 2, p), PGRES_TUPLES_OK, "create partitions");
+    int rc = check(db, q(db, "SELECT js_data.ensure_slice_partitions($1, $2)", 2, p), PGRES_TUPLES_OK, "create partitions");
+    if (rc == PI_DB_OK && p1 - p0 <= w) {
+        if (db->nparts + 2 > (int)(sizeof db->parts / sizeof db->parts[0]))
+            db->nparts = 0;
+        db->parts[db->nparts++] = p0;
+        if (p1 != p0)
+            db->parts[db->nparts++] = p1;
+    }
+    return rc;
 }
 
 static void pg_text_array(struct sbuf *b, char *const *list)
@@ -365,42 +406,32 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
         db->staged = 1;
     }
     snprintf(job, sizeof job, "%" PRId64, st->job_id);
-    if ((rc = exec_cmd(db, "BEGIN", "begin")) != PI_DB_OK)
+    /* The commit need not wait for the log flush: no file leaves the spool before
+     * pi_db_durable() made it durable (group commit). */
+    if ((rc = exec_cmd(db, "BEGIN; SET LOCAL synchronous_commit = off", "begin")) != PI_DB_OK)
         return rc;
-    /* claim: another daemon working on this step record holds the lock */
-    {
-        const char *p[4] = { job, st->step, st->node, cid };
-        r = q(db, "SELECT pg_try_advisory_xact_lock(hashtext($4 || '/' || $1), hashtext($2 || '/' || $3))", 4, p);
-        if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-            rc = check(db, r, PGRES_TUPLES_OK, "claim");
-            goto out;
-        }
-        int got = PQgetvalue(r, 0, 0)[0] == 't';
-        PQclear(r);
-        if (!got) {
-            rc = PI_DB_BUSY;
-            goto out;
-        }
-    }
-    jtext = json_dumps(st->job, JSON_COMPACT);
     stext = json_dumps(st->rec, JSON_COMPACT);
-    {
-        const char *p[2] = { cid, jtext };
-        if ((rc = check(db, q(db, "SELECT js_data.ingest_job($1, $2)", 2, p), PGRES_TUPLES_OK, "job")) != PI_DB_OK)
-            goto out;
-    }
+    long long written = json_integer_value(json_object_get(st->job, "written_ns"));
+    /* the job record, unless this session committed this very record before */
+    if (db->last_job != st->job_id || db->last_job_written != written)
+        jtext = json_dumps(st->job, JSON_COMPACT);
     snprintf(nprof, sizeof nprof, "%zu", st->nprocs);
     snprintf(nbad, sizeof nbad, "%zu", st->nbad);
     {
-        const char *p[5] = { cid, stext, nprof, nbad, db->who };
-        r = q(db, "SELECT js_data.ingest_step_node($1, $2, $3, $4, $5)", 5, p);
+        /* claim (another daemon on it: busy), the job, the exactly-once key (there: done) */
+        const char *p[6] = { cid, jtext, stext, nprof, nbad, db->who };
+        r = q(db, "SELECT js_data.ingest_begin($1, $2, $3, $4, $5, $6)", 6, p);
         if (PQresultStatus(r) != PGRES_TUPLES_OK) {
             rc = check(db, r, PGRES_TUPLES_OK, "step record");
             goto out;
         }
-        int fresh = PQgetvalue(r, 0, 0)[0] == 't';
+        char what = PQgetvalue(r, 0, 0)[0];
         PQclear(r);
-        if (!fresh) {
+        if (what == 'b') {
+            rc = PI_DB_BUSY;
+            goto out;
+        }
+        if (what == 'd') {
             rc = PI_DB_DONE;
             goto out;
         }
@@ -428,8 +459,10 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
                       p->wall_ns, p->cpu_user_ns, p->cpu_sys_ns, p->max_rss_kib, p->threads_peak, p->threads_seen,
                       p->compute_ns, p->slices_truncated ? "t" : "f", p->files_dropped);
             sb_text(&b, p->collectives);
-            for (int k = 0; k < JS_M_COUNT; k++)
-                sb_printf(&b, "\t%" PRId64, p->m[k]);
+            for (int k = 0; k < JS_M_COUNT; k++) {
+                sb_raw(&b, "\t", 1);
+                sb_int(&b, p->m[k]);
+            }
             sb_raw(&b, "\n", 1);
         }
         char sql[4096];
@@ -451,9 +484,14 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
         for (size_t i = 0; i < st->nslices; i++) {
             const struct pi_slice *s = &st->slices[i];
             sb_raw(&b, key.p, key.len);
-            sb_printf(&b, "\t%" PRId64 "\t%d", s->slice, s->processes);
-            for (int k = 0; k < JS_M_COUNT; k++)
-                sb_printf(&b, "\t%" PRId64, s->m[k]);
+            sb_raw(&b, "\t", 1);
+            sb_int(&b, s->slice);
+            sb_raw(&b, "\t", 1);
+            sb_int(&b, s->processes);
+            for (int k = 0; k < JS_M_COUNT; k++) {
+                sb_raw(&b, "\t", 1);
+                sb_int(&b, s->m[k]);
+            }
             sb_raw(&b, "\n", 1);
         }
         free(key.p);
@@ -503,6 +541,10 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
             goto out;
     }
     rc = exec_cmd(db, "COMMIT", "commit");
+    if (rc == PI_DB_OK) {
+        db->last_job = st->job_id;
+        db->last_job_written = written;
+    }
 out:
     if (rc != PI_DB_OK)
         rollback(db);
@@ -551,6 +593,33 @@ int pi_db_quarantine(struct pi_db *db, const char *cluster, long long job, const
     return check(db, q(db, "SELECT js_data.add_quarantine($1, $2, $3, $4, $5, $6, $7)", 7, p), PGRES_TUPLES_OK, "quarantine");
 }
 
+int pi_db_durable(struct pi_db *db)
+{
+    /* a transaction with an xid writes a commit record; with synchronous_commit = on its
+     * COMMIT returns once the log is flushed up to it, so every earlier commit is durable */
+    return check(db, PQexec(db->conn, "SELECT txid_current()"), PGRES_TUPLES_OK, "flush the commits");
+}
+
+int pi_db_rollup(struct pi_db *db, long *folded)
+{
+    *folded = 0;
+    for (int attempt = 0; attempt < 1000; attempt++) {
+        PGresult *r = PQexec(db->conn, "SELECT js_data.rollup_totals(500)");
+        if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+            int rc = check(db, r, PGRES_TUPLES_OK, "fold the slice totals");
+            if (rc == PI_DB_RETRY && db->conn && attempt < 3)
+                continue; /* a deadlock with another daemon */
+            return rc;
+        }
+        long n = atol(PQgetvalue(r, 0, 0));
+        PQclear(r);
+        *folded += n;
+        if (n == 0)
+            break;
+    }
+    return PI_DB_OK;
+}
+
 int pi_db_status(struct pi_db *db, FILE *out)
 {
     PGresult *r = PQexec(db->conn,
@@ -559,11 +628,14 @@ int pi_db_status(struct pi_db *db, FILE *out)
         " (SELECT count(*) FROM js_data.step_nodes WHERE ingested_at > now() - interval '1 hour'),"
         " (SELECT coalesce(to_char(max(ingested_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), 'never') FROM js_data.step_nodes),"
         " (SELECT count(*) FROM js_data.quarantine),"
+        " (SELECT count(*) FROM js_data.totals_pending),"
         " (SELECT max(version) FROM js_data.schema_migrations)");
     if (PQresultStatus(r) != PGRES_TUPLES_OK)
         return check(db, r, PGRES_TUPLES_OK, "status");
-    fprintf(out, "ingested step records: %s\nlast minute: %s\nlast hour: %s\nlast ingest: %s\nquarantined files: %s\nschema version: %s\n",
-            PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2), PQgetvalue(r, 0, 3), PQgetvalue(r, 0, 4), PQgetvalue(r, 0, 5));
+    fprintf(out, "ingested step records: %s\nlast minute: %s\nlast hour: %s\nlast ingest: %s\nquarantined files: %s\n"
+            "step records waiting for the slice totals: %s\nschema version: %s\n",
+            PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2), PQgetvalue(r, 0, 3), PQgetvalue(r, 0, 4),
+            PQgetvalue(r, 0, 5), PQgetvalue(r, 0, 6));
     PQclear(r);
     return PI_DB_OK;
 }

@@ -54,7 +54,7 @@ static uint64_t js_tsc0, js_mono0, js_cpu_last;
 static int64_t js_cur_slice;     /* the slice the unfolded counts belong to */
 static uint64_t js_last_fold_ns; /* wall clock of the last fold */
 static volatile int js_folding;
-uint64_t js_boundary_ns = UINT64_MAX; /* single-threaded: the next slice boundary (coarse clock) */
+int64_t js_boundary_s = INT64_MAX; /* single-threaded: the next slice boundary, in seconds */
 int js_mt;                            /* the program has started a thread: the heartbeat folds */
 
 void *js_next(const char *name)
@@ -228,7 +228,7 @@ static void js_fold_at(uint64_t now, int reap)
     js_cur_slice = s_now;
     js_last_fold_ns = now;
     if (!js_mt)
-        __atomic_store_n(&js_boundary_ns, (uint64_t)(s_now + 1) * len, __ATOMIC_RELAXED);
+        __atomic_store_n(&js_boundary_s, (s_now + 1) * js_g.slice_seconds, __ATOMIC_RELAXED);
 }
 
 /* Single-threaded processes have no heartbeat thread (a second thread would make every
@@ -394,7 +394,7 @@ static void js_go_multithreaded(void)
     if (!js_mt && js_on && getpid() == js_pid) {
         js_fold_at(js_now_ns(), 0);
         js_mt = 1;
-        __atomic_store_n(&js_boundary_ns, UINT64_MAX, __ATOMIC_RELAXED);
+        __atomic_store_n(&js_boundary_s, INT64_MAX, __ATOMIC_RELAXED);
         pthread_mutex_unlock(&js_fold_mu);
         js_hb_start();
     } else {
@@ -474,7 +474,7 @@ static void js_atfork_child(void)
     js_last_fold_ns = js_g.start_ns;
     js_cur_slice = js_slice_of_ns((int64_t)js_g.start_ns, js_g.slice_seconds);
     js_mt = 0; /* the child has one thread */
-    js_boundary_ns = (uint64_t)(js_cur_slice + 1) * (uint64_t)js_g.slice_seconds * 1000000000ULL;
+    js_boundary_s = (js_cur_slice + 1) * js_g.slice_seconds;
     js_folding = 0;
     js_files_reset_after_fork();
     errno = e;
@@ -570,7 +570,7 @@ __attribute__((constructor)) static void js_init(void)
     js_mpi_rank = js_mpi_size = -1;
     js_last_fold_ns = js_g.start_ns;
     js_cur_slice = js_slice_of_ns((int64_t)js_g.start_ns, js_g.slice_seconds);
-    js_boundary_ns = (uint64_t)(js_cur_slice + 1) * (uint64_t)js_g.slice_seconds * 1000000000ULL;
+    js_boundary_s = (js_cur_slice + 1) * js_g.slice_seconds;
     js_on = 1;
     js_thread_register();
     /* fork handlers only once everything above succeeded */

@@ -51,7 +51,7 @@ s_ns=$(raw_num "$f" start_ns); e_ns=$(raw_num "$f" end_ns); w_ns=$(raw_num "$f" 
 ok $(( w_ns == e_ns - s_ns && c_ns <= w_ns ? 0 : 1 )) "wall time and runtime share are consistent"
 # JOBSCREEN_PROFILE_DIR absent: nothing is recorded, the program runs as always
 mkdir "$work/again"
-out=$(timeout 60 srun -N1 -n1 env -u JOBSCREEN_PROFILE_DIR LD_PRELOAD="$PROF_LIB" "$PROG/io_known" "$work/again" 2>&1; echo "rc=$?")
+out=$(timeout 60 srun -Q -N1 -n1 env -u JOBSCREEN_PROFILE_DIR LD_PRELOAD="$PROF_LIB" "$PROG/io_known" "$work/again" 2>&1; echo "rc=$?")
 is "$out" "rc=0" "without JOBSCREEN_PROFILE_DIR the library records nothing and says nothing"
 rm -rf "$base" "$dir.ids"
 done_testing
