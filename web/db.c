@@ -46,7 +46,9 @@ jsw_db *jsw_db_connect(const struct jsw_config *cfg, char *err, size_t errlen)
     PGresult *r = run(c,
                       "SELECT set_config('statement_timeout', $1, false), "
                       "set_config('default_transaction_read_only', 'on', false), "
-                      "set_config('application_name', 'jobscreen.cgi', false)",
+                      "set_config('application_name', 'jobscreen.cgi', false), "
+                      /* room to hash-aggregate a long step's slices instead of sorting them */
+                      "set_config('work_mem', '64MB', false)",
                       1, p);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
         snprintf(err, errlen, "database setup failed: %s", PQresultErrorMessage(r));

@@ -331,9 +331,9 @@ static json_int_t int_or_0(json_t *v)
     return json_is_integer(v) ? json_integer_value(v) : 0;
 }
 
-/* A row of the background queries: {slice, t, own: {metric...}, others: {metric...},
- * other_step_nodes}, with others = total - own (never below 0: totals of a slice may lag
- * behind a step ingested a moment ago). */
+/* A row of js.step_background_*: {slice, t, own: {metric...}, others: {metric...},
+ * other_step_nodes}: <metric> is the step's own sum, bg_<metric> the sum over all other steps
+ * (never below 0: the totals of a slice may lag a step ingested a moment ago). */
 static json_t *split_background_row(json_t *row, const char *only)
 {
     json_t *own = json_object(), *others = json_object();
@@ -343,16 +343,14 @@ static json_t *split_background_row(json_t *row, const char *only)
         char key[64];
         if (only && strcmp(only, *m) != 0)
             continue;
-        snprintf(key, sizeof key, "own_%s", *m);
-        json_int_t o = int_or_0(json_object_get(row, key));
-        snprintf(key, sizeof key, "total_%s", *m);
-        json_int_t t = int_or_0(json_object_get(row, key));
+        snprintf(key, sizeof key, "bg_%s", *m);
+        json_int_t o = int_or_0(json_object_get(row, *m));
+        json_int_t b = int_or_0(json_object_get(row, key));
         json_object_set_new(own, *m, json_integer(o));
-        json_object_set_new(others, *m, json_integer(t > o ? t - o : 0));
+        json_object_set_new(others, *m, json_integer(b > 0 ? b : 0));
     }
-    json_int_t on = int_or_0(json_object_get(row, "own_nodes"));
-    json_int_t tn = int_or_0(json_object_get(row, "total_step_nodes"));
-    json_object_set_new(out, "other_step_nodes", json_integer(tn > on ? tn - on : 0));
+    json_int_t bn = int_or_0(json_object_get(row, "bg_step_nodes"));
+    json_object_set_new(out, "other_step_nodes", json_integer(bn > 0 ? bn : 0));
     json_object_set_new(out, "own", own);
     json_object_set_new(out, "others", others);
     return out;

@@ -7,6 +7,9 @@
 --   $3  cluster name to restrict to, or NULL for any
 -- and filters by them itself: a non-admin gets rows of their own jobs only. Other parameters
 -- are listed per query. Times leave as seconds since the epoch (double precision).
+-- Keys of the tables lead with cluster_id: a lookup by job or file id names the clusters
+-- (cluster_id = ANY (ARRAY(SELECT ... FROM js.clusters ...))) so that it is an index seek per
+-- cluster, not a scan over every job.
 
 -- name: workflows
 -- $4 owner (NULL: all users; admins only) $5 from $6 to (epoch s) $7 state $8 job name part
@@ -59,7 +62,7 @@ LIMIT $10::integer
 -- $4 job id: the workflow of a job the viewer may see
 SELECT j.workflow_id FROM js.jobs j
 WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
-  AND j.job_id = $4::bigint
+  AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
 ORDER BY j.cluster_id
 LIMIT 1
 
@@ -173,7 +176,7 @@ SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
             AND s.step_id <> 'extern') AS runtime
 FROM js.jobs j
 WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
-  AND j.job_id = $4::bigint
+  AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
 ORDER BY j.cluster_id
 LIMIT 1
 
@@ -191,7 +194,7 @@ FROM js.file_accesses a
 JOIN js.jobs j ON j.cluster_id = a.cluster_id AND j.job_id = a.job_id
 WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
   AND a.job_id = $4::bigint
-  AND j.cluster_id = (SELECT min(k.cluster_id) FROM js.jobs k WHERE k.job_id = $4::bigint
+  AND j.cluster_id = (SELECT min(k.cluster_id) FROM js.jobs k WHERE k.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND k.job_id = $4::bigint
                         AND ($2::boolean OR k.user_name = $1) AND ($3::text IS NULL OR k.cluster = $3))
 GROUP BY a.file_id, a.path, a.scope, a.file_node
 ORDER BY a.path
@@ -214,7 +217,7 @@ FROM js.steps s
 JOIN js.jobs j ON j.cluster_id = s.cluster_id AND j.job_id = s.job_id
 JOIN js.clusters c ON c.cluster_id = s.cluster_id
 WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
-  AND s.job_id = $4::bigint AND s.step_id = $5
+  AND s.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND s.job_id = $4::bigint AND s.step_id = $5
 ORDER BY s.cluster_id
 LIMIT 1
 
@@ -224,7 +227,7 @@ LIMIT 1
 SELECT s.slice, extract(epoch FROM s.slice_start)::float8 AS t, s.nodes, s.processes,
        to_jsonb(s) - ARRAY['cluster_id', 'job_id', 'step_id', 'slice', 'slice_start', 'nodes', 'processes'] AS m
 FROM js.step_slices s
-WHERE s.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.job_id = $4::bigint
+WHERE s.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
   AND s.job_id = $4::bigint AND s.step_id = $5
 ORDER BY s.slice
@@ -234,7 +237,7 @@ ORDER BY s.slice
 SELECT s.slice, extract(epoch FROM s.slice_start)::float8 AS t, s.node, s.processes,
        to_jsonb(s) - ARRAY['cluster_id', 'job_id', 'step_id', 'slice', 'slice_start', 'node', 'processes'] AS m
 FROM js.step_node_slices s
-WHERE s.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.job_id = $4::bigint
+WHERE s.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
   AND s.job_id = $4::bigint AND s.step_id = $5 AND s.node = $6
 ORDER BY s.slice
@@ -243,7 +246,7 @@ ORDER BY s.slice
 -- $4 job id $5 step: min/avg/max of each metric over the step's processes
 SELECT d.metric, d.min, d.avg, d.max, d.sum, d.processes AS n
 FROM js.step_digest d
-WHERE d.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.job_id = $4::bigint
+WHERE d.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
   AND d.job_id = $4::bigint AND d.step_id = $5
 ORDER BY d.metric
@@ -259,293 +262,33 @@ SELECT a.file_id AS id, a.path, a.scope, a.file_node,
        extract(epoch FROM min(a.first_access))::float8 AS first_access,
        extract(epoch FROM max(a.last_access))::float8 AS last_access
 FROM js.file_accesses a
-WHERE a.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.job_id = $4::bigint
+WHERE a.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
   AND a.job_id = $4::bigint AND a.step_id = $5
 GROUP BY a.file_id, a.path, a.scope, a.file_node
 ORDER BY a.path
 
 -- name: background_cluster
--- $4 job id $5 step: per slice of the step (idle slices included), its own metrics summed
--- over its nodes (own_<metric>) and the pre-aggregated total of the whole cluster
--- (total_<metric>, js.slice_totals_cluster); the CGI reports others = total - own. Sums
--- only: no job of anyone else is named. (Not js.step_background_cluster: for a long step its
--- per-slice lookups cannot use an index on slice and take minutes.)
-WITH s AS (
-    SELECT st.cluster_id, st.first_slice, st.last_slice FROM js.steps st
-    JOIN js.jobs j ON j.cluster_id = st.cluster_id AND j.job_id = st.job_id
-    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
-      AND st.job_id = $4::bigint AND st.step_id = $5
-    ORDER BY st.cluster_id LIMIT 1
-), own AS (
-    SELECT m.slice, count(*)::integer AS own_nodes,
-           sum(m.posix_read_calls)::bigint AS own_posix_read_calls,
-           sum(m.posix_read_bytes)::bigint AS own_posix_read_bytes,
-           sum(m.posix_write_calls)::bigint AS own_posix_write_calls,
-           sum(m.posix_write_bytes)::bigint AS own_posix_write_bytes,
-           sum(m.posix_open_calls)::bigint AS own_posix_open_calls,
-           sum(m.posix_meta_calls)::bigint AS own_posix_meta_calls,
-           sum(m.posix_ns)::bigint AS own_posix_ns,
-           sum(m.stdio_read_calls)::bigint AS own_stdio_read_calls,
-           sum(m.stdio_read_bytes)::bigint AS own_stdio_read_bytes,
-           sum(m.stdio_write_calls)::bigint AS own_stdio_write_calls,
-           sum(m.stdio_write_bytes)::bigint AS own_stdio_write_bytes,
-           sum(m.stdio_open_calls)::bigint AS own_stdio_open_calls,
-           sum(m.stdio_meta_calls)::bigint AS own_stdio_meta_calls,
-           sum(m.stdio_ns)::bigint AS own_stdio_ns,
-           sum(m.lower_read_bytes)::bigint AS own_lower_read_bytes,
-           sum(m.lower_write_bytes)::bigint AS own_lower_write_bytes,
-           sum(m.mpi_send_calls)::bigint AS own_mpi_send_calls,
-           sum(m.mpi_send_bytes)::bigint AS own_mpi_send_bytes,
-           sum(m.mpi_recv_calls)::bigint AS own_mpi_recv_calls,
-           sum(m.mpi_recv_bytes)::bigint AS own_mpi_recv_bytes,
-           sum(m.mpi_p2p_ns)::bigint AS own_mpi_p2p_ns,
-           sum(m.mpi_coll_calls)::bigint AS own_mpi_coll_calls,
-           sum(m.mpi_coll_bytes)::bigint AS own_mpi_coll_bytes,
-           sum(m.mpi_coll_ns)::bigint AS own_mpi_coll_ns,
-           sum(m.mpiio_read_calls)::bigint AS own_mpiio_read_calls,
-           sum(m.mpiio_read_bytes)::bigint AS own_mpiio_read_bytes,
-           sum(m.mpiio_write_calls)::bigint AS own_mpiio_write_calls,
-           sum(m.mpiio_write_bytes)::bigint AS own_mpiio_write_bytes,
-           sum(m.mpiio_coll_calls)::bigint AS own_mpiio_coll_calls,
-           sum(m.mpiio_meta_calls)::bigint AS own_mpiio_meta_calls,
-           sum(m.mpiio_ns)::bigint AS own_mpiio_ns,
-           sum(m.cpu_ns)::bigint AS own_cpu_ns
-    FROM js.step_node_slices m JOIN s ON m.cluster_id = s.cluster_id
-    WHERE m.job_id = $4::bigint AND m.step_id = $5
-    GROUP BY m.slice
-)
-SELECT g.slice, (g.slice * c.slice_seconds)::float8 AS t,
-       coalesce(own.own_nodes, 0) AS own_nodes, t.step_nodes AS total_step_nodes,
-       own.own_posix_read_calls,
-       own.own_posix_read_bytes,
-       own.own_posix_write_calls,
-       own.own_posix_write_bytes,
-       own.own_posix_open_calls,
-       own.own_posix_meta_calls,
-       own.own_posix_ns,
-       own.own_stdio_read_calls,
-       own.own_stdio_read_bytes,
-       own.own_stdio_write_calls,
-       own.own_stdio_write_bytes,
-       own.own_stdio_open_calls,
-       own.own_stdio_meta_calls,
-       own.own_stdio_ns,
-       own.own_lower_read_bytes,
-       own.own_lower_write_bytes,
-       own.own_mpi_send_calls,
-       own.own_mpi_send_bytes,
-       own.own_mpi_recv_calls,
-       own.own_mpi_recv_bytes,
-       own.own_mpi_p2p_ns,
-       own.own_mpi_coll_calls,
-       own.own_mpi_coll_bytes,
-       own.own_mpi_coll_ns,
-       own.own_mpiio_read_calls,
-       own.own_mpiio_read_bytes,
-       own.own_mpiio_write_calls,
-       own.own_mpiio_write_bytes,
-       own.own_mpiio_coll_calls,
-       own.own_mpiio_meta_calls,
-       own.own_mpiio_ns,
-       own.own_cpu_ns,
-       t.posix_read_calls AS total_posix_read_calls,
-       t.posix_read_bytes AS total_posix_read_bytes,
-       t.posix_write_calls AS total_posix_write_calls,
-       t.posix_write_bytes AS total_posix_write_bytes,
-       t.posix_open_calls AS total_posix_open_calls,
-       t.posix_meta_calls AS total_posix_meta_calls,
-       t.posix_ns AS total_posix_ns,
-       t.stdio_read_calls AS total_stdio_read_calls,
-       t.stdio_read_bytes AS total_stdio_read_bytes,
-       t.stdio_write_calls AS total_stdio_write_calls,
-       t.stdio_write_bytes AS total_stdio_write_bytes,
-       t.stdio_open_calls AS total_stdio_open_calls,
-       t.stdio_meta_calls AS total_stdio_meta_calls,
-       t.stdio_ns AS total_stdio_ns,
-       t.lower_read_bytes AS total_lower_read_bytes,
-       t.lower_write_bytes AS total_lower_write_bytes,
-       t.mpi_send_calls AS total_mpi_send_calls,
-       t.mpi_send_bytes AS total_mpi_send_bytes,
-       t.mpi_recv_calls AS total_mpi_recv_calls,
-       t.mpi_recv_bytes AS total_mpi_recv_bytes,
-       t.mpi_p2p_ns AS total_mpi_p2p_ns,
-       t.mpi_coll_calls AS total_mpi_coll_calls,
-       t.mpi_coll_bytes AS total_mpi_coll_bytes,
-       t.mpi_coll_ns AS total_mpi_coll_ns,
-       t.mpiio_read_calls AS total_mpiio_read_calls,
-       t.mpiio_read_bytes AS total_mpiio_read_bytes,
-       t.mpiio_write_calls AS total_mpiio_write_calls,
-       t.mpiio_write_bytes AS total_mpiio_write_bytes,
-       t.mpiio_coll_calls AS total_mpiio_coll_calls,
-       t.mpiio_meta_calls AS total_mpiio_meta_calls,
-       t.mpiio_ns AS total_mpiio_ns,
-       t.cpu_ns AS total_cpu_ns
-FROM s
-JOIN js.clusters c ON c.cluster_id = s.cluster_id
-CROSS JOIN LATERAL generate_series(s.first_slice, s.last_slice) AS g(slice)
-LEFT JOIN own ON own.slice = g.slice
-LEFT JOIN js.slice_totals_cluster t ON t.cluster_id = s.cluster_id AND t.slice = g.slice
-ORDER BY g.slice
+-- $4 job id $5 step: js.step_background_cluster: per slice of the step (idle slices
+-- included), its own metrics summed over its nodes (<metric>) and bg_<metric>, the sum over
+-- all other steps on the whole cluster from the pre-aggregated totals. Sums only: no job of
+-- anyone else is named.
+SELECT extract(epoch FROM b.slice_start)::float8 AS t, b.*
+FROM js.step_background_cluster b
+WHERE b.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND b.job_id = $4::bigint AND b.step_id = $5
+ORDER BY b.slice
 
 -- name: background_nodes
--- $4 job id $5 step: the same, scope "same nodes": the totals of the nodes the step ran on
--- (js.slice_totals_node summed over them)
-WITH s AS (
-    SELECT st.cluster_id, st.first_slice, st.last_slice FROM js.steps st
-    JOIN js.jobs j ON j.cluster_id = st.cluster_id AND j.job_id = st.job_id
-    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
-      AND st.job_id = $4::bigint AND st.step_id = $5
-    ORDER BY st.cluster_id LIMIT 1
-), own AS (
-    SELECT m.slice, count(*)::integer AS own_nodes,
-           sum(m.posix_read_calls)::bigint AS own_posix_read_calls,
-           sum(m.posix_read_bytes)::bigint AS own_posix_read_bytes,
-           sum(m.posix_write_calls)::bigint AS own_posix_write_calls,
-           sum(m.posix_write_bytes)::bigint AS own_posix_write_bytes,
-           sum(m.posix_open_calls)::bigint AS own_posix_open_calls,
-           sum(m.posix_meta_calls)::bigint AS own_posix_meta_calls,
-           sum(m.posix_ns)::bigint AS own_posix_ns,
-           sum(m.stdio_read_calls)::bigint AS own_stdio_read_calls,
-           sum(m.stdio_read_bytes)::bigint AS own_stdio_read_bytes,
-           sum(m.stdio_write_calls)::bigint AS own_stdio_write_calls,
-           sum(m.stdio_write_bytes)::bigint AS own_stdio_write_bytes,
-           sum(m.stdio_open_calls)::bigint AS own_stdio_open_calls,
-           sum(m.stdio_meta_calls)::bigint AS own_stdio_meta_calls,
-           sum(m.stdio_ns)::bigint AS own_stdio_ns,
-           sum(m.lower_read_bytes)::bigint AS own_lower_read_bytes,
-           sum(m.lower_write_bytes)::bigint AS own_lower_write_bytes,
-           sum(m.mpi_send_calls)::bigint AS own_mpi_send_calls,
-           sum(m.mpi_send_bytes)::bigint AS own_mpi_send_bytes,
-           sum(m.mpi_recv_calls)::bigint AS own_mpi_recv_calls,
-           sum(m.mpi_recv_bytes)::bigint AS own_mpi_recv_bytes,
-           sum(m.mpi_p2p_ns)::bigint AS own_mpi_p2p_ns,
-           sum(m.mpi_coll_calls)::bigint AS own_mpi_coll_calls,
-           sum(m.mpi_coll_bytes)::bigint AS own_mpi_coll_bytes,
-           sum(m.mpi_coll_ns)::bigint AS own_mpi_coll_ns,
-           sum(m.mpiio_read_calls)::bigint AS own_mpiio_read_calls,
-           sum(m.mpiio_read_bytes)::bigint AS own_mpiio_read_bytes,
-           sum(m.mpiio_write_calls)::bigint AS own_mpiio_write_calls,
-           sum(m.mpiio_write_bytes)::bigint AS own_mpiio_write_bytes,
-           sum(m.mpiio_coll_calls)::bigint AS own_mpiio_coll_calls,
-           sum(m.mpiio_meta_calls)::bigint AS own_mpiio_meta_calls,
-           sum(m.mpiio_ns)::bigint AS own_mpiio_ns,
-           sum(m.cpu_ns)::bigint AS own_cpu_ns
-    FROM js.step_node_slices m JOIN s ON m.cluster_id = s.cluster_id
-    WHERE m.job_id = $4::bigint AND m.step_id = $5
-    GROUP BY m.slice
-), tot AS (
-    SELECT t.slice, sum(t.step_nodes)::integer AS total_step_nodes,
-           sum(t.posix_read_calls)::bigint AS total_posix_read_calls,
-           sum(t.posix_read_bytes)::bigint AS total_posix_read_bytes,
-           sum(t.posix_write_calls)::bigint AS total_posix_write_calls,
-           sum(t.posix_write_bytes)::bigint AS total_posix_write_bytes,
-           sum(t.posix_open_calls)::bigint AS total_posix_open_calls,
-           sum(t.posix_meta_calls)::bigint AS total_posix_meta_calls,
-           sum(t.posix_ns)::bigint AS total_posix_ns,
-           sum(t.stdio_read_calls)::bigint AS total_stdio_read_calls,
-           sum(t.stdio_read_bytes)::bigint AS total_stdio_read_bytes,
-           sum(t.stdio_write_calls)::bigint AS total_stdio_write_calls,
-           sum(t.stdio_write_bytes)::bigint AS total_stdio_write_bytes,
-           sum(t.stdio_open_calls)::bigint AS total_stdio_open_calls,
-           sum(t.stdio_meta_calls)::bigint AS total_stdio_meta_calls,
-           sum(t.stdio_ns)::bigint AS total_stdio_ns,
-           sum(t.lower_read_bytes)::bigint AS total_lower_read_bytes,
-           sum(t.lower_write_bytes)::bigint AS total_lower_write_bytes,
-           sum(t.mpi_send_calls)::bigint AS total_mpi_send_calls,
-           sum(t.mpi_send_bytes)::bigint AS total_mpi_send_bytes,
-           sum(t.mpi_recv_calls)::bigint AS total_mpi_recv_calls,
-           sum(t.mpi_recv_bytes)::bigint AS total_mpi_recv_bytes,
-           sum(t.mpi_p2p_ns)::bigint AS total_mpi_p2p_ns,
-           sum(t.mpi_coll_calls)::bigint AS total_mpi_coll_calls,
-           sum(t.mpi_coll_bytes)::bigint AS total_mpi_coll_bytes,
-           sum(t.mpi_coll_ns)::bigint AS total_mpi_coll_ns,
-           sum(t.mpiio_read_calls)::bigint AS total_mpiio_read_calls,
-           sum(t.mpiio_read_bytes)::bigint AS total_mpiio_read_bytes,
-           sum(t.mpiio_write_calls)::bigint AS total_mpiio_write_calls,
-           sum(t.mpiio_write_bytes)::bigint AS total_mpiio_write_bytes,
-           sum(t.mpiio_coll_calls)::bigint AS total_mpiio_coll_calls,
-           sum(t.mpiio_meta_calls)::bigint AS total_mpiio_meta_calls,
-           sum(t.mpiio_ns)::bigint AS total_mpiio_ns,
-           sum(t.cpu_ns)::bigint AS total_cpu_ns
-    FROM js.slice_totals_node t JOIN s ON t.cluster_id = s.cluster_id
-    WHERE t.slice BETWEEN s.first_slice AND s.last_slice
-      AND t.node IN (SELECT sn.node FROM js.step_nodes sn JOIN s ON sn.cluster_id = s.cluster_id
-                     WHERE sn.job_id = $4::bigint AND sn.step_id = $5)
-    GROUP BY t.slice
-)
-SELECT g.slice, (g.slice * c.slice_seconds)::float8 AS t,
-       coalesce(own.own_nodes, 0) AS own_nodes, tot.total_step_nodes,
-       own.own_posix_read_calls,
-       own.own_posix_read_bytes,
-       own.own_posix_write_calls,
-       own.own_posix_write_bytes,
-       own.own_posix_open_calls,
-       own.own_posix_meta_calls,
-       own.own_posix_ns,
-       own.own_stdio_read_calls,
-       own.own_stdio_read_bytes,
-       own.own_stdio_write_calls,
-       own.own_stdio_write_bytes,
-       own.own_stdio_open_calls,
-       own.own_stdio_meta_calls,
-       own.own_stdio_ns,
-       own.own_lower_read_bytes,
-       own.own_lower_write_bytes,
-       own.own_mpi_send_calls,
-       own.own_mpi_send_bytes,
-       own.own_mpi_recv_calls,
-       own.own_mpi_recv_bytes,
-       own.own_mpi_p2p_ns,
-       own.own_mpi_coll_calls,
-       own.own_mpi_coll_bytes,
-       own.own_mpi_coll_ns,
-       own.own_mpiio_read_calls,
-       own.own_mpiio_read_bytes,
-       own.own_mpiio_write_calls,
-       own.own_mpiio_write_bytes,
-       own.own_mpiio_coll_calls,
-       own.own_mpiio_meta_calls,
-       own.own_mpiio_ns,
-       own.own_cpu_ns,
-       tot.total_posix_read_calls,
-       tot.total_posix_read_bytes,
-       tot.total_posix_write_calls,
-       tot.total_posix_write_bytes,
-       tot.total_posix_open_calls,
-       tot.total_posix_meta_calls,
-       tot.total_posix_ns,
-       tot.total_stdio_read_calls,
-       tot.total_stdio_read_bytes,
-       tot.total_stdio_write_calls,
-       tot.total_stdio_write_bytes,
-       tot.total_stdio_open_calls,
-       tot.total_stdio_meta_calls,
-       tot.total_stdio_ns,
-       tot.total_lower_read_bytes,
-       tot.total_lower_write_bytes,
-       tot.total_mpi_send_calls,
-       tot.total_mpi_send_bytes,
-       tot.total_mpi_recv_calls,
-       tot.total_mpi_recv_bytes,
-       tot.total_mpi_p2p_ns,
-       tot.total_mpi_coll_calls,
-       tot.total_mpi_coll_bytes,
-       tot.total_mpi_coll_ns,
-       tot.total_mpiio_read_calls,
-       tot.total_mpiio_read_bytes,
-       tot.total_mpiio_write_calls,
-       tot.total_mpiio_write_bytes,
-       tot.total_mpiio_coll_calls,
-       tot.total_mpiio_meta_calls,
-       tot.total_mpiio_ns,
-       tot.total_cpu_ns
-FROM s
-JOIN js.clusters c ON c.cluster_id = s.cluster_id
-CROSS JOIN LATERAL generate_series(s.first_slice, s.last_slice) AS g(slice)
-LEFT JOIN own ON own.slice = g.slice
-LEFT JOIN tot ON tot.slice = g.slice
-ORDER BY g.slice
+-- $4 job id $5 step: the same, scope "same nodes" (js.step_background_nodes: the totals of
+-- the nodes the step ran on)
+SELECT extract(epoch FROM b.slice_start)::float8 AS t, b.*
+FROM js.step_background_nodes b
+WHERE b.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND b.job_id = $4::bigint AND b.step_id = $5
+ORDER BY b.slice
 
 -- name: background_top
 -- $4 job id $5 step $6 scope (cluster|nodes) $7 how many $8 metric to rank by: the jobs that
@@ -554,7 +297,7 @@ WITH s AS (
     SELECT st.cluster_id, st.first_slice, st.last_slice FROM js.steps st
     JOIN js.jobs j ON j.cluster_id = st.cluster_id AND j.job_id = st.job_id
     WHERE $2::boolean AND $1::text IS NOT NULL AND ($3::text IS NULL OR j.cluster = $3)
-      AND st.job_id = $4::bigint AND st.step_id = $5
+      AND st.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND st.job_id = $4::bigint AND st.step_id = $5
     ORDER BY st.cluster_id LIMIT 1
 ), n AS (
     SELECT sn.node FROM js.step_nodes sn JOIN s ON sn.cluster_id = s.cluster_id
@@ -566,7 +309,41 @@ SELECT m.job_id AS job, j.user_name AS user, j.name, count(DISTINCT m.slice)::in
            + m.mpiio_read_bytes + m.mpiio_write_bytes)::bigint AS io_bytes,
        sum(m.mpi_send_bytes + m.mpi_coll_bytes)::bigint AS mpi_bytes,
        sum(m.cpu_ns)::bigint AS cpu_ns,
-       sum((to_jsonb(m) ->> $8)::bigint)::bigint AS value
+       sum(
+           CASE $8
+           WHEN 'posix_read_calls' THEN m.posix_read_calls
+           WHEN 'posix_read_bytes' THEN m.posix_read_bytes
+           WHEN 'posix_write_calls' THEN m.posix_write_calls
+           WHEN 'posix_write_bytes' THEN m.posix_write_bytes
+           WHEN 'posix_open_calls' THEN m.posix_open_calls
+           WHEN 'posix_meta_calls' THEN m.posix_meta_calls
+           WHEN 'posix_ns' THEN m.posix_ns
+           WHEN 'stdio_read_calls' THEN m.stdio_read_calls
+           WHEN 'stdio_read_bytes' THEN m.stdio_read_bytes
+           WHEN 'stdio_write_calls' THEN m.stdio_write_calls
+           WHEN 'stdio_write_bytes' THEN m.stdio_write_bytes
+           WHEN 'stdio_open_calls' THEN m.stdio_open_calls
+           WHEN 'stdio_meta_calls' THEN m.stdio_meta_calls
+           WHEN 'stdio_ns' THEN m.stdio_ns
+           WHEN 'lower_read_bytes' THEN m.lower_read_bytes
+           WHEN 'lower_write_bytes' THEN m.lower_write_bytes
+           WHEN 'mpi_send_calls' THEN m.mpi_send_calls
+           WHEN 'mpi_send_bytes' THEN m.mpi_send_bytes
+           WHEN 'mpi_recv_calls' THEN m.mpi_recv_calls
+           WHEN 'mpi_recv_bytes' THEN m.mpi_recv_bytes
+           WHEN 'mpi_p2p_ns' THEN m.mpi_p2p_ns
+           WHEN 'mpi_coll_calls' THEN m.mpi_coll_calls
+           WHEN 'mpi_coll_bytes' THEN m.mpi_coll_bytes
+           WHEN 'mpi_coll_ns' THEN m.mpi_coll_ns
+           WHEN 'mpiio_read_calls' THEN m.mpiio_read_calls
+           WHEN 'mpiio_read_bytes' THEN m.mpiio_read_bytes
+           WHEN 'mpiio_write_calls' THEN m.mpiio_write_calls
+           WHEN 'mpiio_write_bytes' THEN m.mpiio_write_bytes
+           WHEN 'mpiio_coll_calls' THEN m.mpiio_coll_calls
+           WHEN 'mpiio_meta_calls' THEN m.mpiio_meta_calls
+           WHEN 'mpiio_ns' THEN m.mpiio_ns
+           WHEN 'cpu_ns' THEN m.cpu_ns END
+       )::bigint AS value
 FROM js.step_node_slices m
 JOIN s ON m.cluster_id = s.cluster_id AND m.slice BETWEEN s.first_slice AND s.last_slice
 JOIN js.jobs j ON j.cluster_id = m.cluster_id AND j.job_id = m.job_id
@@ -581,7 +358,7 @@ LIMIT $7::integer
 SELECT f.file_id AS id, c.cluster, f.path, f.scope, nullif(f.node, '') AS node, f.fs_type AS fstype
 FROM js.files f
 JOIN js.clusters c ON c.cluster_id = f.cluster_id
-WHERE f.file_id = $4::bigint AND ($3::text IS NULL OR c.cluster = $3)
+WHERE f.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND f.file_id = $4::bigint
   AND ($2::boolean OR EXISTS (
         SELECT 1 FROM js.file_accesses a JOIN js.jobs j ON j.cluster_id = a.cluster_id AND j.job_id = a.job_id
         WHERE a.cluster_id = f.cluster_id AND a.file_id = f.file_id AND j.user_name = $1))
@@ -601,6 +378,6 @@ SELECT a.job_id AS job, a.step_id AS step, j.name AS job_name, j.user_name AS us
 FROM js.file_accesses a
 JOIN js.jobs j ON j.cluster_id = a.cluster_id AND j.job_id = a.job_id
 LEFT JOIN js.steps s ON s.cluster_id = a.cluster_id AND s.job_id = a.job_id AND s.step_id = a.step_id
-WHERE a.file_id = $4::bigint AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+WHERE a.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND a.file_id = $4::bigint AND ($2::boolean OR j.user_name = $1)
 GROUP BY a.job_id, a.step_id, j.name, j.user_name
 ORDER BY min(s.start_time) NULLS LAST, a.job_id, a.step_id
