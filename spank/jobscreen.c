@@ -2,73 +2,109 @@
  * jobscreen SPANK plugin: entry points.
  *
  * Slurm calls the slurm_spank_* functions below in several contexts (srun, sbatch/salloc,
- * slurmd, slurmstepd). Whatever goes wrong in here is logged with a "jobscreen:" prefix and
- * the function still returns success: the plugin never fails a job on its own account.
+ * slurmd, slurmstepd).  Each hands off to the code of its context: the options live here (they
+ * are the same everywhere), everything that happens in the step lives in slurmstepd.c.
+ * Whatever goes wrong is logged with a "jobscreen:" prefix and the function still returns
+ * success: the plugin never fails a job on its own account (unless the site set fail_on_error).
  */
 #include "config.h"
 
-#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <slurm/spank.h>
 
+#include "jobscreen.h"
+
 SPANK_PLUGIN(jobscreen, 1);
 
-#define JS_VERSION_ENV "JOBSCREEN_VERSION"
+struct js_options js_opts;
 
-static int opt_no_profile;
-static char opt_workflow[128];
+int js_workflow_valid(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    if (n == 0 || n >= JS_WORKFLOW_MAX)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)name[i] <= ' ' || (unsigned char)name[i] == 0x7f || name[i] == '/')
+            return -1;
+    return 0;
+}
 
 static int handle_no_profile(int val, const char *optarg, int remote)
 {
     (void)val;
     (void)optarg;
     (void)remote;
-    opt_no_profile = 1;
+    js_opts.no_profile = 1;
     return ESPANK_SUCCESS;
 }
 
 static int handle_workflow(int val, const char *optarg, int remote)
 {
     (void)val;
-    (void)remote;
-    if (optarg == NULL || snprintf(opt_workflow, sizeof opt_workflow, "%s", optarg) >= (int)sizeof opt_workflow) {
-        slurm_error("jobscreen: --workflow: name missing or longer than %zu bytes", sizeof opt_workflow - 1);
-        opt_workflow[0] = '\0';
+    if (js_workflow_valid(optarg) < 0) {
+        slurm_error("jobscreen: --workflow=%s: a workflow name is 1 to %d printable characters without blanks or '/'",
+                    optarg ? optarg : "", JS_WORKFLOW_MAX - 1);
+        js_opts.workflow[0] = '\0';
+        /* refuse it where the user typed it; in the step, go on without a tag */
+        return remote ? ESPANK_SUCCESS : ESPANK_BAD_ARG;
     }
+    snprintf(js_opts.workflow, sizeof js_opts.workflow, "%s", optarg);
     return ESPANK_SUCCESS;
 }
 
 static struct spank_option jobscreen_options[] = {
-    { "no-profile", NULL, "jobscreen: do not profile the tasks of this job or step", 0, 0,
+    { "no-profile", NULL,
+      "jobscreen: do not profile the tasks of this step (on sbatch/salloc: of every step of the job)", 0, 0,
       handle_no_profile },
-    { "workflow", "NAME", "jobscreen: tag this job as part of the named workflow", 1, 0,
-      handle_workflow },
-    { NULL, NULL, NULL, 0, 0, NULL },
+    { "workflow", "NAME", "jobscreen: tag this job as part of the named workflow", 1, 0, handle_workflow },
+    SPANK_OPTIONS_TABLE_END
 };
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
-    (void)ac;
-    (void)av;
     for (struct spank_option *o = jobscreen_options; o->name; o++)
         if (spank_option_register(sp, o) != ESPANK_SUCCESS)
             slurm_error("jobscreen: cannot register option --%s", o->name);
+    if (spank_context() == S_CTX_REMOTE)
+        return js_stepd_init(sp, ac, av);
     return ESPANK_SUCCESS;
 }
 
-/* Remote context, as the job's user, once per step: mark the tasks' environment so that a
- * test (and a curious user) can see that the step was screened by this version. */
-int slurm_spank_user_init(spank_t sp, int ac, char **av)
+int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 {
     (void)ac;
     (void)av;
-    if (!spank_remote(sp))
-        return ESPANK_SUCCESS;
-    if (spank_setenv(sp, JS_VERSION_ENV, opt_no_profile ? PACKAGE_VERSION " off" : PACKAGE_VERSION, 1)
-        != ESPANK_SUCCESS)
-        slurm_error("jobscreen: cannot set %s in the task environment", JS_VERSION_ENV);
-    if (opt_workflow[0] && spank_setenv(sp, "JOBSCREEN_WORKFLOW", opt_workflow, 1) != ESPANK_SUCCESS)
-        slurm_error("jobscreen: cannot set JOBSCREEN_WORKFLOW in the task environment");
+    if (spank_context() == S_CTX_REMOTE)
+        return js_stepd_init_post_opt(sp);
     return ESPANK_SUCCESS;
+}
+
+int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
+{
+    (void)ac;
+    (void)av;
+    return spank_context() == S_CTX_REMOTE ? js_stepd_task_post_fork(sp) : ESPANK_SUCCESS;
+}
+
+int slurm_spank_task_init(spank_t sp, int ac, char **av)
+{
+    (void)ac;
+    (void)av;
+    return spank_context() == S_CTX_REMOTE ? js_stepd_task_init(sp) : ESPANK_SUCCESS;
+}
+
+int slurm_spank_task_exit(spank_t sp, int ac, char **av)
+{
+    (void)ac;
+    (void)av;
+    return spank_context() == S_CTX_REMOTE ? js_stepd_task_exit(sp) : ESPANK_SUCCESS;
+}
+
+int slurm_spank_exit(spank_t sp, int ac, char **av)
+{
+    (void)ac;
+    (void)av;
+    return spank_context() == S_CTX_REMOTE ? js_stepd_exit(sp) : ESPANK_SUCCESS;
 }

@@ -1,0 +1,239 @@
+/* jobscreen plugin: plugstack.conf arguments, the profiling decision, LD_PRELOAD editing. */
+#include "config.h"
+
+#include "conf.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "slice.h"
+
+int js_parse_bool(const char *s)
+{
+    static const char *const yes[] = { "1", "true", "yes", "on", NULL };
+    static const char *const no[] = { "0", "false", "no", "off", NULL };
+    if (s == NULL)
+        return -1;
+    for (int i = 0; yes[i]; i++)
+        if (strcasecmp(s, yes[i]) == 0)
+            return 1;
+    for (int i = 0; no[i]; i++)
+        if (strcasecmp(s, no[i]) == 0)
+            return 0;
+    return -1;
+}
+
+static int copy_value(char *dst, size_t size, const char *key, const char *val, char *err, size_t errlen)
+{
+    if (snprintf(dst, size, "%s", val) >= (int)size) {
+        snprintf(err, errlen, "%s=: value longer than %zu bytes", key, size - 1);
+        return -1;
+    }
+    return 0;
+}
+
+/* a comma-separated list: no empty element, no blank */
+static int check_list(const char *key, const char *val, char *err, size_t errlen)
+{
+    size_t n = strlen(val);
+    if (n == 0 || val[0] == ',' || val[n - 1] == ',' || strstr(val, ",,") || strpbrk(val, " \t")) {
+        snprintf(err, errlen, "%s=%s: not a comma-separated list of non-empty names", key, val);
+        return -1;
+    }
+    return 0;
+}
+
+int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t errlen)
+{
+    memset(conf, 0, sizeof *conf);
+    conf->slice_seconds = JS_SLICE_DEFAULT_SECONDS;
+    conf->default_on = 1;
+    conf->fail_on_error = 0;
+    for (int i = 0; i < ac; i++) {
+        const char *arg = av[i];
+        const char *eq = strchr(arg, '=');
+        if (eq == NULL || eq == arg) {
+            snprintf(err, errlen, "argument '%s': not key=value", arg);
+            return -1;
+        }
+        size_t klen = (size_t)(eq - arg);
+        char key[32];
+        if (klen >= sizeof key) {
+            snprintf(err, errlen, "unknown argument '%s'", arg);
+            return -1;
+        }
+        memcpy(key, arg, klen);
+        key[klen] = '\0';
+        const char *val = eq + 1;
+        if (strcmp(key, "profiler") == 0 || strcmp(key, "spool") == 0) {
+            if (val[0] != '/') {
+                snprintf(err, errlen, "%s=%s: not an absolute path", key, val);
+                return -1;
+            }
+            if (copy_value(key[0] == 'p' ? conf->profiler : conf->spool, PATH_MAX, key, val, err, errlen) < 0)
+                return -1;
+        } else if (strcmp(key, "slice") == 0) {
+            int32_t s = js_slice_parse_seconds(val);
+            if (val[0] == '\0' || s < 0) {
+                snprintf(err, errlen, "slice=%s: not a whole number of seconds between %d and %d", val,
+                         JS_SLICE_MIN_SECONDS, JS_SLICE_MAX_SECONDS);
+                return -1;
+            }
+            conf->slice_seconds = s;
+        } else if (strcmp(key, "default") == 0 || strcmp(key, "fail_on_error") == 0) {
+            int b = js_parse_bool(val);
+            if (b < 0) {
+                snprintf(err, errlen, "%s=%s: not one of on/off, yes/no, true/false, 1/0", key, val);
+                return -1;
+            }
+            if (key[0] == 'd')
+                conf->default_on = b;
+            else
+                conf->fail_on_error = b;
+        } else if (strcmp(key, "exclude_users") == 0) {
+            if (check_list(key, val, err, errlen) < 0 ||
+                copy_value(conf->exclude_users, sizeof conf->exclude_users, key, val, err, errlen) < 0)
+                return -1;
+        } else if (strcmp(key, "exclude_partitions") == 0) {
+            if (check_list(key, val, err, errlen) < 0 ||
+                copy_value(conf->exclude_partitions, sizeof conf->exclude_partitions, key, val, err, errlen) < 0)
+                return -1;
+        } else if (strcmp(key, "exclude_exe") == 0) {
+            if (check_list(key, val, err, errlen) < 0 ||
+                copy_value(conf->exclude_exe, sizeof conf->exclude_exe, key, val, err, errlen) < 0)
+                return -1;
+        } else {
+            snprintf(err, errlen, "unknown argument '%s'", arg);
+            return -1;
+        }
+    }
+    if (conf->spool[0] == '\0') {
+        snprintf(err, errlen, "spool= is not set");
+        return -1;
+    }
+    return 0;
+}
+
+/* Call fn on each element of a comma-separated list until it returns nonzero. */
+static int list_any(const char *list, int (*fn)(const char *elem, const void *arg), const void *arg)
+{
+    char elem[JS_LIST_MAX];
+    const char *p = list;
+    while (p && *p) {
+        size_t n = strcspn(p, ",");
+        if (n > 0 && n < sizeof elem) {
+            memcpy(elem, p, n);
+            elem[n] = '\0';
+            if (fn(elem, arg))
+                return 1;
+        }
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
+static int equal(const char *elem, const void *arg)
+{
+    return strcmp(elem, (const char *)arg) == 0;
+}
+
+int js_list_has(const char *list, const char *item)
+{
+    return item != NULL && item[0] != '\0' && list_any(list, equal, item);
+}
+
+static int exe_match(const char *pattern, const void *arg)
+{
+    const char *exe = arg, *base = strrchr(exe, '/');
+    return fnmatch(pattern, exe, 0) == 0 || (base && fnmatch(pattern, base + 1, 0) == 0);
+}
+
+int js_list_match_exe(const char *list, const char *exe)
+{
+    return exe != NULL && exe[0] != '\0' && list_any(list, exe_match, exe);
+}
+
+const char *js_decide(const struct js_decision_in *in)
+{
+    const struct js_conf *c = in->conf;
+    if (in->special_step)
+        return "special step";
+    if (in->opt_no_profile)
+        return "no-profile option";
+    int env = in->env_no_profile && in->env_no_profile[0] ? js_parse_bool(in->env_no_profile) : -1;
+    if (env == 1)
+        return "JOBSCREEN_NO_PROFILE";
+    /* JOBSCREEN_NO_PROFILE=0 asks for profiling where the site's default is off */
+    if (!c->default_on && env != 0)
+        return "default off";
+    char uid[24];
+    snprintf(uid, sizeof uid, "%u", (unsigned)in->uid);
+    if (js_list_has(c->exclude_users, in->user) || js_list_has(c->exclude_users, uid))
+        return "excluded user";
+    if (js_list_has(c->exclude_partitions, in->partition))
+        return "excluded partition";
+    if (js_list_match_exe(c->exclude_exe, in->exe))
+        return "excluded executable";
+    if (c->profiler[0] == '\0' || !in->profiler_usable)
+        return "profiler missing";
+    return "on";
+}
+
+/* --- LD_PRELOAD ------------------------------------------------------------------------ */
+
+#define PRELOAD_SEP ": \t"
+
+int js_preload_has(const char *ld, const char *lib)
+{
+    size_t ln = strlen(lib);
+    const char *p = ld;
+    while (p && *p) {
+        p += strspn(p, PRELOAD_SEP);
+        size_t n = strcspn(p, PRELOAD_SEP);
+        if (n == ln && n > 0 && memcmp(p, lib, n) == 0)
+            return 1;
+        p += n;
+    }
+    return 0;
+}
+
+int js_preload_add(const char *ld, const char *lib, char *out, size_t size)
+{
+    int n;
+    if (ld == NULL || ld[0] == '\0')
+        n = snprintf(out, size, "%s", lib);
+    else if (js_preload_has(ld, lib))
+        n = snprintf(out, size, "%s", ld);
+    else
+        n = snprintf(out, size, "%s:%s", ld, lib);
+    return (n < 0 || (size_t)n >= size) ? -1 : 0;
+}
+
+int js_preload_remove(const char *ld, const char *lib, char *out, size_t size)
+{
+    size_t ln = strlen(lib), o = 0;
+    const char *p = ld;
+    if (size == 0)
+        return -1;
+    out[0] = '\0';
+    while (p && *p) {
+        p += strspn(p, PRELOAD_SEP);
+        size_t n = strcspn(p, PRELOAD_SEP);
+        if (n > 0 && !(n == ln && memcmp(p, lib, n) == 0)) {
+            if (o + (o ? 1 : 0) + n + 1 > size)
+                return -1;
+            if (o)
+                out[o++] = ':';
+            memcpy(out + o, p, n);
+            o += n;
+            out[o] = '\0';
+        }
+        p += n;
+    }
+    return 0;
+}

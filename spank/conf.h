@@ -1,0 +1,67 @@
+/*
+ * jobscreen plugin: what does not need Slurm (and is unit-tested without it): the
+ * plugstack.conf arguments, the profiling decision, LD_PRELOAD editing.
+ */
+#ifndef JOBSCREEN_CONF_H
+#define JOBSCREEN_CONF_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define JS_LIST_MAX 1024
+
+/* plugstack.conf arguments (docs/plugin.md) */
+struct js_conf {
+    char profiler[PATH_MAX];   /* profiler=PATH; empty: no profiling */
+    char spool[PATH_MAX];      /* spool=DIR (required) */
+    int slice_seconds;         /* slice=N (1..3600, default 4) */
+    int default_on;            /* default=on|off */
+    char exclude_users[JS_LIST_MAX];      /* exclude_users=NAME|UID,... */
+    char exclude_partitions[JS_LIST_MAX]; /* exclude_partitions=NAME,... */
+    char exclude_exe[JS_LIST_MAX];        /* exclude_exe=PATTERN,... (fnmatch, on argv[0] and its basename) */
+    int fail_on_error;         /* fail_on_error=yes|no (default no) */
+};
+
+/* Parse the arguments into conf (defaults first).  Returns 0, or -1 with the first bad
+ * argument named in err ("unknown argument 'x=1'", "slice=0: not a whole number of seconds
+ * between 1 and 3600"). */
+int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t errlen);
+
+/* 1/true/yes/on -> 1, 0/false/no/off -> 0, else -1 */
+int js_parse_bool(const char *s);
+
+/* Is item one of the comma-separated names in list? */
+int js_list_has(const char *list, const char *item);
+
+/* Does exe (argv[0]) match one of the comma-separated fnmatch patterns in list, as given or
+ * by its base name? */
+int js_list_match_exe(const char *list, const char *exe);
+
+/* What decides whether a step is profiled.  NULL strings are unknown. */
+struct js_decision_in {
+    const struct js_conf *conf;
+    int special_step;          /* extern step: never profiled */
+    int opt_no_profile;        /* --no-profile on srun/sbatch/salloc */
+    const char *env_no_profile; /* JOBSCREEN_NO_PROFILE in the job's environment */
+    const char *user;
+    uid_t uid;
+    const char *partition;
+    const char *exe;           /* argv[0] of the step */
+    int profiler_usable;       /* the profiler library exists and is readable */
+};
+
+/* The reason (one of js_profile_reasons): "on" means profile. */
+const char *js_decide(const struct js_decision_in *in);
+
+/* Does LD_PRELOAD value ld hold lib (elements separated by ':' or ' ')? */
+int js_preload_has(const char *ld, const char *lib);
+
+/* ld with lib added at the end once (unchanged when already there) into out.
+ * Returns 0, -1 when it does not fit. */
+int js_preload_add(const char *ld, const char *lib, char *out, size_t size);
+
+/* ld without any element equal to lib, into out (empty when nothing is left). */
+int js_preload_remove(const char *ld, const char *lib, char *out, size_t size);
+
+#endif

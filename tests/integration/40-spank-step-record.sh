@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# An srun -n4 step as a test user: one step record with the step's exact facts, four profiles
+# owned by the user when the profiler is installed, a provisional job record for the srun-only
+# job, and a failing step recorded as FAILED with its exit code.
+. "$JS_TOP_SRCDIR/tests/lib/tap.sh"
+need_cluster
+. "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+plan 29
+uid=$(id -u jsalice); gid=$(id -g jsalice)
+work=$(work_dir jsalice)
+out=$(cd "$work" && as_user jsalice timeout 60 srun -n4 --chdir="$work" bash -c \
+  'echo "$SLURM_PROCID $SLURM_JOB_ID $JOBSCREEN_TASK_ID $JOBSCREEN_STEP $JOBSCREEN_JOB_ID $JOBSCREEN_PROFILE_DIR $LD_PRELOAD"' 2>&1)
+ok $? "srun -n4 as jsalice exits 0"
+job=$(awk '$1 == 0 {print $2}' <<< "$out")
+like "$job" '^[0-9]+$' "task 0 reports its job id"
+rec=$(job_dir "$job")/step.0.localhost.json
+wait_file "$rec"; ok $? "the step record appears as step.0.localhost.json"
+is "$(jget "$rec" 'r["format"] + " " + str(r["version"])')" "jobscreen-step 1" "format and version"
+is "$(jget "$rec" 'r["job_id"]')" "$job" "job id"
+is "$(jget "$rec" 'r["step"] + " " + str(r["step_id"])')" "0 0" "step id in words and as a number"
+is "$(jget "$rec" 'J(r["node"], r["nodes"], r["node_list"])')" "localhost 1 localhost" "node, nodes, node list"
+is "$(jget "$rec" 'J(r["tasks"], r["local_tasks"], r["cpus"])')" "4 4 4" "tasks, local tasks, CPUs"
+is "$(jget "$rec" 'J(r["uid"], r["gid"], r["user"])')" "$uid $gid jsalice" "the job user's ids and name"
+is "$(jget "$rec" 'r["executable"]')" "bash" "executable is argv[0]"
+is "$(jget "$rec" 'len(r["argv"])')" "3" "argv has the three arguments"
+is "$(jget "$rec" 'r["work_dir"]')" "$work" "work_dir is the step's --chdir"
+is "$(jget "$rec" 'J(r["exit_code"], r["signal"], r["state"])')" "0 0 COMPLETED" "exit code, signal, state"
+is "$(jget "$rec" 'sorted(t["task_id"] for t in r["task_list"])')" "[0, 1, 2, 3]" "one task_list entry per rank"
+is "$(jget "$rec" 'all(isinstance(t["pid"], int) and t["pid"] > 1 and t["exit_code"] == 0 for t in r["task_list"])')" "true" "every task has its pid and exit code 0"
+is "$(jget "$rec" 'r["elapsed_ns"] == r["end_ns"] - r["start_ns"] and r["elapsed_ns"] > 0')" "true" "elapsed_ns = end_ns - start_ns > 0"
+now=$(date +%s%N)
+is "$(jget "$rec" "abs(r['end_ns'] - $now) < 60 * 10**9 and r['written_ns'] >= r['end_ns']")" "true" "times are ns since the epoch, written after the end"
+is "$(jget "$rec" 'r["slice_seconds"]')" "4" "slice length of the site default"
+is "$(stat -c '%U %a' "$rec")" "root 644" "the record is root's, 0644"
+is "$(stat -c '%U %a' "$(job_dir "$job")")" "root 711" "the job directory is root's, 0711"
+jrec=$(job_dir "$job")/job.json
+wait_file "$jrec"
+is "$(jget "$jrec" 'J(r["job_id"], r["batch"], r["final"], r["state"], r["user"])')" \
+  "$job false false RUNNING jsalice" "an srun-only job gets a provisional job record"
+if profiler_on; then
+  is "$(jget "$rec" 'J(r["profiled"], r["profile_reason"], r["profiler"])')" "true on $js_profiler" "the step is marked profiled with the library's path"
+  is "$(awk '$1 == 0 {print $3, $4, $5, $6, $7}' <<< "$out")" "0 0 $job $(job_dir "$job")/profiles $js_profiler" \
+    "task 0 sees its rank, step, job, profile dir and the profiler in LD_PRELOAD"
+  is "$(stat -c '%U %a' "$(job_dir "$job")/profiles")" "jsalice 700" "profiles/ belongs to the job user, 0700"
+  for i in $(seq 100); do [ "$(ls "$(job_dir "$job")/profiles" | grep -c '^0\.localhost\.[0-9]*\.json$')" -ge 4 ] && break; sleep 0.1; done
+  is "$(ls "$(job_dir "$job")/profiles" | grep -c '^0\.localhost\.[0-9]*\.json$')" "4" "four profiles, one per rank"
+  pids=$(jget "$rec" '" ".join(str(p) for p in sorted(t["pid"] for t in r["task_list"]))')
+  is "$(ls "$(job_dir "$job")/profiles" | sed -n 's/^0\.localhost\.\([0-9]*\)\.json$/\1/p' | sort -n | tr '\n' ' ' | sed 's/ $//')" \
+    "$pids" "the profiles are named by the pids in the step record"
+  is "$(stat -c %U "$(job_dir "$job")"/profiles/0.localhost.*.json | sort -u)" "jsalice" "the profiles are the user's"
+else
+  is "$(jget "$rec" 'J(r["profiled"], r["profile_reason"], r["profiler"])')" "false profiler missing null" "without a profiler the step is marked unprofiled"
+  for d in "task env" "profiles/ owner" "four profiles" "profile names" "profile owners"; do skip "$d" "no profiler built"; done
+fi
+# a failing step: recorded, and its exit code is the task's own, not the plugin's
+out=$(as_user jsalice timeout 60 srun -n2 --chdir="$work" bash -c 'echo $SLURM_JOB_ID > id.$SLURM_PROCID; exit $((5 + SLURM_PROCID))' 2>&1); st=$?
+is "$st" 6 "srun returns the highest task exit code (6)"
+job2=$(cat "$work/id.0")
+rec2=$(job_dir "$job2")/step.0.localhost.json
+wait_file "$rec2"
+is "$(jget "$rec2" 'J(r["exit_code"], r["state"], sorted(t["exit_code"] for t in r["task_list"]))')" \
+  "6 FAILED [5, 6]" "the failed step's record holds the worst exit code, FAILED, and each task's"
+done_testing

@@ -1,0 +1,56 @@
+# Helpers for the spank/joblog integration tests (40-49): source after tap.sh and need_cluster.
+
+# skip DESCRIPTION REASON: a TAP line that counts as passed but says it did not run
+skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $1 # SKIP $2"; }
+
+# jq-like field access without jq: jget FILE 'r["task_list"][0]["pid"]' (r is the record);
+# prints JSON for lists/objects/null/booleans, plain text for strings and numbers;
+# J(a, b, ...) shows several values separated by blanks.
+jget() {
+  python3 - "$1" "$2" <<'PY' 2>/dev/null
+import json, sys
+def show(v):
+    return str(v) if isinstance(v, (str, int)) and not isinstance(v, bool) else json.dumps(v)
+def J(*vals):  # several values, space-separated, each shown as above
+    return " ".join(show(v) for v in vals)
+r = json.load(open(sys.argv[1]))
+print(show(eval(sys.argv[2], {"r": r, "len": len, "sorted": sorted, "J": J})))
+PY
+}
+
+# as_user USER CMD...: run a Slurm command as a test user on this cluster
+as_user() { local u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" "$@"; }
+
+# wait_file PATH [SECONDS]: the step record appears when slurmstepd ends, just after srun returns
+wait_file() {
+  local f=$1 secs=${2:-20} i
+  for i in $(seq $((secs * 10))); do [ -e "$f" ] && return 0; sleep 0.1; done
+  return 1
+}
+
+# work_dir [USER]: a fresh directory under the cluster dir that USER owns
+work_dir() {
+  local d; d=$(mktemp -d "$JS_CLUSTER_DIR/t4.XXXXXX"); chmod 755 "$d"
+  [ -n "${1:-}" ] && chown "$1" "$d"
+  echo "$d"
+}
+
+# log_mark / log_since: what the slurmd log gained since the mark
+log_mark() { _log_mark=$(stat -c %s "$JS_SLURMD_LOG"); }
+log_since() { tail -c +$((_log_mark + 1)) "$JS_SLURMD_LOG"; }
+
+# profiler_on: the cluster's plugstack.conf names a profiler (built before the cluster came up)
+js_profiler=$(sed -n 's/.* profiler=\([^ ]*\).*/\1/p' "$JS_PLUGSTACK")
+profiler_on() { [ -n "$js_profiler" ] && [ -e "$js_profiler" ]; }
+
+# plugstack_with ARGS...: replace the plugin's arguments (it applies to the next step);
+# plugstack_restore puts the original back.  Tests that call plugstack_with trap the restore.
+js_plugstack_orig=$(cat "$JS_PLUGSTACK")
+plugstack_with() {
+  local plugin; plugin=$(awk '{print $2}' <<< "$js_plugstack_orig")
+  echo "optional $plugin $*" > "$JS_PLUGSTACK"
+}
+plugstack_restore() { echo "$js_plugstack_orig" > "$JS_PLUGSTACK"; }
+
+# job_dir JOBID
+job_dir() { echo "$JS_SPOOL_DIR/job.$1"; }

@@ -1,0 +1,158 @@
+/* Unit tests of the plugin's Slurm-free parts: plugstack.conf arguments (strict, the bad one
+ * named), the profiling decision, and LD_PRELOAD editing (the profiler once, and out again). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "conf.h"
+
+#define ARGS(...) (char *[]){ __VA_ARGS__ }
+#define NARGS(...) (int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *))
+#define PARSE(conf, err, ...) js_conf_parse(conf, NARGS(__VA_ARGS__), ARGS(__VA_ARGS__), err, sizeof err)
+
+static void all_arguments_parse_into_the_struct(void **state)
+{
+    (void)state;
+    struct js_conf c;
+    char err[256] = "";
+    assert_int_equal(PARSE(&c, err, "spool=/var/spool/js", "profiler=/usr/lib/p.so", "slice=10", "default=off",
+                           "exclude_users=root,jsbob", "exclude_partitions=gpu", "exclude_exe=*.sh,sleep",
+                           "fail_on_error=yes"),
+                     0);
+    assert_string_equal(c.spool, "/var/spool/js");
+    assert_string_equal(c.profiler, "/usr/lib/p.so");
+    assert_int_equal(c.slice_seconds, 10);
+    assert_int_equal(c.default_on, 0);
+    assert_string_equal(c.exclude_users, "root,jsbob");
+    assert_string_equal(c.exclude_partitions, "gpu");
+    assert_string_equal(c.exclude_exe, "*.sh,sleep");
+    assert_int_equal(c.fail_on_error, 1);
+    assert_int_equal(PARSE(&c, err, "spool=/s"), 0);
+    assert_int_equal(c.slice_seconds, 4);
+    assert_int_equal(c.default_on, 1);
+    assert_int_equal(c.fail_on_error, 0);
+}
+
+static void bad_arguments_are_named(void **state)
+{
+    (void)state;
+    struct js_conf c;
+    char err[256];
+    assert_int_equal(PARSE(&c, err, "spool=/s", "bogus=1"), -1);
+    assert_string_equal(err, "unknown argument 'bogus=1'");
+    assert_int_equal(PARSE(&c, err, "spool=/s", "slice=0"), -1);
+    assert_string_equal(err, "slice=0: not a whole number of seconds between 1 and 3600");
+    assert_int_equal(PARSE(&c, err, "spool=/s", "slice=4s"), -1);
+    assert_int_equal(PARSE(&c, err, "spool=/s", "default=maybe"), -1);
+    assert_string_equal(err, "default=maybe: not one of on/off, yes/no, true/false, 1/0");
+    assert_int_equal(PARSE(&c, err, "spool=relative"), -1);
+    assert_string_equal(err, "spool=relative: not an absolute path");
+    assert_int_equal(PARSE(&c, err, "profiler=/p.so"), -1);
+    assert_string_equal(err, "spool= is not set");
+    assert_int_equal(PARSE(&c, err, "spool=/s", "noequals"), -1);
+    assert_string_equal(err, "argument 'noequals': not key=value");
+    assert_int_equal(PARSE(&c, err, "spool=/s", "exclude_users=a,,b"), -1);
+    assert_string_equal(err, "exclude_users=a,,b: not a comma-separated list of non-empty names");
+}
+
+static void decision_follows_the_documented_order(void **state)
+{
+    (void)state;
+    struct js_conf c;
+    char err[256];
+    assert_int_equal(PARSE(&c, err, "spool=/s", "profiler=/p.so", "exclude_users=jsbob,0",
+                           "exclude_partitions=gpu", "exclude_exe=sleep,*.sh"),
+                     0);
+    struct js_decision_in in = { .conf = &c, .user = "jsalice", .uid = 1001, .partition = "debug",
+                                 .exe = "/usr/bin/hostname", .profiler_usable = 1 };
+    assert_string_equal(js_decide(&in), "on");
+    in.exe = "/bin/sleep";
+    assert_string_equal(js_decide(&in), "excluded executable");
+    in.exe = "run.sh";
+    assert_string_equal(js_decide(&in), "excluded executable");
+    in.exe = "hostname";
+    in.partition = "gpu";
+    assert_string_equal(js_decide(&in), "excluded partition");
+    in.partition = "debug";
+    in.user = "jsbob";
+    assert_string_equal(js_decide(&in), "excluded user");
+    in.user = "root";
+    in.uid = 0;
+    assert_string_equal(js_decide(&in), "excluded user");
+    in.user = "jsalice";
+    in.uid = 1001;
+    in.profiler_usable = 0;
+    assert_string_equal(js_decide(&in), "profiler missing");
+    in.profiler_usable = 1;
+    in.env_no_profile = "1";
+    assert_string_equal(js_decide(&in), "JOBSCREEN_NO_PROFILE");
+    in.opt_no_profile = 1;
+    assert_string_equal(js_decide(&in), "no-profile option");
+    in.special_step = 1;
+    assert_string_equal(js_decide(&in), "special step");
+
+    assert_int_equal(PARSE(&c, err, "spool=/s", "profiler=/p.so", "default=off"), 0);
+    struct js_decision_in off = { .conf = &c, .user = "jsalice", .uid = 1001, .exe = "x", .profiler_usable = 1 };
+    assert_string_equal(js_decide(&off), "default off");
+    off.env_no_profile = "0"; /* the user opts in */
+    assert_string_equal(js_decide(&off), "on");
+}
+
+static void preload_holds_the_profiler_once(void **state)
+{
+    (void)state;
+    char out[256];
+    assert_int_equal(js_preload_add(NULL, "/p.so", out, sizeof out), 0);
+    assert_string_equal(out, "/p.so");
+    assert_int_equal(js_preload_add("/a.so", "/p.so", out, sizeof out), 0);
+    assert_string_equal(out, "/a.so:/p.so");
+    assert_int_equal(js_preload_add("/a.so:/p.so", "/p.so", out, sizeof out), 0);
+    assert_string_equal(out, "/a.so:/p.so");
+    assert_int_equal(js_preload_add("/p.so /a.so", "/p.so", out, sizeof out), 0);
+    assert_string_equal(out, "/p.so /a.so");
+    assert_int_equal(js_preload_has("/x/p.so.1:/p.so2", "/p.so"), 0);
+    assert_int_equal(js_preload_add("/a.so", "/p.so", out, 8), -1);
+}
+
+static void preload_loses_the_profiler_when_the_step_opts_out(void **state)
+{
+    (void)state;
+    char out[256];
+    assert_int_equal(js_preload_remove("/p.so", "/p.so", out, sizeof out), 0);
+    assert_string_equal(out, "");
+    assert_int_equal(js_preload_remove("/a.so:/p.so /b.so:/p.so", "/p.so", out, sizeof out), 0);
+    assert_string_equal(out, "/a.so:/b.so");
+    assert_int_equal(js_preload_remove("/a.so", "/p.so", out, sizeof out), 0);
+    assert_string_equal(out, "/a.so");
+}
+
+static void booleans_and_lists(void **state)
+{
+    (void)state;
+    assert_int_equal(js_parse_bool("YES"), 1);
+    assert_int_equal(js_parse_bool("0"), 0);
+    assert_int_equal(js_parse_bool("2"), -1);
+    assert_int_equal(js_list_has("a,bb,c", "bb"), 1);
+    assert_int_equal(js_list_has("a,bb,c", "b"), 0);
+    assert_int_equal(js_list_has("", "a"), 0);
+    assert_int_equal(js_list_match_exe("py*", "/usr/bin/python3"), 1);
+    assert_int_equal(js_list_match_exe("/opt/*", "/opt/app/bin/x"), 1);
+    assert_int_equal(js_list_match_exe("py*", "/usr/bin/perl"), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(all_arguments_parse_into_the_struct),
+        cmocka_unit_test(bad_arguments_are_named),
+        cmocka_unit_test(decision_follows_the_documented_order),
+        cmocka_unit_test(preload_holds_the_profiler_once),
+        cmocka_unit_test(preload_loses_the_profiler_when_the_step_opts_out),
+        cmocka_unit_test(booleans_and_lists),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
