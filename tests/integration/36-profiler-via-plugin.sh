@@ -24,7 +24,7 @@ is "$(jq -r '[.job_id, .step, .node, .task_id, .cluster, .uid] | @tsv' "$f")" \
    "the ids the plugin set: job, step, node, task, cluster; the user's uid"
 is "$(jq -r '.slice_seconds' "$f")" 4 "the site's slice length"
 is "$(jq -c '.totals | [.posix_read_calls, .posix_read_bytes, .posix_write_calls, .posix_write_bytes, .stdio_write_calls, .stdio_write_bytes]' "$f")" \
-   "[5,1124,12,1100,7,203]" "exact counts, as without the plugin"
-is "$(jq -c '[.files[].path]' "$f")" "[\"$work/posix.dat\",\"$work/stdio.txt\"]" "the file list"
+   "[6,2174,13,2150,7,203]" "exact counts, as without the plugin"
+is "$(jq -c '[.files[].path]' "$f")" "[\"$work/posix.dat\",\"$work/copy.dat\",\"$work/stdio.txt\"]" "the file list"
 is "$(find "$dir" -name '.*' | wc -l)" 0 "no temporary file left in the spool"
 done_testing
