@@ -127,30 +127,44 @@ static int js_gettid(void)
     return (int)syscall(SYS_gettid);
 }
 
+static void js_fold_at(uint64_t now, int reap);
+
+static struct js_thread *js_claim_free(void)
+{
+    for (struct js_thread *b = __atomic_load_n(&js_list, __ATOMIC_ACQUIRE); b; b = b->next) {
+        int expect = JS_T_FREE;
+        if (__atomic_compare_exchange_n(&b->state, &expect, JS_T_LIVE, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+            return b;
+    }
+    return NULL;
+}
+
 struct js_thread *js_thread_register(void)
 {
     int e = errno;
-    struct js_thread *t = NULL;
-    for (struct js_thread *b = __atomic_load_n(&js_list, __ATOMIC_ACQUIRE); b; b = b->next) {
-        int expect = JS_T_FREE;
-        if (__atomic_compare_exchange_n(&b->state, &expect, JS_T_LIVE, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-            t = b;
-            break;
+    struct js_thread *t = js_claim_free();
+    if (t == NULL && __atomic_load_n(&js_pool_used, __ATOMIC_RELAXED) < JS_MAX_THREADS) {
+        unsigned i = __atomic_fetch_add(&js_pool_used, 1, __ATOMIC_RELAXED);
+        if (i < JS_MAX_THREADS) {
+            t = &js_pool[i];
+            t->state = JS_T_LIVE;
+            struct js_thread *head = __atomic_load_n(&js_list, __ATOMIC_RELAXED);
+            do
+                t->next = head;
+            while (!__atomic_compare_exchange_n(&js_list, &head, t, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
         }
     }
-    if (t == NULL) {
-        unsigned i = __atomic_fetch_add(&js_pool_used, 1, __ATOMIC_RELAXED);
-        if (i >= JS_MAX_THREADS) {
-            js_tls = &js_sink;
-            errno = e;
-            return &js_sink;
-        }
-        t = &js_pool[i];
-        t->state = JS_T_LIVE;
-        struct js_thread *head = __atomic_load_n(&js_list, __ATOMIC_RELAXED);
-        do
-            t->next = head;
-        while (!__atomic_compare_exchange_n(&js_list, &head, t, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+    if (t == NULL && pthread_mutex_trylock(&js_fold_mu) == 0) {
+        /* every block taken: fold now, which hands on the blocks of ended threads */
+        if (js_on)
+            js_fold_at(js_now_ns(), 1);
+        pthread_mutex_unlock(&js_fold_mu);
+        t = js_claim_free();
+    }
+    if (t == NULL) { /* more live threads than blocks: this one goes uncounted */
+        js_tls = &js_sink;
+        errno = e;
+        return &js_sink;
     }
     t->tid = js_gettid();
     unsigned live = __atomic_add_fetch(&js_g.threads_live, 1, __ATOMIC_RELAXED);
