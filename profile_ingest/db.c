@@ -263,20 +263,6 @@ static PGresult *q(struct pi_db *db, const char *sql, int n, const char *const *
     return PQexecParams(db->conn, sql, n, NULL, params, NULL, NULL, 0);
 }
 
-int pi_db_step_done(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node)
-{
-    char j[32];
-    snprintf(j, sizeof j, "%lld", job);
-    const char *p[4] = { cluster, j, step, node };
-    PGresult *r = q(db, "SELECT 1 FROM js_data.step_nodes s JOIN js_data.clusters c USING (cluster_id) "
-                        "WHERE c.name = $1 AND s.job_id = $2 AND s.step_id = $3 AND s.node = $4", 4, p);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK)
-        return check(db, r, PGRES_TUPLES_OK, "look up a step record");
-    int done = PQntuples(r) > 0;
-    PQclear(r);
-    return done;
-}
-
 int pi_db_quarantined(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node, char ***names)
 {
     char j[32];
@@ -595,9 +581,14 @@ int pi_db_quarantine(struct pi_db *db, const char *cluster, long long job, const
 
 int pi_db_durable(struct pi_db *db)
 {
-    /* a transaction with an xid writes a commit record; with synchronous_commit = on its
-     * COMMIT returns once the log is flushed up to it, so every earlier commit is durable */
-    return check(db, PQexec(db->conn, "SELECT txid_current()"), PGRES_TUPLES_OK, "flush the commits");
+    /* A transaction that writes, committed with synchronous_commit = on, returns once the log
+     * is flushed up to its commit record, so every earlier (asynchronous) commit is durable.
+     * It must write: a commit that wrote no log record is not flushed (an xid alone is not
+     * enough). */
+    const char *p[1] = { db->who };
+    return check(db, q(db, "INSERT INTO js_data.ingest_sessions (backend_pid, who, at) VALUES (pg_backend_pid(), $1, now()) "
+                           "ON CONFLICT (backend_pid) DO UPDATE SET who = excluded.who, at = excluded.at", 1, p),
+                 PGRES_COMMAND_OK, "flush the commits");
 }
 
 int pi_db_rollup(struct pi_db *db, long *folded)

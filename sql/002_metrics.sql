@@ -384,6 +384,16 @@ COMMENT ON COLUMN js_data.totals_pending.step_id IS 'step id in words';
 COMMENT ON COLUMN js_data.totals_pending.node IS 'node';
 COMMENT ON COLUMN js_data.totals_pending.queued_at IS 'commit of the ingest transaction that queued it';
 
+CREATE TABLE js_data.ingest_sessions (
+    backend_pid integer PRIMARY KEY,
+    who         text NOT NULL,
+    at          timestamptz NOT NULL
+);
+COMMENT ON TABLE js_data.ingest_sessions IS 'one row per database session of a profile_ingest, updated by its durability barrier (a synchronous commit that writes, so that the log is flushed past the session''s asynchronous step commits)';
+COMMENT ON COLUMN js_data.ingest_sessions.backend_pid IS 'pg_backend_pid() of the session';
+COMMENT ON COLUMN js_data.ingest_sessions.who IS 'host:pid of the profile_ingest';
+COMMENT ON COLUMN js_data.ingest_sessions.at IS 'its last durability barrier';
+
 -- Create the partitions of the three per-slice tables that cover slices first..last.
 -- Serialised by an advisory lock so that several ingest daemons may call it at once.
 CREATE FUNCTION js_data.ensure_slice_partitions(first bigint, last bigint) RETURNS integer
