@@ -1,0 +1,214 @@
+#include "config.h"
+
+#include "conf.h"
+#include "log.h"
+#include "profile_format.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_list(char **list, const char *value)
+{
+    for (int i = 0; i < PI_MAX_LIST; i++) {
+        free(list[i]);
+        list[i] = NULL;
+    }
+    char *copy = strdup(value), *save = NULL;
+    int n = 0;
+    for (char *t = strtok_r(copy, " ,\t", &save); t && n < PI_MAX_LIST; t = strtok_r(NULL, " ,\t", &save))
+        list[n++] = strdup(t);
+    free(copy);
+}
+
+void pi_conf_defaults(struct pi_conf *c)
+{
+    memset(c, 0, sizeof *c);
+    c->db = strdup("dbname=jobscreen");
+    c->spool = strdup("/var/spool/jobscreen");
+    c->cluster = strdup("default");
+    c->rescan_seconds = 30;
+    c->max_profile_bytes = JS_PROFILE_MAX_BYTES;
+    c->max_profiles = 100000;
+    c->backoff_max_seconds = 60;
+    c->once_retries = 5;
+    c->job_grace_seconds = 300;
+    c->record_uid = 0;
+    c->migrate = 1;
+    c->log_level = PI_INFO;
+    set_list(c->shared_fs, "nfs nfs4 lustre gpfs beegfs cephfs ceph glusterfs fuse.glusterfs panfs wekafs");
+    set_list(c->no_edge_prefix, "/dev/ /proc/ /sys/ /run/ /etc/ /usr/ /lib/ /lib64/ /bin/ /sbin/ /var/lib/ /var/cache/");
+}
+
+void pi_conf_free(struct pi_conf *c)
+{
+    free(c->db);
+    free(c->spool);
+    free(c->quarantine);
+    free(c->archive);
+    free(c->cluster);
+    free(c->user);
+    for (int i = 0; i < PI_MAX_LIST; i++) {
+        free(c->shared_fs[i]);
+        free(c->no_edge_prefix[i]);
+    }
+    memset(c, 0, sizeof *c);
+}
+
+static int parse_ll(const char *v, long long lo, long long hi, long long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || end == v || *end != '\0' || x < lo || x > hi)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+static int parse_bool(const char *v)
+{
+    if (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "on"))
+        return 1;
+    if (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off"))
+        return 0;
+    return -1;
+}
+
+static void set_str(char **dst, const char *v)
+{
+    free(*dst);
+    *dst = *v ? strdup(v) : NULL;
+}
+
+int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err, size_t errsize)
+{
+    static const struct {
+        const char *key;
+        size_t off;
+        long long lo, hi;
+    } ints[] = {
+        { "rescan_seconds", offsetof(struct pi_conf, rescan_seconds), 1, 86400 },
+        { "max_profiles", offsetof(struct pi_conf, max_profiles), 1, 10000000 },
+        { "backoff_max_seconds", offsetof(struct pi_conf, backoff_max_seconds), 1, 3600 },
+        { "once_retries", offsetof(struct pi_conf, once_retries), 0, 1000 },
+        { "job_grace_seconds", offsetof(struct pi_conf, job_grace_seconds), 0, 30 * 86400 },
+        { "record_uid", offsetof(struct pi_conf, record_uid), 0, INT_MAX },
+    };
+    long long n;
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        if (strcmp(key, ints[i].key) != 0)
+            continue;
+        if (parse_ll(value, ints[i].lo, ints[i].hi, &n) < 0) {
+            snprintf(err, errsize, "%s: \"%s\" is not a whole number from %lld to %lld", key, value, ints[i].lo, ints[i].hi);
+            return -1;
+        }
+        *(int *)((char *)c + ints[i].off) = (int)n;
+        return 0;
+    }
+    if (!strcmp(key, "db"))
+        set_str(&c->db, value);
+    else if (!strcmp(key, "spool"))
+        set_str(&c->spool, value);
+    else if (!strcmp(key, "quarantine"))
+        set_str(&c->quarantine, value);
+    else if (!strcmp(key, "archive"))
+        set_str(&c->archive, value);
+    else if (!strcmp(key, "cluster"))
+        set_str(&c->cluster, value);
+    else if (!strcmp(key, "user"))
+        set_str(&c->user, value);
+    else if (!strcmp(key, "shared_fs"))
+        set_list(c->shared_fs, value);
+    else if (!strcmp(key, "no_edge_prefixes"))
+        set_list(c->no_edge_prefix, value);
+    else if (!strcmp(key, "max_profile_bytes")) {
+        if (parse_ll(value, 1024, JS_PROFILE_MAX_BYTES, &n) < 0) {
+            snprintf(err, errsize, "%s: \"%s\" is not a size from 1024 to %u bytes", key, value, JS_PROFILE_MAX_BYTES);
+            return -1;
+        }
+        c->max_profile_bytes = n;
+    } else if (!strcmp(key, "migrate") || !strcmp(key, "syslog")) {
+        int b = parse_bool(value);
+        if (b < 0) {
+            snprintf(err, errsize, "%s: \"%s\" is not yes or no", key, value);
+            return -1;
+        }
+        if (!strcmp(key, "migrate"))
+            c->migrate = b;
+        else
+            c->syslog = b;
+    } else if (!strcmp(key, "log_level")) {
+        int l = pi_log_level_parse(value);
+        if (l < 0) {
+            snprintf(err, errsize, "log_level: \"%s\" is not error, warn, info or debug", value);
+            return -1;
+        }
+        c->log_level = l;
+    } else {
+        snprintf(err, errsize, "unknown key \"%s\"", key);
+        return -1;
+    }
+    if ((!strcmp(key, "db") || !strcmp(key, "spool")) && !*value) {
+        snprintf(err, errsize, "%s: must not be empty", key);
+        return -1;
+    }
+    return 0;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+int pi_conf_load(struct pi_conf *c, const char *path, char *err, size_t errsize)
+{
+    FILE *f = fopen(path, "re");
+    if (!f) {
+        snprintf(err, errsize, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    char line[8192], msg[512];
+    int lineno = 0, rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            snprintf(err, errsize, "%s:%d: line too long", path, lineno);
+            rc = -1;
+            break;
+        }
+        char *s = trim(line);
+        if (*s == '\0' || *s == '#')
+            continue;
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            snprintf(err, errsize, "%s:%d: expected key = value", path, lineno);
+            rc = -1;
+            break;
+        }
+        *eq = '\0';
+        if (pi_conf_set(c, trim(s), trim(eq + 1), msg, sizeof msg) < 0) {
+            snprintf(err, errsize, "%s:%d: %s", path, lineno, msg);
+            rc = -1;
+            break;
+        }
+    }
+    fclose(f);
+    return rc;
+}
+
+int pi_conf_is_shared_fs(const struct pi_conf *c, const char *fstype)
+{
+    for (int i = 0; i < PI_MAX_LIST && c->shared_fs[i]; i++)
+        if (!strcmp(c->shared_fs[i], fstype))
+            return 1;
+    return 0;
+}

@@ -1,0 +1,41 @@
+/* The daemon's configuration: a file of "key = value" lines and the same keys as flags
+ * (profile_ingest(8) lists them). */
+#ifndef PI_CONF_H
+#define PI_CONF_H
+
+#include <stddef.h>
+
+#define PI_CONF_DEFAULT_PATH SYSCONFDIR "/jobscreen/profile_ingest.conf"
+#define PI_MAX_LIST 32
+
+struct pi_conf {
+    char *db;                 /* libpq connection string */
+    char *spool;              /* spool directory */
+    char *quarantine;         /* quarantine directory (default SPOOL/.quarantine) */
+    char *archive;            /* NULL: remove ingested files; else move them here */
+    char *cluster;            /* cluster name when a record has none */
+    char *user;               /* started as root: run as this account with CAP_DAC_OVERRIDE only */
+    int rescan_seconds;       /* full rescan interval besides inotify */
+    long long max_profile_bytes;
+    int max_profiles;         /* profiles per step record */
+    int backoff_max_seconds;  /* database retry backoff cap */
+    int once_retries;         /* --once: attempts while the database is down */
+    int job_grace_seconds;    /* a final job's directory is cleaned this long after its end */
+    int record_uid;           /* owner that records must have (root) */
+    int migrate;              /* apply migrations at start */
+    int log_level;
+    int syslog;
+    char *shared_fs[PI_MAX_LIST];     /* fs types whose files are one file cluster-wide */
+    char *no_edge_prefix[PI_MAX_LIST];/* paths that give no file edges */
+};
+
+void pi_conf_defaults(struct pi_conf *c);
+void pi_conf_free(struct pi_conf *c);
+/* Set one key; 0, or -1 with a message in err ("unknown key \"x\"", "bad value ..."). */
+int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err, size_t errsize);
+/* Read a file of key = value lines; 0, or -1 with "FILE:LINE: message" in err. */
+int pi_conf_load(struct pi_conf *c, const char *path, char *err, size_t errsize);
+/* 1 when the fs type is listed as shared */
+int pi_conf_is_shared_fs(const struct pi_conf *c, const char *fstype);
+
+#endif

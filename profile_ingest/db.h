@@ -1,0 +1,53 @@
+/* The database side of the ingest: connection, migrations, the one transaction per step
+ * record (COPY for the bulk rows), and what --status reports. */
+#ifndef PI_DB_H
+#define PI_DB_H
+
+#include <libpq-fe.h>
+
+#include "conf.h"
+#include "validate.h"
+
+/* Results: PI_DB_OK; PI_DB_DONE (already ingested); PI_DB_BUSY (another daemon holds it);
+ * PI_DB_RETRY (database down or restarting: keep the spool, back off); PI_DB_FAIL (this
+ * step failed for a reason of its own, logged). */
+enum { PI_DB_OK = 0, PI_DB_DONE = 1, PI_DB_BUSY = 2, PI_DB_RETRY = -1, PI_DB_FAIL = -2 };
+
+struct pi_db {
+    PGconn *conn;
+    char *conninfo;
+    int migrated;
+    int staged;
+    char who[128];
+    /* per-session caches (cleared on reconnect): the last cluster's id, the partitions known
+     * to exist (their first slices), and the last job record written */
+    char cluster_name[256], cluster_id[16];
+    long long parts[64];
+    int nparts;
+    long long last_job, last_job_written;
+};
+
+void pi_db_init(struct pi_db *db, const char *conninfo);
+void pi_db_close(struct pi_db *db);
+/* Connect when not connected (and apply migrations when migrate is set): PI_DB_OK / RETRY / FAIL */
+int pi_db_ensure(struct pi_db *db, int migrate);
+/* Apply the embedded migrations: PI_DB_OK, RETRY, or FAIL (e.g. a newer schema). */
+int pi_db_migrate(struct pi_db *db);
+/* Quarantined files of an ingested step record: names = file, reason, file, reason, ..., NULL (malloc'd). */
+int pi_db_quarantined(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node, char ***names);
+/* The transaction of one step record.  moved_to[i] is where st->bad[i] will go. */
+int pi_db_ingest_step(struct pi_db *db, const struct pi_conf *conf, struct pi_step *st, char *const *moved_to);
+/* Upsert a job from its record alone (job.json changed, e.g. final). */
+int pi_db_ingest_job(struct pi_db *db, const char *cluster, const json_t *job, int slice_seconds);
+/* Log a quarantined file outside a step transaction (a bad step record, an orphan profile). */
+int pi_db_quarantine(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node,
+                     const char *file, const char *moved_to, const char *reason);
+/* Make every commit of this session durable (the step transactions commit asynchronously). */
+int pi_db_durable(struct pi_db *db);
+/* Fold the queued step records into the slice totals (js_data.rollup_totals) until none is
+ * left; *folded says how many. */
+int pi_db_rollup(struct pi_db *db, long *folded);
+/* Print the ingest rate and totals (profile_ingest --status). */
+int pi_db_status(struct pi_db *db, FILE *out);
+
+#endif

@@ -1,0 +1,889 @@
+/*
+ * profile_ingest: loads the jobscreen spool into PostgreSQL (profile_ingest(8), docs/ingest.md).
+ *
+ * The unit of work is one step record (SPOOL/job.<id>/step.<step>.<node>.json) with that
+ * node's profiles of that step: validated, then written in one transaction whose first row
+ * is the exactly-once key (js_data.step_nodes); files leave the spool only after COMMIT.
+ */
+#include "config.h"
+
+#include "conf.h"
+#include "db.h"
+#include "log.h"
+#include "slice.h"
+#include "spool.h"
+#include "validate.h"
+
+#include <dirent.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <pwd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop_requested, reload_requested;
+
+static void on_signal(int sig)
+{
+    if (sig == SIGHUP)
+        reload_requested = 1;
+    else
+        stop_requested = 1;
+}
+
+struct seen_job {
+    long long job;
+    long long mtime_ns, size;  /* of the job.json last written to the database */
+    int final;                 /* what it said: final, and the end time */
+    long long end_ns;
+};
+
+struct ctx {
+    struct pi_conf conf;
+    const char *conf_path;
+    int conf_required;
+    char **overrides; /* key=value from the command line, applied after the file */
+    int noverrides;
+    struct pi_db db;
+    char qdir[PATH_MAX];
+    struct seen_job *seen;
+    size_t nseen, capseen;
+    char **warned;
+    size_t nwarned;
+    int inotify_fd;
+    /* step records committed asynchronously, cleaned once a durable commit follows them */
+    struct deferred {
+        char *jobname, *recname, step[JS_STEP_NAME_MAX], node[256];
+        long long job;
+        char **q;
+    } *deferred;
+    size_t ndeferred, capdeferred;
+};
+
+#define PI_DEFER_MAX 64
+
+struct scan_result {
+    long steps, profiles, slices, refused, backlog, failed;
+    int retry;
+};
+
+static int warn_once(struct ctx *c, const char *key)
+{
+    for (size_t i = 0; i < c->nwarned; i++)
+        if (!strcmp(c->warned[i], key))
+            return 0;
+    char **w = realloc(c->warned, (c->nwarned + 1) * sizeof *w);
+    if (!w)
+        abort();
+    c->warned = w;
+    c->warned[c->nwarned++] = strdup(key);
+    return 1;
+}
+
+static void kept(struct ctx *c, const char *file, const char *reason)
+{
+    char key[PATH_MAX + 600];
+    snprintf(key, sizeof key, "%s: %s", file, reason);
+    if (warn_once(c, key))
+        pi_warn("kept %s: %s", file, reason);
+}
+
+/* Read and check a record; returns the JSON, or NULL (kept, logged once). is_step < 0: do not
+ * quarantine; *invalid set when the record is broken (not merely of an unknown version). */
+static json_t *read_record(struct ctx *c, int dirfd, const char *jobname, const char *name, int is_step,
+                           char *reason, size_t rsize, int *invalid, int *gone)
+{
+    char *buf = NULL, path[PATH_MAX];
+    size_t len = 0;
+    *invalid = *gone = 0;
+    snprintf(path, sizeof path, "%s/%s", jobname, name);
+    int r = pi_read_file(dirfd, name, (uid_t)c->conf.record_uid, "the record writer", JS_RECORD_MAX_FILE_BYTES, &buf, &len, reason, rsize);
+    if (r == PI_READ_GONE) {
+        *gone = 1;
+        return NULL;
+    }
+    if (r == PI_READ_REFUSED) {
+        *invalid = 1;
+        return NULL;
+    }
+    json_t *j = pi_json_parse(buf, len, reason, rsize);
+    free(buf);
+    if (!j) {
+        *invalid = 1;
+        return NULL;
+    }
+    int chk = pi_record_check(j, is_step, reason, rsize);
+    if (chk != PI_OK) {
+        json_decref(j);
+        if (chk == PI_UNKNOWN_VERSION)
+            kept(c, path, reason);
+        else
+            *invalid = 1;
+        return NULL;
+    }
+    return j;
+}
+
+static void free_list(char **l)
+{
+    if (!l)
+        return;
+    for (char **p = l; *p; p++)
+        free(*p);
+    free(l);
+}
+
+/* After COMMIT (or when the step record was ingested before): quarantine what the database
+ * says was refused, dispose of the rest, the step record last. */
+static void clean_step(struct ctx *c, int jobfd, long long job, const char *recname, const char *step,
+                       const char *node, char **quarantined)
+{
+    int pfd = pi_open_dir(jobfd, JS_PROFILES_DIR_NAME);
+    if (pfd >= 0) {
+        DIR *d = fdopendir(dup(pfd));
+        struct dirent *e;
+        char want[PATH_MAX];
+        while (d && (e = readdir(d))) {
+            if (!pi_profile_name_matches(e->d_name, step, node))
+                continue;
+            snprintf(want, sizeof want, "job.%lld/%s/%s", job, JS_PROFILES_DIR_NAME, e->d_name);
+            const char *reason = NULL;
+            for (char **q = quarantined; q && *q; q += 2)
+                if (!strcmp(q[0], want))
+                    reason = q[1];
+            if (reason) {
+                if (pi_quarantine_move(pfd, e->d_name, c->qdir, job, reason) == 0)
+                    pi_warn("refused %s: %s", want, reason);
+            } else {
+                pi_dispose(pfd, e->d_name, c->conf.archive, job, JS_PROFILES_DIR_NAME);
+            }
+        }
+        if (d)
+            closedir(d);
+        close(pfd);
+    }
+    pi_dispose(jobfd, recname, c->conf.archive, job, NULL);
+}
+
+static void quarantine_record(struct ctx *c, int jobfd, long long job, const char *name, const char *step,
+                              const char *node, const char *reason, struct scan_result *res)
+{
+    char file[PATH_MAX], to[PATH_MAX];
+    snprintf(file, sizeof file, "job.%lld/%s", job, name);
+    pi_quarantine_path(to, sizeof to, c->qdir, job, name);
+    int rc = pi_db_ensure(&c->db, c->conf.migrate);
+    if (rc == PI_DB_OK)
+        rc = pi_db_quarantine(&c->db, c->conf.cluster, job, step, node, file, to, reason);
+    if (rc != PI_DB_OK) {
+        res->retry |= rc == PI_DB_RETRY;
+        return;
+    }
+    if (pi_quarantine_move(jobfd, name, c->qdir, job, reason) == 0)
+        pi_warn("refused %s: %s", file, reason);
+    res->refused++;
+}
+
+static void process_step(struct ctx *c, int jobfd, const char *jobname, long long job, const char *recname,
+                         const char *step, const char *node, struct scan_result *res)
+{
+    char reason[PI_REASON_MAX], path[PATH_MAX];
+    int invalid, gone;
+    snprintf(path, sizeof path, "%s/%s", jobname, recname);
+    json_t *jobrec = read_record(c, jobfd, jobname, JS_JOB_RECORD_NAME, 0, reason, sizeof reason, &invalid, &gone);
+    if (!jobrec) {
+        char jpath[PATH_MAX];
+        snprintf(jpath, sizeof jpath, "%s/%s", jobname, JS_JOB_RECORD_NAME);
+        if (invalid)
+            kept(c, jpath, reason);
+        else if (gone)
+            kept(c, path, "no job record (job.json) yet");
+        res->backlog++;
+        return;
+    }
+    json_t *rec = read_record(c, jobfd, jobname, recname, 1, reason, sizeof reason, &invalid, &gone);
+    if (!rec) {
+        json_decref(jobrec);
+        if (invalid)
+            quarantine_record(c, jobfd, job, recname, step, node, reason, res);
+        else if (!gone)
+            res->backlog++;
+        return;
+    }
+    /* the step record must agree with its name and with the job record */
+    const char *rstep = json_string_value(json_object_get(rec, "step"));
+    const char *rnode = json_string_value(json_object_get(rec, "node"));
+    long long rjob = json_integer_value(json_object_get(rec, "job_id"));
+    if (rjob != job || strcmp(rstep, step) || strcmp(rnode, node)) {
+        snprintf(reason, sizeof reason, "step record is of job %lld step %s node %s, its name says job %lld step %s node %s",
+                 rjob, rstep, rnode, job, step, node);
+        invalid = 1;
+    } else if (json_integer_value(json_object_get(jobrec, "job_id")) != job) {
+        snprintf(reason, sizeof reason, "job record is of job %lld, not %lld", (long long)json_integer_value(json_object_get(jobrec, "job_id")), job);
+        invalid = 1;
+    } else if (json_integer_value(json_object_get(rec, "uid")) != json_integer_value(json_object_get(jobrec, "uid"))) {
+        snprintf(reason, sizeof reason, "step record's uid %lld differs from the job record's uid %lld",
+                 (long long)json_integer_value(json_object_get(rec, "uid")), (long long)json_integer_value(json_object_get(jobrec, "uid")));
+        invalid = 1;
+    }
+    if (invalid) {
+        json_decref(jobrec);
+        json_decref(rec);
+        quarantine_record(c, jobfd, job, recname, step, node, reason, res);
+        return;
+    }
+
+    struct pi_step st;
+    pi_step_init(&st, jobrec, rec, c->conf.cluster);
+    int rc = pi_db_ensure(&c->db, c->conf.migrate);
+    if (rc != PI_DB_OK) {
+        res->retry |= rc == PI_DB_RETRY;
+        res->failed += rc == PI_DB_FAIL;
+        res->backlog++;
+        pi_step_free(&st);
+        return;
+    }
+
+    /* the profiles of this step on this node */
+    int pfd = pi_open_dir(jobfd, JS_PROFILES_DIR_NAME);
+    if (pfd < 0 && errno != ENOENT)
+        kept(c, path, "its profiles/ directory is not a directory (or is a link): profiles ignored");
+    if (pfd >= 0) {
+        DIR *d = fdopendir(dup(pfd));
+        struct dirent *e;
+        int count = 0;
+        while (d && (e = readdir(d))) {
+            if (!pi_profile_name_matches(e->d_name, step, node))
+                continue;
+            char *buf = NULL;
+            size_t len = 0;
+            if (++count > c->conf.max_profiles) {
+                snprintf(reason, sizeof reason, "more than %d profiles for one step on one node", c->conf.max_profiles);
+                pi_step_add_bad(&st, e->d_name, reason);
+                continue;
+            }
+            int r = pi_read_file(pfd, e->d_name, (uid_t)st.uid, "the job's user", c->conf.max_profile_bytes, &buf, &len, reason, sizeof reason);
+            if (r == PI_READ_GONE)
+                continue;
+            if (r == PI_READ_REFUSED) {
+                pi_step_add_bad(&st, e->d_name, reason);
+                continue;
+            }
+            json_t *p = pi_json_parse(buf, len, reason, sizeof reason);
+            free(buf);
+            if (!p || pi_profile_add(&st, &c->conf, p, reason, sizeof reason) != PI_OK)
+                pi_step_add_bad(&st, e->d_name, reason);
+            json_decref(p);
+        }
+        if (d)
+            closedir(d);
+    }
+    pi_step_finish(&st);
+
+    char **moved = calloc(st.nbad + 1, sizeof *moved);
+    for (size_t i = 0; i < st.nbad; i++) {
+        moved[i] = malloc(PATH_MAX);
+        pi_quarantine_path(moved[i], PATH_MAX, c->qdir, job, st.bad[i].name);
+    }
+    rc = pi_db_ingest_step(&c->db, &c->conf, &st, moved);
+    if (rc == PI_DB_OK) {
+        pi_info("ingested %s: %zu profiles, %zu slice rows, %zu files%s", path, st.nprocs, st.nslices, st.nfiles,
+                st.nbad ? ", some refused: step marked incomplete" : "");
+        res->steps++;
+        res->profiles += (long)st.nprocs;
+        res->slices += (long)st.nslices;
+        res->refused += (long)st.nbad;
+        char **q = calloc(2 * st.nbad + 1, sizeof *q);
+        for (size_t i = 0; i < st.nbad; i++) {
+            char f[PATH_MAX];
+            snprintf(f, sizeof f, "job.%lld/%s/%s", job, JS_PROFILES_DIR_NAME, st.bad[i].name);
+            q[2 * i] = strdup(f);
+            q[2 * i + 1] = strdup(st.bad[i].reason);
+        }
+        /* the commit was asynchronous: the files go after the next durable commit */
+        if (c->ndeferred == c->capdeferred) {
+            c->capdeferred = c->capdeferred ? 2 * c->capdeferred : PI_DEFER_MAX;
+            c->deferred = realloc(c->deferred, c->capdeferred * sizeof *c->deferred);
+            if (!c->deferred)
+                abort();
+        }
+        struct deferred *d = &c->deferred[c->ndeferred++];
+        d->jobname = strdup(jobname);
+        d->recname = strdup(recname);
+        snprintf(d->step, sizeof d->step, "%s", step);
+        snprintf(d->node, sizeof d->node, "%s", node);
+        d->job = job;
+        d->q = q;
+    } else if (rc == PI_DB_DONE) {
+        /* ingested before (a kill between commit and cleanup, another daemon, a rerun): make
+         * sure that commit is durable, then treat each file as that ingest did */
+        char **q = NULL;
+        if (pi_db_durable(&c->db) == PI_DB_OK &&
+            pi_db_quarantined(&c->db, st.cluster, job, step, node, &q) == PI_DB_OK) {
+            pi_info("%s was ingested before; cleaning the spool", path);
+            clean_step(c, jobfd, job, recname, step, node, q);
+        }
+        free_list(q);
+    } else if (rc == PI_DB_BUSY) {
+        pi_debug("%s: another profile_ingest is on it", path);
+    } else {
+        res->retry |= rc == PI_DB_RETRY;
+        res->failed += rc == PI_DB_FAIL;
+        res->backlog++;
+    }
+    free_list(moved);
+    if (pfd >= 0)
+        close(pfd);
+    pi_step_free(&st);
+}
+
+static struct seen_job *seen_find(struct ctx *c, long long job)
+{
+    for (size_t i = 0; i < c->nseen; i++)
+        if (c->seen[i].job == job)
+            return &c->seen[i];
+    if (c->nseen == c->capseen) {
+        c->capseen = c->capseen ? 2 * c->capseen : 64;
+        c->seen = realloc(c->seen, c->capseen * sizeof *c->seen);
+        if (!c->seen)
+            abort();
+    }
+    struct seen_job *s = &c->seen[c->nseen++];
+    s->job = job;
+    s->mtime_ns = s->size = -1;
+    s->final = 0;
+    s->end_ns = 0;
+    return s;
+}
+
+/* A job directory with no step record left: keep the job row up to date (job.json becomes
+ * final at the job's end), and once the job is final and its grace time has passed,
+ * quarantine leftover profiles and remove the directory. */
+static void process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *jobname, long long job, struct scan_result *res)
+{
+    struct stat sb;
+    if (fstatat(jobfd, JS_JOB_RECORD_NAME, &sb, AT_SYMLINK_NOFOLLOW) < 0)
+        return;
+    struct seen_job *s = seen_find(c, job);
+    long long mt = (long long)sb.st_mtim.tv_sec * 1000000000LL + sb.st_mtim.tv_nsec;
+    char reason[PI_REASON_MAX];
+    int invalid, gone;
+    json_t *jr = NULL;
+    if (s->mtime_ns != mt || s->size != (long long)sb.st_size) {
+        jr = read_record(c, jobfd, jobname, JS_JOB_RECORD_NAME, 0, reason, sizeof reason, &invalid, &gone);
+        if (!jr) {
+            if (invalid) {
+                char p[PATH_MAX];
+                snprintf(p, sizeof p, "%s/%s", jobname, JS_JOB_RECORD_NAME);
+                kept(c, p, reason);
+            }
+            return;
+        }
+        const char *cl = json_string_value(json_object_get(jr, "cluster"));
+        int rc = pi_db_ensure(&c->db, c->conf.migrate);
+        if (rc == PI_DB_OK)
+            rc = pi_db_ingest_job(&c->db, cl && *cl ? cl : c->conf.cluster, jr, JS_SLICE_DEFAULT_SECONDS);
+        if (rc != PI_DB_OK) {
+            res->retry |= rc == PI_DB_RETRY;
+            json_decref(jr);
+            return;
+        }
+        s->mtime_ns = mt;
+        s->size = (long long)sb.st_size;
+    }
+    if (jr) {
+        s->final = json_is_true(json_object_get(jr, "final"));
+        s->end_ns = json_is_integer(json_object_get(jr, "end_ns")) ? json_integer_value(json_object_get(jr, "end_ns")) : 0;
+        json_decref(jr);
+    }
+    /* a running job's directory stays: job.json is re-read only when it changes */
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    if (!s->final || s->end_ns / 1000000000LL + c->conf.job_grace_seconds > now.tv_sec)
+        return;
+    jr = read_record(c, jobfd, jobname, JS_JOB_RECORD_NAME, 0, reason, sizeof reason, &invalid, &gone);
+    if (!jr)
+        return;
+    const char *cl = json_string_value(json_object_get(jr, "cluster"));
+    char cluster[256];
+    snprintf(cluster, sizeof cluster, "%s", cl && *cl ? cl : c->conf.cluster);
+    json_decref(jr);
+    /* leftover profiles: no step record will come for them */
+    if (pi_db_ensure(&c->db, c->conf.migrate) != PI_DB_OK) {
+        res->retry = 1;
+        return;
+    }
+    int pfd = pi_open_dir(jobfd, JS_PROFILES_DIR_NAME);
+    if (pfd >= 0) {
+        DIR *d = fdopendir(dup(pfd));
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            if (e->d_name[0] == '.')
+                continue;
+            char file[PATH_MAX], to[PATH_MAX];
+            snprintf(file, sizeof file, "job.%lld/%s/%s", job, JS_PROFILES_DIR_NAME, e->d_name);
+            pi_quarantine_path(to, sizeof to, c->qdir, job, e->d_name);
+            const char *why = "no step record names this profile's step and node (the job ended)";
+            if (pi_db_quarantine(&c->db, cluster, job, "", "", file, to, why) != PI_DB_OK) {
+                res->retry = 1;
+                break;
+            }
+            if (pi_quarantine_move(pfd, e->d_name, c->qdir, job, why) == 0)
+                pi_warn("refused %s: %s", file, why);
+        }
+        if (d)
+            closedir(d);
+        close(pfd);
+        if (res->retry)
+            return;
+        if (unlinkat(jobfd, JS_PROFILES_DIR_NAME, AT_REMOVEDIR) < 0 && errno != ENOENT)
+            kept(c, jobname, "its profiles/ directory could not be removed");
+    }
+    pi_dispose(jobfd, JS_JOB_RECORD_NAME, c->conf.archive, job, NULL);
+    if (unlinkat(spoolfd, jobname, AT_REMOVEDIR) == 0)
+        pi_info("%s: job ended and fully ingested; directory removed", jobname);
+}
+
+/* After a scan: fold what it queued into the slice totals. */
+static void rollup(struct ctx *c, struct scan_result *res)
+{
+    long folded = 0;
+    int rc = pi_db_ensure(&c->db, c->conf.migrate);
+    if (rc == PI_DB_OK)
+        rc = pi_db_rollup(&c->db, &folded);
+    if (rc == PI_DB_RETRY)
+        res->retry = 1;
+    else if (rc != PI_DB_OK)
+        res->failed++;
+    if (folded)
+        pi_debug("folded %ld step records into the slice totals", folded);
+}
+
+static int parse_job_dir(const char *name, long long *job)
+{
+    if (strncmp(name, JS_JOB_DIR_PREFIX, strlen(JS_JOB_DIR_PREFIX)) != 0)
+        return -1;
+    const char *n = name + strlen(JS_JOB_DIR_PREFIX);
+    if (*n < '1' || *n > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(n, &end, 10);
+    if (errno || *end || v <= 0)
+        return -1;
+    *job = v;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Make the asynchronous commits durable (one synchronous commit after them flushes the log up
+ * to it), then clean the spool of their step records.  When the database is gone the files
+ * stay: the next pass finds the step records ingested (or not) and acts accordingly. */
+static void flush_deferred(struct ctx *c, int spoolfd, struct scan_result *res)
+{
+    if (c->ndeferred == 0)
+        return;
+    int rc = pi_db_ensure(&c->db, c->conf.migrate);
+    if (rc == PI_DB_OK)
+        rc = pi_db_durable(&c->db);
+    for (size_t i = 0; i < c->ndeferred; i++) {
+        struct deferred *d = &c->deferred[i];
+        if (rc == PI_DB_OK) {
+            int jobfd = pi_open_dir(spoolfd, d->jobname);
+            if (jobfd >= 0) {
+                clean_step(c, jobfd, d->job, d->recname, d->step, d->node, d->q);
+                close(jobfd);
+            }
+        }
+        free(d->jobname);
+        free(d->recname);
+        free_list(d->q);
+    }
+    if (rc != PI_DB_OK)
+        res->retry |= rc == PI_DB_RETRY;
+    c->ndeferred = 0;
+}
+
+static void scan(struct ctx *c, struct scan_result *res, int dry_run)
+{
+    memset(res, 0, sizeof *res);
+    int spoolfd = open(c->conf.spool, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (spoolfd < 0) {
+        char r[512];
+        snprintf(r, sizeof r, "cannot open the spool: %s", strerror(errno));
+        kept(c, c->conf.spool, r);
+        return;
+    }
+    DIR *d = fdopendir(dup(spoolfd));
+    struct dirent *e;
+    char **jobs = NULL;
+    size_t njobs = 0;
+    while (d && (e = readdir(d))) {
+        long long job;
+        if (e->d_name[0] == '.' || parse_job_dir(e->d_name, &job) < 0)
+            continue;
+        jobs = realloc(jobs, (njobs + 1) * sizeof *jobs);
+        jobs[njobs++] = strdup(e->d_name);
+    }
+    if (d)
+        closedir(d);
+    qsort(jobs, njobs, sizeof *jobs, cmp_str);
+    for (size_t i = 0; i < njobs && !stop_requested; i++) {
+        long long job;
+        parse_job_dir(jobs[i], &job);
+        int jobfd = pi_open_dir(spoolfd, jobs[i]);
+        if (jobfd < 0) {
+            if (errno != ENOENT)
+                kept(c, jobs[i], errno == ELOOP || errno == ENOTDIR ? "not a directory (or a link): never followed" : strerror(errno));
+            continue;
+        }
+        struct stat sb;
+        if (fstat(jobfd, &sb) < 0 || sb.st_uid != (uid_t)c->conf.record_uid) {
+            kept(c, jobs[i], "job directory is not owned by the record owner (record_uid): ignored");
+            close(jobfd);
+            continue;
+        }
+        if (c->inotify_fd >= 0) {
+            char p[PATH_MAX];
+            snprintf(p, sizeof p, "%s/%s", c->conf.spool, jobs[i]);
+            inotify_add_watch(c->inotify_fd, p, IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE | IN_DONT_FOLLOW | IN_ONLYDIR);
+        }
+        /* its step records, in name order */
+        DIR *jd = fdopendir(dup(jobfd));
+        char **recs = NULL;
+        size_t nrecs = 0;
+        while (jd && (e = readdir(jd))) {
+            char step[JS_STEP_NAME_MAX], node[256];
+            if (e->d_name[0] == '.' || pi_parse_step_record_name(e->d_name, step, sizeof step, node, sizeof node) < 0)
+                continue;
+            recs = realloc(recs, (nrecs + 1) * sizeof *recs);
+            recs[nrecs++] = strdup(e->d_name);
+        }
+        if (jd)
+            closedir(jd);
+        qsort(recs, nrecs, sizeof *recs, cmp_str);
+        size_t left = nrecs;
+        for (size_t k = 0; k < nrecs; k++) {
+            char step[JS_STEP_NAME_MAX], node[256];
+            pi_parse_step_record_name(recs[k], step, sizeof step, node, sizeof node);
+            if (dry_run || stop_requested || res->retry)
+                res->backlog++;
+            else
+                process_step(c, jobfd, jobs[i], job, recs[k], step, node, res);
+            if (!dry_run && faccessat(jobfd, recs[k], F_OK, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
+                left--;
+            free(recs[k]);
+        }
+        free(recs);
+        if (!dry_run && !stop_requested && !res->retry && left == 0)
+            process_job_dir(c, spoolfd, jobfd, jobs[i], job, res);
+        close(jobfd);
+        if (c->ndeferred >= PI_DEFER_MAX)
+            flush_deferred(c, spoolfd, res);
+    }
+    flush_deferred(c, spoolfd, res);
+    for (size_t i = 0; i < njobs; i++)
+        free(jobs[i]);
+    free(jobs);
+    close(spoolfd);
+}
+
+/* ---- privileges ------------------------------------------------------------------------ */
+/* Started as root: become the service account, keeping CAP_DAC_OVERRIDE only (to read the
+ * users' profile directories and remove ingested files); nothing that runs as root parses a
+ * file a user could write.  0, or -1 logged. */
+static int drop_root(const char *user)
+{
+    if (geteuid() != 0)
+        return 0;
+    if (!user) {
+        pi_warn("running as root while parsing files that users wrote: set \"user\" (a service account) "
+                "or run it as one with CAP_DAC_OVERRIDE (see profile_ingest(8))");
+        return 0;
+    }
+    struct passwd *pw = getpwnam(user);
+    if (!pw) {
+        pi_error("user \"%s\": no such account", user);
+        return -1;
+    }
+    struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof data);
+    data[0].effective = data[0].permitted = 1u << CAP_DAC_OVERRIDE;
+    if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0 || setgroups(0, NULL) < 0 ||
+        setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) < 0 || setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) < 0 ||
+        syscall(SYS_capset, &hdr, data) < 0 || prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0 ||
+        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+        pi_error("cannot become \"%s\" with CAP_DAC_OVERRIDE: %s", user, strerror(errno));
+        return -1;
+    }
+    if (setuid(0) == 0) {
+        pi_error("still able to regain root after dropping it: stopping");
+        return -1;
+    }
+    pi_info("running as %s (uid %u) with CAP_DAC_OVERRIDE only", user, (unsigned)pw->pw_uid);
+    return 0;
+}
+
+/* ---- configuration ------------------------------------------------------------------- */
+static int load_conf(struct ctx *c, struct pi_conf *out)
+{
+    char err[1024];
+    pi_conf_defaults(out);
+    if (c->conf_path && (c->conf_required || access(c->conf_path, F_OK) == 0)) {
+        if (pi_conf_load(out, c->conf_path, err, sizeof err) < 0) {
+            pi_error("configuration: %s", err);
+            return -1;
+        }
+    }
+    for (int i = 0; i < c->noverrides; i++) {
+        char *kv = strdup(c->overrides[i]);
+        char *eq = strchr(kv, '=');
+        int bad = !eq;
+        if (eq) {
+            *eq = '\0';
+            bad = pi_conf_set(out, kv, eq + 1, err, sizeof err) < 0;
+        } else {
+            snprintf(err, sizeof err, "\"%s\" is not key=value", kv);
+        }
+        free(kv);
+        if (bad) {
+            pi_error("configuration: %s", err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void apply_conf(struct ctx *c)
+{
+    if (c->conf.quarantine)
+        snprintf(c->qdir, sizeof c->qdir, "%s", c->conf.quarantine);
+    else
+        snprintf(c->qdir, sizeof c->qdir, "%s/.quarantine", c->conf.spool);
+    pi_log_open(c->conf.syslog, (enum pi_level)c->conf.log_level);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: profile_ingest [options]\n"
+        "  --once                 ingest what the spool holds, then exit (for cron and the demo)\n"
+        "  --migrate              apply the schema migrations, then exit\n"
+        "  --status               print the backlog of the spool and the ingest rate, then exit\n"
+        "  -c, --config FILE      configuration file (default " PI_CONF_DEFAULT_PATH ")\n"
+        "  --spool DIR            spool directory (key spool)\n"
+        "  --db CONNINFO          libpq connection string (key db)\n"
+        "  --quarantine DIR       quarantine directory (key quarantine)\n"
+        "  --archive DIR          move ingested files here instead of removing them (key archive)\n"
+        "  --log-level LEVEL      error, warn, info or debug (key log_level)\n"
+        "  --syslog               log to syslog instead of stderr\n"
+        "  --no-migrate           do not apply migrations at start\n"
+        "  --user NAME            started as root: run as NAME with CAP_DAC_OVERRIDE only (key user)\n"
+        "  -s, --set KEY=VALUE    any configuration key (see profile_ingest(8))\n"
+        "  -h, --help             this text\n");
+}
+
+static int wait_events(struct ctx *c, int timeout_ms)
+{
+    struct pollfd p = { .fd = c->inotify_fd, .events = POLLIN };
+    int r = poll(&p, c->inotify_fd >= 0 ? 1 : 0, timeout_ms);
+    if (r > 0) {
+        /* let a burst of files settle, then drain */
+        usleep(100000);
+        char buf[65536];
+        while (read(c->inotify_fd, buf, sizeof buf) > 0)
+            ;
+    }
+    return r;
+}
+
+int main(int argc, char **argv)
+{
+    struct ctx c;
+    memset(&c, 0, sizeof c);
+    c.inotify_fd = -1;
+    c.conf_path = PI_CONF_DEFAULT_PATH;
+    c.overrides = calloc((size_t)argc * 2 + 4, sizeof *c.overrides);
+    int once = 0, migrate_only = 0, status = 0;
+    enum { O_ONCE = 256, O_MIGRATE, O_STATUS, O_SPOOL, O_DB, O_QUAR, O_ARCH, O_LEVEL, O_SYSLOG, O_NOMIG, O_USER };
+    static const struct option opts[] = {
+        { "once", no_argument, 0, O_ONCE }, { "migrate", no_argument, 0, O_MIGRATE },
+        { "status", no_argument, 0, O_STATUS }, { "config", required_argument, 0, 'c' },
+        { "spool", required_argument, 0, O_SPOOL }, { "db", required_argument, 0, O_DB },
+        { "quarantine", required_argument, 0, O_QUAR }, { "archive", required_argument, 0, O_ARCH },
+        { "log-level", required_argument, 0, O_LEVEL }, { "syslog", no_argument, 0, O_SYSLOG },
+        { "no-migrate", no_argument, 0, O_NOMIG }, { "set", required_argument, 0, 's' },
+        { "user", required_argument, 0, O_USER },
+        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+    };
+    int o;
+    char kv[8192];
+#define OVERRIDE(k, v) do { snprintf(kv, sizeof kv, "%s=%s", (k), (v)); c.overrides[c.noverrides++] = strdup(kv); } while (0)
+    while ((o = getopt_long(argc, argv, "c:s:h", opts, NULL)) != -1) {
+        switch (o) {
+        case O_ONCE: once = 1; break;
+        case O_MIGRATE: migrate_only = 1; break;
+        case O_STATUS: status = 1; break;
+        case 'c': c.conf_path = optarg; c.conf_required = 1; break;
+        case O_SPOOL: OVERRIDE("spool", optarg); break;
+        case O_DB: OVERRIDE("db", optarg); break;
+        case O_QUAR: OVERRIDE("quarantine", optarg); break;
+        case O_ARCH: OVERRIDE("archive", optarg); break;
+        case O_LEVEL: OVERRIDE("log_level", optarg); break;
+        case O_SYSLOG: OVERRIDE("syslog", "yes"); break;
+        case O_NOMIG: OVERRIDE("migrate", "no"); break;
+        case O_USER: OVERRIDE("user", optarg); break;
+        case 's': c.overrides[c.noverrides++] = strdup(optarg); break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "profile_ingest: unexpected argument \"%s\"\n", argv[optind]);
+        usage(stderr);
+        return 2;
+    }
+    if (load_conf(&c, &c.conf) < 0)
+        return 2;
+    apply_conf(&c);
+    if (drop_root(c.conf.user) < 0)
+        return 2;
+    pi_db_init(&c.db, c.conf.db);
+
+    if (migrate_only) {
+        int rc = pi_db_ensure(&c.db, 0);
+        if (rc == PI_DB_OK)
+            rc = pi_db_migrate(&c.db);
+        pi_db_close(&c.db);
+        return rc == PI_DB_OK ? 0 : rc == PI_DB_RETRY ? 75 : 1;
+    }
+    if (status) {
+        struct scan_result r;
+        scan(&c, &r, 1);
+        printf("spool: %s\nbacklog: %ld step records waiting\n", c.conf.spool, r.backlog);
+        int rc = pi_db_ensure(&c.db, 0);
+        if (rc == PI_DB_OK)
+            rc = pi_db_status(&c.db, stdout);
+        else
+            printf("database: unavailable\n");
+        pi_db_close(&c.db);
+        return rc == PI_DB_OK ? 0 : 1;
+    }
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    if (once) {
+        int attempts = 0, backoff = 1;
+        struct scan_result r;
+        long steps = 0, profiles = 0, slices = 0, refused = 0;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        for (;;) {
+            scan(&c, &r, 0);
+            if (!r.retry)
+                rollup(&c, &r);
+            steps += r.steps;
+            profiles += r.profiles;
+            slices += r.slices;
+            refused += r.refused;
+            if (!r.retry && r.steps > 0 && !stop_requested)
+                continue; /* the files of this pass went at its end: one more pass cleans the job directories */
+            if (!r.retry || stop_requested || attempts >= c.conf.once_retries)
+                break;
+            attempts++;
+            pi_warn("database unavailable: retrying in %d s (attempt %d of %d); the spool is kept (%ld step records waiting)",
+                    backoff, attempts, c.conf.once_retries, r.backlog);
+            sleep((unsigned)backoff);
+            backoff = backoff * 2 > c.conf.backoff_max_seconds ? c.conf.backoff_max_seconds : backoff * 2;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        pi_info("done: %ld step records, %ld profiles, %ld slice rows, %ld files quarantined; %.2f s, %.1f step records/s; backlog %ld",
+                steps, profiles, slices, refused, secs, secs > 0 ? (double)steps / secs : 0.0, r.backlog);
+        pi_db_close(&c.db);
+        pi_conf_free(&c.conf);
+        return r.retry ? 75 : r.failed ? 1 : 0;
+    }
+
+    /* the daemon */
+    c.inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (c.inotify_fd < 0 || inotify_add_watch(c.inotify_fd, c.conf.spool, IN_CREATE | IN_MOVED_TO | IN_ONLYDIR) < 0)
+        pi_warn("inotify on %s: %s: rescanning every %d s only", c.conf.spool, strerror(errno), c.conf.rescan_seconds);
+    pi_info("started: spool %s, quarantine %s, rescan every %d s", c.conf.spool, c.qdir, c.conf.rescan_seconds);
+    int backoff = 1;
+    time_t last_report = time(NULL);
+    long window_steps = 0, window_slices = 0;
+    while (!stop_requested) {
+        if (reload_requested) {
+            reload_requested = 0;
+            struct pi_conf fresh;
+            if (load_conf(&c, &fresh) == 0) {
+                int newdb = strcmp(fresh.db, c.conf.db) != 0;
+                pi_conf_free(&c.conf);
+                c.conf = fresh;
+                apply_conf(&c);
+                if (newdb) {
+                    pi_db_close(&c.db);
+                    pi_db_init(&c.db, c.conf.db);
+                }
+                pi_info("configuration reloaded");
+            } else {
+                pi_conf_free(&fresh);
+                pi_warn("configuration not reloaded: the old one stays");
+            }
+        }
+        struct scan_result r;
+        scan(&c, &r, 0);
+        if (!r.retry && !stop_requested)
+            rollup(&c, &r);
+        window_steps += r.steps;
+        window_slices += r.slices;
+        time_t now = time(NULL);
+        if (r.steps > 0 || now - last_report >= 60) {
+            if (window_steps > 0 || r.backlog > 0)
+                pi_info("rate: %ld step records, %ld slice rows in the last %ld s; backlog %ld step records",
+                        window_steps, window_slices, (long)(now - last_report) + 1, r.backlog);
+            if (now - last_report >= 60) {
+                last_report = now;
+                window_steps = window_slices = 0;
+            }
+        }
+        if (stop_requested)
+            break;
+        if (r.retry) {
+            pi_warn("database unavailable: retrying in %d s; the spool is kept (%ld step records waiting)", backoff, r.backlog);
+            wait_events(&c, backoff * 1000);
+            backoff = backoff * 2 > c.conf.backoff_max_seconds ? c.conf.backoff_max_seconds : backoff * 2;
+            continue;
+        }
+        if (backoff > 1)
+            pi_info("database back: resumed");
+        backoff = 1;
+        wait_events(&c, c.conf.rescan_seconds * 1000);
+    }
+    pi_info("stopping on request");
+    pi_db_close(&c.db);
+    pi_conf_free(&c.conf);
+    return 0;
+}

@@ -1,0 +1,553 @@
+#include "config.h"
+
+#include "validate.h"
+#include "slice.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fail(char *reason, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *reason, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, size, fmt, ap);
+    va_end(ap);
+    return PI_INVALID;
+}
+
+json_t *pi_json_parse(const char *text, size_t len, char *reason, size_t size)
+{
+    json_error_t e;
+    json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
+    if (!j) {
+        fail(reason, size, "not valid JSON: %s (line %d, column %d)", e.text, e.line, e.column);
+        return NULL;
+    }
+    if (!json_is_object(j)) {
+        json_decref(j);
+        fail(reason, size, "not a JSON object");
+        return NULL;
+    }
+    return j;
+}
+
+static const char *type_name(enum js_field_type t)
+{
+    switch (t) {
+    case JS_FIELD_STRING: return "a string";
+    case JS_FIELD_INTEGER: return "an integer";
+    case JS_FIELD_BOOLEAN: return "a boolean";
+    case JS_FIELD_ARRAY: return "an array";
+    case JS_FIELD_OBJECT: return "an object";
+    }
+    return "?";
+}
+
+static int type_ok(const json_t *v, enum js_field_type t)
+{
+    switch (t) {
+    case JS_FIELD_STRING: return json_is_string(v) && json_string_length(v) <= JS_RECORD_MAX_STRING * 6;
+    case JS_FIELD_INTEGER: return json_is_integer(v);
+    case JS_FIELD_BOOLEAN: return json_is_boolean(v);
+    case JS_FIELD_ARRAY: return json_is_array(v);
+    case JS_FIELD_OBJECT: return json_is_object(v);
+    }
+    return 0;
+}
+
+static int check_fields(const json_t *o, const struct js_record_field *t, const char *where, char *reason, size_t size)
+{
+    for (; t->name; t++) {
+        const json_t *v = json_object_get(o, t->name);
+        if (!v)
+            return fail(reason, size, "%sfield \"%s\" is missing", where, t->name);
+        if (json_is_null(v)) {
+            if (!t->nullable)
+                return fail(reason, size, "%sfield \"%s\" is null", where, t->name);
+            continue;
+        }
+        if (!type_ok(v, t->type))
+            return fail(reason, size, "%sfield \"%s\" is not %s", where, t->name, type_name(t->type));
+    }
+    return PI_OK;
+}
+
+int pi_record_check(const json_t *r, int is_step, char *reason, size_t size)
+{
+    const char *want = is_step ? JS_STEP_RECORD_FORMAT : JS_JOB_RECORD_FORMAT;
+    const char *what = is_step ? "step record" : "job record";
+    const json_t *f = json_object_get(r, "format");
+    if (!json_is_string(f) || strcmp(json_string_value(f), want) != 0)
+        return fail(reason, size, "not a jobscreen %s: \"format\" is not \"%s\"", what, want);
+    const json_t *v = json_object_get(r, "version");
+    if (!json_is_integer(v))
+        return fail(reason, size, "%s has no integer \"version\"", what);
+    if (json_integer_value(v) != JS_RECORD_VERSION) {
+        snprintf(reason, size, "unknown %s format version %" JSON_INTEGER_FORMAT " (this profile_ingest reads version %d)",
+                 what, json_integer_value(v), JS_RECORD_VERSION);
+        return PI_UNKNOWN_VERSION;
+    }
+    if (check_fields(r, is_step ? js_step_record_fields : js_job_record_fields, "", reason, size) != PI_OK)
+        return PI_INVALID;
+    if (json_integer_value(json_object_get(r, "job_id")) <= 0)
+        return fail(reason, size, "field \"job_id\" is not a positive integer");
+    if (json_integer_value(json_object_get(r, "uid")) < 0)
+        return fail(reason, size, "field \"uid\" is negative");
+    if (!is_step) {
+        const json_t *deps = json_object_get(r, "dependencies"), *d;
+        size_t i;
+        char where[64];
+        if (json_array_size(deps) > JS_RECORD_MAX_DEPS)
+            return fail(reason, size, "more than %d dependencies", JS_RECORD_MAX_DEPS);
+        json_array_foreach(deps, i, d) {
+            snprintf(where, sizeof where, "dependencies[%zu]: ", i);
+            if (!json_is_object(d))
+                return fail(reason, size, "%snot an object", where);
+            if (check_fields(d, js_dependency_fields, where, reason, size) != PI_OK)
+                return PI_INVALID;
+        }
+        return PI_OK;
+    }
+    uint32_t sid;
+    if (js_step_parse(json_string_value(json_object_get(r, "step")), &sid) < 0)
+        return fail(reason, size, "field \"step\" is not a step name");
+    const char *node = json_string_value(json_object_get(r, "node"));
+    if (!*node || node[0] == '.' || strchr(node, '/') || strlen(node) >= 256)
+        return fail(reason, size, "field \"node\" is not a node name");
+    json_int_t st = json_integer_value(json_object_get(r, "start_ns"));
+    json_int_t en = json_integer_value(json_object_get(r, "end_ns"));
+    json_int_t len = json_integer_value(json_object_get(r, "slice_seconds"));
+    if (st <= 0 || en < st)
+        return fail(reason, size, "start_ns and end_ns do not make a time span");
+    if (len < 1 || len > 3600)
+        return fail(reason, size, "field \"slice_seconds\" is out of range");
+    return PI_OK;
+}
+
+void pi_step_init(struct pi_step *st, json_t *job, json_t *rec, const char *default_cluster)
+{
+    memset(st, 0, sizeof *st);
+    st->job = job;
+    st->rec = rec;
+    st->job_id = json_integer_value(json_object_get(rec, "job_id"));
+    st->uid = (uint32_t)json_integer_value(json_object_get(rec, "uid"));
+    st->start_ns = json_integer_value(json_object_get(rec, "start_ns"));
+    st->end_ns = json_integer_value(json_object_get(rec, "end_ns"));
+    st->slice_seconds = json_integer_value(json_object_get(rec, "slice_seconds"));
+    snprintf(st->step, sizeof st->step, "%s", json_string_value(json_object_get(rec, "step")));
+    snprintf(st->node, sizeof st->node, "%s", json_string_value(json_object_get(rec, "node")));
+    const char *cl = json_string_value(json_object_get(rec, "cluster"));
+    snprintf(st->cluster, sizeof st->cluster, "%s", cl && *cl ? cl : default_cluster);
+}
+
+void pi_step_free(struct pi_step *st)
+{
+    for (size_t i = 0; i < st->nprocs; i++) {
+        free(st->procs[i].origin);
+        free(st->procs[i].end);
+        free(st->procs[i].exe);
+        free(st->procs[i].args);
+        free(st->procs[i].collectives);
+    }
+    for (size_t i = 0; i < st->nfiles; i++) {
+        free(st->files[i].path);
+        free(st->files[i].fstype);
+    }
+    for (size_t i = 0; i < st->nbad; i++)
+        free(st->bad[i].name);
+    free(st->slices);
+    free(st->procs);
+    free(st->files);
+    free(st->bad);
+    json_decref(st->job);
+    json_decref(st->rec);
+    memset(st, 0, sizeof *st);
+}
+
+static void *grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return p;
+    size_t n = *cap ? *cap * 2 : 16;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(p, n * elem);
+    if (!q) {
+        fprintf(stderr, "profile_ingest: out of memory\n");
+        abort();
+    }
+    *cap = n;
+    return q;
+}
+
+void pi_step_add_bad(struct pi_step *st, const char *name, const char *reason)
+{
+    st->bad = grow(st->bad, &st->capbad, st->nbad + 1, sizeof *st->bad);
+    st->bad[st->nbad].name = strdup(name);
+    snprintf(st->bad[st->nbad].reason, PI_REASON_MAX, "%s", reason);
+    st->nbad++;
+}
+
+/* Profile top-level field types, from JS_PROFILE_FIELDS. */
+static const struct {
+    const char *name;
+    char type;
+} profile_fields[] = {
+#define JS_X(id, name, type, unit, desc) { name, type },
+    JS_PROFILE_FIELDS(JS_X)
+#undef JS_X
+};
+static const struct {
+    const char *name;
+    char type;
+} file_fields[] = {
+#define JS_X(id, name, type, unit, desc) { name, type },
+    JS_PROFILE_FILE_FIELDS(JS_X)
+#undef JS_X
+};
+static const char *const runtime_fields[] = {
+#define JS_X(id, name, desc) name,
+    JS_PROFILE_RUNTIME_FIELDS(JS_X)
+#undef JS_X
+};
+
+static int ptype_ok(const json_t *v, char t)
+{
+    switch (t) {
+    case 's': return json_is_string(v);
+    case 'u': return json_is_integer(v) && json_integer_value(v) >= 0;
+    case 'i': return json_is_integer(v);
+    case 'b': return json_is_boolean(v);
+    case 'o': return json_is_object(v);
+    case 'a': return json_is_array(v);
+    }
+    return 0;
+}
+
+static const char *ptype_name(char t)
+{
+    switch (t) {
+    case 's': return "a string";
+    case 'u': return "a non-negative integer";
+    case 'i': return "an integer";
+    case 'b': return "a boolean";
+    case 'o': return "an object";
+    case 'a': return "an array";
+    }
+    return "?";
+}
+
+#define I64(o, k) ((int64_t)json_integer_value(json_object_get((o), (k))))
+#define STR(o, k) json_string_value(json_object_get((o), (k)))
+
+static int mode_has(const char *m, char c) { return strchr(m, c) != NULL && strcmp(m, "none") != 0; }
+
+static int check_profile(const struct pi_step *st, const struct pi_conf *conf, const json_t *p, char *reason, size_t size)
+{
+    const json_t *f = json_object_get(p, "format");
+    if (!json_is_string(f) || strcmp(json_string_value(f), JS_PROFILE_FORMAT_NAME) != 0)
+        return fail(reason, size, "not a jobscreen profile: \"format\" is not \"%s\"", JS_PROFILE_FORMAT_NAME);
+    const json_t *v = json_object_get(p, "version");
+    if (!json_is_integer(v))
+        return fail(reason, size, "profile has no integer \"version\"");
+    if (json_integer_value(v) != JS_PROFILE_VERSION) {
+        snprintf(reason, size, "unknown profile format version %" JSON_INTEGER_FORMAT " (this profile_ingest reads version %d)",
+                 json_integer_value(v), JS_PROFILE_VERSION);
+        return PI_UNKNOWN_VERSION;
+    }
+    for (size_t i = 0; i < sizeof profile_fields / sizeof profile_fields[0]; i++) {
+        const json_t *x = json_object_get(p, profile_fields[i].name);
+        if (!x)
+            return fail(reason, size, "field \"%s\" is missing", profile_fields[i].name);
+        if (!ptype_ok(x, profile_fields[i].type))
+            return fail(reason, size, "field \"%s\" is not %s", profile_fields[i].name, ptype_name(profile_fields[i].type));
+        if (json_is_string(x) && json_string_length(x) > JS_PROFILE_MAX_STRING)
+            return fail(reason, size, "field \"%s\" is longer than %d bytes", profile_fields[i].name, JS_PROFILE_MAX_STRING);
+    }
+    /* whose profile it is: must be this step on this node of this job */
+    if (I64(p, "job_id") != st->job_id || strcmp(STR(p, "step"), st->step) != 0 || strcmp(STR(p, "node"), st->node) != 0)
+        return fail(reason, size, "profile is of job %" PRId64 " step %s node %s, not of this step record's job %" PRId64 " step %s node %s",
+                    I64(p, "job_id"), STR(p, "step"), STR(p, "node"), st->job_id, st->step, st->node);
+    if (I64(p, "slice_seconds") != st->slice_seconds)
+        return fail(reason, size, "slice_seconds %" PRId64 " differs from the step record's %" PRId64,
+                    I64(p, "slice_seconds"), st->slice_seconds);
+    const int64_t slack_ns = 60LL * 1000000000LL;
+    int64_t ps = I64(p, "start_ns"), pe = I64(p, "end_ns");
+    if (pe < ps || ps < st->start_ns - slack_ns || pe > st->end_ns + slack_ns)
+        return fail(reason, size, "start_ns..end_ns lies outside the step's time span");
+    const json_t *rt = json_object_get(p, "runtime");
+    for (size_t i = 0; i < sizeof runtime_fields / sizeof runtime_fields[0]; i++) {
+        const json_t *x = json_object_get(rt, runtime_fields[i]);
+        if (!x || !ptype_ok(x, 'u'))
+            return fail(reason, size, "runtime: field \"%s\" is missing or not a non-negative integer", runtime_fields[i]);
+    }
+    const json_t *tot = json_object_get(p, "totals");
+    for (int i = 0; i < JS_M_COUNT; i++) {
+        const json_t *x = json_object_get(tot, js_profile_metrics[i].name);
+        if (!x || !ptype_ok(x, 'u'))
+            return fail(reason, size, "totals: field \"%s\" is missing or not a non-negative integer", js_profile_metrics[i].name);
+    }
+    const json_t *names = json_object_get(p, "slice_metrics");
+    if (json_array_size(names) != JS_M_COUNT)
+        return fail(reason, size, "slice_metrics has %zu names, this profile_ingest knows %d", json_array_size(names), JS_M_COUNT);
+    for (int i = 0; i < JS_M_COUNT; i++) {
+        const json_t *x = json_array_get(names, (size_t)i);
+        if (!json_is_string(x) || strcmp(json_string_value(x), js_profile_metrics[i].name) != 0)
+            return fail(reason, size, "slice_metrics[%d] is not \"%s\"", i, js_profile_metrics[i].name);
+    }
+    int64_t lo = js_slice_of_ns(st->start_ns - slack_ns, (int32_t)st->slice_seconds);
+    int64_t hi = js_slice_of_ns(st->end_ns + slack_ns, (int32_t)st->slice_seconds);
+    const json_t *rows = json_object_get(p, "slices"), *row;
+    size_t i;
+    int64_t prev = INT64_MIN;
+    json_array_foreach(rows, i, row) {
+        if (!json_is_array(row) || json_array_size(row) != JS_M_COUNT + 1)
+            return fail(reason, size, "slices[%zu] is not an array of %d integers", i, JS_M_COUNT + 1);
+        for (size_t k = 0; k <= JS_M_COUNT; k++)
+            if (!ptype_ok(json_array_get(row, k), 'u'))
+                return fail(reason, size, "slices[%zu][%zu] is not a non-negative integer", i, k);
+        int64_t s = json_integer_value(json_array_get(row, 0));
+        if (s <= prev)
+            return fail(reason, size, "slices[%zu]: slice %" PRId64 " does not ascend", i, s);
+        if (s < lo || s > hi)
+            return fail(reason, size, "slices[%zu]: slice %" PRId64 " lies outside the step's slices %" PRId64 "..%" PRId64, i, s, lo, hi);
+        prev = s;
+    }
+    const json_t *files = json_object_get(p, "files"), *fe;
+    if (json_array_size(files) > JS_PROFILE_MAX_FILES)
+        return fail(reason, size, "files has more than %d entries", JS_PROFILE_MAX_FILES);
+    json_array_foreach(files, i, fe) {
+        if (!json_is_object(fe))
+            return fail(reason, size, "files[%zu] is not an object", i);
+        for (size_t k = 0; k < sizeof file_fields / sizeof file_fields[0]; k++) {
+            const json_t *x = json_object_get(fe, file_fields[k].name);
+            if (!x || !ptype_ok(x, file_fields[k].type))
+                return fail(reason, size, "files[%zu]: field \"%s\" is missing or not %s", i, file_fields[k].name, ptype_name(file_fields[k].type));
+        }
+        const char *path = STR(fe, "path");
+        if (path[0] != '/' || strlen(path) > JS_PROFILE_MAX_PATH || strlen(path) != json_string_length(json_object_get(fe, "path")))
+            return fail(reason, size, "files[%zu]: path is not an absolute path", i);
+        const char *layer = STR(fe, "layer");
+        if (strcmp(layer, "posix") && strcmp(layer, "stdio") && strcmp(layer, "mpiio"))
+            return fail(reason, size, "files[%zu]: layer \"%s\" is not posix, stdio or mpiio", i, layer);
+        const char *om = STR(fe, "open_mode"), *um = STR(fe, "used_mode");
+        if (strcmp(om, "r") && strcmp(om, "w") && strcmp(om, "rw"))
+            return fail(reason, size, "files[%zu]: open_mode \"%s\" is not r, w or rw", i, om);
+        if (strcmp(um, "r") && strcmp(um, "w") && strcmp(um, "rw") && strcmp(um, "none"))
+            return fail(reason, size, "files[%zu]: used_mode \"%s\" is not r, w, rw or none", i, um);
+        if (strlen(STR(fe, "fstype")) > 64)
+            return fail(reason, size, "files[%zu]: fstype is longer than 64 bytes", i);
+    }
+    (void)conf;
+    return PI_OK;
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+static struct pi_file *file_find(struct pi_step *st, const char *path)
+{
+    /* linear per profile would be quadratic; files are merged by sort in pi_step_finish,
+     * here each profile appends and pi_step_finish merges equal paths. */
+    (void)path;
+    st->files = grow(st->files, &st->capfiles, st->nfiles + 1, sizeof *st->files);
+    struct pi_file *f = &st->files[st->nfiles++];
+    memset(f, 0, sizeof *f);
+    f->first_access = f->last_access = f->first_read = f->last_write = -1;
+    return f;
+}
+
+int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t *p, char *reason, size_t size)
+{
+    int rc = check_profile(st, conf, p, reason, size);
+    if (rc != PI_OK)
+        return rc;
+    /* the process row */
+    st->procs = grow(st->procs, &st->capprocs, st->nprocs + 1, sizeof *st->procs);
+    struct pi_proc *pr = &st->procs[st->nprocs++];
+    memset(pr, 0, sizeof *pr);
+    pr->pid = I64(p, "pid");
+    pr->ppid = I64(p, "ppid");
+    pr->task_id = I64(p, "task_id");
+    pr->mpi_rank = I64(p, "mpi_rank");
+    pr->mpi_size = I64(p, "mpi_size");
+    pr->start_ns = I64(p, "start_ns");
+    pr->end_ns = I64(p, "end_ns");
+    pr->wall_ns = I64(p, "wall_ns");
+    pr->cpu_user_ns = I64(p, "cpu_user_ns");
+    pr->cpu_sys_ns = I64(p, "cpu_sys_ns");
+    pr->max_rss_kib = I64(p, "max_rss_kib");
+    pr->threads_peak = I64(p, "threads_peak");
+    pr->threads_seen = I64(p, "threads_seen");
+    pr->compute_ns = I64(json_object_get(p, "runtime"), "compute_ns");
+    pr->files_dropped = I64(p, "files_dropped");
+    pr->slices_truncated = json_is_true(json_object_get(p, "slices_truncated"));
+    pr->origin = dup_or_null(STR(p, "origin"));
+    pr->end = dup_or_null(STR(p, "end"));
+    pr->exe = dup_or_null(STR(p, "exe"));
+    pr->args = dup_or_null(STR(p, "args"));
+    pr->collectives = json_dumps(json_object_get(p, "mpi_collectives"), JSON_COMPACT | JSON_SORT_KEYS);
+    const json_t *tot = json_object_get(p, "totals");
+    for (int i = 0; i < JS_M_COUNT; i++)
+        pr->m[i] = I64(tot, js_profile_metrics[i].name);
+    /* its slices (merged over processes in pi_step_finish) */
+    const json_t *rows = json_object_get(p, "slices"), *row;
+    size_t i;
+    json_array_foreach(rows, i, row) {
+        st->slices = grow(st->slices, &st->capslices, st->nslices + 1, sizeof *st->slices);
+        struct pi_slice *s = &st->slices[st->nslices++];
+        s->slice = json_integer_value(json_array_get(row, 0));
+        s->processes = 1;
+        for (int k = 0; k < JS_M_COUNT; k++)
+            s->m[k] = json_integer_value(json_array_get(row, (size_t)k + 1));
+    }
+    /* its files (merged by path in pi_step_finish) */
+    const json_t *files = json_object_get(p, "files"), *fe;
+    json_array_foreach(files, i, fe) {
+        struct pi_file *f = file_find(st, STR(fe, "path"));
+        const char *um = STR(fe, "used_mode"), *om = STR(fe, "open_mode");
+        f->path = strdup(STR(fe, "path"));
+        f->fstype = strdup(STR(fe, "fstype"));
+        f->shared = pi_conf_is_shared_fs(conf, f->fstype);
+        f->opened_r = strchr(om, 'r') != NULL;
+        f->opened_w = strchr(om, 'w') != NULL;
+        /* Opening for writing counts as writing (it may truncate or create the file, and a
+         * shell's "> file" opens it for a child that writes through the inherited descriptor);
+         * a read-only open that was not used counts as reading for the same reason. */
+        f->read = mode_has(um, 'r') || (!strcmp(um, "none") && !f->opened_w);
+        f->written = mode_has(um, 'w') || f->opened_w;
+        f->processes = 1;
+        f->last_proc = (int)st->nprocs - 1;
+        f->opens = I64(fe, "opens");
+        f->reads = I64(fe, "read_calls");
+        f->writes = I64(fe, "write_calls");
+        f->bytes_read = I64(fe, "read_bytes");
+        f->bytes_written = I64(fe, "write_bytes");
+        f->first_access = I64(fe, "first_open_ns");
+        f->last_access = I64(fe, "last_close_ns");
+        if (f->read)
+            f->first_read = f->first_access;
+        if (f->written)
+            f->last_write = f->last_access;
+        f->layers = !strcmp(STR(fe, "layer"), "mpiio") ? PI_LAYER_MPIIO : !strcmp(STR(fe, "layer"), "posix") ? PI_LAYER_POSIX : PI_LAYER_STDIO;
+    }
+    return PI_OK;
+}
+
+static int cmp_slice(const void *a, const void *b)
+{
+    const struct pi_slice *x = a, *y = b;
+    return (x->slice > y->slice) - (x->slice < y->slice);
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+    const struct pi_file *x = a, *y = b;
+    return strcmp(x->path, y->path);
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+    const struct pi_proc *x = a, *y = b;
+    if (x->pid != y->pid)
+        return (x->pid > y->pid) - (x->pid < y->pid);
+    return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
+}
+
+static int64_t min_set(int64_t a, int64_t b) { return a < 0 ? b : b < 0 ? a : a < b ? a : b; }
+static int64_t max_set(int64_t a, int64_t b) { return a > b ? a : b; }
+
+void pi_step_finish(struct pi_step *st)
+{
+    /* slices: sum equal slice indexes over processes */
+    qsort(st->slices, st->nslices, sizeof *st->slices, cmp_slice);
+    size_t n = 0;
+    for (size_t i = 0; i < st->nslices; i++) {
+        if (n > 0 && st->slices[n - 1].slice == st->slices[i].slice) {
+            struct pi_slice *d = &st->slices[n - 1];
+            d->processes += st->slices[i].processes;
+            for (int k = 0; k < JS_M_COUNT; k++)
+                d->m[k] += st->slices[i].m[k];
+        } else {
+            st->slices[n++] = st->slices[i];
+        }
+    }
+    st->nslices = n;
+    /* files: merge equal paths (over processes and layers) */
+    if (st->nfiles > 1)
+        qsort(st->files, st->nfiles, sizeof *st->files, cmp_file);
+    n = 0;
+    for (size_t i = 0; i < st->nfiles; i++) {
+        struct pi_file *s = &st->files[i];
+        if (n > 0 && strcmp(st->files[n - 1].path, s->path) == 0) {
+            struct pi_file *d = &st->files[n - 1];
+            if (d->last_proc != s->last_proc)
+                d->processes++;
+            d->last_proc = s->last_proc;
+            d->shared = d->shared || s->shared;
+            d->read |= s->read;
+            d->written |= s->written;
+            d->opened_r |= s->opened_r;
+            d->opened_w |= s->opened_w;
+            d->opens += s->opens;
+            d->reads += s->reads;
+            d->writes += s->writes;
+            d->bytes_read += s->bytes_read;
+            d->bytes_written += s->bytes_written;
+            d->first_access = min_set(d->first_access, s->first_access);
+            d->last_access = max_set(d->last_access, s->last_access);
+            d->first_read = min_set(d->first_read, s->first_read);
+            d->last_write = max_set(d->last_write, s->last_write);
+            d->layers |= s->layers;
+            free(s->path);
+            free(s->fstype);
+        } else {
+            st->files[n++] = *s;
+        }
+    }
+    st->nfiles = n;
+    /* images: several profiles of one pid (exec) are numbered in start order */
+    qsort(st->procs, st->nprocs, sizeof *st->procs, cmp_proc);
+    for (size_t i = 0; i < st->nprocs; i++)
+        st->procs[i].image = (i > 0 && st->procs[i - 1].pid == st->procs[i].pid) ? st->procs[i - 1].image + 1 : 0;
+}
+
+int pi_parse_step_record_name(const char *name, char *step, size_t stepsize, char *node, size_t nodesize)
+{
+    size_t plen = strlen(JS_STEP_RECORD_PREFIX), slen = strlen(JS_RECORD_SUFFIX), len = strlen(name);
+    if (len <= plen + slen || strncmp(name, JS_STEP_RECORD_PREFIX, plen) != 0 || strcmp(name + len - slen, JS_RECORD_SUFFIX) != 0)
+        return -1;
+    const char *s = name + plen;
+    const char *dot = strchr(s, '.');
+    if (!dot || dot == s || (size_t)(dot - s) >= stepsize)
+        return -1;
+    size_t nlen = (size_t)(name + len - slen - (dot + 1));
+    if (nlen == 0 || nlen >= nodesize || dot[1] == '.')
+        return -1;
+    memcpy(step, s, (size_t)(dot - s));
+    step[dot - s] = '\0';
+    memcpy(node, dot + 1, nlen);
+    node[nlen] = '\0';
+    uint32_t id;
+    if (js_step_parse(step, &id) < 0 || strchr(node, '/'))
+        return -1;
+    return 0;
+}
+
+int pi_profile_name_matches(const char *name, const char *step, const char *node)
+{
+    size_t ls = strlen(step), ln = strlen(node), len = strlen(name), lsuf = strlen(JS_RECORD_SUFFIX);
+    if (name[0] == '.' || len <= ls + ln + 2 + lsuf)
+        return 0;
+    if (strncmp(name, step, ls) != 0 || name[ls] != '.' || strncmp(name + ls + 1, node, ln) != 0 || name[ls + 1 + ln] != '.')
+        return 0;
+    if (strcmp(name + len - lsuf, JS_RECORD_SUFFIX) != 0)
+        return 0;
+    for (const char *c = name + ls + ln + 2; c < name + len - lsuf; c++)
+        if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == '_' || *c == '-'))
+            return 0;
+    return 1;
+}

@@ -1,0 +1,96 @@
+/* Validation of what the spool holds against the one definition of each format
+ * (common/record_format.h, common/profile_format.h), and the aggregation of one step
+ * record's profiles into the rows the ingest writes.  No I/O here: unit-testable. */
+#ifndef PI_VALIDATE_H
+#define PI_VALIDATE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "conf.h"
+#include "profile_format.h"
+#include "record_format.h"
+
+#define PI_REASON_MAX 512
+
+enum pi_check { PI_OK = 0, PI_INVALID = -1, PI_UNKNOWN_VERSION = 1 };
+
+struct pi_slice {
+    int64_t slice;
+    int32_t processes;
+    int64_t m[JS_M_COUNT];
+};
+
+struct pi_proc {
+    int64_t pid, ppid, task_id, mpi_rank, mpi_size, start_ns, end_ns, wall_ns;
+    int64_t cpu_user_ns, cpu_sys_ns, max_rss_kib, threads_peak, threads_seen, compute_ns, files_dropped;
+    int image, slices_truncated;
+    char *origin, *end, *exe, *args, *collectives;
+    int64_t m[JS_M_COUNT];
+};
+
+enum { PI_LAYER_MPIIO = 1, PI_LAYER_POSIX = 2, PI_LAYER_STDIO = 4 };
+
+struct pi_file {
+    char *path;
+    char *fstype;
+    int shared;
+    int read, written, opened_r, opened_w;
+    int processes;
+    int last_proc;            /* index of the last profile that added to it */
+    int64_t opens, reads, writes, bytes_read, bytes_written;
+    int64_t first_access, last_access, first_read, last_write; /* -1: none */
+    int layers;               /* PI_LAYER_* bits */
+};
+
+struct pi_bad {
+    char *name;               /* file name in profiles/ */
+    char reason[PI_REASON_MAX];
+};
+
+struct pi_step {
+    json_t *job, *rec;
+    int64_t job_id, start_ns, end_ns, slice_seconds;
+    uint32_t uid;
+    char step[JS_STEP_NAME_MAX];
+    char node[256];
+    char cluster[256];
+    struct pi_slice *slices;
+    size_t nslices, capslices;
+    struct pi_proc *procs;
+    size_t nprocs, capprocs;
+    struct pi_file *files;
+    size_t nfiles, capfiles;
+    struct pi_bad *bad;
+    size_t nbad, capbad;
+};
+
+/* Parse JSON text (len bytes, no NUL needed); NULL with the reason set. */
+json_t *pi_json_parse(const char *text, size_t len, char *reason, size_t size);
+
+/* Check a job or step record against its field table.  PI_OK, PI_INVALID or
+ * PI_UNKNOWN_VERSION, with the reason set for the last two. */
+int pi_record_check(const json_t *r, int is_step, char *reason, size_t size);
+
+/* Start a step from its validated job and step records (references are taken). */
+void pi_step_init(struct pi_step *st, json_t *job, json_t *rec, const char *default_cluster);
+void pi_step_free(struct pi_step *st);
+
+/* Validate one profile and, when it is good, add it to the step: PI_OK, or PI_INVALID /
+ * PI_UNKNOWN_VERSION with the reason set (nothing of it added). */
+int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t *p, char *reason, size_t size);
+
+/* Record a refused profile (its name and reason) in st->bad. */
+void pi_step_add_bad(struct pi_step *st, const char *name, const char *reason);
+
+/* After the last profile: sort and merge the slices, number the images of each pid. */
+void pi_step_finish(struct pi_step *st);
+
+/* Name checks for spool entries.  pi_parse_step_record_name: "step.<step>.<node>.json" into
+ * step and node (0), -1 when not such a name.  pi_profile_name_matches: 1 when name is
+ * "<step>.<node>.<id>.json" with id made of [0-9A-Za-z_-]. */
+int pi_parse_step_record_name(const char *name, char *step, size_t stepsize, char *node, size_t nodesize);
+int pi_profile_name_matches(const char *name, const char *step, const char *node);
+
+#endif

@@ -1,0 +1,87 @@
+/* The schema's metric columns are exactly the profile format's metrics, in order: in every
+ * per-slice and per-process table of sql/002_metrics.sql, each with a COMMENT. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "profile_format.h"
+
+static char *slurp(const char *rel)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", JS_TOP_SRCDIR, rel);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+static void check_table(const char *sql, const char *table)
+{
+    char head[128], line[256], comment[256];
+    snprintf(head, sizeof head, "CREATE TABLE js_data.%s (", table);
+    const char *p = strstr(sql, head);
+    assert_non_null(p);
+    const char *end = strstr(p, "\n)");
+    assert_non_null(end);
+    /* the metric columns, in order, right after each other */
+    snprintf(line, sizeof line, "\n    %-20s bigint NOT NULL DEFAULT 0", js_profile_metrics[0].name);
+    const char *q = strstr(p, line);
+    assert_non_null(q);
+    assert_true(q < end);
+    for (int i = 0; i < JS_M_COUNT; i++) {
+        snprintf(line, sizeof line, "\n    %-20s bigint NOT NULL DEFAULT 0%s", js_profile_metrics[i].name, i + 1 < JS_M_COUNT ? "," : ",");
+        if (strncmp(q, line, strlen(line)) != 0)
+            fail_msg("%s: column %d is not %s", table, i, js_profile_metrics[i].name);
+        q += strlen(line);
+        snprintf(comment, sizeof comment, "COMMENT ON COLUMN js_data.%s.%s IS '", table, js_profile_metrics[i].name);
+        if (!strstr(sql, comment))
+            fail_msg("%s.%s has no COMMENT", table, js_profile_metrics[i].name);
+    }
+    /* and no further metric-like column after them */
+    assert_true(strncmp(q, "\n    PRIMARY KEY", 16) == 0);
+}
+
+static void metric_columns_follow_the_profile_format(void **state)
+{
+    (void)state;
+    const char *sql = slurp("sql/002_metrics.sql");
+    check_table(sql, "processes");
+    check_table(sql, "slice_metrics");
+    check_table(sql, "slice_totals_node");
+    check_table(sql, "slice_totals_cluster");
+}
+
+static void ingest_functions_add_every_metric_into_the_totals(void **state)
+{
+    (void)state;
+    const char *sql = slurp("sql/003_ingest.sql");
+    char add[128];
+    for (int i = 0; i < JS_M_COUNT; i++) {
+        snprintf(add, sizeof add, "%s = t.%s + excluded.%s", js_profile_metrics[i].name, js_profile_metrics[i].name,
+                 js_profile_metrics[i].name);
+        const char *first = strstr(sql, add);
+        if (!first || !strstr(first + 1, add))
+            fail_msg("the totals do not add %s in both tables", js_profile_metrics[i].name);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(metric_columns_follow_the_profile_format),
+        cmocka_unit_test(ingest_functions_add_every_metric_into_the_totals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,173 @@
+/* Unit tests of profile_ingest's validation and aggregation (profile_ingest/validate.c), fed
+ * with the files of the data-driven suite tests/ingest-suites (placeholders filled in). */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "validate.h"
+
+/* A suite file with @UID@ and @GID@ as 1000 and @USER@ as alice, parsed. */
+static json_t *suite_json(const char *rel)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/ingest-suites/%s", JS_TOP_SRCDIR, rel);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char buf[1 << 20], out[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *o = out;
+    for (char *p = buf; *p;) {
+        if (!strncmp(p, "@UID@", 5) || !strncmp(p, "@GID@", 5)) {
+            o += sprintf(o, "1000");
+            p += 5;
+        } else if (!strncmp(p, "@USER@", 6)) {
+            o += sprintf(o, "alice");
+            p += 6;
+        } else {
+            *o++ = *p++;
+        }
+    }
+    char reason[PI_REASON_MAX];
+    json_t *j = pi_json_parse(out, (size_t)(o - out), reason, sizeof reason);
+    assert_non_null(j);
+    return j;
+}
+
+static void step_record_names_parse_into_step_and_node(void **state)
+{
+    (void)state;
+    char step[JS_STEP_NAME_MAX], node[256];
+    assert_int_equal(pi_parse_step_record_name("step.0.node1.json", step, sizeof step, node, sizeof node), 0);
+    assert_string_equal(step, "0");
+    assert_string_equal(node, "node1");
+    assert_int_equal(pi_parse_step_record_name("step.batch.n1.ib.json", step, sizeof step, node, sizeof node), 0);
+    assert_string_equal(step, "batch");
+    assert_string_equal(node, "n1.ib");
+    assert_int_equal(pi_parse_step_record_name("step.x.node1.json", step, sizeof step, node, sizeof node), -1);
+    assert_int_equal(pi_parse_step_record_name("step.0..json", step, sizeof step, node, sizeof node), -1);
+    assert_int_equal(pi_parse_step_record_name("step.0.node1.json.tmp", step, sizeof step, node, sizeof node), -1);
+    assert_int_equal(pi_parse_step_record_name("job.json", step, sizeof step, node, sizeof node), -1);
+    assert_int_equal(pi_parse_step_record_name("step.01.node1.json", step, sizeof step, node, sizeof node), -1);
+}
+
+static void profile_names_match_only_their_step_and_node(void **state)
+{
+    (void)state;
+    assert_true(pi_profile_name_matches("0.node1.1234.json", "0", "node1"));
+    assert_true(pi_profile_name_matches("0.node1.1234-1.json", "0", "node1"));
+    assert_true(pi_profile_name_matches("batch.node1.77.json", "batch", "node1"));
+    assert_false(pi_profile_name_matches("0.node1.12.34.json", "0", "node1"));
+    assert_false(pi_profile_name_matches(".0.node1.1234.json.tmp", "0", "node1"));
+    assert_false(pi_profile_name_matches("0.node10.1234.json", "0", "node1"));
+    assert_false(pi_profile_name_matches("10.node1.1234.json", "0", "node1"));
+    assert_false(pi_profile_name_matches("0.node1..json", "0", "node1"));
+}
+
+static void records_are_checked_against_the_format_tables(void **state)
+{
+    (void)state;
+    char reason[PI_REASON_MAX];
+    json_t *job = suite_json("valid/one-step-one-profile/spool/job.100/job.json");
+    json_t *rec = suite_json("valid/one-step-one-profile/spool/job.100/step.0.node1.json");
+    assert_int_equal(pi_record_check(job, 0, reason, sizeof reason), PI_OK);
+    assert_int_equal(pi_record_check(rec, 1, reason, sizeof reason), PI_OK);
+    /* a job record is not a step record */
+    assert_int_equal(pi_record_check(job, 1, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "not a jobscreen step record: \"format\" is not \"jobscreen-step\"");
+    json_object_set_new(rec, "version", json_integer(7));
+    assert_int_equal(pi_record_check(rec, 1, reason, sizeof reason), PI_UNKNOWN_VERSION);
+    assert_string_equal(reason, "unknown step record format version 7 (this profile_ingest reads version 1)");
+    json_object_set_new(rec, "version", json_integer(1));
+    json_object_set_new(rec, "start_ns", json_null());
+    assert_int_equal(pi_record_check(rec, 1, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "field \"start_ns\" is null");
+    json_object_set_new(job, "dependencies", json_pack("[{s:s}]", "type", "afterok"));
+    assert_int_equal(pi_record_check(job, 0, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "dependencies[0]: field \"job_id\" is missing");
+    json_decref(job);
+    json_decref(rec);
+}
+
+static void profiles_merge_per_slice_file_and_image(void **state)
+{
+    (void)state;
+    struct pi_conf conf;
+    pi_conf_defaults(&conf);
+    struct pi_step st;
+    char reason[PI_REASON_MAX];
+    pi_step_init(&st, suite_json("valid/processes-merge-per-slice/spool/job.101/job.json"),
+                 suite_json("valid/processes-merge-per-slice/spool/job.101/step.0.node1.json"), "default");
+    assert_string_equal(st.cluster, "suite");
+    const char *names[] = { "0.node1.1000.json", "0.node1.1000-1.json", "0.node1.1001.json" };
+    for (int i = 0; i < 3; i++) {
+        char rel[256];
+        snprintf(rel, sizeof rel, "valid/processes-merge-per-slice/spool/job.101/profiles/%s", names[i]);
+        json_t *p = suite_json(rel);
+        assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_OK);
+        json_decref(p);
+    }
+    pi_step_finish(&st);
+    assert_int_equal(st.nprocs, 3);
+    assert_int_equal(st.procs[0].pid, 1000);
+    assert_int_equal(st.procs[0].image, 0);
+    assert_int_equal(st.procs[1].pid, 1000);
+    assert_int_equal(st.procs[1].image, 1);
+    assert_int_equal(st.procs[2].image, 0);
+    assert_int_equal(st.nslices, 3);
+    assert_int_equal(st.slices[0].slice, 448804800);
+    assert_int_equal(st.slices[0].processes, 2);
+    assert_int_equal(st.slices[0].m[JS_M_POSIX_WRITE_BYTES], 10);
+    assert_int_equal(st.slices[0].m[JS_M_POSIX_READ_BYTES], 1);
+    assert_int_equal(st.slices[1].m[JS_M_POSIX_WRITE_BYTES], 20);
+    assert_int_equal(st.slices[2].processes, 1);
+    assert_int_equal(st.nfiles, 1);
+    assert_int_equal(st.files[0].processes, 3);
+    assert_int_equal(st.files[0].bytes_written, 35);
+    assert_int_equal(st.files[0].bytes_read, 10);
+    assert_int_equal(st.files[0].layers, PI_LAYER_POSIX | PI_LAYER_STDIO);
+    /* a profile of another node is refused and adds nothing */
+    json_t *p = suite_json("valid/processes-merge-per-slice/spool/job.101/profiles/0.node1.1001.json");
+    json_object_set_new(p, "node", json_string("node2"));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "profile is of job 101 step 0 node node2, not of this step record's job 101 step 0 node node1");
+    json_object_set_new(p, "node", json_string("node1"));
+    json_object_set_new(p, "version", json_integer(2));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
+    assert_string_equal(reason, "unknown profile format version 2 (this profile_ingest reads version 1)");
+    json_decref(p);
+    assert_int_equal(st.nprocs, 3);
+    pi_step_free(&st);
+    pi_conf_free(&conf);
+}
+
+static void broken_json_names_line_and_column(void **state)
+{
+    (void)state;
+    char reason[PI_REASON_MAX];
+    assert_null(pi_json_parse("{\"a\": 1,\n \"a\": 2}", 18, reason, sizeof reason));
+    assert_string_equal(reason, "not valid JSON: duplicate object key near '\"a\"' (line 2, column 4)");
+    assert_null(pi_json_parse("[1]", 3, reason, sizeof reason));
+    assert_string_equal(reason, "not a JSON object");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(step_record_names_parse_into_step_and_node),
+        cmocka_unit_test(profile_names_match_only_their_step_and_node),
+        cmocka_unit_test(records_are_checked_against_the_format_tables),
+        cmocka_unit_test(profiles_merge_per_slice_file_and_image),
+        cmocka_unit_test(broken_json_names_line_and_column),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
