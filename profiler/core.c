@@ -318,6 +318,42 @@ void js_exec_failed(void)
     errno = e;
 }
 
+/* --- threads an MPI library starts inside an MPI call are part of MPI: their POSIX I/O is
+ * MPI's lower layer (pipes and sockets of PMIx, progress threads), not the application's --- */
+struct js_start {
+    void *(*fn)(void *);
+    void *arg;
+};
+
+static void *js_mpi_thread(void *p)
+{
+    struct js_start s = *(struct js_start *)p;
+    free(p);
+    struct js_thread *t = js_self();
+    if (t)
+        t->in_mpi = 1;
+    return s.fn(s.arg);
+}
+
+JS_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    JS_REAL(int, pthread_create, (pthread_t *, const pthread_attr_t *, void *(*)(void *), void *));
+    struct js_thread *t = js_tls;
+    if (t == NULL || !t->in_mpi || !js_on)
+        return real_pthread_create(th, attr, fn, arg);
+    int e = errno;
+    struct js_start *s = malloc(sizeof *s);
+    errno = e;
+    if (s == NULL)
+        return real_pthread_create(th, attr, fn, arg);
+    s->fn = fn;
+    s->arg = arg;
+    int rc = real_pthread_create(th, attr, js_mpi_thread, s);
+    if (rc != 0)
+        free(s);
+    return rc;
+}
+
 /* --- fork --- */
 static void js_atfork_prepare(void)
 {

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The profiler counts a program's known POSIX and stdio I/O exactly, per process, per file and
+# per slice, in a real srun step, and writes a profile that follows docs/profile-format.md.
+. "$JS_TOP_SRCDIR/tests/lib/tap.sh"
+need_cluster
+. "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
+plan 22
+base=$(mktemp -d /tmp/js-prof30.XXXXXX); dir=$base/profiles; work=$base/work
+mkdir -p "$dir" "$work"
+prof_srun "$dir" -N1 -n1 -- "$PROG/io_known" "$work"
+ok $? "io_known runs to exit 0 under the profiler in an srun step"
+read -r job step node < "$dir.ids"
+f=$(prof_one "$dir"); ok $? "exactly one profile for one process"
+like "$(basename "$f")" "^$step\\.$node\\.[0-9]+\\.json$" "named <step>.<node>.<pid>.json"
+pid=$(jq -r .pid "$f")
+is "$(basename "$f")" "$step.$node.$pid.json" "the pid in the name is the pid in the profile"
+is "$(find "$dir" -name '.*' | wc -l)" 0 "no temporary file is left behind"
+is "$(stat -c %a "$f")" 600 "the profile is private to its owner (0600)"
+is "$(jq -r '[.format, .version, .job_id, .step, .node, .task_id, .origin, .end, .slice_seconds] | @tsv' "$f")" \
+   "$(printf 'jobscreen-profile\t1\t%s\t%s\t%s\t0\tstart\texit\t4' "$job" "$step" "$node")" \
+   "format, version, the ids of the step, origin and end"
+is "$(jq -r 'keys_unsorted | join(" ")' "$f")" "$(field_names | tr '\n' ' ' | sed 's/ $//')" \
+   "top-level members are those of JS_PROFILE_FIELDS, in order"
+is "$(jq -r '.slice_metrics | join(" ")' "$f")" "$(metric_names | tr '\n' ' ' | sed 's/ $//')" \
+   "slice_metrics is JS_PROFILE_METRICS in order"
+is "$(jq -r '.totals | keys_unsorted | join(" ")' "$f")" "$(metric_names | tr '\n' ' ' | sed 's/ $//')" \
+   "totals has every metric"
+is "$(jq -c '.totals | [.posix_read_calls, .posix_read_bytes, .posix_write_calls, .posix_write_bytes, .posix_open_calls, .posix_meta_calls]' "$f")" \
+   "[5,1124,12,1100,2,9]" "POSIX: 5 reads 1124 B, 12 writes 1100 B, 2 opens, 9 metadata calls"
+is "$(jq -c '.totals | [.stdio_read_calls, .stdio_read_bytes, .stdio_write_calls, .stdio_write_bytes, .stdio_open_calls, .stdio_meta_calls]' "$f")" \
+   "[2,198,7,203,2,2]" "stdio: 2 reads 198 B, 7 writes 203 B, 2 opens, 2 closes; not counted again as POSIX"
+is "$(jq -c '.totals | [.mpi_send_calls, .mpi_coll_calls, .mpiio_read_calls, .lower_read_bytes, .lower_write_bytes]' "$f")" \
+   "[0,0,0,0,0]" "no MPI and no lower-layer bytes in a POSIX program"
+is "$(jq -c '[.files[] | [.path, .layer, .open_mode, .used_mode, .opens, .read_calls, .read_bytes, .write_calls, .write_bytes]]' "$f")" \
+   "[[\"$work/posix.dat\",\"posix\",\"rw\",\"rw\",2,5,1124,12,1100],[\"$work/stdio.txt\",\"stdio\",\"rw\",\"rw\",2,2,198,7,203]]" \
+   "the file list: each file once, at the layer it was opened with, exact counts"
+is "$(jq -r '.files[0] | [.mount, .fstype] | @tsv' "$f")" "$(findmnt -n -o TARGET,FSTYPE -T "$work" | awk '{print $1 "\t" $2}')" \
+   "mount point and file system type from mountinfo"
+ino=$(stat -c %i "$work/stdio.txt")
+is "$(jq -r '.files[1].ino' "$f")" "$ino" "device and inode of the file"
+is "$(jq -r '.files_dropped' "$f")" 0 "no file dropped"
+# the slices add up to the totals
+is "$(jq -c '[range(0; 32) as $i | ([.slices[][$i + 1]] | add)] == [.totals[]]' "$f")" true \
+   "the per-slice vectors add up to the totals, metric by metric"
+is "$(jq -r '[.slices[][0]] | (. == (sort | unique))' "$f")" true "slices ascend without repeats"
+is "$(jq -r '(.slices[0][0] >= (.start_ns / 4e9 | floor)) and (.slices[-1][0] <= (.end_ns / 4e9 | floor))' "$f")" true \
+   "slice indices lie within the process's wall-clock life"
+s_ns=$(raw_num "$f" start_ns); e_ns=$(raw_num "$f" end_ns); w_ns=$(raw_num "$f" wall_ns); c_ns=$(raw_num "$f" compute_ns)
+ok $(( w_ns == e_ns - s_ns && c_ns <= w_ns ? 0 : 1 )) "wall time and runtime share are consistent"
+# JOBSCREEN_PROFILE_DIR absent: nothing is recorded, the program runs as always
+mkdir "$work/again"
+out=$(timeout 60 srun -N1 -n1 env -u JOBSCREEN_PROFILE_DIR LD_PRELOAD="$PROF_LIB" "$PROG/io_known" "$work/again" 2>&1; echo "rc=$?")
+is "$out" "rc=0" "without JOBSCREEN_PROFILE_DIR the library records nothing and says nothing"
+rm -rf "$base" "$dir.ids"
+done_testing

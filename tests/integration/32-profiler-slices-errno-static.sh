@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# A program running across slice boundaries gets one vector per active slice; errno is what
+# libc alone gives; a static binary runs unprofiled; an opted-out step or an unwritable spool
+# changes nothing for the program.
+. "$JS_TOP_SRCDIR/tests/lib/tap.sh"
+need_cluster
+. "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
+plan 12
+base=$(mktemp -d /tmp/js-prof32.XXXXXX)
+
+# --- 15 writes of 1 B, 200 ms apart, 1 s slices ---
+dir=$base/s; mkdir -p "$dir"
+JS_SLICE=1 prof_srun "$dir" -N1 -n1 -- "$PROG/slices_span" "$base/span.dat" 15
+ok $? "slices_span runs for about 3 s"
+f=$(prof_one "$dir")
+is "$(jq -r .slice_seconds "$f")" 1 "the slice length comes from JOBSCREEN_SLICE_SECONDS"
+n=$(jq '[.slices[] | select(.[3] > 0)] | length' "$f")
+ok $(( n >= 3 && n <= 5 ? 0 : 1 )) "the writes fall into 3 to 5 slices of 1 s (got $n)"
+is "$(jq '[.slices[][3]] | add' "$f")" 15 "the slices' write calls add up to 15"
+is "$(jq '[.slices[][3]] | max <= 6' "$f")" true "no slice holds more than the 5 or 6 writes of one second"
+s0=$(raw_num "$f" start_ns); e0=$(raw_num "$f" end_ns)
+is "$(jq -r '.slices[0][0], .slices[-1][0]' "$f" | tr '\n' ' ')" "$((s0 / 1000000000)) $((e0 / 1000000000)) " \
+   "the first and last slice are the seconds the process started and ended in"
+
+# --- errno ---
+mkdir -p "$base/e1" "$base/e2" "$base/ep"
+plain=$(timeout 60 srun -N1 -n1 "$PROG/errno_check" "$base/e1" 2>&1)
+prof=$(prof_srun "$base/ep" -N1 -n1 -- "$PROG/errno_check" "$base/e2" 2>&1)
+is "$prof" "$plain" "errno after 23 intercepted calls (ok and failing) is the same with the profiler"
+like "$prof" "open-ok 4242.*close-ok 4242.*open-missing 2.*write-badfd 9" "successful calls leave errno alone"
+
+# --- static binary ---
+dir=$base/st; mkdir -p "$dir"
+prof_srun "$dir" -N1 -n1 -- "$PROG/static_write" "$base/static.dat"
+ok $? "a static binary runs normally with LD_PRELOAD set"
+is "$(find "$dir" -name '*.json' | wc -l) $(cat "$base/static.dat")" "0 stat" "it writes its data and no profile"
+
+# --- opted out; unwritable profile directory ---
+dir=$base/off; mkdir -p "$dir"
+timeout 60 srun -N1 -n1 env JOBSCREEN_VERSION="0.1.0 off" JOBSCREEN_PROFILE_DIR="$dir" JOBSCREEN_STEP=0 \
+  LD_PRELOAD="$PROF_LIB" "$PROG/exit_now" "$base/off.dat" 2>/dev/null
+is "$? $(find "$dir" -name '*.json' | wc -l)" "3 0" "JOBSCREEN_VERSION '... off': the step runs, no profile"
+out=$(timeout 60 srun -N1 -n1 env JOBSCREEN_PROFILE_DIR=/nonexistent/profiles JOBSCREEN_STEP=0 \
+  LD_PRELOAD="$PROF_LIB" "$PROG/io_known" "$base" 2>&1; echo "rc=$?")
+is "$out" "rc=0" "a missing profile directory: the program runs on, nothing on its stdout or stderr"
+rm -rf "$base"
+done_testing

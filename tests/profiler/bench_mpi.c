@@ -1,0 +1,35 @@
+/*
+ * bench_mpi N: 2 ranks; rank 0 sends N messages of 8 B with MPI_Send, rank 1 receives them;
+ * rank 0 prints the mean ns per MPI_Send. Used by bench/profiler/run.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    long n = argc > 1 ? atol(argv[1]) : 100000;
+    double buf = 0;
+    if (size != 2) {
+        MPI_Finalize();
+        return 2;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (long i = 0; i < n; i++) {
+        if (rank == 0)
+            MPI_Send(&buf, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+        else
+            MPI_Recv(&buf, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t1 = MPI_Wtime();
+    if (rank == 0)
+        printf("%.2f\n", (t1 - t0) * 1e9 / (double)n);
+    MPI_Finalize();
+    return 0;
+}
