@@ -29,7 +29,8 @@ CREATE VIEW js.step_report AS
            (s.io_posix_ns + s.io_stdio_ns + s.io_mpiio_ns)::bigint AS io_ns,
            CASE WHEN s.wall_ns > 0 THEN (s.mpi_p2p_ns + s.mpi_coll_ns)::double precision / s.wall_ns END AS mpi_share,
            CASE WHEN s.wall_ns > 0 THEN (s.io_posix_ns + s.io_stdio_ns + s.io_mpiio_ns)::double precision / s.wall_ns END AS io_share,
-           s.read_bytes, s.write_bytes, (s.read_bytes + s.write_bytes)::bigint AS io_bytes, s.meta_calls, s.cpu_ns,
+           s.read_bytes, s.write_bytes, (s.read_bytes + s.write_bytes)::bigint AS io_bytes, s.meta_calls,
+           coalesce(m.meta_ops, 0)::bigint AS meta_ops, s.cpu_ns,
            coalesce(f.files, 0)::integer AS files, coalesce(f.small_files, 0)::integer AS small_files
     FROM js.steps s
     JOIN js.jobs j ON j.cluster_id = s.cluster_id AND j.job_id = s.job_id
@@ -38,11 +39,15 @@ CREATE VIEW js.step_report AS
         FROM js_data.step_nodes sn
         WHERE sn.cluster_id = s.cluster_id AND sn.job_id = s.job_id AND sn.step_id = s.step_id) r ON true
     LEFT JOIN LATERAL (
+        SELECT sum(p.posix_open_calls + p.posix_meta_calls + p.stdio_open_calls + p.mpiio_meta_calls) AS meta_ops
+        FROM js_data.processes p
+        WHERE p.cluster_id = s.cluster_id AND p.job_id = s.job_id AND p.step_id = s.step_id) m ON true
+    LEFT JOIN LATERAL (
         SELECT count(DISTINCT a.file_id) AS files,
                count(DISTINCT a.file_id) FILTER (WHERE a.bytes_read + a.bytes_written < js.small_file_bytes()) AS small_files
         FROM js_data.file_accesses a
         WHERE a.cluster_id = s.cluster_id AND a.job_id = s.job_id AND a.step_id = s.step_id) f ON true;
-COMMENT ON VIEW js.step_report IS 'steps for the reports: application, runtime shares (mpi_share, io_share of the summed process wall time), I/O volume, metadata calls, files and small files, profile_reason from the step records';
+COMMENT ON VIEW js.step_report IS 'steps for the reports: application, runtime shares (mpi_share, io_share of the summed process wall time), I/O volume, meta_ops (file system metadata: POSIX open and metadata calls, fopen, MPI-IO open/close/sync/seek; not stdio fflush/fseek/fclose, which bash alone calls once per builtin), files and small files, profile_reason from the step records';
 
 CREATE VIEW js.job_report AS
     SELECT j.cluster_id, j.cluster, j.job_id, j.uid, j.user_name, j.name, j.account, j.partition, j.workflow_id,
@@ -60,6 +65,7 @@ CREATE VIEW js.job_report AS
            coalesce(s.write_bytes, 0)::bigint AS write_bytes,
            coalesce(s.read_bytes + s.write_bytes, 0)::bigint AS io_bytes,
            coalesce(s.meta_calls, 0)::bigint AS meta_calls,
+           coalesce(s.meta_ops, 0)::bigint AS meta_ops,
            coalesce(s.files, 0)::integer AS files,
            coalesce(s.small_files, 0)::integer AS small_files,
            coalesce(s.cpu_ns, 0)::bigint AS cpu_ns
@@ -70,7 +76,7 @@ CREATE VIEW js.job_report AS
                count(*) FILTER (WHERE r.profiled) AS profiled_steps,
                sum(r.processes) AS processes, sum(r.wall_ns) AS wall_ns, sum(r.compute_ns) AS compute_ns,
                sum(r.mpi_ns) AS mpi_ns, sum(r.io_ns) AS io_ns, sum(r.read_bytes) AS read_bytes,
-               sum(r.write_bytes) AS write_bytes, sum(r.meta_calls) AS meta_calls, sum(r.files) AS files,
+               sum(r.write_bytes) AS write_bytes, sum(r.meta_calls) AS meta_calls, sum(r.meta_ops) AS meta_ops, sum(r.files) AS files,
                sum(r.small_files) AS small_files, sum(r.cpu_ns) AS cpu_ns, max(r.end_time) AS last_step_end
         FROM js.step_report r
         WHERE r.cluster_id = j.cluster_id AND r.job_id = j.job_id) s ON true;
@@ -89,7 +95,7 @@ CREATE VIEW js.step_neighbours AS
            m.processes,
            (m.posix_read_bytes + m.stdio_read_bytes + m.mpiio_read_bytes + m.lower_read_bytes)::bigint AS read_bytes,
            (m.posix_write_bytes + m.stdio_write_bytes + m.mpiio_write_bytes + m.lower_write_bytes)::bigint AS write_bytes,
-           (m.posix_open_calls + m.posix_meta_calls + m.stdio_open_calls + m.stdio_meta_calls + m.mpiio_meta_calls)::bigint AS meta_calls,
+           (m.posix_open_calls + m.posix_meta_calls + m.stdio_open_calls + m.mpiio_meta_calls)::bigint AS meta_ops,
            (m.mpi_send_bytes + m.mpi_coll_bytes)::bigint AS mpi_bytes,
            (m.posix_ns + m.stdio_ns + m.mpiio_ns)::bigint AS io_ns,
            m.cpu_ns
@@ -98,7 +104,7 @@ CREATE VIEW js.step_neighbours AS
         AND NOT (m.job_id = s.job_id AND m.step_id = s.step_id)
     LEFT JOIN js_data.jobs o ON o.cluster_id = m.cluster_id AND o.job_id = m.job_id
     LEFT JOIN js_data.users u ON u.cluster_id = o.cluster_id AND u.uid = o.uid;
-COMMENT ON VIEW js.step_neighbours IS 'contributors to a step''s background: per slice of the step, each other step and node with activity in it (read_bytes and write_bytes include the lower layer), same_node when it shared a node with the step; filter by cluster_id and job_id';
+COMMENT ON VIEW js.step_neighbours IS 'contributors to a step''s background: per slice of the step, each other step and node with activity in it (read_bytes and write_bytes include the lower layer), meta_ops as in js.step_report, same_node when it shared a node with the step; filter by cluster_id and job_id';
 
 -- Per node of a multi-node step: the mean compute time of its processes against the median
 -- of the step's nodes (a slow node makes the others wait in MPI, so their compute time is

@@ -15,7 +15,7 @@ CREATE TABLE js_data.usage_daily (
     node_seconds    double precision NOT NULL DEFAULT 0,
     read_bytes      bigint NOT NULL DEFAULT 0,
     write_bytes     bigint NOT NULL DEFAULT 0,
-    meta_calls      bigint NOT NULL DEFAULT 0,
+    meta_ops        bigint NOT NULL DEFAULT 0,
     mpi_bytes       bigint NOT NULL DEFAULT 0,
     io_ns           bigint NOT NULL DEFAULT 0,
     mpi_ns          bigint NOT NULL DEFAULT 0,
@@ -36,7 +36,7 @@ COMMENT ON COLUMN js_data.usage_daily.cpu_seconds IS 'CPUs of each step x the pa
 COMMENT ON COLUMN js_data.usage_daily.node_seconds IS 'nodes of each step x the part of its run time that fell on that day (s)';
 COMMENT ON COLUMN js_data.usage_daily.read_bytes IS 'bytes read in that day''s slices, all interfaces including the lower layer (bytes)';
 COMMENT ON COLUMN js_data.usage_daily.write_bytes IS 'bytes written in that day''s slices, all interfaces including the lower layer (bytes)';
-COMMENT ON COLUMN js_data.usage_daily.meta_calls IS 'open and metadata calls (POSIX, stdio, MPI-IO) in that day''s slices (calls)';
+COMMENT ON COLUMN js_data.usage_daily.meta_ops IS 'file system metadata calls in that day''s slices: POSIX open and metadata, fopen, MPI-IO open/close/sync/seek, as meta_ops of js.step_report (calls)';
 COMMENT ON COLUMN js_data.usage_daily.mpi_bytes IS 'MPI point-to-point send and collective bytes in that day''s slices (bytes)';
 COMMENT ON COLUMN js_data.usage_daily.io_ns IS 'time in I/O calls in that day''s slices (ns)';
 COMMENT ON COLUMN js_data.usage_daily.mpi_ns IS 'time in MPI calls in that day''s slices (ns)';
@@ -85,16 +85,16 @@ BEGIN
         v_hi := ceil(extract(epoch FROM (p_to + 1)::timestamp AT TIME ZONE 'UTC') / c.len) - 1;
         DELETE FROM js_data.usage_daily WHERE cluster_id = c.cluster_id AND day BETWEEN v_from AND p_to;
         INSERT INTO js_data.usage_daily (cluster_id, day, uid, jobs_started, steps_started, steps_failed,
-                steps_opted_out, cpu_seconds, node_seconds, read_bytes, write_bytes, meta_calls, mpi_bytes, io_ns,
+                steps_opted_out, cpu_seconds, node_seconds, read_bytes, write_bytes, meta_ops, mpi_bytes, io_ns,
                 mpi_ns, process_cpu_ns, node_slices)
         SELECT c.cluster_id, x.day, x.uid, sum(x.jobs_started), sum(x.steps_started), sum(x.steps_failed),
                sum(x.steps_opted_out), sum(x.cpu_seconds), sum(x.node_seconds), sum(x.read_bytes), sum(x.write_bytes),
-               sum(x.meta_calls), sum(x.mpi_bytes), sum(x.io_ns), sum(x.mpi_ns), sum(x.process_cpu_ns), sum(x.node_slices)
+               sum(x.meta_ops), sum(x.mpi_bytes), sum(x.io_ns), sum(x.mpi_ns), sum(x.process_cpu_ns), sum(x.node_slices)
         FROM (
             SELECT (coalesce(j.start_time, j.submit_time) AT TIME ZONE 'UTC')::date AS day, j.uid,
                    1 AS jobs_started, 0 AS steps_started, 0 AS steps_failed, 0 AS steps_opted_out,
                    0::double precision AS cpu_seconds, 0::double precision AS node_seconds, 0::bigint AS read_bytes,
-                   0::bigint AS write_bytes, 0::bigint AS meta_calls, 0::bigint AS mpi_bytes, 0::bigint AS io_ns,
+                   0::bigint AS write_bytes, 0::bigint AS meta_ops, 0::bigint AS mpi_bytes, 0::bigint AS io_ns,
                    0::bigint AS mpi_ns, 0::bigint AS process_cpu_ns, 0::bigint AS node_slices
             FROM js_data.jobs j
             WHERE j.cluster_id = c.cluster_id
@@ -124,7 +124,7 @@ BEGIN
             SELECT (to_timestamp(m.slice * c.len) AT TIME ZONE 'UTC')::date, j.uid, 0, 0, 0, 0, 0, 0,
                    sum(m.posix_read_bytes + m.stdio_read_bytes + m.mpiio_read_bytes + m.lower_read_bytes)::bigint,
                    sum(m.posix_write_bytes + m.stdio_write_bytes + m.mpiio_write_bytes + m.lower_write_bytes)::bigint,
-                   sum(m.posix_open_calls + m.posix_meta_calls + m.stdio_open_calls + m.stdio_meta_calls + m.mpiio_meta_calls)::bigint,
+                   sum(m.posix_open_calls + m.posix_meta_calls + m.stdio_open_calls + m.mpiio_meta_calls)::bigint,
                    sum(m.mpi_send_bytes + m.mpi_coll_bytes)::bigint,
                    sum(m.posix_ns + m.stdio_ns + m.mpiio_ns)::bigint,
                    sum(m.mpi_p2p_ns + m.mpi_coll_ns)::bigint,
@@ -146,7 +146,7 @@ COMMENT ON FUNCTION js_data.rollup_usage(date, date) IS 'recompute js_data.usage
 CREATE VIEW js.usage_daily AS
     SELECT d.cluster_id, c.name AS cluster, d.day, d.uid, u.name AS user_name, d.jobs_started, d.steps_started,
            d.steps_failed, d.steps_opted_out, d.cpu_seconds, d.node_seconds, d.read_bytes, d.write_bytes,
-           d.meta_calls, d.mpi_bytes, d.io_ns, d.mpi_ns, d.process_cpu_ns, d.node_slices, d.computed_at
+           d.meta_ops, d.mpi_bytes, d.io_ns, d.mpi_ns, d.process_cpu_ns, d.node_slices, d.computed_at
     FROM js_data.usage_daily d
     JOIN js_data.clusters c USING (cluster_id)
     LEFT JOIN js_data.users u ON u.cluster_id = d.cluster_id AND u.uid = d.uid;
@@ -158,7 +158,7 @@ CREATE VIEW js.usage_monthly AS
            sum(steps_failed)::integer AS steps_failed, sum(steps_opted_out)::integer AS steps_opted_out,
            sum(cpu_seconds) AS cpu_seconds, sum(node_seconds) AS node_seconds,
            sum(read_bytes)::bigint AS read_bytes, sum(write_bytes)::bigint AS write_bytes,
-           sum(meta_calls)::bigint AS meta_calls, sum(mpi_bytes)::bigint AS mpi_bytes, sum(io_ns)::bigint AS io_ns,
+           sum(meta_ops)::bigint AS meta_ops, sum(mpi_bytes)::bigint AS mpi_bytes, sum(io_ns)::bigint AS io_ns,
            sum(mpi_ns)::bigint AS mpi_ns, sum(process_cpu_ns)::bigint AS process_cpu_ns,
            sum(node_slices)::bigint AS node_slices, count(*)::integer AS days, max(computed_at) AS computed_at
     FROM js.usage_daily

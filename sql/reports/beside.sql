@@ -27,16 +27,16 @@ SELECT cluster_id AS cid FROM js.clusters WHERE cluster = :'cluster' OR (:'clust
 
 \echo '== the job''s steps'
 SELECT job_id, step_id, application, user_name AS "user", start_time, end_time, round(elapsed_s::numeric, 1) AS elapsed_s,
-       nodelist, io_bytes, meta_calls, profiled
+       nodelist, io_bytes, meta_ops, profiled
 FROM js.step_report WHERE cluster_id = :cid AND job_id = :job ORDER BY start_time, step_id;
 
 \echo '== contributors to the background, slice by slice (top' :per_slice 'per slice)'
 SELECT step_id, slice, slice_start, rank, other_job, other_step, other_user, other_job_name, other_node, same_node,
-       read_bytes + write_bytes AS io_bytes, meta_calls, mpi_bytes, round((cpu_ns / 1e9)::numeric, 2) AS cpu_s,
+       read_bytes + write_bytes AS io_bytes, meta_ops, mpi_bytes, round((cpu_ns / 1e9)::numeric, 2) AS cpu_s,
        round((read_bytes + write_bytes)::numeric / nullif(slice_io, 0), 3) AS io_share
 FROM (
     SELECT n.*, row_number() OVER (PARTITION BY n.step_id, n.slice
-                                   ORDER BY n.read_bytes + n.write_bytes DESC, n.meta_calls DESC, n.cpu_ns DESC,
+                                   ORDER BY n.read_bytes + n.write_bytes DESC, n.meta_ops DESC, n.cpu_ns DESC,
                                             n.other_job, n.other_step, n.other_node) AS rank,
            sum(n.read_bytes + n.write_bytes) OVER (PARTITION BY n.step_id, n.slice) AS slice_io
     FROM js.step_neighbours n WHERE n.cluster_id = :cid AND n.job_id = :job
@@ -46,8 +46,8 @@ ORDER BY slice, step_id, rank LIMIT :limit;
 
 \echo '== other jobs over the whole span'
 SELECT other_job, other_user, other_job_name, bool_or(same_node) AS same_node, count(DISTINCT slice) AS slices,
-       sum(read_bytes + write_bytes)::bigint AS io_bytes, sum(meta_calls)::bigint AS meta_calls,
+       sum(read_bytes + write_bytes)::bigint AS io_bytes, sum(meta_ops)::bigint AS meta_ops,
        sum(mpi_bytes)::bigint AS mpi_bytes, round((sum(cpu_ns) / 1e9)::numeric, 2) AS cpu_s
 FROM js.step_neighbours n WHERE n.cluster_id = :cid AND n.job_id = :job
 GROUP BY other_job, other_user, other_job_name
-ORDER BY sum(read_bytes + write_bytes) DESC, sum(meta_calls) DESC, other_job LIMIT :limit;
+ORDER BY sum(read_bytes + write_bytes) DESC, sum(meta_ops) DESC, other_job LIMIT :limit;

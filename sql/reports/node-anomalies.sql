@@ -22,12 +22,12 @@ FROM js.step_node_balance b
 JOIN js.step_report s ON s.cluster_id = b.cluster_id AND s.job_id = b.job_id AND s.step_id = b.step_id
 WHERE s.start_time >= :'since' AND s.start_time < :'until';
 
-\echo '== anomalous nodes (slow in at least' :min_steps 'steps and half of their multi-node steps, ratio >=' :min_ratio ')'
+\echo '== anomalous nodes (slow: ratio >=' :min_ratio 'in at least' :min_steps 'steps and half of their multi-node steps)'
 SELECT node, count(*) AS multi_node_steps, count(*) FILTER (WHERE ratio >= :min_ratio) AS slow_steps,
        round((count(*) FILTER (WHERE ratio >= :min_ratio))::numeric / count(*), 2) AS slow_fraction,
        round((percentile_cont(0.5) WITHIN GROUP (ORDER BY ratio))::numeric, 2) AS median_ratio,
        round(max(ratio)::numeric, 2) AS max_ratio,
-       (array_agg(job_id || '.' || step_id ORDER BY ratio DESC))[1] AS worst_step
+       (array_agg(job_id || '.' || step_id ORDER BY ratio DESC, job_id, step_id))[1] AS worst_step
 FROM balance
 GROUP BY cluster_id, node
 HAVING count(*) FILTER (WHERE ratio >= :min_ratio) >= :min_steps

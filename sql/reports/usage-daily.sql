@@ -8,7 +8,7 @@
 SELECT day, user_name AS "user", jobs_started AS jobs, steps_started AS steps, steps_failed AS failed,
        steps_opted_out AS opted_out, round((cpu_seconds / 3600)::numeric, 2) AS cpu_hours,
        round((node_seconds / 3600)::numeric, 2) AS node_hours, read_bytes, write_bytes,
-       pg_size_pretty(read_bytes + write_bytes) AS io, meta_calls, mpi_bytes,
+       pg_size_pretty(read_bytes + write_bytes) AS io, meta_ops, mpi_bytes,
        round((io_ns / 3.6e12)::numeric, 3) AS io_hours, round((mpi_ns / 3.6e12)::numeric, 3) AS mpi_hours, computed_at
 FROM js.usage_daily
 WHERE day >= (:'since'::timestamptz AT TIME ZONE 'UTC')::date AND day < (:'until'::timestamptz AT TIME ZONE 'UTC')::date + 1
@@ -17,7 +17,7 @@ ORDER BY day, user_name;
 \echo '== per day, all users'
 SELECT day, count(*) AS users, sum(jobs_started) AS jobs, sum(steps_started) AS steps,
        round((sum(cpu_seconds) / 3600)::numeric, 2) AS cpu_hours, sum(read_bytes + write_bytes)::bigint AS io_bytes,
-       pg_size_pretty(sum(read_bytes + write_bytes)) AS io, sum(meta_calls)::bigint AS meta_calls
+       pg_size_pretty(sum(read_bytes + write_bytes)) AS io, sum(meta_ops)::bigint AS meta_ops
 FROM js.usage_daily
 WHERE day >= (:'since'::timestamptz AT TIME ZONE 'UTC')::date AND day < (:'until'::timestamptz AT TIME ZONE 'UTC')::date + 1
 GROUP BY day ORDER BY day;

@@ -7,7 +7,7 @@
 SELECT month, user_name AS "user", days, jobs_started AS jobs, steps_started AS steps, steps_failed AS failed,
        steps_opted_out AS opted_out, round((cpu_seconds / 3600)::numeric, 2) AS cpu_hours,
        round((node_seconds / 3600)::numeric, 2) AS node_hours, read_bytes, write_bytes,
-       pg_size_pretty(read_bytes + write_bytes) AS io, meta_calls, mpi_bytes, computed_at
+       pg_size_pretty(read_bytes + write_bytes) AS io, meta_ops, mpi_bytes, computed_at
 FROM js.usage_monthly
 WHERE month >= date_trunc('month', :'since'::timestamptz AT TIME ZONE 'UTC')::date
   AND month < (:'until'::timestamptz AT TIME ZONE 'UTC')::date + 1

@@ -33,11 +33,20 @@ if [ "$JS_HAVE_MPI" = yes ] && [ -x "$JS_TOP_BUILDDIR/tests/sql/mpi_wait" ]; the
   cp "$JS_TOP_BUILDDIR/tests/sql/mpi_wait" "$A/mpi_wait"; chmod 755 "$A/mpi_wait"; have_mpi=yes
 fi
 
+# a small-file storm, alone: it ends a slice before the quiet job starts, so it must not
+# show beside it
+storm=$(sub jsalice -J storm --wrap 'srun bash -c "mkdir -p many; for i in \$(seq 400); do echo x > many/f\$i; done; for i in \$(seq 400); do read l < many/f\$i; done"')
+wait_job_done "$storm" 60 >/dev/null; wait_final "$storm"
+slice_wait() { # sleep into the next slice (the one after, when the next starts within 1 s)
+  local ns; ns=$(date +%s%N); ns=$(( 4000000000 - ns % 4000000000 ))
+  [ "$ns" -lt 1000000000 ] && ns=$(( ns + 4000000000 ))
+  sleep "$(awk -v n="$ns" 'BEGIN { printf "%.3f", (n + 200000000) / 1e9 }')"
+}
+slice_wait
 # a quiet job, and beside it an I/O-heavy one of another user
 besidex=$(sub jsalice -J besidex --wrap 'srun sleep 10')
 wait_running "$besidex"; ok $? "the quiet job besidex runs"
 bigio=$(sub jsbob -J bigio --wrap 'srun dd if=/dev/zero of=big bs=1M count=256 conv=fsync && srun dd if=big of=/dev/null bs=1M; rm -f big')
-storm=$(sub jsalice -J storm --wrap 'srun bash -c "mkdir -p many; for i in \$(seq 400); do echo x > many/f\$i; done; for i in \$(seq 400); do read l < many/f\$i; done"')
 crunch=$(sub jsalice -J crunch --wrap 'srun bash -c "i=0; while [ \$i -lt 300000 ]; do i=\$((i+1)); done"')
 mpiwait=
 [ $have_mpi = yes ] && mpiwait=$(sub jsalice -J mpiwait -n2 --wrap 'srun --mpi=pmix ./mpi_wait')
