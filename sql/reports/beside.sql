@@ -1,11 +1,12 @@
--- beside: what ran beside a given job.  For every slice of each of the job's steps, the other
--- steps that were active in that slice (anywhere on the cluster; same_node when they shared
--- one of the step's nodes), ranked by the bytes they moved, with their share of the
--- background's I/O in that slice: the contributors to the job's background, slice by slice.
--- Then the same summed per other job over the whole span.  Needs the per-slice detail, so
+-- beside: what ran beside a given job.  For every slice in the span of any of the job's steps,
+-- the steps of other jobs that were active in that slice (anywhere on the cluster; same_node
+-- when they shared a node with the job's step), ranked by the bytes they moved, with their
+-- share of the background's I/O in that slice: the contributors to the job's background,
+-- slice by slice.  Then the same summed per other job over the whole span.  Needs the per-slice detail, so
 -- only for jobs younger than the retention age.
 --   psql -f sql/reports/beside.sql -v job=JOBID [-v cluster=NAME] [-v per_slice=5] [-v limit=500]
 \set ON_ERROR_STOP on
+\set QUIET on
 \if :{?job}
 \else
 \echo 'beside: give the job: -v job=JOBID'
@@ -30,24 +31,33 @@ SELECT job_id, step_id, application, user_name AS "user", start_time, end_time, 
        nodelist, io_bytes, meta_ops, profiled
 FROM js.step_report WHERE cluster_id = :cid AND job_id = :job ORDER BY start_time, step_id;
 
+-- the other jobs' vectors in the slices of any of the job's steps, each once
+CREATE TEMP VIEW beside AS
+SELECT slice, min(slice_start) AS slice_start, other_job, other_step, other_node, other_user, other_job_name,
+       bool_or(same_node) AS same_node, min(read_bytes) AS read_bytes, min(write_bytes) AS write_bytes,
+       min(meta_ops) AS meta_ops, min(mpi_bytes) AS mpi_bytes, min(cpu_ns) AS cpu_ns
+FROM js.step_neighbours
+WHERE cluster_id = :cid AND job_id = :job AND other_job <> :job
+GROUP BY slice, other_job, other_step, other_node, other_user, other_job_name;
+
 \echo '== contributors to the background, slice by slice (top' :per_slice 'per slice)'
-SELECT step_id, slice, slice_start, rank, other_job, other_step, other_user, other_job_name, other_node, same_node,
+SELECT slice, slice_start, rank, other_job, other_step, other_user, other_job_name, other_node, same_node,
        read_bytes + write_bytes AS io_bytes, meta_ops, mpi_bytes, round((cpu_ns / 1e9)::numeric, 2) AS cpu_s,
        round((read_bytes + write_bytes)::numeric / nullif(slice_io, 0), 3) AS io_share
 FROM (
-    SELECT n.*, row_number() OVER (PARTITION BY n.step_id, n.slice
-                                   ORDER BY n.read_bytes + n.write_bytes DESC, n.meta_ops DESC, n.cpu_ns DESC,
-                                            n.other_job, n.other_step, n.other_node) AS rank,
-           sum(n.read_bytes + n.write_bytes) OVER (PARTITION BY n.step_id, n.slice) AS slice_io
-    FROM js.step_neighbours n WHERE n.cluster_id = :cid AND n.job_id = :job
+    SELECT b.*, row_number() OVER (PARTITION BY b.slice
+                                   ORDER BY b.read_bytes + b.write_bytes DESC, b.meta_ops DESC, b.cpu_ns DESC,
+                                            b.other_job, b.other_step, b.other_node) AS rank,
+           sum(b.read_bytes + b.write_bytes) OVER (PARTITION BY b.slice) AS slice_io
+    FROM beside b
 ) x
 WHERE rank <= :per_slice
-ORDER BY slice, step_id, rank LIMIT :limit;
+ORDER BY slice, rank LIMIT :limit;
 
 \echo '== other jobs over the whole span'
 SELECT other_job, other_user, other_job_name, bool_or(same_node) AS same_node, count(DISTINCT slice) AS slices,
        sum(read_bytes + write_bytes)::bigint AS io_bytes, sum(meta_ops)::bigint AS meta_ops,
        sum(mpi_bytes)::bigint AS mpi_bytes, round((sum(cpu_ns) / 1e9)::numeric, 2) AS cpu_s
-FROM js.step_neighbours n WHERE n.cluster_id = :cid AND n.job_id = :job
+FROM beside
 GROUP BY other_job, other_user, other_job_name
 ORDER BY sum(read_bytes + write_bytes) DESC, sum(meta_ops) DESC, other_job LIMIT :limit;
