@@ -22,9 +22,9 @@ report() {
   psql -X -q -At -F'|' -d "${DB:-$REPORTS_DB}" -v since=2000-01-01 -v until=2100-01-01 "$@" -f "$REPORTS/$name.sql"
 }
 
-# section TITLE_PREFIX: the lines of stdin after the section whose title starts with TITLE_PREFIX
+# section TITLE_PREFIX: the lines of the first section of stdin whose title starts with TITLE_PREFIX
 section() {
-  awk -v t="== $1" 'index($0, t) == 1 { on = 1; next } /^== / { on = 0 } on && !/^# / { print }'
+  awk -v t="== $1" '!seen && index($0, t) == 1 { on = 1; seen = 1; next } /^== / { on = 0 } on && !/^# / { print }'
 }
 
 # field N: the Nth '|'-separated field of each line of stdin
