@@ -159,6 +159,9 @@ int pi_db_ensure(struct pi_db *db, int migrate)
     if (db->conn)
         PQfinish(db->conn);
     db->staged = 0;
+    db->cluster_id[0] = '\0';
+    db->nparts = 0;
+    db->last_job = 0;
     db->conn = PQconnectdb(db->conninfo);
     if (PQstatus(db->conn) != CONNECTION_OK) {
         char m[1024];
@@ -171,6 +174,10 @@ int pi_db_ensure(struct pi_db *db, int migrate)
     }
     PQclear(PQexec(db->conn, "SET application_name = 'profile_ingest'"));
     PQclear(PQexec(db->conn, "SET client_min_messages = warning"));
+    /* Files leave the spool once COMMIT returns: it must mean the transaction is durable, even
+     * where the server runs with synchronous_commit = off (a crash would lose the last
+     * commits, and with them the steps whose files were already removed). */
+    PQclear(PQexec(db->conn, "SET synchronous_commit = on"));
     if (migrate && !db->migrated) {
         int rc = pi_db_migrate(db);
         if (rc != PI_DB_OK)
@@ -292,6 +299,10 @@ static int copy_rows(struct pi_db *db, const char *sql, struct sbuf *b, const ch
 
 static int get_cluster_id(struct pi_db *db, const char *cluster, int slice_seconds, char *out, size_t size)
 {
+    if (db->cluster_id[0] && strcmp(db->cluster_name, cluster) == 0) {
+        snprintf(out, size, "%s", db->cluster_id);
+        return PI_DB_OK;
+    }
     char len[16];
     snprintf(len, sizeof len, "%d", slice_seconds);
     const char *p[2] = { cluster, len };
@@ -299,6 +310,8 @@ static int get_cluster_id(struct pi_db *db, const char *cluster, int slice_secon
     if (PQresultStatus(r) != PGRES_TUPLES_OK)
         return check(db, r, PGRES_TUPLES_OK, "cluster id");
     snprintf(out, size, "%s", PQgetvalue(r, 0, 0));
+    snprintf(db->cluster_id, sizeof db->cluster_id, "%s", out);
+    snprintf(db->cluster_name, sizeof db->cluster_name, "%s", cluster);
     PQclear(r);
     return PI_DB_OK;
 }
@@ -307,11 +320,28 @@ static int ensure_partitions(struct pi_db *db, const struct pi_step *st)
 {
     if (st->nslices == 0)
         return PI_DB_OK;
+    /* partitions are never dropped while a daemon runs (retention drops old ones only) */
+    const long long w = 21600; /* js_data.slice_partition_width() */
+    long long lo = st->slices[0].slice, hi = st->slices[st->nslices - 1].slice;
+    long long p0 = lo - (((lo % w) + w) % w), p1 = hi - (((hi % w) + w) % w);
+    int known = 0;
+    for (int i = 0; i < db->nparts; i++)
+        known += db->parts[i] == p0 || (p1 != p0 && db->parts[i] == p1);
+    if (known == (p1 == p0 ? 1 : 2) && p1 - p0 <= w)
+        return PI_DB_OK;
     char a[32], b[32];
     snprintf(a, sizeof a, "%" PRId64, st->slices[0].slice);
     snprintf(b, sizeof b, "%" PRId64, st->slices[st->nslices - 1].slice);
     const char *p[2] = { a, b };
-    return check(db, q(db, "SELECT js_data.ensure_slice_partitions($1, $2)", 2, p), PGRES_TUPLES_OK, "create partitions");
+    int rc = check(db, q(db, "SELECT js_data.ensure_slice_partitions($1, $2)", 2, p), PGRES_TUPLES_OK, "create partitions");
+    if (rc == PI_DB_OK && p1 - p0 <= w) {
+        if (db->nparts + 2 > (int)(sizeof db->parts / sizeof db->parts[0]))
+            db->nparts = 0;
+        db->parts[db->nparts++] = p0;
+        if (p1 != p0)
+            db->parts[db->nparts++] = p1;
+    }
+    return rc;
 }
 
 static void pg_text_array(struct sbuf *b, char *const *list)
@@ -378,9 +408,12 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
             goto out;
         }
     }
-    jtext = json_dumps(st->job, JSON_COMPACT);
     stext = json_dumps(st->rec, JSON_COMPACT);
-    {
+    long long written = json_integer_value(json_object_get(st->job, "written_ns"));
+    int job_known = db->last_job == st->job_id && db->last_job_written == written;
+    if (!job_known) {
+        /* the job row, unless this session wrote this very record (committed) before */
+        jtext = json_dumps(st->job, JSON_COMPACT);
         const char *p[2] = { cid, jtext };
         if ((rc = check(db, q(db, "SELECT js_data.ingest_job($1, $2)", 2, p), PGRES_TUPLES_OK, "job")) != PI_DB_OK)
             goto out;
@@ -499,6 +532,10 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
             goto out;
     }
     rc = exec_cmd(db, "COMMIT", "commit");
+    if (rc == PI_DB_OK) {
+        db->last_job = st->job_id;
+        db->last_job_written = written;
+    }
 out:
     if (rc != PI_DB_OK)
         rollback(db);
@@ -547,6 +584,26 @@ int pi_db_quarantine(struct pi_db *db, const char *cluster, long long job, const
     return check(db, q(db, "SELECT js_data.add_quarantine($1, $2, $3, $4, $5, $6, $7)", 7, p), PGRES_TUPLES_OK, "quarantine");
 }
 
+int pi_db_rollup(struct pi_db *db, long *folded)
+{
+    *folded = 0;
+    for (int attempt = 0; attempt < 1000; attempt++) {
+        PGresult *r = PQexec(db->conn, "SELECT js_data.rollup_totals(500)");
+        if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+            int rc = check(db, r, PGRES_TUPLES_OK, "fold the slice totals");
+            if (rc == PI_DB_RETRY && db->conn && attempt < 3)
+                continue; /* a deadlock with another daemon */
+            return rc;
+        }
+        long n = atol(PQgetvalue(r, 0, 0));
+        PQclear(r);
+        *folded += n;
+        if (n == 0)
+            break;
+    }
+    return PI_DB_OK;
+}
+
 int pi_db_status(struct pi_db *db, FILE *out)
 {
     PGresult *r = PQexec(db->conn,
@@ -555,11 +612,14 @@ int pi_db_status(struct pi_db *db, FILE *out)
         " (SELECT count(*) FROM js_data.step_nodes WHERE ingested_at > now() - interval '1 hour'),"
         " (SELECT coalesce(to_char(max(ingested_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), 'never') FROM js_data.step_nodes),"
         " (SELECT count(*) FROM js_data.quarantine),"
+        " (SELECT count(*) FROM js_data.totals_pending),"
         " (SELECT max(version) FROM js_data.schema_migrations)");
     if (PQresultStatus(r) != PGRES_TUPLES_OK)
         return check(db, r, PGRES_TUPLES_OK, "status");
-    fprintf(out, "ingested step records: %s\nlast minute: %s\nlast hour: %s\nlast ingest: %s\nquarantined files: %s\nschema version: %s\n",
-            PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2), PQgetvalue(r, 0, 3), PQgetvalue(r, 0, 4), PQgetvalue(r, 0, 5));
+    fprintf(out, "ingested step records: %s\nlast minute: %s\nlast hour: %s\nlast ingest: %s\nquarantined files: %s\n"
+            "step records waiting for the slice totals: %s\nschema version: %s\n",
+            PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2), PQgetvalue(r, 0, 3), PQgetvalue(r, 0, 4),
+            PQgetvalue(r, 0, 5), PQgetvalue(r, 0, 6));
     PQclear(r);
     return PI_DB_OK;
 }

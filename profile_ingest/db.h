@@ -19,6 +19,12 @@ struct pi_db {
     int migrated;
     int staged;
     char who[128];
+    /* per-session caches (cleared on reconnect): the last cluster's id, the partitions known
+     * to exist (their first slices), and the last job record written */
+    char cluster_name[256], cluster_id[16];
+    long long parts[64];
+    int nparts;
+    long long last_job, last_job_written;
 };
 
 void pi_db_init(struct pi_db *db, const char *conninfo);
@@ -38,6 +44,9 @@ int pi_db_ingest_job(struct pi_db *db, const char *cluster, const json_t *job, i
 /* Log a quarantined file outside a step transaction (a bad step record, an orphan profile). */
 int pi_db_quarantine(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node,
                      const char *file, const char *moved_to, const char *reason);
+/* Fold the queued step records into the slice totals (js_data.rollup_totals) until none is
+ * left; *folded says how many. */
+int pi_db_rollup(struct pi_db *db, long *folded);
 /* Print the ingest rate and totals (profile_ingest --status). */
 int pi_db_status(struct pi_db *db, FILE *out);
 

@@ -427,6 +427,21 @@ static void process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *j
         pi_info("%s: job ended and fully ingested; directory removed", jobname);
 }
 
+/* After a scan: fold what it queued into the slice totals. */
+static void rollup(struct ctx *c, struct scan_result *res)
+{
+    long folded = 0;
+    int rc = pi_db_ensure(&c->db, c->conf.migrate);
+    if (rc == PI_DB_OK)
+        rc = pi_db_rollup(&c->db, &folded);
+    if (rc == PI_DB_RETRY)
+        res->retry = 1;
+    else if (rc != PI_DB_OK)
+        res->failed++;
+    if (folded)
+        pi_debug("folded %ld step records into the slice totals", folded);
+}
+
 static int parse_job_dir(const char *name, long long *job)
 {
     if (strncmp(name, JS_JOB_DIR_PREFIX, strlen(JS_JOB_DIR_PREFIX)) != 0)
@@ -684,6 +699,8 @@ int main(int argc, char **argv)
         clock_gettime(CLOCK_MONOTONIC, &t0);
         for (;;) {
             scan(&c, &r, 0);
+            if (!r.retry)
+                rollup(&c, &r);
             steps += r.steps;
             profiles += r.profiles;
             slices += r.slices;
@@ -734,6 +751,8 @@ int main(int argc, char **argv)
         }
         struct scan_result r;
         scan(&c, &r, 0);
+        if (!r.retry && !stop_requested)
+            rollup(&c, &r);
         window_steps += r.steps;
         window_slices += r.slices;
         time_t now = time(NULL);

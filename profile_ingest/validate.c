@@ -412,10 +412,13 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
         f->path = strdup(STR(fe, "path"));
         f->fstype = strdup(STR(fe, "fstype"));
         f->shared = pi_conf_is_shared_fs(conf, f->fstype);
-        f->read = mode_has(um, 'r');
-        f->written = mode_has(um, 'w');
         f->opened_r = strchr(om, 'r') != NULL;
         f->opened_w = strchr(om, 'w') != NULL;
+        /* Opening for writing counts as writing (it may truncate or create the file, and a
+         * shell's "> file" opens it for a child that writes through the inherited descriptor);
+         * a read-only open that was not used counts as reading for the same reason. */
+        f->read = mode_has(um, 'r') || (!strcmp(um, "none") && !f->opened_w);
+        f->written = mode_has(um, 'w') || f->opened_w;
         f->processes = 1;
         f->last_proc = (int)st->nprocs - 1;
         f->opens = I64(fe, "opens");

@@ -255,7 +255,7 @@ CREATE TABLE js_data.slice_totals_node (
     cpu_ns               bigint NOT NULL DEFAULT 0,
     PRIMARY KEY (cluster_id, slice, node)
 ) PARTITION BY RANGE (slice);
-COMMENT ON TABLE js_data.slice_totals_node IS 'pre-aggregated: per node and slice, the sum of js_data.slice_metrics over all steps (maintained by the ingest in the same transaction)';
+COMMENT ON TABLE js_data.slice_totals_node IS 'pre-aggregated: per node and slice, the sum of js_data.slice_metrics over all steps but those still in js_data.totals_pending';
 COMMENT ON COLUMN js_data.slice_totals_node.cluster_id IS 'cluster';
 COMMENT ON COLUMN js_data.slice_totals_node.node IS 'node';
 COMMENT ON COLUMN js_data.slice_totals_node.slice IS 'slice index';
@@ -331,7 +331,7 @@ CREATE TABLE js_data.slice_totals_cluster (
     cpu_ns               bigint NOT NULL DEFAULT 0,
     PRIMARY KEY (cluster_id, slice)
 ) PARTITION BY RANGE (slice);
-COMMENT ON TABLE js_data.slice_totals_cluster IS 'pre-aggregated: per slice, the sum of js_data.slice_metrics over the whole cluster (maintained by the ingest in the same transaction)';
+COMMENT ON TABLE js_data.slice_totals_cluster IS 'pre-aggregated: per slice, the sum of js_data.slice_metrics over the whole cluster but the steps still in js_data.totals_pending';
 COMMENT ON COLUMN js_data.slice_totals_cluster.cluster_id IS 'cluster';
 COMMENT ON COLUMN js_data.slice_totals_cluster.slice IS 'slice index';
 COMMENT ON COLUMN js_data.slice_totals_cluster.step_nodes IS 'how many (step, node) vectors were added into this row';
@@ -367,6 +367,22 @@ COMMENT ON COLUMN js_data.slice_totals_cluster.mpiio_coll_calls IS 'the collecti
 COMMENT ON COLUMN js_data.slice_totals_cluster.mpiio_meta_calls IS 'MPI_File_open, MPI_File_close, MPI_File_sync, MPI_File_seek (calls)';
 COMMENT ON COLUMN js_data.slice_totals_cluster.mpiio_ns IS 'time in MPI-IO calls (ns)';
 COMMENT ON COLUMN js_data.slice_totals_cluster.cpu_ns IS 'CPU time (user + system) of the process in the slice (ns)';
+
+CREATE TABLE js_data.totals_pending (
+    cluster_id smallint NOT NULL,
+    job_id     bigint NOT NULL,
+    step_id    text NOT NULL,
+    node       text NOT NULL,
+    queued_at  timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (cluster_id, job_id, step_id, node)
+);
+CREATE INDEX totals_pending_queued ON js_data.totals_pending (queued_at);
+COMMENT ON TABLE js_data.totals_pending IS 'step records whose slice vectors are in js_data.slice_metrics but not yet added into the slice totals; js_data.rollup_totals() folds them in batches (the views js.slice_totals_* add them meanwhile, so readers see exact sums)';
+COMMENT ON COLUMN js_data.totals_pending.cluster_id IS 'cluster';
+COMMENT ON COLUMN js_data.totals_pending.job_id IS 'Slurm job id';
+COMMENT ON COLUMN js_data.totals_pending.step_id IS 'step id in words';
+COMMENT ON COLUMN js_data.totals_pending.node IS 'node';
+COMMENT ON COLUMN js_data.totals_pending.queued_at IS 'commit of the ingest transaction that queued it';
 
 -- Create the partitions of the three per-slice tables that cover slices first..last.
 -- Serialised by an advisory lock so that several ingest daemons may call it at once.

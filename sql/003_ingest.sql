@@ -98,13 +98,17 @@ DECLARE
     gone bigint;
     merged integer := 0;
 BEGIN
+    IF NOT EXISTS (SELECT 1 FROM js_data.jobs WHERE cluster_id = p_cluster AND job_id = p_job AND workflow_tag IS NULL) THEN
+        RETURN 0;   -- a tagged job keeps its workflow
+    END IF;
     LOOP
         SELECT a.workflow_id AS wa, b.workflow_id AS wb INTO pair
-            FROM js_data.dependencies d
-            JOIN js_data.jobs a ON a.cluster_id = d.cluster_id AND a.job_id = d.from_job
-            JOIN js_data.jobs b ON b.cluster_id = d.cluster_id AND b.job_id = d.to_job
-            WHERE d.cluster_id = p_cluster AND (d.from_job = p_job OR d.to_job = p_job)
-              AND a.uid = b.uid AND a.workflow_tag IS NULL AND b.workflow_tag IS NULL
+            FROM (SELECT from_job, to_job FROM js_data.dependencies WHERE cluster_id = p_cluster AND from_job = p_job
+                  UNION ALL
+                  SELECT from_job, to_job FROM js_data.dependencies WHERE cluster_id = p_cluster AND to_job = p_job) d
+            JOIN js_data.jobs a ON a.cluster_id = p_cluster AND a.job_id = d.from_job
+            JOIN js_data.jobs b ON b.cluster_id = p_cluster AND b.job_id = d.to_job
+            WHERE a.uid = b.uid AND a.workflow_tag IS NULL AND b.workflow_tag IS NULL
               AND a.workflow_id <> b.workflow_id
             LIMIT 1;
         EXIT WHEN NOT FOUND;
@@ -206,30 +210,74 @@ BEGIN
         JOIN js_data.files fi ON fi.cluster_id = p_cluster AND fi.path = f.path
             AND fi.node = CASE WHEN f.scope = 'local' THEN p_node ELSE '' END;
 
-    -- file edges, both ways: earlier writers of what this step read, later readers of what it wrote
+    -- file edges, both ways: earlier writers (of other jobs) of what this step read, and later
+    -- readers (of other jobs) of what it wrote; each side found through file_accesses_file
     INSERT INTO js_data.dependencies (cluster_id, kind, from_job, from_step, to_job, to_step, file_id, from_time, to_time)
         SELECT p_cluster, 'file', w.job_id, w.step_id, r.job_id, r.step_id, r.file_id, max(w.last_write), min(r.first_read)
         FROM js_data.file_accesses r
-        JOIN js_data.file_accesses w ON w.cluster_id = r.cluster_id AND w.file_id = r.file_id
         JOIN js_data.files fi ON fi.cluster_id = r.cluster_id AND fi.file_id = r.file_id
-        WHERE r.cluster_id = p_cluster
-          AND ((r.job_id = p_job AND r.step_id = p_step AND r.node = p_node)
-               OR (w.job_id = p_job AND w.step_id = p_step AND w.node = p_node))
-          AND w.job_id <> r.job_id
+        JOIN js_data.file_accesses w ON w.cluster_id = r.cluster_id AND w.file_id = r.file_id
+        WHERE r.cluster_id = p_cluster AND r.job_id = p_job AND r.step_id = p_step AND r.node = p_node
           AND r.first_read IS NOT NULL AND w.last_write IS NOT NULL AND w.last_write <= r.first_read
+          AND w.job_id <> r.job_id
+          AND NOT EXISTS (SELECT 1 FROM unnest(p_no_edge_prefixes) pre WHERE starts_with(fi.path, pre))
+        GROUP BY w.job_id, w.step_id, r.job_id, r.step_id, r.file_id
+        ON CONFLICT (cluster_id, to_job, kind, from_job, from_step, to_step, file_id) DO UPDATE SET
+            from_time = greatest(dependencies.from_time, excluded.from_time),
+            to_time = least(dependencies.to_time, excluded.to_time);
+    INSERT INTO js_data.dependencies (cluster_id, kind, from_job, from_step, to_job, to_step, file_id, from_time, to_time)
+        SELECT p_cluster, 'file', w.job_id, w.step_id, r.job_id, r.step_id, r.file_id, max(w.last_write), min(r.first_read)
+        FROM js_data.file_accesses w
+        JOIN js_data.files fi ON fi.cluster_id = w.cluster_id AND fi.file_id = w.file_id
+        JOIN js_data.file_accesses r ON r.cluster_id = w.cluster_id AND r.file_id = w.file_id
+        WHERE w.cluster_id = p_cluster AND w.job_id = p_job AND w.step_id = p_step AND w.node = p_node
+          AND r.first_read IS NOT NULL AND w.last_write IS NOT NULL AND w.last_write <= r.first_read
+          AND w.job_id <> r.job_id
           AND NOT EXISTS (SELECT 1 FROM unnest(p_no_edge_prefixes) pre WHERE starts_with(fi.path, pre))
         GROUP BY w.job_id, w.step_id, r.job_id, r.step_id, r.file_id
         ON CONFLICT (cluster_id, to_job, kind, from_job, from_step, to_step, file_id) DO UPDATE SET
             from_time = greatest(dependencies.from_time, excluded.from_time),
             to_time = least(dependencies.to_time, excluded.to_time);
 
-    -- pre-aggregated totals, in slice order (several daemons lock rows in the same order)
+    -- the slice totals: queued, folded in batches by js_data.rollup_totals()
+    INSERT INTO js_data.totals_pending (cluster_id, job_id, step_id, node) VALUES (p_cluster, p_job, p_step, p_node);
+
+    PERFORM js_data.merge_workflows(p_cluster, d.from_job)
+        FROM js_data.dependencies d
+        WHERE d.cluster_id = p_cluster AND d.kind = 'file' AND d.to_job = p_job AND d.to_step = p_step;
+    PERFORM js_data.merge_workflows(p_cluster, p_job);
+END $$;
+COMMENT ON FUNCTION js_data.ingest_finish(smallint, bigint, text, text, text[]) IS 'after the COPYs of one step record: files, accesses, file edges, queue for the slice totals, workflow merges';
+
+-- Fold up to p_limit queued step records into the slice totals, in one transaction: the
+-- queue rows are taken with SKIP LOCKED (several daemons fold disjoint batches) and deleted
+-- in the same transaction, so every vector is added exactly once.  Grouping a batch first
+-- turns many step records that share slices into one update per slice (and node).
+CREATE FUNCTION js_data.rollup_totals(p_limit integer) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    n integer;
+BEGIN
+    CREATE TEMP TABLE IF NOT EXISTS rollup_batch (cluster_id smallint, job_id bigint, step_id text, node text)
+        ON COMMIT DELETE ROWS;
+    DELETE FROM rollup_batch;
+    INSERT INTO rollup_batch
+        SELECT cluster_id, job_id, step_id, node FROM js_data.totals_pending
+        ORDER BY queued_at LIMIT p_limit FOR UPDATE SKIP LOCKED;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    IF n = 0 THEN
+        RETURN 0;
+    END IF;
+    DELETE FROM js_data.totals_pending p USING rollup_batch b
+        WHERE p.cluster_id = b.cluster_id AND p.job_id = b.job_id AND p.step_id = b.step_id AND p.node = b.node;
     INSERT INTO js_data.slice_totals_node AS t
-        SELECT cluster_id, node, slice, 1, posix_read_calls, posix_read_bytes, posix_write_calls, posix_write_bytes, posix_open_calls, posix_meta_calls, posix_ns, stdio_read_calls, stdio_read_bytes, stdio_write_calls, stdio_write_bytes, stdio_open_calls, stdio_meta_calls, stdio_ns, lower_read_bytes, lower_write_bytes, mpi_send_calls, mpi_send_bytes, mpi_recv_calls, mpi_recv_bytes, mpi_p2p_ns, mpi_coll_calls, mpi_coll_bytes, mpi_coll_ns, mpiio_read_calls, mpiio_read_bytes, mpiio_write_calls, mpiio_write_bytes, mpiio_coll_calls, mpiio_meta_calls, mpiio_ns, cpu_ns
-        FROM js_data.slice_metrics
-        WHERE cluster_id = p_cluster AND job_id = p_job AND step_id = p_step AND node = p_node
-        ORDER BY slice
-        ON CONFLICT (cluster_id, slice, node) DO UPDATE SET step_nodes = t.step_nodes + 1, posix_read_calls = t.posix_read_calls + excluded.posix_read_calls,
+        SELECT m.cluster_id, m.node, m.slice, count(*), sum(m.posix_read_calls)::bigint, sum(m.posix_read_bytes)::bigint, sum(m.posix_write_calls)::bigint, sum(m.posix_write_bytes)::bigint, sum(m.posix_open_calls)::bigint, sum(m.posix_meta_calls)::bigint, sum(m.posix_ns)::bigint, sum(m.stdio_read_calls)::bigint, sum(m.stdio_read_bytes)::bigint, sum(m.stdio_write_calls)::bigint, sum(m.stdio_write_bytes)::bigint, sum(m.stdio_open_calls)::bigint, sum(m.stdio_meta_calls)::bigint, sum(m.stdio_ns)::bigint, sum(m.lower_read_bytes)::bigint, sum(m.lower_write_bytes)::bigint, sum(m.mpi_send_calls)::bigint, sum(m.mpi_send_bytes)::bigint, sum(m.mpi_recv_calls)::bigint, sum(m.mpi_recv_bytes)::bigint, sum(m.mpi_p2p_ns)::bigint, sum(m.mpi_coll_calls)::bigint, sum(m.mpi_coll_bytes)::bigint, sum(m.mpi_coll_ns)::bigint, sum(m.mpiio_read_calls)::bigint, sum(m.mpiio_read_bytes)::bigint, sum(m.mpiio_write_calls)::bigint, sum(m.mpiio_write_bytes)::bigint, sum(m.mpiio_coll_calls)::bigint, sum(m.mpiio_meta_calls)::bigint, sum(m.mpiio_ns)::bigint, sum(m.cpu_ns)::bigint
+        FROM js_data.slice_metrics m
+        JOIN rollup_batch b ON m.cluster_id = b.cluster_id AND m.job_id = b.job_id AND m.step_id = b.step_id AND m.node = b.node
+        GROUP BY m.cluster_id, m.slice, m.node
+        ORDER BY m.slice, m.node
+        ON CONFLICT (cluster_id, slice, node) DO UPDATE SET step_nodes = t.step_nodes + excluded.step_nodes,
+            posix_read_calls = t.posix_read_calls + excluded.posix_read_calls,
             posix_read_bytes = t.posix_read_bytes + excluded.posix_read_bytes,
             posix_write_calls = t.posix_write_calls + excluded.posix_write_calls,
             posix_write_bytes = t.posix_write_bytes + excluded.posix_write_bytes,
@@ -262,11 +310,13 @@ BEGIN
             mpiio_ns = t.mpiio_ns + excluded.mpiio_ns,
             cpu_ns = t.cpu_ns + excluded.cpu_ns;
     INSERT INTO js_data.slice_totals_cluster AS t
-        SELECT cluster_id, slice, 1, posix_read_calls, posix_read_bytes, posix_write_calls, posix_write_bytes, posix_open_calls, posix_meta_calls, posix_ns, stdio_read_calls, stdio_read_bytes, stdio_write_calls, stdio_write_bytes, stdio_open_calls, stdio_meta_calls, stdio_ns, lower_read_bytes, lower_write_bytes, mpi_send_calls, mpi_send_bytes, mpi_recv_calls, mpi_recv_bytes, mpi_p2p_ns, mpi_coll_calls, mpi_coll_bytes, mpi_coll_ns, mpiio_read_calls, mpiio_read_bytes, mpiio_write_calls, mpiio_write_bytes, mpiio_coll_calls, mpiio_meta_calls, mpiio_ns, cpu_ns
-        FROM js_data.slice_metrics
-        WHERE cluster_id = p_cluster AND job_id = p_job AND step_id = p_step AND node = p_node
-        ORDER BY slice
-        ON CONFLICT (cluster_id, slice) DO UPDATE SET step_nodes = t.step_nodes + 1, posix_read_calls = t.posix_read_calls + excluded.posix_read_calls,
+        SELECT m.cluster_id, m.slice, count(*), sum(m.posix_read_calls)::bigint, sum(m.posix_read_bytes)::bigint, sum(m.posix_write_calls)::bigint, sum(m.posix_write_bytes)::bigint, sum(m.posix_open_calls)::bigint, sum(m.posix_meta_calls)::bigint, sum(m.posix_ns)::bigint, sum(m.stdio_read_calls)::bigint, sum(m.stdio_read_bytes)::bigint, sum(m.stdio_write_calls)::bigint, sum(m.stdio_write_bytes)::bigint, sum(m.stdio_open_calls)::bigint, sum(m.stdio_meta_calls)::bigint, sum(m.stdio_ns)::bigint, sum(m.lower_read_bytes)::bigint, sum(m.lower_write_bytes)::bigint, sum(m.mpi_send_calls)::bigint, sum(m.mpi_send_bytes)::bigint, sum(m.mpi_recv_calls)::bigint, sum(m.mpi_recv_bytes)::bigint, sum(m.mpi_p2p_ns)::bigint, sum(m.mpi_coll_calls)::bigint, sum(m.mpi_coll_bytes)::bigint, sum(m.mpi_coll_ns)::bigint, sum(m.mpiio_read_calls)::bigint, sum(m.mpiio_read_bytes)::bigint, sum(m.mpiio_write_calls)::bigint, sum(m.mpiio_write_bytes)::bigint, sum(m.mpiio_coll_calls)::bigint, sum(m.mpiio_meta_calls)::bigint, sum(m.mpiio_ns)::bigint, sum(m.cpu_ns)::bigint
+        FROM js_data.slice_metrics m
+        JOIN rollup_batch b ON m.cluster_id = b.cluster_id AND m.job_id = b.job_id AND m.step_id = b.step_id AND m.node = b.node
+        GROUP BY m.cluster_id, m.slice
+        ORDER BY m.slice
+        ON CONFLICT (cluster_id, slice) DO UPDATE SET step_nodes = t.step_nodes + excluded.step_nodes,
+            posix_read_calls = t.posix_read_calls + excluded.posix_read_calls,
             posix_read_bytes = t.posix_read_bytes + excluded.posix_read_bytes,
             posix_write_calls = t.posix_write_calls + excluded.posix_write_calls,
             posix_write_bytes = t.posix_write_bytes + excluded.posix_write_bytes,
@@ -298,13 +348,10 @@ BEGIN
             mpiio_meta_calls = t.mpiio_meta_calls + excluded.mpiio_meta_calls,
             mpiio_ns = t.mpiio_ns + excluded.mpiio_ns,
             cpu_ns = t.cpu_ns + excluded.cpu_ns;
-
-    PERFORM js_data.merge_workflows(p_cluster, d.from_job)
-        FROM js_data.dependencies d
-        WHERE d.cluster_id = p_cluster AND d.kind = 'file' AND d.to_job = p_job AND d.to_step = p_step;
-    PERFORM js_data.merge_workflows(p_cluster, p_job);
+    DELETE FROM rollup_batch;
+    RETURN n;
 END $$;
-COMMENT ON FUNCTION js_data.ingest_finish(smallint, bigint, text, text, text[]) IS 'after the COPYs of one step record: files, accesses, file edges, slice totals, workflow merges';
+COMMENT ON FUNCTION js_data.rollup_totals(integer) IS 'fold up to N queued step records (js_data.totals_pending) into the slice totals; returns how many';
 
 CREATE FUNCTION js_data.add_quarantine(p_cluster smallint, p_job bigint, p_step text, p_node text,
         p_file text, p_moved_to text, p_reason text) RETURNS void

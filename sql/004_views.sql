@@ -163,13 +163,31 @@ CREATE VIEW js.step_slices AS
     GROUP BY cluster_id, job_id, step_id, slice;
 COMMENT ON VIEW js.step_slices IS 'per-slice metric vectors of a step summed over its nodes (only slices with activity)';
 
+-- The slice totals as readers need them: the pre-aggregated rows plus the vectors of step
+-- records still queued for js_data.rollup_totals() (a handful), so that sums are exact.
 CREATE VIEW js.slice_totals_cluster AS
-    SELECT t.*, js_data.slice_start(t.cluster_id, t.slice) AS slice_start FROM js_data.slice_totals_cluster t;
-COMMENT ON VIEW js.slice_totals_cluster IS 'pre-aggregated per-slice sums over the whole cluster (all jobs); a range read by slice';
+    SELECT cluster_id, slice, js_data.slice_start(cluster_id, slice) AS slice_start, sum(step_nodes)::integer AS step_nodes,
+           sum(posix_read_calls)::bigint AS posix_read_calls, sum(posix_read_bytes)::bigint AS posix_read_bytes, sum(posix_write_calls)::bigint AS posix_write_calls, sum(posix_write_bytes)::bigint AS posix_write_bytes, sum(posix_open_calls)::bigint AS posix_open_calls, sum(posix_meta_calls)::bigint AS posix_meta_calls, sum(posix_ns)::bigint AS posix_ns, sum(stdio_read_calls)::bigint AS stdio_read_calls, sum(stdio_read_bytes)::bigint AS stdio_read_bytes, sum(stdio_write_calls)::bigint AS stdio_write_calls, sum(stdio_write_bytes)::bigint AS stdio_write_bytes, sum(stdio_open_calls)::bigint AS stdio_open_calls, sum(stdio_meta_calls)::bigint AS stdio_meta_calls, sum(stdio_ns)::bigint AS stdio_ns, sum(lower_read_bytes)::bigint AS lower_read_bytes, sum(lower_write_bytes)::bigint AS lower_write_bytes, sum(mpi_send_calls)::bigint AS mpi_send_calls, sum(mpi_send_bytes)::bigint AS mpi_send_bytes, sum(mpi_recv_calls)::bigint AS mpi_recv_calls, sum(mpi_recv_bytes)::bigint AS mpi_recv_bytes, sum(mpi_p2p_ns)::bigint AS mpi_p2p_ns, sum(mpi_coll_calls)::bigint AS mpi_coll_calls, sum(mpi_coll_bytes)::bigint AS mpi_coll_bytes, sum(mpi_coll_ns)::bigint AS mpi_coll_ns, sum(mpiio_read_calls)::bigint AS mpiio_read_calls, sum(mpiio_read_bytes)::bigint AS mpiio_read_bytes, sum(mpiio_write_calls)::bigint AS mpiio_write_calls, sum(mpiio_write_bytes)::bigint AS mpiio_write_bytes, sum(mpiio_coll_calls)::bigint AS mpiio_coll_calls, sum(mpiio_meta_calls)::bigint AS mpiio_meta_calls, sum(mpiio_ns)::bigint AS mpiio_ns, sum(cpu_ns)::bigint AS cpu_ns
+    FROM (SELECT * FROM js_data.slice_totals_cluster
+          UNION ALL
+          SELECT m.cluster_id, m.slice, 1, m.posix_read_calls, m.posix_read_bytes, m.posix_write_calls, m.posix_write_bytes, m.posix_open_calls, m.posix_meta_calls, m.posix_ns, m.stdio_read_calls, m.stdio_read_bytes, m.stdio_write_calls, m.stdio_write_bytes, m.stdio_open_calls, m.stdio_meta_calls, m.stdio_ns, m.lower_read_bytes, m.lower_write_bytes, m.mpi_send_calls, m.mpi_send_bytes, m.mpi_recv_calls, m.mpi_recv_bytes, m.mpi_p2p_ns, m.mpi_coll_calls, m.mpi_coll_bytes, m.mpi_coll_ns, m.mpiio_read_calls, m.mpiio_read_bytes, m.mpiio_write_calls, m.mpiio_write_bytes, m.mpiio_coll_calls, m.mpiio_meta_calls, m.mpiio_ns, m.cpu_ns
+          FROM js_data.totals_pending p
+          JOIN js_data.slice_metrics m ON m.cluster_id = p.cluster_id AND m.job_id = p.job_id AND m.step_id = p.step_id AND m.node = p.node
+         ) t
+    GROUP BY cluster_id, slice;
+COMMENT ON VIEW js.slice_totals_cluster IS 'per-slice sums over the whole cluster (all jobs): pre-aggregated rows plus the few step records not yet folded in; filter by cluster_id and a slice range';
 
 CREATE VIEW js.slice_totals_node AS
-    SELECT t.*, js_data.slice_start(t.cluster_id, t.slice) AS slice_start FROM js_data.slice_totals_node t;
-COMMENT ON VIEW js.slice_totals_node IS 'pre-aggregated per-slice sums per node (all jobs); a range read by slice and node';
+    SELECT cluster_id, node, slice, js_data.slice_start(cluster_id, slice) AS slice_start, sum(step_nodes)::integer AS step_nodes,
+           sum(posix_read_calls)::bigint AS posix_read_calls, sum(posix_read_bytes)::bigint AS posix_read_bytes, sum(posix_write_calls)::bigint AS posix_write_calls, sum(posix_write_bytes)::bigint AS posix_write_bytes, sum(posix_open_calls)::bigint AS posix_open_calls, sum(posix_meta_calls)::bigint AS posix_meta_calls, sum(posix_ns)::bigint AS posix_ns, sum(stdio_read_calls)::bigint AS stdio_read_calls, sum(stdio_read_bytes)::bigint AS stdio_read_bytes, sum(stdio_write_calls)::bigint AS stdio_write_calls, sum(stdio_write_bytes)::bigint AS stdio_write_bytes, sum(stdio_open_calls)::bigint AS stdio_open_calls, sum(stdio_meta_calls)::bigint AS stdio_meta_calls, sum(stdio_ns)::bigint AS stdio_ns, sum(lower_read_bytes)::bigint AS lower_read_bytes, sum(lower_write_bytes)::bigint AS lower_write_bytes, sum(mpi_send_calls)::bigint AS mpi_send_calls, sum(mpi_send_bytes)::bigint AS mpi_send_bytes, sum(mpi_recv_calls)::bigint AS mpi_recv_calls, sum(mpi_recv_bytes)::bigint AS mpi_recv_bytes, sum(mpi_p2p_ns)::bigint AS mpi_p2p_ns, sum(mpi_coll_calls)::bigint AS mpi_coll_calls, sum(mpi_coll_bytes)::bigint AS mpi_coll_bytes, sum(mpi_coll_ns)::bigint AS mpi_coll_ns, sum(mpiio_read_calls)::bigint AS mpiio_read_calls, sum(mpiio_read_bytes)::bigint AS mpiio_read_bytes, sum(mpiio_write_calls)::bigint AS mpiio_write_calls, sum(mpiio_write_bytes)::bigint AS mpiio_write_bytes, sum(mpiio_coll_calls)::bigint AS mpiio_coll_calls, sum(mpiio_meta_calls)::bigint AS mpiio_meta_calls, sum(mpiio_ns)::bigint AS mpiio_ns, sum(cpu_ns)::bigint AS cpu_ns
+    FROM (SELECT * FROM js_data.slice_totals_node
+          UNION ALL
+          SELECT m.cluster_id, m.node, m.slice, 1, m.posix_read_calls, m.posix_read_bytes, m.posix_write_calls, m.posix_write_bytes, m.posix_open_calls, m.posix_meta_calls, m.posix_ns, m.stdio_read_calls, m.stdio_read_bytes, m.stdio_write_calls, m.stdio_write_bytes, m.stdio_open_calls, m.stdio_meta_calls, m.stdio_ns, m.lower_read_bytes, m.lower_write_bytes, m.mpi_send_calls, m.mpi_send_bytes, m.mpi_recv_calls, m.mpi_recv_bytes, m.mpi_p2p_ns, m.mpi_coll_calls, m.mpi_coll_bytes, m.mpi_coll_ns, m.mpiio_read_calls, m.mpiio_read_bytes, m.mpiio_write_calls, m.mpiio_write_bytes, m.mpiio_coll_calls, m.mpiio_meta_calls, m.mpiio_ns, m.cpu_ns
+          FROM js_data.totals_pending p
+          JOIN js_data.slice_metrics m ON m.cluster_id = p.cluster_id AND m.job_id = p.job_id AND m.step_id = p.step_id AND m.node = p.node
+         ) t
+    GROUP BY cluster_id, node, slice;
+COMMENT ON VIEW js.slice_totals_node IS 'per-slice sums per node (all jobs): pre-aggregated rows plus the few step records not yet folded in; filter by cluster_id, a slice range and nodes';
 
 -- The performance background of every step: for each slice of its time span, its own
 -- metrics (summed over its nodes; 0 where it had no activity) and bg_<metric> = the sum over
@@ -248,7 +266,7 @@ CREATE VIEW js.step_background_cluster AS
         FROM js_data.slice_metrics m
         WHERE m.cluster_id = s.cluster_id AND m.job_id = s.job_id AND m.step_id = s.step_id AND m.slice = g.slice
     ) o ON true
-    LEFT JOIN js_data.slice_totals_cluster t ON t.cluster_id = s.cluster_id AND t.slice = g.slice;
+    LEFT JOIN js.slice_totals_cluster t ON t.cluster_id = s.cluster_id AND t.slice = g.slice;
 COMMENT ON VIEW js.step_background_cluster IS 'background of a step, scope whole cluster: per slice of the step, own metrics and bg_<metric> = cluster total minus own';
 
 CREATE VIEW js.step_background_nodes AS
@@ -359,7 +377,7 @@ CREATE VIEW js.step_background_nodes AS
         sum(tn.mpiio_meta_calls)::bigint AS mpiio_meta_calls,
         sum(tn.mpiio_ns)::bigint AS mpiio_ns,
         sum(tn.cpu_ns)::bigint AS cpu_ns
-        FROM js_data.slice_totals_node tn
+        FROM js.slice_totals_node tn
         WHERE tn.cluster_id = s.cluster_id AND tn.slice = g.slice
           AND tn.node IN (SELECT sn.node FROM js_data.step_nodes sn
                           WHERE sn.cluster_id = s.cluster_id AND sn.job_id = s.job_id AND sn.step_id = s.step_id)
@@ -382,9 +400,9 @@ COMMENT ON VIEW js.file_accesses IS 'what each step did to each file on each nod
 
 -- Time edges (derived here, not stored, so that the order of ingest does not matter): job B
 -- depends in time on job A when both belong to the same user and carry the same workflow tag
--- (or both none), B started at most
--- js.time_edge_window() after A ended, A is the latest such job, and no scheduler or file
--- edge joins A and B.
+-- (or both none), B started at most js.time_edge_window() after A ended (1 s of slack: Slurm's
+-- start times are whole seconds), A is the latest such job, and B has no incoming scheduler or
+-- file edge (a time edge explains a start that nothing else explains).
 CREATE FUNCTION js.time_edge_window() RETURNS interval LANGUAGE sql IMMUTABLE AS $$ SELECT interval '60 seconds' $$;
 COMMENT ON FUNCTION js.time_edge_window() IS 'longest gap between the end of one job and the start of the next that makes a time edge';
 
@@ -394,14 +412,13 @@ CREATE VIEW js.time_edges AS
     JOIN LATERAL (
         SELECT a.job_id, a.end_time FROM js_data.jobs a
         WHERE a.cluster_id = b.cluster_id AND a.uid = b.uid AND a.workflow_tag IS NOT DISTINCT FROM b.workflow_tag
-          AND a.job_id <> b.job_id AND a.end_time <= b.start_time
+          AND a.job_id <> b.job_id AND a.end_time < b.start_time + interval '1 second'
           AND a.end_time >= b.start_time - js.time_edge_window()
         ORDER BY a.end_time DESC LIMIT 1
     ) a ON true
     WHERE NOT EXISTS (SELECT 1 FROM js_data.dependencies d
-                      WHERE d.cluster_id = b.cluster_id
-                        AND ((d.from_job = a.job_id AND d.to_job = b.job_id) OR (d.from_job = b.job_id AND d.to_job = a.job_id)));
-COMMENT ON VIEW js.time_edges IS 'time edges: the latest job of the same user and workflow tag (or both untagged) that ended at most js.time_edge_window() before this one started, with no scheduler or file edge between them';
+                      WHERE d.cluster_id = b.cluster_id AND d.to_job = b.job_id AND d.from_job <> b.job_id);
+COMMENT ON VIEW js.time_edges IS 'time edges: the latest job of the same user and workflow tag (or both untagged) that ended at most js.time_edge_window() before this one started, for jobs with no incoming scheduler or file edge';
 
 CREATE VIEW js.dependencies AS
     SELECT d.cluster_id, d.kind, d.from_job, d.from_step, d.to_job, d.to_step, ja.uid AS from_uid, jb.uid AS to_uid,

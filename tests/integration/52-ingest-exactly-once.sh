@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Exactly once, whatever happens: profile_ingest killed with SIGKILL at random points and
+# restarted; PostgreSQL stopped (immediate) and started again under a running daemon; two
+# daemons on one spool. Each time the database ends up exactly as one clean ingest makes it:
+# the same rows, and pre-aggregated totals that count every vector once. Also: SIGHUP reloads
+# the configuration, SIGTERM stops the daemon cleanly, inotify picks up a new job at once.
+. "$JS_TOP_SRCDIR/tests/lib/tap.sh"
+need_cluster
+bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
+gen=$JS_TOP_BUILDDIR/profile_ingest/spoolgen
+[ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
+plan 22
+
+# 30 jobs x 2 steps x 2 nodes = 120 step records, 4 profiles each, 50 slices, 3 files each
+JOBS=30 STEPS=2 NODES=2 PROFILES=4 SLICES=50 FILES=3
+RECS=$((JOBS * STEPS * NODES)) PROFS=$((JOBS * STEPS * NODES * PROFILES))
+BYTES=$((PROFS * (SLICES * 1000 + SLICES * (SLICES - 1) / 2)))
+uid=$(id -u jsalice) gid=$(id -g jsalice)
+db=js_exactly_once
+conn="$JS_PG_CONNINFO dbname=$db"
+work=$(mktemp -d "$JS_CLUSTER_DIR/once.XXXXXX")
+pids=()
+cleanup() { local p; for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; }
+trap cleanup EXIT
+
+fresh() { # fresh SPOOL: a new database and a new synthetic spool
+  dropdb --if-exists "$db" 2>/dev/null; createdb "$db"
+  rm -rf "$1"; mkdir -p "$1"; chmod 711 "$1"
+  "$gen" "$1" 1000 $JOBS $STEPS $NODES $PROFILES $SLICES $FILES "$uid" "$gid" jsalice
+}
+q() { psql -X -q -At -d "$db" -c "$1"; }
+# exact STEP: every count and sum as one clean ingest of the synthetic spool makes them
+exact() {
+  is "$(q "SELECT count(*) FROM js_data.step_nodes")|$(q "SELECT count(*) FROM js_data.processes")|$(q "SELECT count(*) FROM js_data.slice_metrics")|$(q "SELECT count(*) FROM js_data.file_accesses")" \
+     "$RECS|$PROFS|$((RECS * SLICES))|$((RECS * (PROFILES * FILES + 1)))" "$1: every step record, profile, slice vector and file access once"
+  local i; for i in $(seq 50); do [ "$(q "SELECT count(*) FROM js_data.totals_pending")" = 0 ] && break; sleep 0.1; done
+  is "$(q "SELECT sum(posix_write_bytes) FROM js_data.slice_metrics")|$(q "SELECT sum(posix_write_bytes) FROM js_data.slice_totals_cluster")|$(q "SELECT sum(posix_write_bytes) FROM js_data.slice_totals_node")|$(q "SELECT min(step_nodes) || '-' || max(step_nodes) FROM js_data.slice_totals_cluster")|$(q "SELECT count(*) FROM js_data.totals_pending")" \
+     "$BYTES|$BYTES|$BYTES|$RECS-$RECS|0" "$1: the pre-aggregated totals count every vector exactly once (all folded in)"
+}
+drained() { ! find "$1" -name 'step.*.json' | grep -q .; }
+wait_drained() { local i; for i in $(seq $(( $2 * 10 ))); do drained "$1" && return 0; sleep 0.1; done; return 1; }
+alive() { [ -d "/proc/$1" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
+
+# --- 1: SIGKILL at random points, then a clean run ------------------------------------------
+spool=$work/spool1
+fresh "$spool"
+kills=0
+for i in $(seq 12); do
+  "$bin" --once --spool "$spool" --db "$conn" --quarantine "$work/q" --set job_grace_seconds=0 2>>"$work/kill.log" &
+  p=$!
+  sleep "0.$(( RANDOM % 40 + 5 ))"
+  kill -9 "$p" 2>/dev/null && kills=$((kills + 1))
+  wait "$p" 2>/dev/null
+  drained "$spool" && break
+done
+"$bin" --once --spool "$spool" --db "$conn" --quarantine "$work/q" --set job_grace_seconds=0 2>>"$work/kill.log"
+ok $? "after $kills kills a clean run exits 0"
+diag "killed $kills times; $(grep -c 'ingested job' "$work/kill.log") ingests logged"
+ok "$([ "$kills" -ge 3 ] && echo 0 || echo 1)" "the ingest was killed mid-way at least 3 times"
+exact "kill -9"
+is "$(find "$spool" -mindepth 1 | wc -l)" "0" "kill -9: the spool is empty"
+is "$(q "SELECT count(*) FROM js_data.quarantine")" "0" "kill -9: nothing quarantined"
+
+# --- 2: PostgreSQL stopped and started under a running daemon --------------------------------
+spool=$work/spool2
+fresh "$spool"
+pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+"$bin" --spool "$spool" --db "$conn" --quarantine "$work/q" --set job_grace_seconds=0 --set rescan_seconds=1 \
+  --set backoff_max_seconds=2 2>"$work/pg.log" &
+d=$!; pids+=("$d")
+sleep 0.3
+runuser -u postgres -- "$pgbin/pg_ctl" -D "$JS_CLUSTER_DIR/pg/data" -m immediate -w stop >/dev/null 2>&1
+ok $? "PostgreSQL stopped (immediate) while the daemon ingests"
+sleep 3
+alive "$d"; ok $? "the daemon stays up while the database is down"
+runuser -u postgres -- "$pgbin/pg_ctl" -D "$JS_CLUSTER_DIR/pg/data" -l "$JS_CLUSTER_DIR/log/postgresql.log" -w -t 30 \
+  -o "-c listen_addresses=127.0.0.1 -p $PGPORT -k $JS_CLUSTER_DIR/pg/sock -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+  start >/dev/null 2>&1
+ok $? "PostgreSQL started again"
+wait_drained "$spool" 60; ok $? "the daemon resumes by itself and drains the spool"
+sleep 0.5
+kill -TERM "$d"; wait "$d"; st=$?
+is "$st" "0" "SIGTERM stops the daemon with status 0"
+like "$(grep -E 'database unavailable' "$work/pg.log" | head -n 1)" "retrying in [0-9]+ s; the spool is kept" "the log says the database is down, that it retries, and keeps the spool"
+exact "PostgreSQL restart"
+
+# --- 3: two daemons on one spool; inotify; SIGHUP --------------------------------------------
+spool=$work/spool3
+dropdb --if-exists "$db" 2>/dev/null; createdb "$db"
+"$bin" --migrate --db "$conn" 2>/dev/null
+rm -rf "$spool"; mkdir -p "$spool"; chmod 711 "$spool"
+conf=$work/ingest.conf
+printf 'spool = %s\ndb = %s\nquarantine = %s\njob_grace_seconds = 0\nrescan_seconds = 2\n' "$spool" "$conn" "$work/q" > "$conf"
+"$bin" --config "$conf" 2>"$work/a.log" & a=$!; pids+=("$a")
+"$bin" --config "$conf" 2>"$work/b.log" & b=$!; pids+=("$b")
+sleep 0.5
+"$gen" "$spool" 1000 $JOBS $STEPS $NODES $PROFILES $SLICES $FILES "$uid" "$gid" jsalice
+wait_drained "$spool" 60; ok $? "two daemons drain the spool"
+sleep 1
+exact "two daemons"
+diag "step records per daemon: $(q "SELECT string_agg(n::text, ' ') FROM (SELECT count(*) n FROM js_data.step_nodes GROUP BY ingested_by) x")"
+# inotify: with a 300 s rescan, a new job is ingested at once
+sed -i 's/^rescan_seconds = .*/rescan_seconds = 300/; $a log_level = debug' "$conf"
+kill -HUP "$a" "$b"; sleep 0.5
+like "$(grep -c 'configuration reloaded' "$work/a.log")" '^1$' "SIGHUP reloads the configuration"
+sleep 2.5   # both daemons are now waiting on inotify with the new 300 s rescan
+t0=$(date +%s%N)
+"$gen" "$spool" 5000 1 1 1 1 3 1 "$uid" "$gid" jsalice
+wait_drained "$spool" 10; ok $? "a new job is ingested without waiting for the rescan (inotify)"
+diag "new job ingested after $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+is "$(q "SELECT count(*) FROM js_data.step_nodes WHERE job_id = 5000")" "1" "the new job's step record is there once"
+kill -TERM "$a" "$b"; wait "$a"; sa=$?; wait "$b"; sb=$?
+is "$sa$sb" "00" "both daemons stop on SIGTERM with status 0"
+is "$(grep -c 'stopping on request' "$work/a.log" "$work/b.log" | awk -F: '{s += $2} END {print s}')" "2" "each says it stops on request"
+pids=()
+dropdb --if-exists "$db" 2>/dev/null
+[ "${JS_KEEP:-}" ] || rm -rf "$work"
+done_testing

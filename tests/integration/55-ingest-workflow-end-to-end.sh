@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# End to end: the demo's sample workflow (contrib/examples/workflow) runs on the real cluster
+# with the real SPANK plugin and profiler; profile_ingest --once loads the spool, and the
+# database holds the expected jobs, steps, files, and scheduler and file edges.
+. "$JS_TOP_SRCDIR/tests/lib/tap.sh"
+need_cluster
+bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
+[ -x "$bin" ] || bail "no $bin (build first)"
+grep -q jobscreen.so "$JS_PLUGSTACK" || skip_all "the cluster runs without the SPANK plugin"
+plan 13
+
+db=js_e2e
+dropdb --if-exists "$db" 2>/dev/null; createdb "$db"
+conn="$JS_PG_CONNINFO dbname=$db"
+work=$(mktemp -d "$JS_CLUSTER_DIR/e2e.XXXXXX"); chmod 755 "$work"; chown jsalice:jsalice "$work"
+ids=$(runuser -u jsalice -- env SLURM_CONF="$SLURM_CONF" PATH="$PATH" timeout 300 \
+  "$JS_TOP_SRCDIR/contrib/examples/workflow/submit.sh" "$work")
+is "$(echo "$ids" | awk '{print $1}' | tr '\n' ' ')" "generate simulate plot analyze archive " "the workflow's five jobs were submitted"
+id() { echo "$ids" | awk -v n="$1" '$1 == n {print $2}'; }
+for n in generate simulate plot analyze archive; do wait_job_done "$(id "$n")" 60 >/dev/null; done
+# step records appear when the steps end; the job records become final at the jobs' ends
+for i in $(seq 50); do
+  n=0; for n_ in generate simulate plot analyze archive; do
+    grep -qs '"final": *true' "$JS_SPOOL_DIR/job.$(id "$n_")/job.json" && n=$((n + 1)); done
+  [ "$n" = 5 ] && break; sleep 0.2
+done
+
+"$bin" --once --spool "$JS_SPOOL_DIR" --db "$conn" --set job_grace_seconds=0 2>"$work/ingest.log"
+ok $? "profile_ingest --once exits 0"
+q() { psql -X -q -At -F' ' -d "$db" -c "$1"; }
+name_of() { sed "s/\\b$(id generate)\\b/generate/; s/\\b$(id simulate)\\b/simulate/; s/\\b$(id plot)\\b/plot/; s/\\b$(id analyze)\\b/analyze/; s/\\b$(id archive)\\b/archive/"; }
+jobs_in="$(id generate),$(id simulate),$(id plot),$(id analyze),$(id archive)"
+
+is "$(q "SELECT name, state, workflow_name, final FROM js.jobs WHERE job_id IN ($jobs_in) ORDER BY job_id" | tr '\n' ';')" \
+   "generate COMPLETED sample t;simulate COMPLETED sample t;plot COMPLETED sample t;analyze COMPLETED sample t;archive COMPLETED sample t;" \
+   "the five jobs, completed, in workflow 'sample'"
+is "$(q "SELECT j.name || ':' || string_agg(s.step_id, ',' ORDER BY s.step_id) FROM js.steps s JOIN js.jobs j USING (cluster_id, job_id)
+         WHERE s.job_id IN ($jobs_in) GROUP BY j.job_id, j.name ORDER BY j.job_id" | tr '\n' ' ')" \
+   "generate:0,1,batch simulate:0,1,batch plot:0,batch analyze:0,1,batch archive:0,batch " "every step of every job, the batch steps included"
+is "$(q "SELECT count(*) FROM js.steps WHERE job_id IN ($jobs_in) AND (incomplete OR NOT profiled)")" "0" "every step profiled and complete"
+is "$(q "SELECT processes FROM js.steps WHERE job_id = $(id simulate) AND step_id = '0'" )" \
+   "$(q "SELECT count(*) FROM js.processes WHERE job_id = $(id simulate) AND step_id = '0'")" "the step's process count is its profiles"
+ok "$([ "$(q "SELECT count(*) FROM js.processes WHERE job_id = $(id simulate) AND step_id = '0' AND exe LIKE '%/md5sum'")" -ge 2 ] && echo 0 || echo 1)" \
+   "both ranks of simulate's step 0 have a profile of md5sum"
+
+# files of the work directory (but Slurm's NAME-ID.out, written by slurmstepd), per job and step, by access mode
+got=$(q "SELECT a.job_id || '/' || a.step_id || ' ' || replace(a.path, '$work/', '') || ' ' || a.access FROM js.file_accesses a
+         WHERE a.job_id IN ($jobs_in) AND a.path LIKE '$work/%' AND a.path !~ '/(generate|simulate|plot|analyze|archive)-[0-9]+[.]out$' ORDER BY a.job_id, a.step_id, a.path" | name_of)
+want="generate/0 input.dat write-only
+generate/1 params.txt write-only
+simulate/0 input.dat read-only
+simulate/0 params.txt read-only
+simulate/0 part-0.out write-only
+simulate/0 part-1.out write-only
+simulate/0 sim-0.bin write-only
+simulate/0 sim-1.bin write-only
+simulate/1 part-0.out read-only
+simulate/1 part-1.out read-only
+simulate/1 sim-0.bin read-only
+simulate/1 sim-1.bin read-only
+simulate/1 sim.out write-only
+plot/0 plot.txt write-only
+analyze/0 analysis.txt write-only
+analyze/0 sim.out read-only
+analyze/1 analysis.txt read-only
+analyze/1 report.txt write-only
+archive/0 plot.txt read-only
+archive/0 report.txt read-only
+archive/0 results.tar write-only"
+is "$got" "$want" "the files each step wrote and read"
+is "$(q "SELECT bytes_written FROM js.file_accesses WHERE job_id = $(id generate) AND path = '$work/input.dat'")" "4194304" \
+   "generate wrote 64 x 64 KiB into input.dat"
+
+got=$(q "SELECT from_job || ' ' || to_job || ' ' || condition FROM js.dependencies WHERE kind = 'scheduler' AND to_job IN ($jobs_in) ORDER BY to_job, from_job" | name_of)
+is "$got" "generate simulate afterok
+simulate plot afterany
+plot archive afterok
+analyze archive afterok" "the scheduler edges, with their conditions"
+got=$(q "SELECT from_job || '/' || from_step || ' ' || to_job || '/' || to_step || ' ' || replace(path, '$work/', '') FROM js.dependencies
+         WHERE kind = 'file' AND to_job IN ($jobs_in) ORDER BY path, from_job, to_job" | name_of)
+is "$got" "generate/0 simulate/0 input.dat
+generate/1 simulate/0 params.txt
+plot/0 archive/0 plot.txt
+analyze/1 archive/0 report.txt
+simulate/1 analyze/0 sim.out" "the file edges: who wrote what a later job read (analyze after simulate, unknown to Slurm)"
+left=0; for n in generate simulate plot analyze archive; do [ -e "$JS_SPOOL_DIR/job.$(id "$n")" ] && left=$((left + 1)); done
+is "$left" "0" "the spool holds nothing more of the workflow"
+is "$(q "SELECT count(*) FROM js.quarantine")" "0" "nothing was quarantined"
+diag "$(grep -c ingested "$work/ingest.log") step records ingested"
+dropdb "$db"
+done_testing
