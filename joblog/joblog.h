@@ -139,7 +139,7 @@ int joblog_write_record(int dirfd, const char *name, json_t *record, char *err, 
 /*
  * Read the job record root wrote earlier into dirfd (job.json), if any, and copy into job what
  * it has and job lacks: the dependency captured while the job was alive, the workflow tag, the
- * batch script path.  Only a regular file owned by our effective uid and not writable by
+ * batch script path, whether the job is a batch job.  Only a regular file owned by our effective uid and not writable by
  * others, of bounded size, is read.  Returns 1 when something was read, 0 when there was no
  * such record, -1 with a message in err on a bad one.
  */

@@ -39,8 +39,13 @@ static int open_subdir(int dirfd, const char *name, mode_t mode, uid_t owner, in
     else if (errno != EEXIST)
         return -1;
     int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
+    if (fd < 0) {
+        struct stat lst;
+        int e = errno;
+        /* say "symbolic link" rather than the ENOTDIR that O_DIRECTORY gives for one */
+        errno = (fstatat(dirfd, name, &lst, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(lst.st_mode)) ? ELOOP : e;
         return -1;
+    }
     struct stat st;
     if (fstat(fd, &st) < 0) {
         close(fd);
@@ -79,7 +84,8 @@ int joblog_spool_job_dir(const char *spool, uint32_t job_id, int make_profiles, 
         close(sfd);
         errno = e;
         return fail(err, errlen, "%s/%s: %s", spool, name,
-                    e == EPERM ? "exists but is not a directory owned by root" : strerror(e));
+                    e == EPERM   ? "exists but is not a directory owned by root"
+                    : e == ELOOP ? "is a symbolic link; not followed" : strerror(e));
     }
     close(sfd);
     /* mode regardless of umask; a directory a previous step made is left as it is */
@@ -101,9 +107,13 @@ int joblog_spool_job_dir(const char *spool, uint32_t job_id, int make_profiles, 
             int e = pfd < 0 ? errno : EPERM;
             if (pfd >= 0)
                 close(pfd);
+            if ((e == ENOTDIR || e == ELOOP) && fstatat(jfd, JS_PROFILES_DIR_NAME, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                S_ISLNK(st.st_mode))
+                e = ELOOP;
             close(jfd);
             return fail(err, errlen, "%s/%s/" JS_PROFILES_DIR_NAME ": %s", spool, name,
-                        e == EPERM ? "not a directory owned by root or the job's user" : strerror(e));
+                        e == EPERM   ? "not a directory owned by root or the job's user"
+                        : e == ELOOP ? "is a symbolic link; not followed" : strerror(e));
         }
         if ((st.st_uid != uid || st.st_gid != gid) && fchown(pfd, uid, gid) < 0) {
             int e = errno;
@@ -209,6 +219,8 @@ int joblog_job_merge_previous(int dirfd, struct joblog_job *job, char *err, size
         if (*keep[i].field == NULL && v != NULL)
             joblog_set_string(keep[i].field, v, &job->truncated);
     }
+    if (json_is_true(json_object_get(old, "batch")))
+        job->batch = 1;
     json_t *v = json_object_get(old, "submit_ns");
     if (job->submit_ns == JOBLOG_NULL && json_is_integer(v))
         job->submit_ns = json_integer_value(v);

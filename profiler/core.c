@@ -51,6 +51,11 @@ static pthread_t js_hb;
 static int js_hb_running, js_hb_stop;
 
 static uint64_t js_tsc0, js_mono0, js_cpu_last;
+static int64_t js_cur_slice;     /* the slice the unfolded counts belong to */
+static uint64_t js_last_fold_ns; /* wall clock of the last fold */
+static volatile int js_folding;
+int64_t js_boundary_s = INT64_MAX; /* single-threaded: the next slice boundary, in seconds */
+int js_mt;                            /* the program has started a thread: the heartbeat folds */
 
 void *js_next(const char *name)
 {
@@ -158,13 +163,16 @@ struct js_thread *js_thread_register(void)
     return t;
 }
 
-/* Fold every thread's counts since the last fold into slice s. Caller holds js_fold_mu. */
-static void js_fold(int64_t s, int final)
+/* Fold every thread's counts since the last fold: they belong to js_cur_slice (every wrapper
+ * checks the boundary before it counts). The CPU time since the last fold is spread over the
+ * slices of that interval by wall-clock overlap. Caller holds js_fold_mu. reap: hand on the
+ * blocks of threads that have ended. */
+static void js_fold_at(uint64_t now, int reap)
 {
     uint64_t vec[JS_M_COUNT] = {0};
     for (struct js_thread *b = __atomic_load_n(&js_list, __ATOMIC_ACQUIRE); b; b = b->next) {
         int dead = 0;
-        if (!final && __atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == JS_T_LIVE && b->tid != js_main_tid &&
+        if (reap && __atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == JS_T_LIVE && b->tid != js_main_tid &&
             syscall(SYS_tgkill, (long)js_pid, (long)b->tid, 0L) == -1 && errno == ESRCH)
             dead = 1; /* its counts are final: fold them, then hand the block on */
         for (int m = 0; m < JS_M_COUNT; m++) {
@@ -180,18 +188,63 @@ static void js_fold(int64_t s, int final)
     static const int times[] = {JS_M_POSIX_NS, JS_M_STDIO_NS, JS_M_MPI_P2P_NS, JS_M_MPI_COLL_NS, JS_M_MPIIO_NS};
     for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
         vec[times[i]] = js_ticks_to_ns(vec[times[i]]);
+    vec[JS_M_CPU_NS] = 0;
     uint64_t cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-    vec[JS_M_CPU_NS] = cpu > js_cpu_last ? cpu - js_cpu_last : 0;
+    uint64_t dcpu = cpu > js_cpu_last ? cpu - js_cpu_last : 0;
     js_cpu_last = cpu;
-
-    int active = vec[JS_M_CPU_NS] >= 1000000; /* a sleeping process is not an active slice */
+    int counts = 0;
     for (int m = 0; m < JS_M_COUNT; m++) {
         js_g.totals[m] += vec[m];
-        if (m != JS_M_CPU_NS && vec[m])
-            active = 1;
+        counts |= vec[m] != 0;
     }
-    if (active)
-        js_slices_append(&js_g.slices, s, vec);
+    js_g.totals[JS_M_CPU_NS] += dcpu;
+
+    const uint64_t len = (uint64_t)js_g.slice_seconds * 1000000000ULL;
+    const uint64_t last = js_last_fold_ns < now ? js_last_fold_ns : now;
+    const uint64_t span = now - last;
+    const int64_t s_now = js_slice_of_ns((int64_t)now, js_g.slice_seconds);
+    /* a slice is recorded when it has counts or at least 1 ms of CPU time */
+    const uint64_t min_cpu = 1000000;
+    int sparse_cpu = span / len > 2 && (uint64_t)((unsigned __int128)dcpu * len / span) < min_cpu;
+    for (int64_t s = js_cur_slice; s <= s_now; s++) {
+        if (sparse_cpu && s != js_cur_slice && s != s_now)
+            s = s_now; /* a long quiet stretch: no slice in its middle reaches 1 ms of CPU */
+        uint64_t a = (uint64_t)s * len, b = a + len;
+        if (a < last)
+            a = last;
+        if (b > now)
+            b = now;
+        uint64_t share = span && b > a ? (uint64_t)((unsigned __int128)dcpu * (b - a) / span) : 0;
+        if (s == js_cur_slice) {
+            vec[JS_M_CPU_NS] = share;
+            if (counts || share >= min_cpu)
+                js_slices_append(&js_g.slices, s, vec);
+        } else if (share >= min_cpu) {
+            uint64_t row[JS_M_COUNT] = {0};
+            row[JS_M_CPU_NS] = share;
+            js_slices_append(&js_g.slices, s, row);
+        }
+    }
+    js_cur_slice = s_now;
+    js_last_fold_ns = now;
+    if (!js_mt)
+        __atomic_store_n(&js_boundary_s, (s_now + 1) * js_g.slice_seconds, __ATOMIC_RELAXED);
+}
+
+/* Single-threaded processes have no heartbeat thread (a second thread would make every
+ * cancellable system call of the program slower); the first intercepted call after a slice
+ * boundary folds instead. Never from inside a fold (a signal handler that does I/O). */
+void js_boundary_crossed(void)
+{
+    int e = errno;
+    if (!js_folding && js_on && pthread_mutex_trylock(&js_fold_mu) == 0) {
+        js_folding = 1;
+        if (js_on && getpid() == js_pid)
+            js_fold_at(js_now_ns(), 1);
+        js_folding = 0;
+        pthread_mutex_unlock(&js_fold_mu);
+    }
+    errno = e;
 }
 
 static void *js_heartbeat(void *arg)
@@ -209,7 +262,7 @@ static void *js_heartbeat(void *arg)
         pthread_mutex_unlock(&js_hb_mu);
         pthread_mutex_lock(&js_fold_mu);
         if (js_on)
-            js_fold(s, 0);
+            js_fold_at(js_now_ns(), 1);
         pthread_mutex_unlock(&js_fold_mu);
         pthread_mutex_lock(&js_hb_mu);
     }
@@ -224,8 +277,11 @@ int js_hb_start(void)
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
+    static int (*create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+    if (create == NULL)
+        create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))js_next("pthread_create");
     js_hb_stop = 0;
-    int rc = pthread_create(&js_hb, NULL, js_heartbeat, NULL);
+    int rc = create ? create(&js_hb, NULL, js_heartbeat, NULL) : EAGAIN;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     js_hb_running = rc == 0;
     return rc;
@@ -249,11 +305,6 @@ int js_hb_is_running(void)
     return js_hb_running;
 }
 
-/* Fold what the heartbeat has not yet seen; caller holds nothing. */
-static void js_fold_now(void)
-{
-    js_fold(js_slice_of_ns((int64_t)js_now_ns(), js_g.slice_seconds), 1);
-}
 
 static int js_any_activity(void)
 {
@@ -287,7 +338,7 @@ void js_end(const char *how)
         pthread_mutex_lock(&js_fold_mu);
     }
     if (!js_g.written) {
-        js_fold_now();
+        js_fold_at(js_now_ns(), 0);
         js_g.end = how;
         js_g.end_ns = js_now_ns();
         /* a forked child that only exec'd says nothing: the new image writes its own */
@@ -335,9 +386,28 @@ static void *js_mpi_thread(void *p)
     return s.fn(s.arg);
 }
 
+/* The program's first thread: from now on the heartbeat thread closes the slices. */
+static void js_go_multithreaded(void)
+{
+    int e = errno;
+    pthread_mutex_lock(&js_fold_mu);
+    if (!js_mt && js_on && getpid() == js_pid) {
+        js_fold_at(js_now_ns(), 0);
+        js_mt = 1;
+        __atomic_store_n(&js_boundary_s, INT64_MAX, __ATOMIC_RELAXED);
+        pthread_mutex_unlock(&js_fold_mu);
+        js_hb_start();
+    } else {
+        pthread_mutex_unlock(&js_fold_mu);
+    }
+    errno = e;
+}
+
 JS_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
     JS_REAL(int, pthread_create, (pthread_t *, const pthread_attr_t *, void *(*)(void *), void *));
+    if (!js_mt && js_on)
+        js_go_multithreaded();
     struct js_thread *t = js_tls;
     if (t == NULL || !t->in_mpi || !js_on)
         return real_pthread_create(th, attr, fn, arg);
@@ -401,8 +471,12 @@ static void js_atfork_child(void)
     js_g.err_reported = 0;
     js_mpi_rank = js_mpi_size = -1;
     js_cpu_last = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    js_last_fold_ns = js_g.start_ns;
+    js_cur_slice = js_slice_of_ns((int64_t)js_g.start_ns, js_g.slice_seconds);
+    js_mt = 0; /* the child has one thread */
+    js_boundary_s = (js_cur_slice + 1) * js_g.slice_seconds;
+    js_folding = 0;
     js_files_reset_after_fork();
-    js_hb_start();
     errno = e;
 }
 
@@ -494,12 +568,11 @@ __attribute__((constructor)) static void js_init(void)
     js_pid = getpid();
     js_main_tid = js_gettid();
     js_mpi_rank = js_mpi_size = -1;
+    js_last_fold_ns = js_g.start_ns;
+    js_cur_slice = js_slice_of_ns((int64_t)js_g.start_ns, js_g.slice_seconds);
+    js_boundary_s = (js_cur_slice + 1) * js_g.slice_seconds;
     js_on = 1;
     js_thread_register();
-    if (js_hb_start() != 0) {
-        js_on = 0;
-        goto out;
-    }
     /* fork handlers only once everything above succeeded */
     pthread_atfork(js_atfork_prepare, js_atfork_parent, js_atfork_child);
 out:

@@ -32,9 +32,36 @@ static pthread_mutex_t js_files_mu = PTHREAD_MUTEX_INITIALIZER;
 static char js_cwd[PATH_MAX];
 static int js_cwd_ok;
 
+static pthread_t js_files_owner; /* who holds js_files_mu, for the signal-handler test */
+static int js_files_owned;
+
+/* Take the lock, but never wait for ourselves: a signal handler that opens a file while this
+ * very thread holds the lock gets 0 (and the file goes unlisted) instead of a deadlock. */
+static int files_lock(void)
+{
+    if (pthread_mutex_trylock(&js_files_mu) != 0) {
+        if (__atomic_load_n(&js_files_owned, __ATOMIC_ACQUIRE) && pthread_equal(js_files_owner, pthread_self()))
+            return 0;
+        pthread_mutex_lock(&js_files_mu);
+    }
+    js_files_owner = pthread_self();
+    __atomic_store_n(&js_files_owned, 1, __ATOMIC_RELEASE);
+    return 1;
+}
+
+static void files_unlock(void)
+{
+    __atomic_store_n(&js_files_owned, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&js_files_mu);
+}
+
 void js_files_lock(void) { pthread_mutex_lock(&js_files_mu); }
 void js_files_unlock(void) { pthread_mutex_unlock(&js_files_mu); }
-void js_files_reinit_lock(void) { pthread_mutex_init(&js_files_mu, NULL); }
+void js_files_reinit_lock(void)
+{
+    pthread_mutex_init(&js_files_mu, NULL);
+    js_files_owned = 0;
+}
 
 int js_files_init(void)
 {
@@ -96,10 +123,29 @@ static int path_join(char *dst, size_t *n, size_t cap, const char *rel)
     return 0;
 }
 
+/* An absolute path with no ".", ".." or empty component can be taken as it is. */
+static int clean(const char *p)
+{
+    for (const char *q = p; *q; q++)
+        if (q[0] == '/' && (q[1] == '/' || (q[1] == '.' && (q[2] == '/' || q[2] == '\0' ||
+                                                             (q[2] == '.' && (q[3] == '/' || q[3] == '\0'))))))
+            return 0;
+    return 1;
+}
+
 /* The absolute form of path as seen from dirfd. Returns 0, or -1 when it cannot be known. */
 static int absolute(char *out, size_t cap, int dirfd, const char *path)
 {
     size_t n = 0;
+    if (path[0] == '/' && clean(path)) {
+        size_t l = strnlen(path, cap);
+        if (l >= cap)
+            return -1;
+        memcpy(out, path, l + 1);
+        if (l > 1 && out[l - 1] == '/')
+            out[l - 1] = '\0';
+        return 0;
+    }
     if (path[0] != '/') {
         if (dirfd == AT_FDCWD) {
             if (!__atomic_load_n(&js_cwd_ok, __ATOMIC_RELAXED)) {
@@ -141,8 +187,15 @@ static int under(const char *path, const char *dir, size_t len)
 
 static int excluded(const char *p)
 {
-    return under(p, "/proc", 5) || under(p, "/sys", 4) || under(p, "/dev", 4) || under(p, js_g.dir, js_g.dir_len);
+    switch (p[1]) {
+    case 'p': if (under(p, "/proc", 5)) return 1; break;
+    case 's': if (under(p, "/sys", 4)) return 1; break;
+    case 'd': if (under(p, "/dev", 4)) return 1; break;
+    default: break;
+    }
+    return p[1] == js_g.dir[1] && under(p, js_g.dir, js_g.dir_len);
 }
+
 
 /* Find or make the entry of (path, layer); caller holds js_files_mu. NULL when the list is full. */
 static struct js_file *entry_of(const char *abs, int layer, int fd, int *fresh)
@@ -198,7 +251,10 @@ void js_file_opened(int fd, const char *path, int dirfd, int flags, int layer)
     int e = errno;
     char abs[JS_PROFILE_MAX_PATH];
     struct js_thread *t = js_tls;
-    pthread_mutex_lock(&js_files_mu);
+    if (!files_lock()) {
+        errno = e;
+        return;
+    }
     if (absolute(abs, sizeof abs, dirfd, path) == 0 && !excluded(abs)) {
         struct js_file *f = NULL;
         int fresh = 0;
@@ -225,7 +281,7 @@ void js_file_opened(int fd, const char *path, int dirfd, int flags, int layer)
             }
         }
     }
-    pthread_mutex_unlock(&js_files_mu);
+    files_unlock();
     errno = e;
 }
 
@@ -241,7 +297,10 @@ struct js_file *js_file_lookup_open(const char *path, int layer, int accmode)
     const char *colon = strchr(path, ':');
     if (colon && colon - path > 1 && strchr(path, '/') > colon)
         path = colon + 1;
-    pthread_mutex_lock(&js_files_mu);
+    if (!files_lock()) {
+        errno = e;
+        return NULL;
+    }
     if (absolute(abs, sizeof abs, AT_FDCWD, path) == 0 && !excluded(abs)) {
         f = entry_of(abs, layer, -1, &fresh);
         if (f) {
@@ -250,7 +309,7 @@ struct js_file *js_file_lookup_open(const char *path, int layer, int accmode)
             f->open_mode |= (uint8_t)accmode;
         }
     }
-    pthread_mutex_unlock(&js_files_mu);
+    files_unlock();
     errno = e;
     return f;
 }
@@ -268,7 +327,15 @@ void js_file_closed(int fd)
 {
     if (fd < 0 || fd >= JS_FD_MAX)
         return;
-    struct js_file *f = __atomic_exchange_n(&js_fds[fd], NULL, __ATOMIC_ACQ_REL);
+    struct js_file *f;
+    if (!js_mt) {
+        f = js_fds[fd];
+        if (f == NULL)
+            return;
+        js_fds[fd] = NULL;
+    } else {
+        f = __atomic_exchange_n(&js_fds[fd], NULL, __ATOMIC_ACQ_REL);
+    }
     if (f && f->layer != JS_LAYER_MPIIO)
         js_file_closed_entry(f);
     else if (f)

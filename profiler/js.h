@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 struct stat;
 
@@ -39,13 +40,26 @@ enum { JS_T_FREE = 0, JS_T_LIVE = 1 };
 
 extern __thread struct js_thread *js_tls __attribute__((tls_model("initial-exec")));
 extern volatile int js_on; /* 1 while recording */
+extern int64_t js_boundary_s;
 struct js_thread *js_thread_register(void);
+void js_boundary_crossed(void);
+
+/* Single-threaded mode: has the wall clock passed the next slice boundary? Boundaries are whole
+ * seconds, and time() is one load from the vDSO data page (1.3 ns here), updated every tick. */
+static inline void js_tick(void)
+{
+    int64_t b = __atomic_load_n(&js_boundary_s, __ATOMIC_RELAXED);
+    if (b != INT64_MAX && JS_UNLIKELY((int64_t)time(NULL) >= b))
+        js_boundary_crossed();
+}
 
 static inline struct js_thread *js_self(void)
 {
     struct js_thread *t = js_tls;
-    if (JS_LIKELY(t != NULL))
+    if (JS_LIKELY(t != NULL)) {
+        js_tick();
         return t;
+    }
     return js_on ? js_thread_register() : NULL;
 }
 
@@ -97,7 +111,15 @@ static inline struct js_file *js_fd_file(int fd)
 {
     return (fd >= 0 && fd < JS_FD_MAX) ? __atomic_load_n(&js_fds[fd], __ATOMIC_RELAXED) : NULL;
 }
-static inline void js_fadd(uint64_t *p, uint64_t n) { __atomic_fetch_add(p, n, __ATOMIC_RELAXED); }
+extern int js_mt; /* the program has started threads: shared counters need atomic adds */
+/* A per-file counter: a plain add while the process has one thread, an atomic one after. */
+static inline void js_fadd(uint64_t *p, uint64_t n)
+{
+    if (JS_LIKELY(!js_mt))
+        __atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+    else
+        __atomic_fetch_add(p, n, __ATOMIC_RELAXED);
+}
 
 /* Called after a successful open of fd by path at a layer; flags as for open(2). */
 void js_file_opened(int fd, const char *path, int dirfd, int flags, int layer);

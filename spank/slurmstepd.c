@@ -7,13 +7,13 @@
  *                           environment (LD_PRELOAD once, JOBSCREEN_*); in the batch step, a first
  *                           job record that holds the dependency while the job is alive
  *   task_post_fork  (root)  pid of each task
- *   task_init       (user)  JOBSCREEN_TASK_ID of each task
+ *   task_init       (user)  JOBSCREEN_TASK_ID of each task; fail_on_error=yes fails tasks here
  *   task_exit       (root)  exit status of each task
  *   exit            (root)  the step record; the job record (final at the end of the batch step,
- *                           provisional after each step of a job without batch script)
+ *                           provisional after the first step of a job without batch script)
  *
  * Every error is logged with "jobscreen:" and the step goes on; only fail_on_error=yes turns a
- * spool or profiler error into a failed step.
+ * spool or profiler error into a failed step (its tasks exit 1 in task_init).
  */
 #include "config.h"
 
@@ -37,6 +37,7 @@
 
 static struct {
     int enabled;              /* plugstack.conf parsed and the step is one we record */
+    int failed;               /* fail_on_error=yes and an error of ours: fail the step */
     struct js_conf conf;
     int64_t start_ns;
     uint32_t job_id, step_id;
@@ -166,7 +167,12 @@ static void set_task_env(spank_t sp)
                     spank_unsetenv(sp, "LD_PRELOAD");
             }
         }
-        spank_unsetenv(sp, "JOBSCREEN_PROFILE_DIR");
+        /* and what a profiled batch step handed down describes that step, not this one */
+        static const char *const inherited[] = { "JOBSCREEN_PROFILE_DIR", "JOBSCREEN_SLICE_SECONDS",
+                                                 "JOBSCREEN_JOB_ID", "JOBSCREEN_STEP", "JOBSCREEN_NODE",
+                                                 "JOBSCREEN_CLUSTER", "JOBSCREEN_TASK_ID" };
+        for (size_t i = 0; i < sizeof inherited / sizeof inherited[0]; i++)
+            spank_unsetenv(sp, inherited[i]);
         job_setenv(sp, "JOBSCREEN_VERSION", PACKAGE_VERSION " off");
     }
     if (st.workflow[0])
@@ -240,11 +246,10 @@ int js_stepd_init_post_opt(spank_t sp)
             st.profiled = 0;
             st.reason = "spool error";
         }
-        if (st.conf.fail_on_error)
-            return ESPANK_ERROR;
+        st.failed = st.conf.fail_on_error;
     }
     if (st.conf.fail_on_error && st.conf.profiler[0] && !in.profiler_usable)
-        return ESPANK_ERROR;
+        st.failed = 1;
 
     set_task_env(sp);
 
@@ -289,10 +294,17 @@ int js_stepd_task_post_fork(spank_t sp)
     return ESPANK_SUCCESS;
 }
 
+/* fail_on_error=yes takes effect here: slurmstepd (22.05) logs but ignores a plugin's error in
+ * every remote callback, even for a plugin listed `required`, so the task itself (this is its
+ * process, just before exec) exits 1 instead of running. */
 int js_stepd_task_init(spank_t sp)
 {
     uint32_t gid;
     char val[24];
+    if (st.enabled && st.failed) {
+        slurm_error("jobscreen: fail_on_error=yes: job %" PRIu32 ": the task exits 1 instead of running", st.job_id);
+        _exit(1);
+    }
     if (!st.enabled || !st.profiled)
         return ESPANK_SUCCESS;
     if (spank_get_item(sp, S_TASK_GLOBAL_ID, &gid) == ESPANK_SUCCESS) {
@@ -397,17 +409,19 @@ static void write_job_record(spank_t sp, int final, int64_t batch_status)
         joblog_set_string(&job.workflow, st.workflow, NULL);
     /* the dependency as the job was submitted with it: slurmctld forgets it once fulfilled */
     joblog_set_string(&job.dependency, job_getenv(sp, "SLURM_JOB_DEPENDENCY", buf, sizeof buf), &job.truncated);
+    if (joblog_job_merge_previous(st.job_dir, &job, err, sizeof err) < 0)
+        slurm_error("jobscreen: job %" PRIu32 ": previous job record ignored: %s", st.job_id, err);
+    /* a step of a batch job leaves the job record to the batch step (and costs no RPC) */
+    if (st.step_id != JS_STEP_ID_BATCH && job.batch)
+        goto out;
     if (joblog_job_from_slurm(st.job_id, &job, &finished, err, sizeof err) < 0) {
         slurm_error("jobscreen: job %" PRIu32 ": %s; the job record holds what the step knows", st.job_id, err);
         job.job_id = st.job_id;
         job.batch = st.step_id == JS_STEP_ID_BATCH;
     }
-    if (joblog_job_merge_previous(st.job_dir, &job, err, sizeof err) < 0)
-        slurm_error("jobscreen: job %" PRIu32 ": previous job record ignored: %s", st.job_id, err);
-    joblog_fill_names(job.uid, job.gid, &job.user, &job.group);
-    /* a step of a batch job leaves the job record to the batch step */
     if (st.step_id != JS_STEP_ID_BATCH && job.batch)
         goto out;
+    joblog_fill_names(job.uid, job.gid, &job.user, &job.group);
     free(job.state);
     job.state = NULL;
     job.final = final;
@@ -455,9 +469,15 @@ int js_stepd_exit(spank_t sp)
     s.ntasks = 0;
     joblog_step_free(&s);
 
+    /* The batch step owns the job record of a batch job.  A job without batch script (srun,
+     * salloc) gets a provisional one from the first of its steps to end: what Slurm tells about
+     * it does not change while it runs, and an allocation running thousands of steps should
+     * not cost slurmctld thousands of RPCs.  A step of a batch job finds the batch step's record
+     * there and writes nothing. */
+    struct stat sb;
     if (st.step_id == JS_STEP_ID_BATCH)
         write_job_record(sp, 1, st.ntasks > 0 ? st.tasks[0].status : JOBLOG_NULL);
-    else if (st.step_id != JS_STEP_ID_EXTERN)
+    else if (fstatat(st.job_dir, JS_JOB_RECORD_NAME, &sb, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
         write_job_record(sp, 0, JOBLOG_NULL);
 done:
     if (st.job_dir >= 0)

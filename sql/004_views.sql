@@ -163,225 +163,161 @@ CREATE VIEW js.step_slices AS
     GROUP BY cluster_id, job_id, step_id, slice;
 COMMENT ON VIEW js.step_slices IS 'per-slice metric vectors of a step summed over its nodes (only slices with activity)';
 
--- The slice totals as readers need them: the pre-aggregated rows plus the vectors of step
--- records still queued for js_data.rollup_totals() (a handful), so that sums are exact.
+-- The slice totals: plain range reads by (cluster_id, slice[, node]) on the pre-aggregated
+-- tables.  They lag the newest step records until profile_ingest folds its queue
+-- (js_data.totals_pending, after every pass of the daemon and before --once exits).
 CREATE VIEW js.slice_totals_cluster AS
-    SELECT cluster_id, slice, js_data.slice_start(cluster_id, slice) AS slice_start, sum(step_nodes)::integer AS step_nodes,
-           sum(posix_read_calls)::bigint AS posix_read_calls, sum(posix_read_bytes)::bigint AS posix_read_bytes, sum(posix_write_calls)::bigint AS posix_write_calls, sum(posix_write_bytes)::bigint AS posix_write_bytes, sum(posix_open_calls)::bigint AS posix_open_calls, sum(posix_meta_calls)::bigint AS posix_meta_calls, sum(posix_ns)::bigint AS posix_ns, sum(stdio_read_calls)::bigint AS stdio_read_calls, sum(stdio_read_bytes)::bigint AS stdio_read_bytes, sum(stdio_write_calls)::bigint AS stdio_write_calls, sum(stdio_write_bytes)::bigint AS stdio_write_bytes, sum(stdio_open_calls)::bigint AS stdio_open_calls, sum(stdio_meta_calls)::bigint AS stdio_meta_calls, sum(stdio_ns)::bigint AS stdio_ns, sum(lower_read_bytes)::bigint AS lower_read_bytes, sum(lower_write_bytes)::bigint AS lower_write_bytes, sum(mpi_send_calls)::bigint AS mpi_send_calls, sum(mpi_send_bytes)::bigint AS mpi_send_bytes, sum(mpi_recv_calls)::bigint AS mpi_recv_calls, sum(mpi_recv_bytes)::bigint AS mpi_recv_bytes, sum(mpi_p2p_ns)::bigint AS mpi_p2p_ns, sum(mpi_coll_calls)::bigint AS mpi_coll_calls, sum(mpi_coll_bytes)::bigint AS mpi_coll_bytes, sum(mpi_coll_ns)::bigint AS mpi_coll_ns, sum(mpiio_read_calls)::bigint AS mpiio_read_calls, sum(mpiio_read_bytes)::bigint AS mpiio_read_bytes, sum(mpiio_write_calls)::bigint AS mpiio_write_calls, sum(mpiio_write_bytes)::bigint AS mpiio_write_bytes, sum(mpiio_coll_calls)::bigint AS mpiio_coll_calls, sum(mpiio_meta_calls)::bigint AS mpiio_meta_calls, sum(mpiio_ns)::bigint AS mpiio_ns, sum(cpu_ns)::bigint AS cpu_ns
-    FROM (SELECT * FROM js_data.slice_totals_cluster
-          UNION ALL
-          SELECT m.cluster_id, m.slice, 1, m.posix_read_calls, m.posix_read_bytes, m.posix_write_calls, m.posix_write_bytes, m.posix_open_calls, m.posix_meta_calls, m.posix_ns, m.stdio_read_calls, m.stdio_read_bytes, m.stdio_write_calls, m.stdio_write_bytes, m.stdio_open_calls, m.stdio_meta_calls, m.stdio_ns, m.lower_read_bytes, m.lower_write_bytes, m.mpi_send_calls, m.mpi_send_bytes, m.mpi_recv_calls, m.mpi_recv_bytes, m.mpi_p2p_ns, m.mpi_coll_calls, m.mpi_coll_bytes, m.mpi_coll_ns, m.mpiio_read_calls, m.mpiio_read_bytes, m.mpiio_write_calls, m.mpiio_write_bytes, m.mpiio_coll_calls, m.mpiio_meta_calls, m.mpiio_ns, m.cpu_ns
-          FROM js_data.totals_pending p
-          JOIN js_data.slice_metrics m ON m.cluster_id = p.cluster_id AND m.job_id = p.job_id AND m.step_id = p.step_id AND m.node = p.node
-         ) t
-    GROUP BY cluster_id, slice;
-COMMENT ON VIEW js.slice_totals_cluster IS 'per-slice sums over the whole cluster (all jobs): pre-aggregated rows plus the few step records not yet folded in; filter by cluster_id and a slice range';
+    SELECT t.*, js_data.slice_start(t.cluster_id, t.slice) AS slice_start FROM js_data.slice_totals_cluster t;
+COMMENT ON VIEW js.slice_totals_cluster IS 'pre-aggregated per-slice sums over the whole cluster (all jobs); a range read by slice; lags the step records still in js_data.totals_pending';
 
 CREATE VIEW js.slice_totals_node AS
-    SELECT cluster_id, node, slice, js_data.slice_start(cluster_id, slice) AS slice_start, sum(step_nodes)::integer AS step_nodes,
-           sum(posix_read_calls)::bigint AS posix_read_calls, sum(posix_read_bytes)::bigint AS posix_read_bytes, sum(posix_write_calls)::bigint AS posix_write_calls, sum(posix_write_bytes)::bigint AS posix_write_bytes, sum(posix_open_calls)::bigint AS posix_open_calls, sum(posix_meta_calls)::bigint AS posix_meta_calls, sum(posix_ns)::bigint AS posix_ns, sum(stdio_read_calls)::bigint AS stdio_read_calls, sum(stdio_read_bytes)::bigint AS stdio_read_bytes, sum(stdio_write_calls)::bigint AS stdio_write_calls, sum(stdio_write_bytes)::bigint AS stdio_write_bytes, sum(stdio_open_calls)::bigint AS stdio_open_calls, sum(stdio_meta_calls)::bigint AS stdio_meta_calls, sum(stdio_ns)::bigint AS stdio_ns, sum(lower_read_bytes)::bigint AS lower_read_bytes, sum(lower_write_bytes)::bigint AS lower_write_bytes, sum(mpi_send_calls)::bigint AS mpi_send_calls, sum(mpi_send_bytes)::bigint AS mpi_send_bytes, sum(mpi_recv_calls)::bigint AS mpi_recv_calls, sum(mpi_recv_bytes)::bigint AS mpi_recv_bytes, sum(mpi_p2p_ns)::bigint AS mpi_p2p_ns, sum(mpi_coll_calls)::bigint AS mpi_coll_calls, sum(mpi_coll_bytes)::bigint AS mpi_coll_bytes, sum(mpi_coll_ns)::bigint AS mpi_coll_ns, sum(mpiio_read_calls)::bigint AS mpiio_read_calls, sum(mpiio_read_bytes)::bigint AS mpiio_read_bytes, sum(mpiio_write_calls)::bigint AS mpiio_write_calls, sum(mpiio_write_bytes)::bigint AS mpiio_write_bytes, sum(mpiio_coll_calls)::bigint AS mpiio_coll_calls, sum(mpiio_meta_calls)::bigint AS mpiio_meta_calls, sum(mpiio_ns)::bigint AS mpiio_ns, sum(cpu_ns)::bigint AS cpu_ns
-    FROM (SELECT * FROM js_data.slice_totals_node
-          UNION ALL
-          SELECT m.cluster_id, m.node, m.slice, 1, m.posix_read_calls, m.posix_read_bytes, m.posix_write_calls, m.posix_write_bytes, m.posix_open_calls, m.posix_meta_calls, m.posix_ns, m.stdio_read_calls, m.stdio_read_bytes, m.stdio_write_calls, m.stdio_write_bytes, m.stdio_open_calls, m.stdio_meta_calls, m.stdio_ns, m.lower_read_bytes, m.lower_write_bytes, m.mpi_send_calls, m.mpi_send_bytes, m.mpi_recv_calls, m.mpi_recv_bytes, m.mpi_p2p_ns, m.mpi_coll_calls, m.mpi_coll_bytes, m.mpi_coll_ns, m.mpiio_read_calls, m.mpiio_read_bytes, m.mpiio_write_calls, m.mpiio_write_bytes, m.mpiio_coll_calls, m.mpiio_meta_calls, m.mpiio_ns, m.cpu_ns
-          FROM js_data.totals_pending p
-          JOIN js_data.slice_metrics m ON m.cluster_id = p.cluster_id AND m.job_id = p.job_id AND m.step_id = p.step_id AND m.node = p.node
-         ) t
-    GROUP BY cluster_id, node, slice;
-COMMENT ON VIEW js.slice_totals_node IS 'per-slice sums per node (all jobs): pre-aggregated rows plus the few step records not yet folded in; filter by cluster_id, a slice range and nodes';
+    SELECT t.*, js_data.slice_start(t.cluster_id, t.slice) AS slice_start FROM js_data.slice_totals_node t;
+COMMENT ON VIEW js.slice_totals_node IS 'pre-aggregated per-slice sums per node (all jobs); a range read by slice and node; lags the step records still in js_data.totals_pending';
 
 -- The performance background of every step: for each slice of its time span, its own
 -- metrics (summed over its nodes; 0 where it had no activity) and bg_<metric> = the sum over
--- all other steps in that slice.  Always filter by (cluster_id, job_id, step_id).
+-- all other steps in that slice.  Always filter by (cluster_id, job_id, step_id): each part
+-- is then one range read (the step's vectors, the totals of its slice range).
 CREATE VIEW js.step_background_cluster AS
-    SELECT s.cluster_id, s.job_id, s.step_id, g.slice, js_data.slice_start(s.cluster_id, g.slice) AS slice_start,
-           coalesce(t.step_nodes, 0) - coalesce(o.nodes, 0) AS bg_step_nodes,
-    coalesce(o.posix_read_calls, 0) AS posix_read_calls,
-    coalesce(t.posix_read_calls, 0) - coalesce(o.posix_read_calls, 0) AS bg_posix_read_calls,
-    coalesce(o.posix_read_bytes, 0) AS posix_read_bytes,
-    coalesce(t.posix_read_bytes, 0) - coalesce(o.posix_read_bytes, 0) AS bg_posix_read_bytes,
-    coalesce(o.posix_write_calls, 0) AS posix_write_calls,
-    coalesce(t.posix_write_calls, 0) - coalesce(o.posix_write_calls, 0) AS bg_posix_write_calls,
-    coalesce(o.posix_write_bytes, 0) AS posix_write_bytes,
-    coalesce(t.posix_write_bytes, 0) - coalesce(o.posix_write_bytes, 0) AS bg_posix_write_bytes,
-    coalesce(o.posix_open_calls, 0) AS posix_open_calls,
-    coalesce(t.posix_open_calls, 0) - coalesce(o.posix_open_calls, 0) AS bg_posix_open_calls,
-    coalesce(o.posix_meta_calls, 0) AS posix_meta_calls,
-    coalesce(t.posix_meta_calls, 0) - coalesce(o.posix_meta_calls, 0) AS bg_posix_meta_calls,
-    coalesce(o.posix_ns, 0) AS posix_ns,
-    coalesce(t.posix_ns, 0) - coalesce(o.posix_ns, 0) AS bg_posix_ns,
-    coalesce(o.stdio_read_calls, 0) AS stdio_read_calls,
-    coalesce(t.stdio_read_calls, 0) - coalesce(o.stdio_read_calls, 0) AS bg_stdio_read_calls,
-    coalesce(o.stdio_read_bytes, 0) AS stdio_read_bytes,
-    coalesce(t.stdio_read_bytes, 0) - coalesce(o.stdio_read_bytes, 0) AS bg_stdio_read_bytes,
-    coalesce(o.stdio_write_calls, 0) AS stdio_write_calls,
-    coalesce(t.stdio_write_calls, 0) - coalesce(o.stdio_write_calls, 0) AS bg_stdio_write_calls,
-    coalesce(o.stdio_write_bytes, 0) AS stdio_write_bytes,
-    coalesce(t.stdio_write_bytes, 0) - coalesce(o.stdio_write_bytes, 0) AS bg_stdio_write_bytes,
-    coalesce(o.stdio_open_calls, 0) AS stdio_open_calls,
-    coalesce(t.stdio_open_calls, 0) - coalesce(o.stdio_open_calls, 0) AS bg_stdio_open_calls,
-    coalesce(o.stdio_meta_calls, 0) AS stdio_meta_calls,
-    coalesce(t.stdio_meta_calls, 0) - coalesce(o.stdio_meta_calls, 0) AS bg_stdio_meta_calls,
-    coalesce(o.stdio_ns, 0) AS stdio_ns,
-    coalesce(t.stdio_ns, 0) - coalesce(o.stdio_ns, 0) AS bg_stdio_ns,
-    coalesce(o.lower_read_bytes, 0) AS lower_read_bytes,
-    coalesce(t.lower_read_bytes, 0) - coalesce(o.lower_read_bytes, 0) AS bg_lower_read_bytes,
-    coalesce(o.lower_write_bytes, 0) AS lower_write_bytes,
-    coalesce(t.lower_write_bytes, 0) - coalesce(o.lower_write_bytes, 0) AS bg_lower_write_bytes,
-    coalesce(o.mpi_send_calls, 0) AS mpi_send_calls,
-    coalesce(t.mpi_send_calls, 0) - coalesce(o.mpi_send_calls, 0) AS bg_mpi_send_calls,
-    coalesce(o.mpi_send_bytes, 0) AS mpi_send_bytes,
-    coalesce(t.mpi_send_bytes, 0) - coalesce(o.mpi_send_bytes, 0) AS bg_mpi_send_bytes,
-    coalesce(o.mpi_recv_calls, 0) AS mpi_recv_calls,
-    coalesce(t.mpi_recv_calls, 0) - coalesce(o.mpi_recv_calls, 0) AS bg_mpi_recv_calls,
-    coalesce(o.mpi_recv_bytes, 0) AS mpi_recv_bytes,
-    coalesce(t.mpi_recv_bytes, 0) - coalesce(o.mpi_recv_bytes, 0) AS bg_mpi_recv_bytes,
-    coalesce(o.mpi_p2p_ns, 0) AS mpi_p2p_ns,
-    coalesce(t.mpi_p2p_ns, 0) - coalesce(o.mpi_p2p_ns, 0) AS bg_mpi_p2p_ns,
-    coalesce(o.mpi_coll_calls, 0) AS mpi_coll_calls,
-    coalesce(t.mpi_coll_calls, 0) - coalesce(o.mpi_coll_calls, 0) AS bg_mpi_coll_calls,
-    coalesce(o.mpi_coll_bytes, 0) AS mpi_coll_bytes,
-    coalesce(t.mpi_coll_bytes, 0) - coalesce(o.mpi_coll_bytes, 0) AS bg_mpi_coll_bytes,
-    coalesce(o.mpi_coll_ns, 0) AS mpi_coll_ns,
-    coalesce(t.mpi_coll_ns, 0) - coalesce(o.mpi_coll_ns, 0) AS bg_mpi_coll_ns,
-    coalesce(o.mpiio_read_calls, 0) AS mpiio_read_calls,
-    coalesce(t.mpiio_read_calls, 0) - coalesce(o.mpiio_read_calls, 0) AS bg_mpiio_read_calls,
-    coalesce(o.mpiio_read_bytes, 0) AS mpiio_read_bytes,
-    coalesce(t.mpiio_read_bytes, 0) - coalesce(o.mpiio_read_bytes, 0) AS bg_mpiio_read_bytes,
-    coalesce(o.mpiio_write_calls, 0) AS mpiio_write_calls,
-    coalesce(t.mpiio_write_calls, 0) - coalesce(o.mpiio_write_calls, 0) AS bg_mpiio_write_calls,
-    coalesce(o.mpiio_write_bytes, 0) AS mpiio_write_bytes,
-    coalesce(t.mpiio_write_bytes, 0) - coalesce(o.mpiio_write_bytes, 0) AS bg_mpiio_write_bytes,
-    coalesce(o.mpiio_coll_calls, 0) AS mpiio_coll_calls,
-    coalesce(t.mpiio_coll_calls, 0) - coalesce(o.mpiio_coll_calls, 0) AS bg_mpiio_coll_calls,
-    coalesce(o.mpiio_meta_calls, 0) AS mpiio_meta_calls,
-    coalesce(t.mpiio_meta_calls, 0) - coalesce(o.mpiio_meta_calls, 0) AS bg_mpiio_meta_calls,
-    coalesce(o.mpiio_ns, 0) AS mpiio_ns,
-    coalesce(t.mpiio_ns, 0) - coalesce(o.mpiio_ns, 0) AS bg_mpiio_ns,
-    coalesce(o.cpu_ns, 0) AS cpu_ns,
-    coalesce(t.cpu_ns, 0) - coalesce(o.cpu_ns, 0) AS bg_cpu_ns
+    SELECT s.cluster_id, s.job_id, s.step_id, x.slice, js_data.slice_start(s.cluster_id, x.slice) AS slice_start,
+           x.bg_step_nodes, x.posix_read_calls, x.bg_posix_read_calls, x.posix_read_bytes, x.bg_posix_read_bytes, x.posix_write_calls, x.bg_posix_write_calls, x.posix_write_bytes, x.bg_posix_write_bytes, x.posix_open_calls, x.bg_posix_open_calls, x.posix_meta_calls, x.bg_posix_meta_calls, x.posix_ns, x.bg_posix_ns, x.stdio_read_calls, x.bg_stdio_read_calls, x.stdio_read_bytes, x.bg_stdio_read_bytes, x.stdio_write_calls, x.bg_stdio_write_calls, x.stdio_write_bytes, x.bg_stdio_write_bytes, x.stdio_open_calls, x.bg_stdio_open_calls, x.stdio_meta_calls, x.bg_stdio_meta_calls, x.stdio_ns, x.bg_stdio_ns, x.lower_read_bytes, x.bg_lower_read_bytes, x.lower_write_bytes, x.bg_lower_write_bytes, x.mpi_send_calls, x.bg_mpi_send_calls, x.mpi_send_bytes, x.bg_mpi_send_bytes, x.mpi_recv_calls, x.bg_mpi_recv_calls, x.mpi_recv_bytes, x.bg_mpi_recv_bytes, x.mpi_p2p_ns, x.bg_mpi_p2p_ns, x.mpi_coll_calls, x.bg_mpi_coll_calls, x.mpi_coll_bytes, x.bg_mpi_coll_bytes, x.mpi_coll_ns, x.bg_mpi_coll_ns, x.mpiio_read_calls, x.bg_mpiio_read_calls, x.mpiio_read_bytes, x.bg_mpiio_read_bytes, x.mpiio_write_calls, x.bg_mpiio_write_calls, x.mpiio_write_bytes, x.bg_mpiio_write_bytes, x.mpiio_coll_calls, x.bg_mpiio_coll_calls, x.mpiio_meta_calls, x.bg_mpiio_meta_calls, x.mpiio_ns, x.bg_mpiio_ns, x.cpu_ns, x.bg_cpu_ns
     FROM js_data.steps s
-    CROSS JOIN LATERAL generate_series(s.first_slice, s.last_slice) AS g(slice)
-    LEFT JOIN LATERAL (
-        SELECT count(*)::integer AS nodes, sum(posix_read_calls)::bigint AS posix_read_calls, sum(posix_read_bytes)::bigint AS posix_read_bytes, sum(posix_write_calls)::bigint AS posix_write_calls, sum(posix_write_bytes)::bigint AS posix_write_bytes, sum(posix_open_calls)::bigint AS posix_open_calls, sum(posix_meta_calls)::bigint AS posix_meta_calls, sum(posix_ns)::bigint AS posix_ns, sum(stdio_read_calls)::bigint AS stdio_read_calls, sum(stdio_read_bytes)::bigint AS stdio_read_bytes, sum(stdio_write_calls)::bigint AS stdio_write_calls, sum(stdio_write_bytes)::bigint AS stdio_write_bytes, sum(stdio_open_calls)::bigint AS stdio_open_calls, sum(stdio_meta_calls)::bigint AS stdio_meta_calls, sum(stdio_ns)::bigint AS stdio_ns, sum(lower_read_bytes)::bigint AS lower_read_bytes, sum(lower_write_bytes)::bigint AS lower_write_bytes, sum(mpi_send_calls)::bigint AS mpi_send_calls, sum(mpi_send_bytes)::bigint AS mpi_send_bytes, sum(mpi_recv_calls)::bigint AS mpi_recv_calls, sum(mpi_recv_bytes)::bigint AS mpi_recv_bytes, sum(mpi_p2p_ns)::bigint AS mpi_p2p_ns, sum(mpi_coll_calls)::bigint AS mpi_coll_calls, sum(mpi_coll_bytes)::bigint AS mpi_coll_bytes, sum(mpi_coll_ns)::bigint AS mpi_coll_ns, sum(mpiio_read_calls)::bigint AS mpiio_read_calls, sum(mpiio_read_bytes)::bigint AS mpiio_read_bytes, sum(mpiio_write_calls)::bigint AS mpiio_write_calls, sum(mpiio_write_bytes)::bigint AS mpiio_write_bytes, sum(mpiio_coll_calls)::bigint AS mpiio_coll_calls, sum(mpiio_meta_calls)::bigint AS mpiio_meta_calls, sum(mpiio_ns)::bigint AS mpiio_ns, sum(cpu_ns)::bigint AS cpu_ns
-        FROM js_data.slice_metrics m
-        WHERE m.cluster_id = s.cluster_id AND m.job_id = s.job_id AND m.step_id = s.step_id AND m.slice = g.slice
-    ) o ON true
-    LEFT JOIN js.slice_totals_cluster t ON t.cluster_id = s.cluster_id AND t.slice = g.slice;
+    CROSS JOIN LATERAL (
+        SELECT g.slice, coalesce(t.step_nodes, 0) - coalesce(o.nodes, 0) AS bg_step_nodes,
+           coalesce(o.posix_read_calls, 0) AS posix_read_calls, coalesce(t.posix_read_calls, 0) - coalesce(o.posix_read_calls, 0) AS bg_posix_read_calls,
+           coalesce(o.posix_read_bytes, 0) AS posix_read_bytes, coalesce(t.posix_read_bytes, 0) - coalesce(o.posix_read_bytes, 0) AS bg_posix_read_bytes,
+           coalesce(o.posix_write_calls, 0) AS posix_write_calls, coalesce(t.posix_write_calls, 0) - coalesce(o.posix_write_calls, 0) AS bg_posix_write_calls,
+           coalesce(o.posix_write_bytes, 0) AS posix_write_bytes, coalesce(t.posix_write_bytes, 0) - coalesce(o.posix_write_bytes, 0) AS bg_posix_write_bytes,
+           coalesce(o.posix_open_calls, 0) AS posix_open_calls, coalesce(t.posix_open_calls, 0) - coalesce(o.posix_open_calls, 0) AS bg_posix_open_calls,
+           coalesce(o.posix_meta_calls, 0) AS posix_meta_calls, coalesce(t.posix_meta_calls, 0) - coalesce(o.posix_meta_calls, 0) AS bg_posix_meta_calls,
+           coalesce(o.posix_ns, 0) AS posix_ns, coalesce(t.posix_ns, 0) - coalesce(o.posix_ns, 0) AS bg_posix_ns,
+           coalesce(o.stdio_read_calls, 0) AS stdio_read_calls, coalesce(t.stdio_read_calls, 0) - coalesce(o.stdio_read_calls, 0) AS bg_stdio_read_calls,
+           coalesce(o.stdio_read_bytes, 0) AS stdio_read_bytes, coalesce(t.stdio_read_bytes, 0) - coalesce(o.stdio_read_bytes, 0) AS bg_stdio_read_bytes,
+           coalesce(o.stdio_write_calls, 0) AS stdio_write_calls, coalesce(t.stdio_write_calls, 0) - coalesce(o.stdio_write_calls, 0) AS bg_stdio_write_calls,
+           coalesce(o.stdio_write_bytes, 0) AS stdio_write_bytes, coalesce(t.stdio_write_bytes, 0) - coalesce(o.stdio_write_bytes, 0) AS bg_stdio_write_bytes,
+           coalesce(o.stdio_open_calls, 0) AS stdio_open_calls, coalesce(t.stdio_open_calls, 0) - coalesce(o.stdio_open_calls, 0) AS bg_stdio_open_calls,
+           coalesce(o.stdio_meta_calls, 0) AS stdio_meta_calls, coalesce(t.stdio_meta_calls, 0) - coalesce(o.stdio_meta_calls, 0) AS bg_stdio_meta_calls,
+           coalesce(o.stdio_ns, 0) AS stdio_ns, coalesce(t.stdio_ns, 0) - coalesce(o.stdio_ns, 0) AS bg_stdio_ns,
+           coalesce(o.lower_read_bytes, 0) AS lower_read_bytes, coalesce(t.lower_read_bytes, 0) - coalesce(o.lower_read_bytes, 0) AS bg_lower_read_bytes,
+           coalesce(o.lower_write_bytes, 0) AS lower_write_bytes, coalesce(t.lower_write_bytes, 0) - coalesce(o.lower_write_bytes, 0) AS bg_lower_write_bytes,
+           coalesce(o.mpi_send_calls, 0) AS mpi_send_calls, coalesce(t.mpi_send_calls, 0) - coalesce(o.mpi_send_calls, 0) AS bg_mpi_send_calls,
+           coalesce(o.mpi_send_bytes, 0) AS mpi_send_bytes, coalesce(t.mpi_send_bytes, 0) - coalesce(o.mpi_send_bytes, 0) AS bg_mpi_send_bytes,
+           coalesce(o.mpi_recv_calls, 0) AS mpi_recv_calls, coalesce(t.mpi_recv_calls, 0) - coalesce(o.mpi_recv_calls, 0) AS bg_mpi_recv_calls,
+           coalesce(o.mpi_recv_bytes, 0) AS mpi_recv_bytes, coalesce(t.mpi_recv_bytes, 0) - coalesce(o.mpi_recv_bytes, 0) AS bg_mpi_recv_bytes,
+           coalesce(o.mpi_p2p_ns, 0) AS mpi_p2p_ns, coalesce(t.mpi_p2p_ns, 0) - coalesce(o.mpi_p2p_ns, 0) AS bg_mpi_p2p_ns,
+           coalesce(o.mpi_coll_calls, 0) AS mpi_coll_calls, coalesce(t.mpi_coll_calls, 0) - coalesce(o.mpi_coll_calls, 0) AS bg_mpi_coll_calls,
+           coalesce(o.mpi_coll_bytes, 0) AS mpi_coll_bytes, coalesce(t.mpi_coll_bytes, 0) - coalesce(o.mpi_coll_bytes, 0) AS bg_mpi_coll_bytes,
+           coalesce(o.mpi_coll_ns, 0) AS mpi_coll_ns, coalesce(t.mpi_coll_ns, 0) - coalesce(o.mpi_coll_ns, 0) AS bg_mpi_coll_ns,
+           coalesce(o.mpiio_read_calls, 0) AS mpiio_read_calls, coalesce(t.mpiio_read_calls, 0) - coalesce(o.mpiio_read_calls, 0) AS bg_mpiio_read_calls,
+           coalesce(o.mpiio_read_bytes, 0) AS mpiio_read_bytes, coalesce(t.mpiio_read_bytes, 0) - coalesce(o.mpiio_read_bytes, 0) AS bg_mpiio_read_bytes,
+           coalesce(o.mpiio_write_calls, 0) AS mpiio_write_calls, coalesce(t.mpiio_write_calls, 0) - coalesce(o.mpiio_write_calls, 0) AS bg_mpiio_write_calls,
+           coalesce(o.mpiio_write_bytes, 0) AS mpiio_write_bytes, coalesce(t.mpiio_write_bytes, 0) - coalesce(o.mpiio_write_bytes, 0) AS bg_mpiio_write_bytes,
+           coalesce(o.mpiio_coll_calls, 0) AS mpiio_coll_calls, coalesce(t.mpiio_coll_calls, 0) - coalesce(o.mpiio_coll_calls, 0) AS bg_mpiio_coll_calls,
+           coalesce(o.mpiio_meta_calls, 0) AS mpiio_meta_calls, coalesce(t.mpiio_meta_calls, 0) - coalesce(o.mpiio_meta_calls, 0) AS bg_mpiio_meta_calls,
+           coalesce(o.mpiio_ns, 0) AS mpiio_ns, coalesce(t.mpiio_ns, 0) - coalesce(o.mpiio_ns, 0) AS bg_mpiio_ns,
+           coalesce(o.cpu_ns, 0) AS cpu_ns, coalesce(t.cpu_ns, 0) - coalesce(o.cpu_ns, 0) AS bg_cpu_ns
+        FROM generate_series(s.first_slice, s.last_slice) AS g(slice)
+        LEFT JOIN (
+            SELECT m.slice, count(*)::integer AS nodes, sum(m.posix_read_calls)::bigint AS posix_read_calls, sum(m.posix_read_bytes)::bigint AS posix_read_bytes, sum(m.posix_write_calls)::bigint AS posix_write_calls, sum(m.posix_write_bytes)::bigint AS posix_write_bytes, sum(m.posix_open_calls)::bigint AS posix_open_calls, sum(m.posix_meta_calls)::bigint AS posix_meta_calls, sum(m.posix_ns)::bigint AS posix_ns, sum(m.stdio_read_calls)::bigint AS stdio_read_calls, sum(m.stdio_read_bytes)::bigint AS stdio_read_bytes, sum(m.stdio_write_calls)::bigint AS stdio_write_calls, sum(m.stdio_write_bytes)::bigint AS stdio_write_bytes, sum(m.stdio_open_calls)::bigint AS stdio_open_calls, sum(m.stdio_meta_calls)::bigint AS stdio_meta_calls, sum(m.stdio_ns)::bigint AS stdio_ns, sum(m.lower_read_bytes)::bigint AS lower_read_bytes, sum(m.lower_write_bytes)::bigint AS lower_write_bytes, sum(m.mpi_send_calls)::bigint AS mpi_send_calls, sum(m.mpi_send_bytes)::bigint AS mpi_send_bytes, sum(m.mpi_recv_calls)::bigint AS mpi_recv_calls, sum(m.mpi_recv_bytes)::bigint AS mpi_recv_bytes, sum(m.mpi_p2p_ns)::bigint AS mpi_p2p_ns, sum(m.mpi_coll_calls)::bigint AS mpi_coll_calls, sum(m.mpi_coll_bytes)::bigint AS mpi_coll_bytes, sum(m.mpi_coll_ns)::bigint AS mpi_coll_ns, sum(m.mpiio_read_calls)::bigint AS mpiio_read_calls, sum(m.mpiio_read_bytes)::bigint AS mpiio_read_bytes, sum(m.mpiio_write_calls)::bigint AS mpiio_write_calls, sum(m.mpiio_write_bytes)::bigint AS mpiio_write_bytes, sum(m.mpiio_coll_calls)::bigint AS mpiio_coll_calls, sum(m.mpiio_meta_calls)::bigint AS mpiio_meta_calls, sum(m.mpiio_ns)::bigint AS mpiio_ns, sum(m.cpu_ns)::bigint AS cpu_ns
+            FROM js_data.slice_metrics m
+            WHERE m.cluster_id = s.cluster_id AND m.job_id = s.job_id AND m.step_id = s.step_id
+              AND m.slice BETWEEN s.first_slice AND s.last_slice
+            GROUP BY m.slice
+        ) o ON o.slice = g.slice
+        LEFT JOIN (
+            SELECT tc.* FROM js_data.slice_totals_cluster tc
+            WHERE tc.cluster_id = s.cluster_id AND tc.slice BETWEEN s.first_slice AND s.last_slice
+        ) t ON t.slice = g.slice
+    ) x;
 COMMENT ON VIEW js.step_background_cluster IS 'background of a step, scope whole cluster: per slice of the step, own metrics and bg_<metric> = cluster total minus own';
 
 CREATE VIEW js.step_background_nodes AS
-    SELECT s.cluster_id, s.job_id, s.step_id, g.slice, js_data.slice_start(s.cluster_id, g.slice) AS slice_start,
-           coalesce(t.step_nodes, 0) - coalesce(o.nodes, 0) AS bg_step_nodes,
-    coalesce(o.posix_read_calls, 0) AS posix_read_calls,
-    coalesce(t.posix_read_calls, 0) - coalesce(o.posix_read_calls, 0) AS bg_posix_read_calls,
-    coalesce(o.posix_read_bytes, 0) AS posix_read_bytes,
-    coalesce(t.posix_read_bytes, 0) - coalesce(o.posix_read_bytes, 0) AS bg_posix_read_bytes,
-    coalesce(o.posix_write_calls, 0) AS posix_write_calls,
-    coalesce(t.posix_write_calls, 0) - coalesce(o.posix_write_calls, 0) AS bg_posix_write_calls,
-    coalesce(o.posix_write_bytes, 0) AS posix_write_bytes,
-    coalesce(t.posix_write_bytes, 0) - coalesce(o.posix_write_bytes, 0) AS bg_posix_write_bytes,
-    coalesce(o.posix_open_calls, 0) AS posix_open_calls,
-    coalesce(t.posix_open_calls, 0) - coalesce(o.posix_open_calls, 0) AS bg_posix_open_calls,
-    coalesce(o.posix_meta_calls, 0) AS posix_meta_calls,
-    coalesce(t.posix_meta_calls, 0) - coalesce(o.posix_meta_calls, 0) AS bg_posix_meta_calls,
-    coalesce(o.posix_ns, 0) AS posix_ns,
-    coalesce(t.posix_ns, 0) - coalesce(o.posix_ns, 0) AS bg_posix_ns,
-    coalesce(o.stdio_read_calls, 0) AS stdio_read_calls,
-    coalesce(t.stdio_read_calls, 0) - coalesce(o.stdio_read_calls, 0) AS bg_stdio_read_calls,
-    coalesce(o.stdio_read_bytes, 0) AS stdio_read_bytes,
-    coalesce(t.stdio_read_bytes, 0) - coalesce(o.stdio_read_bytes, 0) AS bg_stdio_read_bytes,
-    coalesce(o.stdio_write_calls, 0) AS stdio_write_calls,
-    coalesce(t.stdio_write_calls, 0) - coalesce(o.stdio_write_calls, 0) AS bg_stdio_write_calls,
-    coalesce(o.stdio_write_bytes, 0) AS stdio_write_bytes,
-    coalesce(t.stdio_write_bytes, 0) - coalesce(o.stdio_write_bytes, 0) AS bg_stdio_write_bytes,
-    coalesce(o.stdio_open_calls, 0) AS stdio_open_calls,
-    coalesce(t.stdio_open_calls, 0) - coalesce(o.stdio_open_calls, 0) AS bg_stdio_open_calls,
-    coalesce(o.stdio_meta_calls, 0) AS stdio_meta_calls,
-    coalesce(t.stdio_meta_calls, 0) - coalesce(o.stdio_meta_calls, 0) AS bg_stdio_meta_calls,
-    coalesce(o.stdio_ns, 0) AS stdio_ns,
-    coalesce(t.stdio_ns, 0) - coalesce(o.stdio_ns, 0) AS bg_stdio_ns,
-    coalesce(o.lower_read_bytes, 0) AS lower_read_bytes,
-    coalesce(t.lower_read_bytes, 0) - coalesce(o.lower_read_bytes, 0) AS bg_lower_read_bytes,
-    coalesce(o.lower_write_bytes, 0) AS lower_write_bytes,
-    coalesce(t.lower_write_bytes, 0) - coalesce(o.lower_write_bytes, 0) AS bg_lower_write_bytes,
-    coalesce(o.mpi_send_calls, 0) AS mpi_send_calls,
-    coalesce(t.mpi_send_calls, 0) - coalesce(o.mpi_send_calls, 0) AS bg_mpi_send_calls,
-    coalesce(o.mpi_send_bytes, 0) AS mpi_send_bytes,
-    coalesce(t.mpi_send_bytes, 0) - coalesce(o.mpi_send_bytes, 0) AS bg_mpi_send_bytes,
-    coalesce(o.mpi_recv_calls, 0) AS mpi_recv_calls,
-    coalesce(t.mpi_recv_calls, 0) - coalesce(o.mpi_recv_calls, 0) AS bg_mpi_recv_calls,
-    coalesce(o.mpi_recv_bytes, 0) AS mpi_recv_bytes,
-    coalesce(t.mpi_recv_bytes, 0) - coalesce(o.mpi_recv_bytes, 0) AS bg_mpi_recv_bytes,
-    coalesce(o.mpi_p2p_ns, 0) AS mpi_p2p_ns,
-    coalesce(t.mpi_p2p_ns, 0) - coalesce(o.mpi_p2p_ns, 0) AS bg_mpi_p2p_ns,
-    coalesce(o.mpi_coll_calls, 0) AS mpi_coll_calls,
-    coalesce(t.mpi_coll_calls, 0) - coalesce(o.mpi_coll_calls, 0) AS bg_mpi_coll_calls,
-    coalesce(o.mpi_coll_bytes, 0) AS mpi_coll_bytes,
-    coalesce(t.mpi_coll_bytes, 0) - coalesce(o.mpi_coll_bytes, 0) AS bg_mpi_coll_bytes,
-    coalesce(o.mpi_coll_ns, 0) AS mpi_coll_ns,
-    coalesce(t.mpi_coll_ns, 0) - coalesce(o.mpi_coll_ns, 0) AS bg_mpi_coll_ns,
-    coalesce(o.mpiio_read_calls, 0) AS mpiio_read_calls,
-    coalesce(t.mpiio_read_calls, 0) - coalesce(o.mpiio_read_calls, 0) AS bg_mpiio_read_calls,
-    coalesce(o.mpiio_read_bytes, 0) AS mpiio_read_bytes,
-    coalesce(t.mpiio_read_bytes, 0) - coalesce(o.mpiio_read_bytes, 0) AS bg_mpiio_read_bytes,
-    coalesce(o.mpiio_write_calls, 0) AS mpiio_write_calls,
-    coalesce(t.mpiio_write_calls, 0) - coalesce(o.mpiio_write_calls, 0) AS bg_mpiio_write_calls,
-    coalesce(o.mpiio_write_bytes, 0) AS mpiio_write_bytes,
-    coalesce(t.mpiio_write_bytes, 0) - coalesce(o.mpiio_write_bytes, 0) AS bg_mpiio_write_bytes,
-    coalesce(o.mpiio_coll_calls, 0) AS mpiio_coll_calls,
-    coalesce(t.mpiio_coll_calls, 0) - coalesce(o.mpiio_coll_calls, 0) AS bg_mpiio_coll_calls,
-    coalesce(o.mpiio_meta_calls, 0) AS mpiio_meta_calls,
-    coalesce(t.mpiio_meta_calls, 0) - coalesce(o.mpiio_meta_calls, 0) AS bg_mpiio_meta_calls,
-    coalesce(o.mpiio_ns, 0) AS mpiio_ns,
-    coalesce(t.mpiio_ns, 0) - coalesce(o.mpiio_ns, 0) AS bg_mpiio_ns,
-    coalesce(o.cpu_ns, 0) AS cpu_ns,
-    coalesce(t.cpu_ns, 0) - coalesce(o.cpu_ns, 0) AS bg_cpu_ns
+    SELECT s.cluster_id, s.job_id, s.step_id, x.slice, js_data.slice_start(s.cluster_id, x.slice) AS slice_start,
+           x.bg_step_nodes, x.posix_read_calls, x.bg_posix_read_calls, x.posix_read_bytes, x.bg_posix_read_bytes, x.posix_write_calls, x.bg_posix_write_calls, x.posix_write_bytes, x.bg_posix_write_bytes, x.posix_open_calls, x.bg_posix_open_calls, x.posix_meta_calls, x.bg_posix_meta_calls, x.posix_ns, x.bg_posix_ns, x.stdio_read_calls, x.bg_stdio_read_calls, x.stdio_read_bytes, x.bg_stdio_read_bytes, x.stdio_write_calls, x.bg_stdio_write_calls, x.stdio_write_bytes, x.bg_stdio_write_bytes, x.stdio_open_calls, x.bg_stdio_open_calls, x.stdio_meta_calls, x.bg_stdio_meta_calls, x.stdio_ns, x.bg_stdio_ns, x.lower_read_bytes, x.bg_lower_read_bytes, x.lower_write_bytes, x.bg_lower_write_bytes, x.mpi_send_calls, x.bg_mpi_send_calls, x.mpi_send_bytes, x.bg_mpi_send_bytes, x.mpi_recv_calls, x.bg_mpi_recv_calls, x.mpi_recv_bytes, x.bg_mpi_recv_bytes, x.mpi_p2p_ns, x.bg_mpi_p2p_ns, x.mpi_coll_calls, x.bg_mpi_coll_calls, x.mpi_coll_bytes, x.bg_mpi_coll_bytes, x.mpi_coll_ns, x.bg_mpi_coll_ns, x.mpiio_read_calls, x.bg_mpiio_read_calls, x.mpiio_read_bytes, x.bg_mpiio_read_bytes, x.mpiio_write_calls, x.bg_mpiio_write_calls, x.mpiio_write_bytes, x.bg_mpiio_write_bytes, x.mpiio_coll_calls, x.bg_mpiio_coll_calls, x.mpiio_meta_calls, x.bg_mpiio_meta_calls, x.mpiio_ns, x.bg_mpiio_ns, x.cpu_ns, x.bg_cpu_ns
     FROM js_data.steps s
-    CROSS JOIN LATERAL generate_series(s.first_slice, s.last_slice) AS g(slice)
-    LEFT JOIN LATERAL (
-        SELECT count(*)::integer AS nodes, sum(posix_read_calls)::bigint AS posix_read_calls, sum(posix_read_bytes)::bigint AS posix_read_bytes, sum(posix_write_calls)::bigint AS posix_write_calls, sum(posix_write_bytes)::bigint AS posix_write_bytes, sum(posix_open_calls)::bigint AS posix_open_calls, sum(posix_meta_calls)::bigint AS posix_meta_calls, sum(posix_ns)::bigint AS posix_ns, sum(stdio_read_calls)::bigint AS stdio_read_calls, sum(stdio_read_bytes)::bigint AS stdio_read_bytes, sum(stdio_write_calls)::bigint AS stdio_write_calls, sum(stdio_write_bytes)::bigint AS stdio_write_bytes, sum(stdio_open_calls)::bigint AS stdio_open_calls, sum(stdio_meta_calls)::bigint AS stdio_meta_calls, sum(stdio_ns)::bigint AS stdio_ns, sum(lower_read_bytes)::bigint AS lower_read_bytes, sum(lower_write_bytes)::bigint AS lower_write_bytes, sum(mpi_send_calls)::bigint AS mpi_send_calls, sum(mpi_send_bytes)::bigint AS mpi_send_bytes, sum(mpi_recv_calls)::bigint AS mpi_recv_calls, sum(mpi_recv_bytes)::bigint AS mpi_recv_bytes, sum(mpi_p2p_ns)::bigint AS mpi_p2p_ns, sum(mpi_coll_calls)::bigint AS mpi_coll_calls, sum(mpi_coll_bytes)::bigint AS mpi_coll_bytes, sum(mpi_coll_ns)::bigint AS mpi_coll_ns, sum(mpiio_read_calls)::bigint AS mpiio_read_calls, sum(mpiio_read_bytes)::bigint AS mpiio_read_bytes, sum(mpiio_write_calls)::bigint AS mpiio_write_calls, sum(mpiio_write_bytes)::bigint AS mpiio_write_bytes, sum(mpiio_coll_calls)::bigint AS mpiio_coll_calls, sum(mpiio_meta_calls)::bigint AS mpiio_meta_calls, sum(mpiio_ns)::bigint AS mpiio_ns, sum(cpu_ns)::bigint AS cpu_ns
-        FROM js_data.slice_metrics m
-        WHERE m.cluster_id = s.cluster_id AND m.job_id = s.job_id AND m.step_id = s.step_id AND m.slice = g.slice
-    ) o ON true
-    LEFT JOIN LATERAL (
-        SELECT sum(tn.step_nodes)::integer AS step_nodes,
-        sum(tn.posix_read_calls)::bigint AS posix_read_calls,
-        sum(tn.posix_read_bytes)::bigint AS posix_read_bytes,
-        sum(tn.posix_write_calls)::bigint AS posix_write_calls,
-        sum(tn.posix_write_bytes)::bigint AS posix_write_bytes,
-        sum(tn.posix_open_calls)::bigint AS posix_open_calls,
-        sum(tn.posix_meta_calls)::bigint AS posix_meta_calls,
-        sum(tn.posix_ns)::bigint AS posix_ns,
-        sum(tn.stdio_read_calls)::bigint AS stdio_read_calls,
-        sum(tn.stdio_read_bytes)::bigint AS stdio_read_bytes,
-        sum(tn.stdio_write_calls)::bigint AS stdio_write_calls,
-        sum(tn.stdio_write_bytes)::bigint AS stdio_write_bytes,
-        sum(tn.stdio_open_calls)::bigint AS stdio_open_calls,
-        sum(tn.stdio_meta_calls)::bigint AS stdio_meta_calls,
-        sum(tn.stdio_ns)::bigint AS stdio_ns,
-        sum(tn.lower_read_bytes)::bigint AS lower_read_bytes,
-        sum(tn.lower_write_bytes)::bigint AS lower_write_bytes,
-        sum(tn.mpi_send_calls)::bigint AS mpi_send_calls,
-        sum(tn.mpi_send_bytes)::bigint AS mpi_send_bytes,
-        sum(tn.mpi_recv_calls)::bigint AS mpi_recv_calls,
-        sum(tn.mpi_recv_bytes)::bigint AS mpi_recv_bytes,
-        sum(tn.mpi_p2p_ns)::bigint AS mpi_p2p_ns,
-        sum(tn.mpi_coll_calls)::bigint AS mpi_coll_calls,
-        sum(tn.mpi_coll_bytes)::bigint AS mpi_coll_bytes,
-        sum(tn.mpi_coll_ns)::bigint AS mpi_coll_ns,
-        sum(tn.mpiio_read_calls)::bigint AS mpiio_read_calls,
-        sum(tn.mpiio_read_bytes)::bigint AS mpiio_read_bytes,
-        sum(tn.mpiio_write_calls)::bigint AS mpiio_write_calls,
-        sum(tn.mpiio_write_bytes)::bigint AS mpiio_write_bytes,
-        sum(tn.mpiio_coll_calls)::bigint AS mpiio_coll_calls,
-        sum(tn.mpiio_meta_calls)::bigint AS mpiio_meta_calls,
-        sum(tn.mpiio_ns)::bigint AS mpiio_ns,
-        sum(tn.cpu_ns)::bigint AS cpu_ns
-        FROM js.slice_totals_node tn
-        WHERE tn.cluster_id = s.cluster_id AND tn.slice = g.slice
-          AND tn.node IN (SELECT sn.node FROM js_data.step_nodes sn
-                          WHERE sn.cluster_id = s.cluster_id AND sn.job_id = s.job_id AND sn.step_id = s.step_id)
-    ) t ON true;
+    CROSS JOIN LATERAL (
+        SELECT g.slice, coalesce(t.step_nodes, 0) - coalesce(o.nodes, 0) AS bg_step_nodes,
+           coalesce(o.posix_read_calls, 0) AS posix_read_calls, coalesce(t.posix_read_calls, 0) - coalesce(o.posix_read_calls, 0) AS bg_posix_read_calls,
+           coalesce(o.posix_read_bytes, 0) AS posix_read_bytes, coalesce(t.posix_read_bytes, 0) - coalesce(o.posix_read_bytes, 0) AS bg_posix_read_bytes,
+           coalesce(o.posix_write_calls, 0) AS posix_write_calls, coalesce(t.posix_write_calls, 0) - coalesce(o.posix_write_calls, 0) AS bg_posix_write_calls,
+           coalesce(o.posix_write_bytes, 0) AS posix_write_bytes, coalesce(t.posix_write_bytes, 0) - coalesce(o.posix_write_bytes, 0) AS bg_posix_write_bytes,
+           coalesce(o.posix_open_calls, 0) AS posix_open_calls, coalesce(t.posix_open_calls, 0) - coalesce(o.posix_open_calls, 0) AS bg_posix_open_calls,
+           coalesce(o.posix_meta_calls, 0) AS posix_meta_calls, coalesce(t.posix_meta_calls, 0) - coalesce(o.posix_meta_calls, 0) AS bg_posix_meta_calls,
+           coalesce(o.posix_ns, 0) AS posix_ns, coalesce(t.posix_ns, 0) - coalesce(o.posix_ns, 0) AS bg_posix_ns,
+           coalesce(o.stdio_read_calls, 0) AS stdio_read_calls, coalesce(t.stdio_read_calls, 0) - coalesce(o.stdio_read_calls, 0) AS bg_stdio_read_calls,
+           coalesce(o.stdio_read_bytes, 0) AS stdio_read_bytes, coalesce(t.stdio_read_bytes, 0) - coalesce(o.stdio_read_bytes, 0) AS bg_stdio_read_bytes,
+           coalesce(o.stdio_write_calls, 0) AS stdio_write_calls, coalesce(t.stdio_write_calls, 0) - coalesce(o.stdio_write_calls, 0) AS bg_stdio_write_calls,
+           coalesce(o.stdio_write_bytes, 0) AS stdio_write_bytes, coalesce(t.stdio_write_bytes, 0) - coalesce(o.stdio_write_bytes, 0) AS bg_stdio_write_bytes,
+           coalesce(o.stdio_open_calls, 0) AS stdio_open_calls, coalesce(t.stdio_open_calls, 0) - coalesce(o.stdio_open_calls, 0) AS bg_stdio_open_calls,
+           coalesce(o.stdio_meta_calls, 0) AS stdio_meta_calls, coalesce(t.stdio_meta_calls, 0) - coalesce(o.stdio_meta_calls, 0) AS bg_stdio_meta_calls,
+           coalesce(o.stdio_ns, 0) AS stdio_ns, coalesce(t.stdio_ns, 0) - coalesce(o.stdio_ns, 0) AS bg_stdio_ns,
+           coalesce(o.lower_read_bytes, 0) AS lower_read_bytes, coalesce(t.lower_read_bytes, 0) - coalesce(o.lower_read_bytes, 0) AS bg_lower_read_bytes,
+           coalesce(o.lower_write_bytes, 0) AS lower_write_bytes, coalesce(t.lower_write_bytes, 0) - coalesce(o.lower_write_bytes, 0) AS bg_lower_write_bytes,
+           coalesce(o.mpi_send_calls, 0) AS mpi_send_calls, coalesce(t.mpi_send_calls, 0) - coalesce(o.mpi_send_calls, 0) AS bg_mpi_send_calls,
+           coalesce(o.mpi_send_bytes, 0) AS mpi_send_bytes, coalesce(t.mpi_send_bytes, 0) - coalesce(o.mpi_send_bytes, 0) AS bg_mpi_send_bytes,
+           coalesce(o.mpi_recv_calls, 0) AS mpi_recv_calls, coalesce(t.mpi_recv_calls, 0) - coalesce(o.mpi_recv_calls, 0) AS bg_mpi_recv_calls,
+           coalesce(o.mpi_recv_bytes, 0) AS mpi_recv_bytes, coalesce(t.mpi_recv_bytes, 0) - coalesce(o.mpi_recv_bytes, 0) AS bg_mpi_recv_bytes,
+           coalesce(o.mpi_p2p_ns, 0) AS mpi_p2p_ns, coalesce(t.mpi_p2p_ns, 0) - coalesce(o.mpi_p2p_ns, 0) AS bg_mpi_p2p_ns,
+           coalesce(o.mpi_coll_calls, 0) AS mpi_coll_calls, coalesce(t.mpi_coll_calls, 0) - coalesce(o.mpi_coll_calls, 0) AS bg_mpi_coll_calls,
+           coalesce(o.mpi_coll_bytes, 0) AS mpi_coll_bytes, coalesce(t.mpi_coll_bytes, 0) - coalesce(o.mpi_coll_bytes, 0) AS bg_mpi_coll_bytes,
+           coalesce(o.mpi_coll_ns, 0) AS mpi_coll_ns, coalesce(t.mpi_coll_ns, 0) - coalesce(o.mpi_coll_ns, 0) AS bg_mpi_coll_ns,
+           coalesce(o.mpiio_read_calls, 0) AS mpiio_read_calls, coalesce(t.mpiio_read_calls, 0) - coalesce(o.mpiio_read_calls, 0) AS bg_mpiio_read_calls,
+           coalesce(o.mpiio_read_bytes, 0) AS mpiio_read_bytes, coalesce(t.mpiio_read_bytes, 0) - coalesce(o.mpiio_read_bytes, 0) AS bg_mpiio_read_bytes,
+           coalesce(o.mpiio_write_calls, 0) AS mpiio_write_calls, coalesce(t.mpiio_write_calls, 0) - coalesce(o.mpiio_write_calls, 0) AS bg_mpiio_write_calls,
+           coalesce(o.mpiio_write_bytes, 0) AS mpiio_write_bytes, coalesce(t.mpiio_write_bytes, 0) - coalesce(o.mpiio_write_bytes, 0) AS bg_mpiio_write_bytes,
+           coalesce(o.mpiio_coll_calls, 0) AS mpiio_coll_calls, coalesce(t.mpiio_coll_calls, 0) - coalesce(o.mpiio_coll_calls, 0) AS bg_mpiio_coll_calls,
+           coalesce(o.mpiio_meta_calls, 0) AS mpiio_meta_calls, coalesce(t.mpiio_meta_calls, 0) - coalesce(o.mpiio_meta_calls, 0) AS bg_mpiio_meta_calls,
+           coalesce(o.mpiio_ns, 0) AS mpiio_ns, coalesce(t.mpiio_ns, 0) - coalesce(o.mpiio_ns, 0) AS bg_mpiio_ns,
+           coalesce(o.cpu_ns, 0) AS cpu_ns, coalesce(t.cpu_ns, 0) - coalesce(o.cpu_ns, 0) AS bg_cpu_ns
+        FROM generate_series(s.first_slice, s.last_slice) AS g(slice)
+        LEFT JOIN (
+            SELECT m.slice, count(*)::integer AS nodes, sum(m.posix_read_calls)::bigint AS posix_read_calls, sum(m.posix_read_bytes)::bigint AS posix_read_bytes, sum(m.posix_write_calls)::bigint AS posix_write_calls, sum(m.posix_write_bytes)::bigint AS posix_write_bytes, sum(m.posix_open_calls)::bigint AS posix_open_calls, sum(m.posix_meta_calls)::bigint AS posix_meta_calls, sum(m.posix_ns)::bigint AS posix_ns, sum(m.stdio_read_calls)::bigint AS stdio_read_calls, sum(m.stdio_read_bytes)::bigint AS stdio_read_bytes, sum(m.stdio_write_calls)::bigint AS stdio_write_calls, sum(m.stdio_write_bytes)::bigint AS stdio_write_bytes, sum(m.stdio_open_calls)::bigint AS stdio_open_calls, sum(m.stdio_meta_calls)::bigint AS stdio_meta_calls, sum(m.stdio_ns)::bigint AS stdio_ns, sum(m.lower_read_bytes)::bigint AS lower_read_bytes, sum(m.lower_write_bytes)::bigint AS lower_write_bytes, sum(m.mpi_send_calls)::bigint AS mpi_send_calls, sum(m.mpi_send_bytes)::bigint AS mpi_send_bytes, sum(m.mpi_recv_calls)::bigint AS mpi_recv_calls, sum(m.mpi_recv_bytes)::bigint AS mpi_recv_bytes, sum(m.mpi_p2p_ns)::bigint AS mpi_p2p_ns, sum(m.mpi_coll_calls)::bigint AS mpi_coll_calls, sum(m.mpi_coll_bytes)::bigint AS mpi_coll_bytes, sum(m.mpi_coll_ns)::bigint AS mpi_coll_ns, sum(m.mpiio_read_calls)::bigint AS mpiio_read_calls, sum(m.mpiio_read_bytes)::bigint AS mpiio_read_bytes, sum(m.mpiio_write_calls)::bigint AS mpiio_write_calls, sum(m.mpiio_write_bytes)::bigint AS mpiio_write_bytes, sum(m.mpiio_coll_calls)::bigint AS mpiio_coll_calls, sum(m.mpiio_meta_calls)::bigint AS mpiio_meta_calls, sum(m.mpiio_ns)::bigint AS mpiio_ns, sum(m.cpu_ns)::bigint AS cpu_ns
+            FROM js_data.slice_metrics m
+            WHERE m.cluster_id = s.cluster_id AND m.job_id = s.job_id AND m.step_id = s.step_id
+              AND m.slice BETWEEN s.first_slice AND s.last_slice
+            GROUP BY m.slice
+        ) o ON o.slice = g.slice
+        LEFT JOIN (
+            SELECT tn.slice, sum(tn.step_nodes)::integer AS step_nodes,
+                   sum(tn.posix_read_calls)::bigint AS posix_read_calls,
+                   sum(tn.posix_read_bytes)::bigint AS posix_read_bytes,
+                   sum(tn.posix_write_calls)::bigint AS posix_write_calls,
+                   sum(tn.posix_write_bytes)::bigint AS posix_write_bytes,
+                   sum(tn.posix_open_calls)::bigint AS posix_open_calls,
+                   sum(tn.posix_meta_calls)::bigint AS posix_meta_calls,
+                   sum(tn.posix_ns)::bigint AS posix_ns,
+                   sum(tn.stdio_read_calls)::bigint AS stdio_read_calls,
+                   sum(tn.stdio_read_bytes)::bigint AS stdio_read_bytes,
+                   sum(tn.stdio_write_calls)::bigint AS stdio_write_calls,
+                   sum(tn.stdio_write_bytes)::bigint AS stdio_write_bytes,
+                   sum(tn.stdio_open_calls)::bigint AS stdio_open_calls,
+                   sum(tn.stdio_meta_calls)::bigint AS stdio_meta_calls,
+                   sum(tn.stdio_ns)::bigint AS stdio_ns,
+                   sum(tn.lower_read_bytes)::bigint AS lower_read_bytes,
+                   sum(tn.lower_write_bytes)::bigint AS lower_write_bytes,
+                   sum(tn.mpi_send_calls)::bigint AS mpi_send_calls,
+                   sum(tn.mpi_send_bytes)::bigint AS mpi_send_bytes,
+                   sum(tn.mpi_recv_calls)::bigint AS mpi_recv_calls,
+                   sum(tn.mpi_recv_bytes)::bigint AS mpi_recv_bytes,
+                   sum(tn.mpi_p2p_ns)::bigint AS mpi_p2p_ns,
+                   sum(tn.mpi_coll_calls)::bigint AS mpi_coll_calls,
+                   sum(tn.mpi_coll_bytes)::bigint AS mpi_coll_bytes,
+                   sum(tn.mpi_coll_ns)::bigint AS mpi_coll_ns,
+                   sum(tn.mpiio_read_calls)::bigint AS mpiio_read_calls,
+                   sum(tn.mpiio_read_bytes)::bigint AS mpiio_read_bytes,
+                   sum(tn.mpiio_write_calls)::bigint AS mpiio_write_calls,
+                   sum(tn.mpiio_write_bytes)::bigint AS mpiio_write_bytes,
+                   sum(tn.mpiio_coll_calls)::bigint AS mpiio_coll_calls,
+                   sum(tn.mpiio_meta_calls)::bigint AS mpiio_meta_calls,
+                   sum(tn.mpiio_ns)::bigint AS mpiio_ns,
+                   sum(tn.cpu_ns)::bigint AS cpu_ns
+            FROM js_data.slice_totals_node tn
+            WHERE tn.cluster_id = s.cluster_id AND tn.slice BETWEEN s.first_slice AND s.last_slice
+              AND tn.node IN (SELECT sn.node FROM js_data.step_nodes sn
+                              WHERE sn.cluster_id = s.cluster_id AND sn.job_id = s.job_id AND sn.step_id = s.step_id)
+            GROUP BY tn.slice
+        ) t ON t.slice = g.slice
+    ) x;
 COMMENT ON VIEW js.step_background_nodes IS 'background of a step, scope same nodes: per slice of the step, own metrics and bg_<metric> = sum over the step''s nodes of the node totals minus own';
 
 CREATE VIEW js.files AS

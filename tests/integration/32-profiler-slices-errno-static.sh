@@ -24,7 +24,7 @@ is "$(jq -r '.slices[0][0], .slices[-1][0]' "$f" | tr '\n' ' ')" "$((s0 / 100000
 
 # --- errno ---
 mkdir -p "$base/e1" "$base/e2" "$base/ep"
-plain=$(timeout 60 srun -N1 -n1 "$PROG/errno_check" "$base/e1" 2>&1)
+plain=$(timeout 60 srun -Q -N1 -n1 "$PROG/errno_check" "$base/e1" 2>&1)
 prof=$(prof_srun "$base/ep" -N1 -n1 -- "$PROG/errno_check" "$base/e2" 2>&1)
 is "$prof" "$plain" "errno after 23 intercepted calls (ok and failing) is the same with the profiler"
 like "$prof" "open-ok 4242.*close-ok 4242.*open-missing 2.*write-badfd 9" "successful calls leave errno alone"
@@ -37,10 +37,10 @@ is "$(find "$dir" -name '*.json' | wc -l) $(cat "$base/static.dat")" "0 stat" "i
 
 # --- opted out; unwritable profile directory ---
 dir=$base/off; mkdir -p "$dir"
-timeout 60 srun -N1 -n1 env JOBSCREEN_VERSION="0.1.0 off" JOBSCREEN_PROFILE_DIR="$dir" JOBSCREEN_STEP=0 \
+timeout 60 srun -Q -N1 -n1 env JOBSCREEN_VERSION="0.1.0 off" JOBSCREEN_PROFILE_DIR="$dir" JOBSCREEN_STEP=0 \
   LD_PRELOAD="$PROF_LIB" "$PROG/exit_now" "$base/off.dat" 2>/dev/null
 is "$? $(find "$dir" -name '*.json' | wc -l)" "3 0" "JOBSCREEN_VERSION '... off': the step runs, no profile"
-out=$(timeout 60 srun -N1 -n1 env JOBSCREEN_PROFILE_DIR=/nonexistent/profiles JOBSCREEN_STEP=0 \
+out=$(timeout 60 srun -Q -N1 -n1 env JOBSCREEN_PROFILE_DIR=/nonexistent/profiles JOBSCREEN_STEP=0 \
   LD_PRELOAD="$PROF_LIB" "$PROG/io_known" "$base" 2>&1; echo "rc=$?")
 is "$out" "rc=0" "a missing profile directory: the program runs on, nothing on its stdout or stderr"
 rm -rf "$base"

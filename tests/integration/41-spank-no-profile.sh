@@ -41,11 +41,11 @@ if profiler_on; then
   # a profiled batch step hands LD_PRELOAD down to srun; the step must not add it twice,
   # and srun --no-profile inside must take it out again
   job=$(cd "$work" && as_user jsalice sbatch --parsable -n1 --chdir="$work" -o nested.out --wrap \
-    'echo "batch $LD_PRELOAD"; srun -n1 bash -c "echo \"step $LD_PRELOAD\""; srun --no-profile -n1 bash -c "echo \"off \${LD_PRELOAD-unset}\""')
+    'echo "batch $LD_PRELOAD"; srun -n1 bash -c "echo \"step $LD_PRELOAD\""; srun --no-profile -n1 bash -c "echo \"off \${LD_PRELOAD-unset} \${JOBSCREEN_STEP-unset} \${JOBSCREEN_PROFILE_DIR-unset}\""')
   is "$(wait_job_done "$job" 60)" COMPLETED "a profiled batch job with two steps completes"
   is "$(grep '^batch ' "$work/nested.out")" "batch $js_profiler" "the batch script runs with the profiler preloaded"
   is "$(grep '^step ' "$work/nested.out")" "step $js_profiler" "a step inside holds the profiler once in LD_PRELOAD"
-  is "$(grep '^off ' "$work/nested.out")" "off unset" "srun --no-profile inside a profiled batch job takes the inherited profiler out"
+  is "$(grep '^off ' "$work/nested.out")" "off unset unset unset" "srun --no-profile inside a profiled batch job takes the inherited profiler and JOBSCREEN_* out"
   out=$(as_user jsalice env LD_PRELOAD="$js_profiler" timeout 60 srun -n1 bash -c 'echo "$LD_PRELOAD"' 2>/dev/null | tail -n 1)
   is "$out" "$js_profiler" "an srun whose environment already preloads the profiler gets it once"
   f=$(job_dir "$job")/step.0.localhost.json; wait_file "$f"

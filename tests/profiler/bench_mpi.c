@@ -1,10 +1,20 @@
 /*
  * bench_mpi N: 2 ranks; rank 0 sends N messages of 8 B with MPI_Send, rank 1 receives them;
- * rank 0 prints the mean ns per MPI_Send. Used by bench/profiler/run.
+ * rank 0 prints the mean ns per MPI_Send.
+ * bench_mpi compute: 400 blocks of about 5 ms of arithmetic, each followed by an
+ * MPI_Allreduce of 8 B (an MPI+compute application). Used by bench/profiler/run.
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+static double compute(double x)
+{
+    for (int i = 0; i < 2000000; i++)
+        x = x * 1.0000001 + 1e-9;
+    return x;
+}
 
 int main(int argc, char **argv)
 {
@@ -17,6 +27,17 @@ int main(int argc, char **argv)
     if (size != 2) {
         MPI_Finalize();
         return 2;
+    }
+    if (argc > 1 && strcmp(argv[1], "compute") == 0) {
+        double x = rank, y;
+        for (int i = 0; i < 400; i++) {
+            x = compute(x);
+            MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        }
+        if (rank == 0)
+            printf("%g\n", y);
+        MPI_Finalize();
+        return 0;
     }
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();

@@ -15,7 +15,7 @@ prof_srun() {
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do opts+=("$1"); shift; done
   shift
   # shellcheck disable=SC2016
-  timeout 120 srun "${opts[@]}" sh -c '
+  timeout 120 srun -Q "${opts[@]}" sh -c '
     d=$1; lib=$2; shift 2
     [ "$SLURM_PROCID" = 0 ] && echo "$SLURM_JOB_ID $SLURM_STEP_ID $SLURMD_NODENAME" > "$d.ids"
     JOBSCREEN_PROFILE_DIR=$d JOBSCREEN_SLICE_SECONDS=${JS_SLICE:-4} \

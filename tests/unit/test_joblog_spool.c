@@ -66,13 +66,14 @@ static void symbolic_links_are_never_followed(void **state)
     snprintf(path, sizeof path, "%s/job.18", spool);
     assert_int_equal(symlink(target, path), 0);
     assert_int_equal(joblog_spool_job_dir(spool, 18, 1, getuid(), getgid(), err, sizeof err), -1);
-    assert_non_null(strstr(err, "job.18"));
+    assert_non_null(strstr(err, "job.18: is a symbolic link; not followed"));
 
     int fd = joblog_spool_job_dir(spool, 19, 0, getuid(), getgid(), err, sizeof err);
     assert_true(fd >= 0);
     assert_int_equal(symlinkat(target, fd, "profiles"), 0);
     assert_int_equal(joblog_spool_job_dir(spool, 19, 1, getuid(), getgid(), err, sizeof err), -1);
-    assert_non_null(strstr(err, "profiles"));
+    if (strstr(err, "job.19/profiles: is a symbolic link; not followed") == NULL)
+        fail_msg("%s", err);
     /* a record name that is a link to elsewhere is replaced, not written through */
     snprintf(path, sizeof path, "%s/victim", target);
     assert_int_equal(symlinkat(path, fd, "job.json"), 0);
