@@ -90,6 +90,7 @@ for j in $ran; do cp -a "$JS_SPOOL_DIR/job.$j" "$spool/"; done
 ok $? "joblog writes the job records of the dependants that never started"
 scancel "$waiter" "$waiter2"
 
+cp -a "$spool" "$work/spool.keep"  # for 76, which ingests it again as a non-superuser owner
 dropdb --if-exists "$REPORTS_DB"; createdb "$REPORTS_DB"
 ingest_spool "$spool" "$REPORTS_DB"
 ok $? "profile_ingest migrates js_reports and loads the spool"
