@@ -50,6 +50,7 @@ void pi_conf_free(struct pi_conf *c)
     free(c->quarantine);
     free(c->archive);
     free(c->cluster);
+    free(c->user);
     for (int i = 0; i < PI_MAX_LIST; i++) {
         free(c->shared_fs[i]);
         free(c->no_edge_prefix[i]);
@@ -118,6 +119,8 @@ int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err
         set_str(&c->archive, value);
     else if (!strcmp(key, "cluster"))
         set_str(&c->cluster, value);
+    else if (!strcmp(key, "user"))
+        set_str(&c->user, value);
     else if (!strcmp(key, "shared_fs"))
         set_list(c->shared_fs, value);
     else if (!strcmp(key, "no_edge_prefixes"))

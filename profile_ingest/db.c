@@ -406,45 +406,32 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
         db->staged = 1;
     }
     snprintf(job, sizeof job, "%" PRId64, st->job_id);
-    if ((rc = exec_cmd(db, "BEGIN", "begin")) != PI_DB_OK)
+    /* The commit need not wait for the log flush: no file leaves the spool before
+     * pi_db_durable() made it durable (group commit). */
+    if ((rc = exec_cmd(db, "BEGIN; SET LOCAL synchronous_commit = off", "begin")) != PI_DB_OK)
         return rc;
-    /* claim: another daemon working on this step record holds the lock */
-    {
-        const char *p[4] = { job, st->step, st->node, cid };
-        r = q(db, "SELECT pg_try_advisory_xact_lock(hashtext($4 || '/' || $1), hashtext($2 || '/' || $3))", 4, p);
-        if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-            rc = check(db, r, PGRES_TUPLES_OK, "claim");
-            goto out;
-        }
-        int got = PQgetvalue(r, 0, 0)[0] == 't';
-        PQclear(r);
-        if (!got) {
-            rc = PI_DB_BUSY;
-            goto out;
-        }
-    }
     stext = json_dumps(st->rec, JSON_COMPACT);
     long long written = json_integer_value(json_object_get(st->job, "written_ns"));
-    int job_known = db->last_job == st->job_id && db->last_job_written == written;
-    if (!job_known) {
-        /* the job row, unless this session wrote this very record (committed) before */
+    /* the job record, unless this session committed this very record before */
+    if (db->last_job != st->job_id || db->last_job_written != written)
         jtext = json_dumps(st->job, JSON_COMPACT);
-        const char *p[2] = { cid, jtext };
-        if ((rc = check(db, q(db, "SELECT js_data.ingest_job($1, $2)", 2, p), PGRES_TUPLES_OK, "job")) != PI_DB_OK)
-            goto out;
-    }
     snprintf(nprof, sizeof nprof, "%zu", st->nprocs);
     snprintf(nbad, sizeof nbad, "%zu", st->nbad);
     {
-        const char *p[5] = { cid, stext, nprof, nbad, db->who };
-        r = q(db, "SELECT js_data.ingest_step_node($1, $2, $3, $4, $5)", 5, p);
+        /* claim (another daemon on it: busy), the job, the exactly-once key (there: done) */
+        const char *p[6] = { cid, jtext, stext, nprof, nbad, db->who };
+        r = q(db, "SELECT js_data.ingest_begin($1, $2, $3, $4, $5, $6)", 6, p);
         if (PQresultStatus(r) != PGRES_TUPLES_OK) {
             rc = check(db, r, PGRES_TUPLES_OK, "step record");
             goto out;
         }
-        int fresh = PQgetvalue(r, 0, 0)[0] == 't';
+        char what = PQgetvalue(r, 0, 0)[0];
         PQclear(r);
-        if (!fresh) {
+        if (what == 'b') {
+            rc = PI_DB_BUSY;
+            goto out;
+        }
+        if (what == 'd') {
             rc = PI_DB_DONE;
             goto out;
         }
@@ -604,6 +591,13 @@ int pi_db_quarantine(struct pi_db *db, const char *cluster, long long job, const
     snprintf(j, sizeof j, "%lld", job);
     const char *p[7] = { cid, j, step, node, file, moved_to, reason };
     return check(db, q(db, "SELECT js_data.add_quarantine($1, $2, $3, $4, $5, $6, $7)", 7, p), PGRES_TUPLES_OK, "quarantine");
+}
+
+int pi_db_durable(struct pi_db *db)
+{
+    /* a transaction with an xid writes a commit record; with synchronous_commit = on its
+     * COMMIT returns once the log is flushed up to it, so every earlier commit is durable */
+    return check(db, PQexec(db->conn, "SELECT txid_current()"), PGRES_TUPLES_OK, "flush the commits");
 }
 
 int pi_db_rollup(struct pi_db *db, long *folded)

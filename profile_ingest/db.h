@@ -44,6 +44,8 @@ int pi_db_ingest_job(struct pi_db *db, const char *cluster, const json_t *job, i
 /* Log a quarantined file outside a step transaction (a bad step record, an orphan profile). */
 int pi_db_quarantine(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node,
                      const char *file, const char *moved_to, const char *reason);
+/* Make every commit of this session durable (the step transactions commit asynchronously). */
+int pi_db_durable(struct pi_db *db);
 /* Fold the queued step records into the slice totals (js_data.rollup_totals) until none is
  * left; *folded says how many. */
 int pi_db_rollup(struct pi_db *db, long *folded);

@@ -15,6 +15,11 @@
 #include "validate.h"
 
 #include <dirent.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <pwd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -41,7 +46,9 @@ static void on_signal(int sig)
 
 struct seen_job {
     long long job;
-    long long mtime_ns, size;
+    long long mtime_ns, size;  /* of the job.json last written to the database */
+    int final;                 /* what it said: final, and the end time */
+    long long end_ns;
 };
 
 struct ctx {
@@ -57,7 +64,16 @@ struct ctx {
     char **warned;
     size_t nwarned;
     int inotify_fd;
+    /* step records committed asynchronously, cleaned once a durable commit follows them */
+    struct deferred {
+        char *jobname, *recname, step[JS_STEP_NAME_MAX], node[256];
+        long long job;
+        char **q;
+    } *deferred;
+    size_t ndeferred, capdeferred;
 };
+
+#define PI_DEFER_MAX 64
 
 struct scan_result {
     long steps, profiles, slices, refused, backlog, failed;
@@ -232,19 +248,6 @@ static void process_step(struct ctx *c, int jobfd, const char *jobname, long lon
     struct pi_step st;
     pi_step_init(&st, jobrec, rec, c->conf.cluster);
     int rc = pi_db_ensure(&c->db, c->conf.migrate);
-    if (rc == PI_DB_OK) {
-        rc = pi_db_step_done(&c->db, st.cluster, job, step, node);
-        if (rc == 1) {
-            char **q = NULL;
-            if (pi_db_quarantined(&c->db, st.cluster, job, step, node, &q) == PI_DB_OK) {
-                pi_info("%s was ingested before; cleaning the spool", path);
-                clean_step(c, jobfd, job, recname, step, node, q);
-            }
-            free_list(q);
-            pi_step_free(&st);
-            return;
-        }
-    }
     if (rc != PI_DB_OK) {
         res->retry |= rc == PI_DB_RETRY;
         res->failed += rc == PI_DB_FAIL;
@@ -309,12 +312,29 @@ static void process_step(struct ctx *c, int jobfd, const char *jobname, long lon
             q[2 * i] = strdup(f);
             q[2 * i + 1] = strdup(st.bad[i].reason);
         }
-        clean_step(c, jobfd, job, recname, step, node, q);
-        free_list(q);
+        /* the commit was asynchronous: the files go after the next durable commit */
+        if (c->ndeferred == c->capdeferred) {
+            c->capdeferred = c->capdeferred ? 2 * c->capdeferred : PI_DEFER_MAX;
+            c->deferred = realloc(c->deferred, c->capdeferred * sizeof *c->deferred);
+            if (!c->deferred)
+                abort();
+        }
+        struct deferred *d = &c->deferred[c->ndeferred++];
+        d->jobname = strdup(jobname);
+        d->recname = strdup(recname);
+        snprintf(d->step, sizeof d->step, "%s", step);
+        snprintf(d->node, sizeof d->node, "%s", node);
+        d->job = job;
+        d->q = q;
     } else if (rc == PI_DB_DONE) {
+        /* ingested before (a kill between commit and cleanup, another daemon, a rerun): make
+         * sure that commit is durable, then treat each file as that ingest did */
         char **q = NULL;
-        if (pi_db_quarantined(&c->db, st.cluster, job, step, node, &q) == PI_DB_OK)
+        if (pi_db_durable(&c->db) == PI_DB_OK &&
+            pi_db_quarantined(&c->db, st.cluster, job, step, node, &q) == PI_DB_OK) {
+            pi_info("%s was ingested before; cleaning the spool", path);
             clean_step(c, jobfd, job, recname, step, node, q);
+        }
         free_list(q);
     } else if (rc == PI_DB_BUSY) {
         pi_debug("%s: another profile_ingest is on it", path);
@@ -343,6 +363,8 @@ static struct seen_job *seen_find(struct ctx *c, long long job)
     struct seen_job *s = &c->seen[c->nseen++];
     s->job = job;
     s->mtime_ns = s->size = -1;
+    s->final = 0;
+    s->end_ns = 0;
     return s;
 }
 
@@ -381,21 +403,28 @@ static void process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *j
         s->mtime_ns = mt;
         s->size = (long long)sb.st_size;
     }
-    if (!jr)
-        jr = read_record(c, jobfd, jobname, JS_JOB_RECORD_NAME, 0, reason, sizeof reason, &invalid, &gone);
+    if (jr) {
+        s->final = json_is_true(json_object_get(jr, "final"));
+        s->end_ns = json_is_integer(json_object_get(jr, "end_ns")) ? json_integer_value(json_object_get(jr, "end_ns")) : 0;
+        json_decref(jr);
+    }
+    /* a running job's directory stays: job.json is re-read only when it changes */
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    if (!s->final || s->end_ns / 1000000000LL + c->conf.job_grace_seconds > now.tv_sec)
+        return;
+    jr = read_record(c, jobfd, jobname, JS_JOB_RECORD_NAME, 0, reason, sizeof reason, &invalid, &gone);
     if (!jr)
         return;
-    int final = json_is_true(json_object_get(jr, "final"));
-    long long end_ns = json_is_integer(json_object_get(jr, "end_ns")) ? json_integer_value(json_object_get(jr, "end_ns")) : 0;
     const char *cl = json_string_value(json_object_get(jr, "cluster"));
     char cluster[256];
     snprintf(cluster, sizeof cluster, "%s", cl && *cl ? cl : c->conf.cluster);
     json_decref(jr);
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    if (!final || end_ns / 1000000000LL + c->conf.job_grace_seconds > now.tv_sec)
-        return;
     /* leftover profiles: no step record will come for them */
+    if (pi_db_ensure(&c->db, c->conf.migrate) != PI_DB_OK) {
+        res->retry = 1;
+        return;
+    }
     int pfd = pi_open_dir(jobfd, JS_PROFILES_DIR_NAME);
     if (pfd >= 0) {
         DIR *d = fdopendir(dup(pfd));
@@ -459,6 +488,34 @@ static int parse_job_dir(const char *name, long long *job)
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Make the asynchronous commits durable (one synchronous commit after them flushes the log up
+ * to it), then clean the spool of their step records.  When the database is gone the files
+ * stay: the next pass finds the step records ingested (or not) and acts accordingly. */
+static void flush_deferred(struct ctx *c, int spoolfd, struct scan_result *res)
+{
+    if (c->ndeferred == 0)
+        return;
+    int rc = pi_db_ensure(&c->db, c->conf.migrate);
+    if (rc == PI_DB_OK)
+        rc = pi_db_durable(&c->db);
+    for (size_t i = 0; i < c->ndeferred; i++) {
+        struct deferred *d = &c->deferred[i];
+        if (rc == PI_DB_OK) {
+            int jobfd = pi_open_dir(spoolfd, d->jobname);
+            if (jobfd >= 0) {
+                clean_step(c, jobfd, d->job, d->recname, d->step, d->node, d->q);
+                close(jobfd);
+            }
+        }
+        free(d->jobname);
+        free(d->recname);
+        free_list(d->q);
+    }
+    if (rc != PI_DB_OK)
+        res->retry |= rc == PI_DB_RETRY;
+    c->ndeferred = 0;
+}
 
 static void scan(struct ctx *c, struct scan_result *res, int dry_run)
 {
@@ -534,11 +591,51 @@ static void scan(struct ctx *c, struct scan_result *res, int dry_run)
         if (!dry_run && !stop_requested && !res->retry && left == 0)
             process_job_dir(c, spoolfd, jobfd, jobs[i], job, res);
         close(jobfd);
+        if (c->ndeferred >= PI_DEFER_MAX)
+            flush_deferred(c, spoolfd, res);
     }
+    flush_deferred(c, spoolfd, res);
     for (size_t i = 0; i < njobs; i++)
         free(jobs[i]);
     free(jobs);
     close(spoolfd);
+}
+
+/* ---- privileges ------------------------------------------------------------------------ */
+/* Started as root: become the service account, keeping CAP_DAC_OVERRIDE only (to read the
+ * users' profile directories and remove ingested files); nothing that runs as root parses a
+ * file a user could write.  0, or -1 logged. */
+static int drop_root(const char *user)
+{
+    if (geteuid() != 0)
+        return 0;
+    if (!user) {
+        pi_warn("running as root while parsing files that users wrote: set \"user\" (a service account) "
+                "or run it as one with CAP_DAC_OVERRIDE (see profile_ingest(8))");
+        return 0;
+    }
+    struct passwd *pw = getpwnam(user);
+    if (!pw) {
+        pi_error("user \"%s\": no such account", user);
+        return -1;
+    }
+    struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof data);
+    data[0].effective = data[0].permitted = 1u << CAP_DAC_OVERRIDE;
+    if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0 || setgroups(0, NULL) < 0 ||
+        setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) < 0 || setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) < 0 ||
+        syscall(SYS_capset, &hdr, data) < 0 || prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0 ||
+        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+        pi_error("cannot become \"%s\" with CAP_DAC_OVERRIDE: %s", user, strerror(errno));
+        return -1;
+    }
+    if (setuid(0) == 0) {
+        pi_error("still able to regain root after dropping it: stopping");
+        return -1;
+    }
+    pi_info("running as %s (uid %u) with CAP_DAC_OVERRIDE only", user, (unsigned)pw->pw_uid);
+    return 0;
 }
 
 /* ---- configuration ------------------------------------------------------------------- */
@@ -595,6 +692,7 @@ static void usage(FILE *f)
         "  --log-level LEVEL      error, warn, info or debug (key log_level)\n"
         "  --syslog               log to syslog instead of stderr\n"
         "  --no-migrate           do not apply migrations at start\n"
+        "  --user NAME            started as root: run as NAME with CAP_DAC_OVERRIDE only (key user)\n"
         "  -s, --set KEY=VALUE    any configuration key (see profile_ingest(8))\n"
         "  -h, --help             this text\n");
 }
@@ -621,7 +719,7 @@ int main(int argc, char **argv)
     c.conf_path = PI_CONF_DEFAULT_PATH;
     c.overrides = calloc((size_t)argc * 2 + 4, sizeof *c.overrides);
     int once = 0, migrate_only = 0, status = 0;
-    enum { O_ONCE = 256, O_MIGRATE, O_STATUS, O_SPOOL, O_DB, O_QUAR, O_ARCH, O_LEVEL, O_SYSLOG, O_NOMIG };
+    enum { O_ONCE = 256, O_MIGRATE, O_STATUS, O_SPOOL, O_DB, O_QUAR, O_ARCH, O_LEVEL, O_SYSLOG, O_NOMIG, O_USER };
     static const struct option opts[] = {
         { "once", no_argument, 0, O_ONCE }, { "migrate", no_argument, 0, O_MIGRATE },
         { "status", no_argument, 0, O_STATUS }, { "config", required_argument, 0, 'c' },
@@ -629,6 +727,7 @@ int main(int argc, char **argv)
         { "quarantine", required_argument, 0, O_QUAR }, { "archive", required_argument, 0, O_ARCH },
         { "log-level", required_argument, 0, O_LEVEL }, { "syslog", no_argument, 0, O_SYSLOG },
         { "no-migrate", no_argument, 0, O_NOMIG }, { "set", required_argument, 0, 's' },
+        { "user", required_argument, 0, O_USER },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
     };
     int o;
@@ -647,6 +746,7 @@ int main(int argc, char **argv)
         case O_LEVEL: OVERRIDE("log_level", optarg); break;
         case O_SYSLOG: OVERRIDE("syslog", "yes"); break;
         case O_NOMIG: OVERRIDE("migrate", "no"); break;
+        case O_USER: OVERRIDE("user", optarg); break;
         case 's': c.overrides[c.noverrides++] = strdup(optarg); break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -660,6 +760,8 @@ int main(int argc, char **argv)
     if (load_conf(&c, &c.conf) < 0)
         return 2;
     apply_conf(&c);
+    if (drop_root(c.conf.user) < 0)
+        return 2;
     pi_db_init(&c.db, c.conf.db);
 
     if (migrate_only) {
@@ -705,6 +807,8 @@ int main(int argc, char **argv)
             profiles += r.profiles;
             slices += r.slices;
             refused += r.refused;
+            if (!r.retry && r.steps > 0 && !stop_requested)
+                continue; /* the files of this pass went at its end: one more pass cleans the job directories */
             if (!r.retry || stop_requested || attempts >= c.conf.once_retries)
                 break;
             attempts++;

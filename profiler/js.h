@@ -30,6 +30,9 @@ struct js_thread {
     uint64_t v[JS_M_COUNT];
     uint32_t sample;   /* owner only: sampling counter */
     uint32_t in_mpi;   /* owner only: depth of MPI calls; POSIX I/O inside goes to lower_* */
+    uint32_t dt_gen;   /* owner only: the last MPI datatype and its size, valid for dt_gen */
+    int dt_size;
+    void *dt_last;
     struct js_thread *next; /* registry list, push-only */
     int tid;
     int state;          /* JS_T_FREE, JS_T_LIVE */

@@ -52,15 +52,36 @@ static void *js_pmpi(const char *name)
     if (JS_UNLIKELY(p_##name == NULL)) \
         p_##name = (int (*) params)js_pmpi("P" #name)
 
+/* Bumped whenever a datatype is freed: a cached size is valid only within one generation. */
+static uint32_t js_dt_gen = 1;
+
 static uint64_t js_tsize(MPI_Datatype d, int count)
 {
     static int (*type_size)(MPI_Datatype, int *);
+    if (count <= 0)
+        return 0;
+    struct js_thread *t = js_tls;
+    uint32_t gen = __atomic_load_n(&js_dt_gen, __ATOMIC_ACQUIRE);
+    if (t && t->dt_last == (void *)d && t->dt_gen == gen)
+        return (uint64_t)count * (uint64_t)t->dt_size;
     if (type_size == NULL)
         type_size = (int (*)(MPI_Datatype, int *))js_pmpi("PMPI_Type_size");
     int s = 0;
-    if (count <= 0 || type_size == NULL || type_size(d, &s) != MPI_SUCCESS || s < 0)
+    if (type_size == NULL || type_size(d, &s) != MPI_SUCCESS || s < 0)
         return 0;
+    if (t) {
+        t->dt_last = (void *)d;
+        t->dt_size = s;
+        t->dt_gen = gen;
+    }
     return (uint64_t)count * (uint64_t)s;
+}
+
+JS_EXPORT int MPI_Type_free(MPI_Datatype *d)
+{
+    JS_PMPI(MPI_Type_free, (MPI_Datatype *));
+    __atomic_add_fetch(&js_dt_gen, 1, __ATOMIC_ACQ_REL);
+    return p_MPI_Type_free(d);
 }
 
 static int js_comm_size(MPI_Comm c)

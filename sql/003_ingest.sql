@@ -166,6 +166,27 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION js_data.ingest_step_node(smallint, jsonb, integer, integer, text) IS 'insert the exactly-once key of a step record and merge the step; false when already ingested';
 
+-- The start of a step record's transaction, in one round trip: claim it (an advisory lock;
+-- another daemon holding it: 'busy'), write the job record (NULL: unchanged since this
+-- session wrote it), insert the exactly-once key ('done' when it was ingested before).
+CREATE FUNCTION js_data.ingest_begin(p_cluster smallint, p_job jsonb, p_step jsonb, p_profiles integer,
+        p_quarantined integer, p_by text) RETURNS text
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT pg_try_advisory_xact_lock(hashtext(p_cluster || '/' || (p_step->>'job_id')),
+                                     hashtext((p_step->>'step') || '/' || (p_step->>'node'))) THEN
+        RETURN 'busy';
+    END IF;
+    IF p_job IS NOT NULL THEN
+        PERFORM js_data.ingest_job(p_cluster, p_job);
+    END IF;
+    IF NOT js_data.ingest_step_node(p_cluster, p_step, p_profiles, p_quarantined, p_by) THEN
+        RETURN 'done';
+    END IF;
+    RETURN 'ok';
+END $$;
+COMMENT ON FUNCTION js_data.ingest_begin(smallint, jsonb, jsonb, integer, integer, text) IS 'claim a step record, upsert its job, insert its exactly-once key: ok, busy or done';
+
 -- Staging table for the file accesses of one step on one node (filled by COPY).
 CREATE FUNCTION js_data.create_staging() RETURNS void
 LANGUAGE plpgsql AS $$
@@ -186,7 +207,7 @@ BEGIN
         first_read_ns bigint,
         last_write_ns bigint,
         interfaces text NOT NULL
-    ) ON COMMIT DELETE ROWS;
+    );  -- emptied by ingest_finish: ON COMMIT DELETE ROWS would truncate it at every commit (1-2 ms)
 END $$;
 COMMENT ON FUNCTION js_data.create_staging() IS 'create the per-session staging table ingest_files that profile_ingest fills by COPY';
 
@@ -241,6 +262,7 @@ BEGIN
 
     -- the slice totals: queued, folded in batches by js_data.rollup_totals()
     INSERT INTO js_data.totals_pending (cluster_id, job_id, step_id, node) VALUES (p_cluster, p_job, p_step, p_node);
+    DELETE FROM ingest_files;
 
     PERFORM js_data.merge_workflows(p_cluster, d.from_job)
         FROM js_data.dependencies d
@@ -258,8 +280,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
     n integer;
 BEGIN
-    CREATE TEMP TABLE IF NOT EXISTS rollup_batch (cluster_id smallint, job_id bigint, step_id text, node text)
-        ON COMMIT DELETE ROWS;
+    CREATE TEMP TABLE IF NOT EXISTS rollup_batch (cluster_id smallint, job_id bigint, step_id text, node text);
     DELETE FROM rollup_batch;
     INSERT INTO rollup_batch
         SELECT cluster_id, job_id, step_id, node FROM js_data.totals_pending

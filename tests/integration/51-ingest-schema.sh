@@ -2,13 +2,13 @@
 # The schema: migrations apply once and again without change, every table, column and view is
 # commented, a newer schema than the binary knows is refused with a clear message, the
 # configuration rejects unknown keys by name, --status reports the backlog, and the daemon
-# runs as a service account holding only CAP_DAC_OVERRIDE (never as root).
+# runs as a service account holding only CAP_DAC_OVERRIDE, or drops root for one (--user).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/profile_ingest/spoolgen
 [ -x "$bin" ] || bail "no $bin (build first)"
-plan 11
+plan 14
 db=js_schema
 conn="$JS_PG_CONNINFO dbname=$db"
 dropdb --if-exists "$db" 2>/dev/null; createdb "$db"
@@ -60,6 +60,21 @@ if command -v setpriv >/dev/null; then
 else
   ok 0 "# SKIP setpriv not installed"; ok 0 "# SKIP setpriv not installed"
 fi
+# started as root with --user: it drops root for the account, keeping CAP_DAC_OVERRIDE only
+rm -rf "$spool"; mkdir -m 711 "$spool"
+"$gen" "$spool" 7100 1 1 1 1 3 1 "$(id -u jsalice)" "$(id -g jsalice)" jsalice
+"$bin" --once --user nobody --spool "$spool" --db "$conn" --quarantine "$spool/.q" --set job_grace_seconds=0 2>"$JS_CLUSTER_DIR/user.log"
+is "$?|$(q "SELECT count(*) FROM js_data.step_nodes WHERE job_id = 7100")|$(find "$spool" -name 'job.*' | wc -l)" "0|1|0" \
+   "started as root with --user nobody it ingests and empties the spool"
+like "$(grep -o 'running as nobody .*' "$JS_CLUSTER_DIR/user.log")" "^running as nobody \(uid [0-9]+\) with CAP_DAC_OVERRIDE only$" \
+   "after dropping root to nobody with CAP_DAC_OVERRIDE only"
+# --archive: ingested files are moved, not removed
+rm -rf "$spool"; mkdir -m 711 "$spool"; arch=$(mktemp -d "$JS_CLUSTER_DIR/archive.XXXXXX")
+"$gen" "$spool" 7200 1 1 1 1 3 1 "$(id -u jsalice)" "$(id -g jsalice)" jsalice
+"$bin" --once --archive "$arch" --spool "$spool" --db "$conn" --set job_grace_seconds=0 2>/dev/null
+is "$(cd "$arch" && find . -type f | sort | tr '\n' ' ')" "./job.7200/job.json ./job.7200/profiles/0.gen1.1000.json ./job.7200/step.0.gen1.json " \
+   "--archive moves the job record, the step record and the profile into ARCHIVE/job.ID/"
+rm -rf "$arch"
 dropdb "$db" 2>/dev/null
 rm -rf "$spool" "$JS_CLUSTER_DIR/bad.conf"
 done_testing

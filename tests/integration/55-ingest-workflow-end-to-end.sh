@@ -28,7 +28,10 @@ done
 "$bin" --once --spool "$JS_SPOOL_DIR" --db "$conn" --set job_grace_seconds=0 2>"$work/ingest.log"
 ok $? "profile_ingest --once exits 0"
 q() { psql -X -q -At -F' ' -d "$db" -c "$1"; }
-name_of() { sed "s/\\b$(id generate)\\b/generate/; s/\\b$(id simulate)\\b/simulate/; s/\\b$(id plot)\\b/plot/; s/\\b$(id analyze)\\b/analyze/; s/\\b$(id archive)\\b/archive/"; }
+name_of() { # job ids to names where a job id stands: at the start of a line or after a space, before "/", " " or the end
+  local n e=(); for n in generate simulate plot analyze archive; do e+=(-e "s/(^| )$(id "$n")([/ ]|\$)/\\1$n\\2/g"); done
+  sed -E "${e[@]}" | sed -E "${e[@]}"
+}
 jobs_in="$(id generate),$(id simulate),$(id plot),$(id analyze),$(id archive)"
 
 is "$(q "SELECT name, state, workflow_name, final FROM js.jobs WHERE job_id IN ($jobs_in) ORDER BY job_id" | tr '\n' ';')" \

@@ -1,8 +1,9 @@
 /*
  * bench_mpi N: 2 ranks; rank 0 sends N messages of 8 B with MPI_Send, rank 1 receives them;
  * rank 0 prints the mean ns per MPI_Send.
- * bench_mpi compute: 400 blocks of about 5 ms of arithmetic, each followed by an
- * MPI_Allreduce of 8 B (an MPI+compute application). Used by bench/profiler/run.
+ * bench_mpi compute: 200 blocks of about 5-10 ms of arithmetic, each followed by an
+ * MPI_Allreduce of 8 B (an MPI+compute application); rank 0 prints the loop's seconds.
+ * Used by bench/profiler/run.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -29,13 +30,16 @@ int main(int argc, char **argv)
         return 2;
     }
     if (argc > 1 && strcmp(argv[1], "compute") == 0) {
-        double x = rank, y;
-        for (int i = 0; i < 400; i++) {
+        double x = rank, y = 0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < 200; i++) {
             x = compute(x);
             MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         }
-        if (rank == 0)
-            printf("%g\n", y);
+        double t1 = MPI_Wtime();
+        if (rank == 0) /* seconds of the compute+allreduce loop; y keeps the loop alive */
+            printf("%.6f\n", (t1 - t0) + (y == 42.0 ? 1e-12 : 0.0));
         MPI_Finalize();
         return 0;
     }

@@ -1,6 +1,7 @@
 /*
- * threads DIR T N: T threads each write N records of 10 B to its own file DIR/t<i>.dat and
- * N records of 1 B to the shared DIR/shared.dat (O_APPEND), all at once.
+ * threads DIR T N [PAUSE_US]: T threads each write N records of 10 B to its own file
+ * DIR/t<i>.dat and N records of 1 B to the shared DIR/shared.dat (O_APPEND), all at once,
+ * pausing PAUSE_US microseconds after each pair (default 0).
  * Expect: posix_write_calls = 2*T*N, posix_write_bytes = 11*T*N; shared.dat: T*N writes, T*N B.
  */
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 
 static const char *dir;
 static int n, shared;
+static long pause_us;
 static pthread_barrier_t go;
 
 static void *worker(void *arg)
@@ -21,17 +23,21 @@ static void *worker(void *arg)
     if (fd < 0)
         exit(1);
     pthread_barrier_wait(&go);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (write(fd, "0123456789", 10) != 10 || write(shared, "s", 1) != 1)
             exit(1);
+        if (pause_us > 0)
+            usleep((useconds_t)pause_us);
+    }
     close(fd);
     return NULL;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc != 4)
+    if (argc != 4 && argc != 5)
         return 2;
+    pause_us = argc == 5 ? atol(argv[4]) : 0;
     dir = argv[1];
     int t = atoi(argv[2]);
     n = atoi(argv[3]);
