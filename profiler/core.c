@@ -306,11 +306,16 @@ int js_hb_is_running(void)
 }
 
 
+/* Did this image move any data (reads, writes, messages)? Opens, closes and dup2 of a child
+ * between fork and exec are boilerplate, not activity. */
 static int js_any_activity(void)
 {
-    for (int m = 0; m < JS_M_COUNT; m++)
-        if (m != JS_M_CPU_NS && js_g.totals[m])
+    for (int m = 0; m < JS_M_COUNT; m++) {
+        const char *unit = js_profile_metrics[m].unit;
+        if (m != JS_M_POSIX_META_CALLS && m != JS_M_POSIX_OPEN_CALLS && m != JS_M_STDIO_META_CALLS &&
+            m != JS_M_STDIO_OPEN_CALLS && m != JS_M_CPU_NS && strcmp(unit, "ns") != 0 && js_g.totals[m])
             return 1;
+    }
     return 0;
 }
 
@@ -425,16 +430,22 @@ JS_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*
 }
 
 /* --- fork --- */
+/* fork() is async-signal-safe: a handler may fork while its thread is inside a fold or a file
+ * table update; then that lock is not taken (the child re-initialises both anyway). */
+static int js_fork_fold_locked, js_fork_files_locked;
+
 static void js_atfork_prepare(void)
 {
-    pthread_mutex_lock(&js_fold_mu);
-    js_files_lock();
+    js_fork_fold_locked = !js_folding && pthread_mutex_lock(&js_fold_mu) == 0;
+    js_fork_files_locked = js_files_lock();
 }
 
 static void js_atfork_parent(void)
 {
-    js_files_unlock();
-    pthread_mutex_unlock(&js_fold_mu);
+    if (js_fork_files_locked)
+        js_files_unlock();
+    if (js_fork_fold_locked)
+        pthread_mutex_unlock(&js_fold_mu);
 }
 
 static void js_atfork_child(void)
