@@ -43,10 +43,11 @@ slice_wait() { # sleep into the next slice (the one after, when the next starts 
   sleep "$(awk -v n="$ns" 'BEGIN { printf "%.3f", (n + 200000000) / 1e9 }')"
 }
 slice_wait
-# a quiet job, and beside it an I/O-heavy one of another user
+# a quiet job, and beside it an I/O-heavy one of another user (1 MiB calls: the profiler times
+# every call of 64 KiB or more, smaller ones and a lone fsync only by sampling)
 besidex=$(sub jsalice -J besidex --wrap 'srun sleep 10')
 wait_running "$besidex"; ok $? "the quiet job besidex runs"
-bigio=$(sub jsbob -J bigio --wrap 'srun dd if=/dev/zero of=big bs=1M count=256 conv=fsync && srun dd if=big of=/dev/null bs=1M; rm -f big')
+bigio=$(sub jsbob -J bigio --wrap 'srun dd if=/dev/zero of=big bs=1M count=256 && srun dd if=big of=/dev/null bs=1M; rm -f big')
 crunch=$(sub jsalice -J crunch --wrap 'srun bash -c "i=0; while [ \$i -lt 300000 ]; do i=\$((i+1)); done"')
 mpiwait=
 [ $have_mpi = yes ] && mpiwait=$(sub jsalice -J mpiwait -n2 --wrap 'srun --mpi=pmix ./mpi_wait')
