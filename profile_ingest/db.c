@@ -263,20 +263,6 @@ static PGresult *q(struct pi_db *db, const char *sql, int n, const char *const *
     return PQexecParams(db->conn, sql, n, NULL, params, NULL, NULL, 0);
 }
 
-int pi_db_step_done(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node)
-{
-    char j[32];
-    snprintf(j, sizeof j, "%lld", job);
-    const char *p[4] = { cluster, j, step, node };
-    PGresult *r = q(db, "SELECT 1 FROM js_data.step_nodes s JOIN js_data.clusters c USING (cluster_id) "
-                        "WHERE c.name = $1 AND s.job_id = $2 AND s.step_id = $3 AND s.node = $4", 4, p);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK)
-        return check(db, r, PGRES_TUPLES_OK, "look up a step record");
-    int done = PQntuples(r) > 0;
-    PQclear(r);
-    return done;
-}
-
 int pi_db_quarantined(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node, char ***names)
 {
     char j[32];

@@ -33,8 +33,6 @@ void pi_db_close(struct pi_db *db);
 int pi_db_ensure(struct pi_db *db, int migrate);
 /* Apply the embedded migrations: PI_DB_OK, RETRY, or FAIL (e.g. a newer schema). */
 int pi_db_migrate(struct pi_db *db);
-/* Has this step record been ingested? 1 yes, 0 no, or PI_DB_RETRY / PI_DB_FAIL */
-int pi_db_step_done(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node);
 /* Quarantined files of an ingested step record: names = file, reason, file, reason, ..., NULL (malloc'd). */
 int pi_db_quarantined(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node, char ***names);
 /* The transaction of one step record.  moved_to[i] is where st->bad[i] will go. */

@@ -325,8 +325,12 @@ void js_file_closed_entry(struct js_file *f)
 {
     if (f == NULL)
         return;
-    if (__atomic_sub_fetch(&f->open_count, 1, __ATOMIC_RELAXED) <= 0)
+    if (!js_mt) { /* one thread: no lock prefix needed */
+        if (--f->open_count < 0)
+            f->open_count = 0;
+    } else if (__atomic_sub_fetch(&f->open_count, 1, __ATOMIC_RELAXED) <= 0) {
         __atomic_store_n(&f->open_count, 0, __ATOMIC_RELAXED);
+    }
     __atomic_store_n(&f->last_close_ns, js_coarse_now_ns(), __ATOMIC_RELAXED);
 }
 

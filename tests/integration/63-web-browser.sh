@@ -2,7 +2,7 @@
 # The viewer in headless Chromium (playwright-core driving /usr/bin/chromium) on the sample
 # workflow that 62 ran for real: job and step boxes, the three edge kinds, the three layouts,
 # a step's background chart; screenshots in $JS_CLUSTER_DIR/web-screenshots (kept in
-# tests/web-screenshots of the build tree too). A hostile job name in the workflow must not
+# tests/web/screenshots of the build tree too). A hostile job name in the workflow must not
 # open a dialog (the test fails on any).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
@@ -17,7 +17,7 @@ if [ ! -d "$tw/node_modules/playwright-core" ]; then
   (cd "$tw" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >/dev/null 2>&1) ||
     skip_all "npm ci in tests/web failed (no registry?)"
 fi
-out=$JS_TOP_BUILDDIR/tests/web-screenshots
+out=$JS_TOP_BUILDDIR/tests/web/screenshots
 rm -rf "$out"
 # the edge kinds the API found in this run; the browser must draw each
 kinds=$(curl -s -G -u jsalice:jsalice "${JS_WEB_URL}cgi-bin/jobscreen.cgi" --data-urlencode q=workflow \

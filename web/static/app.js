@@ -10,7 +10,13 @@
 'use strict';
 
 (function () {
-  const API = (document.querySelector('meta[name="jobscreen-api"]') || {}).content || 'cgi-bin/jobscreen.cgi';
+  /* the API's address, relative to the page; without the credentials a page URL may carry
+   * (http://user:password@host/), which fetch() refuses to send */
+  const API = (() => {
+    const u = new URL((document.querySelector('meta[name="jobscreen-api"]') || {}).content || 'cgi-bin/jobscreen.cgi', location.href);
+    u.username = ''; u.password = ''; u.search = ''; u.hash = '';
+    return u.toString();
+  })();
 
   /* ---------- small helpers ---------- */
   const $ = (sel, root) => (root || document).querySelector(sel);
