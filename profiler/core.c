@@ -53,7 +53,34 @@ static int js_hb_running, js_hb_stop;
 static uint64_t js_tsc0, js_mono0, js_cpu_last;
 static int64_t js_cur_slice;     /* the slice the unfolded counts belong to */
 static uint64_t js_last_fold_ns; /* wall clock of the last fold */
-static volatile int js_folding;
+/* This thread holds js_fold_mu: set before taking it, cleared after letting go, so that a
+ * signal handler on the same thread (I/O, fork, _exit) never waits for its own thread. */
+static __thread int js_fold_here __attribute__((tls_model("initial-exec")));
+
+/* 1 when the fold lock was taken; 0 when this thread already holds it, or (wait == 0) when
+ * another thread does. */
+static int fold_lock(int wait)
+{
+    if (js_fold_here)
+        return 0;
+    js_fold_here = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (wait) {
+        pthread_mutex_lock(&js_fold_mu);
+    } else if (pthread_mutex_trylock(&js_fold_mu) != 0) {
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        js_fold_here = 0;
+        return 0;
+    }
+    return 1;
+}
+
+static void fold_unlock(void)
+{
+    pthread_mutex_unlock(&js_fold_mu);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    js_fold_here = 0;
+}
 int64_t js_boundary_s = INT64_MAX; /* single-threaded: the next slice boundary, in seconds */
 int js_mt;                            /* the program has started a thread: the heartbeat folds */
 
@@ -127,30 +154,44 @@ static int js_gettid(void)
     return (int)syscall(SYS_gettid);
 }
 
+static void js_fold_at(uint64_t now, int reap);
+
+static struct js_thread *js_claim_free(void)
+{
+    for (struct js_thread *b = __atomic_load_n(&js_list, __ATOMIC_ACQUIRE); b; b = b->next) {
+        int expect = JS_T_FREE;
+        if (__atomic_compare_exchange_n(&b->state, &expect, JS_T_LIVE, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+            return b;
+    }
+    return NULL;
+}
+
 struct js_thread *js_thread_register(void)
 {
     int e = errno;
-    struct js_thread *t = NULL;
-    for (struct js_thread *b = __atomic_load_n(&js_list, __ATOMIC_ACQUIRE); b; b = b->next) {
-        int expect = JS_T_FREE;
-        if (__atomic_compare_exchange_n(&b->state, &expect, JS_T_LIVE, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-            t = b;
-            break;
+    struct js_thread *t = js_claim_free();
+    if (t == NULL && __atomic_load_n(&js_pool_used, __ATOMIC_RELAXED) < JS_MAX_THREADS) {
+        unsigned i = __atomic_fetch_add(&js_pool_used, 1, __ATOMIC_RELAXED);
+        if (i < JS_MAX_THREADS) {
+            t = &js_pool[i];
+            t->state = JS_T_LIVE;
+            struct js_thread *head = __atomic_load_n(&js_list, __ATOMIC_RELAXED);
+            do
+                t->next = head;
+            while (!__atomic_compare_exchange_n(&js_list, &head, t, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
         }
     }
-    if (t == NULL) {
-        unsigned i = __atomic_fetch_add(&js_pool_used, 1, __ATOMIC_RELAXED);
-        if (i >= JS_MAX_THREADS) {
-            js_tls = &js_sink;
-            errno = e;
-            return &js_sink;
-        }
-        t = &js_pool[i];
-        t->state = JS_T_LIVE;
-        struct js_thread *head = __atomic_load_n(&js_list, __ATOMIC_RELAXED);
-        do
-            t->next = head;
-        while (!__atomic_compare_exchange_n(&js_list, &head, t, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+    if (t == NULL && fold_lock(0)) {
+        /* every block taken: fold now, which hands on the blocks of ended threads */
+        if (js_on)
+            js_fold_at(js_now_ns(), 1);
+        fold_unlock();
+        t = js_claim_free();
+    }
+    if (t == NULL) { /* more live threads than blocks: this one goes uncounted */
+        js_tls = &js_sink;
+        errno = e;
+        return &js_sink;
     }
     t->tid = js_gettid();
     unsigned live = __atomic_add_fetch(&js_g.threads_live, 1, __ATOMIC_RELAXED);
@@ -237,12 +278,10 @@ static void js_fold_at(uint64_t now, int reap)
 void js_boundary_crossed(void)
 {
     int e = errno;
-    if (!js_folding && js_on && pthread_mutex_trylock(&js_fold_mu) == 0) {
-        js_folding = 1;
+    if (js_on && fold_lock(0)) {
         if (js_on && getpid() == js_pid)
             js_fold_at(js_now_ns(), 1);
-        js_folding = 0;
-        pthread_mutex_unlock(&js_fold_mu);
+        fold_unlock();
     }
     errno = e;
 }
@@ -260,10 +299,10 @@ static void *js_heartbeat(void *arg)
         if (js_hb_stop)
             break;
         pthread_mutex_unlock(&js_hb_mu);
-        pthread_mutex_lock(&js_fold_mu);
+        fold_lock(1);
         if (js_on)
             js_fold_at(js_now_ns(), 1);
-        pthread_mutex_unlock(&js_fold_mu);
+        fold_unlock();
         pthread_mutex_lock(&js_hb_mu);
     }
     pthread_mutex_unlock(&js_hb_mu);
@@ -306,11 +345,16 @@ int js_hb_is_running(void)
 }
 
 
+/* Did this image move any data (reads, writes, messages)? Opens, closes and dup2 of a child
+ * between fork and exec are boilerplate, not activity. */
 static int js_any_activity(void)
 {
-    for (int m = 0; m < JS_M_COUNT; m++)
-        if (m != JS_M_CPU_NS && js_g.totals[m])
+    for (int m = 0; m < JS_M_COUNT; m++) {
+        const char *unit = js_profile_metrics[m].unit;
+        if (m != JS_M_POSIX_META_CALLS && m != JS_M_POSIX_OPEN_CALLS && m != JS_M_STDIO_META_CALLS &&
+            m != JS_M_STDIO_OPEN_CALLS && m != JS_M_CPU_NS && strcmp(unit, "ns") != 0 && js_g.totals[m])
             return 1;
+    }
     return 0;
 }
 
@@ -329,13 +373,9 @@ void js_end(const char *how)
     int is_exit = strcmp(how, "exec") != 0;
     if (is_exit)
         js_hb_halt(0);
-    if (strcmp(how, "_exit") == 0) {
-        if (pthread_mutex_trylock(&js_fold_mu) != 0) { /* _exit from a signal handler mid-fold */
-            errno = e;
-            return;
-        }
-    } else {
-        pthread_mutex_lock(&js_fold_mu);
+    if (!fold_lock(1)) { /* exit or _exit from a signal handler that interrupted a fold */
+        errno = e;
+        return;
     }
     if (!js_g.written) {
         js_fold_at(js_now_ns(), 0);
@@ -352,20 +392,23 @@ void js_end(const char *how)
         if (is_exit)
             js_on = 0;
     }
-    pthread_mutex_unlock(&js_fold_mu);
+    fold_unlock();
     errno = e;
 }
 
 void js_exec_failed(void)
 {
     int e = errno;
-    pthread_mutex_lock(&js_fold_mu);
+    if (!fold_lock(1)) {
+        errno = e;
+        return;
+    }
     if (js_g.written && js_g.published[0]) {
         js_real_unlink(js_g.published);
         js_g.published[0] = '\0';
     }
     js_g.written = 0;
-    pthread_mutex_unlock(&js_fold_mu);
+    fold_unlock();
     errno = e;
 }
 
@@ -390,15 +433,18 @@ static void *js_mpi_thread(void *p)
 static void js_go_multithreaded(void)
 {
     int e = errno;
-    pthread_mutex_lock(&js_fold_mu);
+    if (!fold_lock(1)) {
+        errno = e;
+        return;
+    }
     if (!js_mt && js_on && getpid() == js_pid) {
         js_fold_at(js_now_ns(), 0);
         js_mt = 1;
         __atomic_store_n(&js_boundary_s, INT64_MAX, __ATOMIC_RELAXED);
-        pthread_mutex_unlock(&js_fold_mu);
+        fold_unlock();
         js_hb_start();
     } else {
-        pthread_mutex_unlock(&js_fold_mu);
+        fold_unlock();
     }
     errno = e;
 }
@@ -425,22 +471,29 @@ JS_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*
 }
 
 /* --- fork --- */
+/* fork() is async-signal-safe: a handler may fork while its thread is inside a fold or a file
+ * table update; then that lock is not taken (the child re-initialises both anyway). */
+static int js_fork_fold_locked, js_fork_files_locked;
+
 static void js_atfork_prepare(void)
 {
-    pthread_mutex_lock(&js_fold_mu);
-    js_files_lock();
+    js_fork_fold_locked = fold_lock(1);
+    js_fork_files_locked = js_files_lock();
 }
 
 static void js_atfork_parent(void)
 {
-    js_files_unlock();
-    pthread_mutex_unlock(&js_fold_mu);
+    if (js_fork_files_locked)
+        js_files_unlock();
+    if (js_fork_fold_locked)
+        fold_unlock();
 }
 
 static void js_atfork_child(void)
 {
     int e = errno;
     pthread_mutex_init(&js_fold_mu, NULL);
+    js_fold_here = 0;
     pthread_mutex_init(&js_hb_mu, NULL);
     pthread_cond_init(&js_hb_cv, NULL);
     js_files_reinit_lock();
@@ -475,7 +528,6 @@ static void js_atfork_child(void)
     js_cur_slice = js_slice_of_ns((int64_t)js_g.start_ns, js_g.slice_seconds);
     js_mt = 0; /* the child has one thread */
     js_boundary_s = (js_cur_slice + 1) * js_g.slice_seconds;
-    js_folding = 0;
     js_files_reset_after_fork();
     errno = e;
 }

@@ -32,35 +32,42 @@ static pthread_mutex_t js_files_mu = PTHREAD_MUTEX_INITIALIZER;
 static char js_cwd[PATH_MAX];
 static int js_cwd_ok;
 
-static pthread_t js_files_owner; /* who holds js_files_mu, for the signal-handler test */
-static int js_files_owned;
+/* Set on this thread from before it takes js_files_mu until after it lets go: a signal handler
+ * that opens a file meanwhile must not wait for the lock its own thread holds. */
+static __thread int js_files_busy __attribute__((tls_model("initial-exec")));
 
-/* Take the lock, but never wait for ourselves: a signal handler that opens a file while this
- * very thread holds the lock gets 0 (and the file goes unlisted) instead of a deadlock. */
+/* Take the lock; 0 (the file goes unlisted, the call is still counted) when this thread is
+ * already inside, i.e. we are in a signal handler that interrupted it. */
 static int files_lock(void)
 {
-    if (pthread_mutex_trylock(&js_files_mu) != 0) {
-        if (__atomic_load_n(&js_files_owned, __ATOMIC_ACQUIRE) && pthread_equal(js_files_owner, pthread_self()))
-            return 0;
-        pthread_mutex_lock(&js_files_mu);
-    }
-    js_files_owner = pthread_self();
-    __atomic_store_n(&js_files_owned, 1, __ATOMIC_RELEASE);
+    if (js_files_busy)
+        return 0;
+    js_files_busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    pthread_mutex_lock(&js_files_mu);
     return 1;
 }
 
 static void files_unlock(void)
 {
-    __atomic_store_n(&js_files_owned, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&js_files_mu);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    js_files_busy = 0;
 }
 
-void js_files_lock(void) { pthread_mutex_lock(&js_files_mu); }
+/* around fork: 1 when the lock was taken (not when fork came from a handler inside it) */
+int js_files_lock(void)
+{
+    if (js_files_busy)
+        return 0;
+    pthread_mutex_lock(&js_files_mu);
+    return 1;
+}
 void js_files_unlock(void) { pthread_mutex_unlock(&js_files_mu); }
 void js_files_reinit_lock(void)
 {
     pthread_mutex_init(&js_files_mu, NULL);
-    js_files_owned = 0;
+    js_files_busy = 0;
 }
 
 int js_files_init(void)
@@ -318,8 +325,12 @@ void js_file_closed_entry(struct js_file *f)
 {
     if (f == NULL)
         return;
-    if (__atomic_sub_fetch(&f->open_count, 1, __ATOMIC_RELAXED) <= 0)
+    if (!js_mt) { /* one thread: no lock prefix needed */
+        if (--f->open_count < 0)
+            f->open_count = 0;
+    } else if (__atomic_sub_fetch(&f->open_count, 1, __ATOMIC_RELAXED) <= 0) {
         __atomic_store_n(&f->open_count, 0, __ATOMIC_RELAXED);
+    }
     __atomic_store_n(&f->last_close_ns, js_coarse_now_ns(), __ATOMIC_RELAXED);
 }
 

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -91,6 +92,35 @@ JS_RW(pwritev64, (int fd, const struct iovec *iov, int c, off64_t o), (fd, iov, 
 JS_RW(__read_chk, (int fd, void *buf, size_t n, size_t buflen), (fd, buf, n, buflen), n, 0)
 JS_RW(__pread_chk, (int fd, void *buf, size_t n, off_t o, size_t buflen), (fd, buf, n, o, buflen), n, 0)
 JS_RW(__pread64_chk, (int fd, void *buf, size_t n, off64_t o, size_t buflen), (fd, buf, n, o, buflen), n, 0)
+
+JS_RW(preadv2, (int fd, const struct iovec *iov, int c, off_t o, int fl), (fd, iov, c, o, fl), iov_bytes(iov, c), 0)
+JS_RW(pwritev2, (int fd, const struct iovec *iov, int c, off_t o, int fl), (fd, iov, c, o, fl), iov_bytes(iov, c), 1)
+
+/* In-kernel copies (cp and cat of coreutils use copy_file_range): one read of the bytes moved on
+ * the source and one write on the destination. */
+static void after_copy(struct js_thread *t, int in, int out, ssize_t r, uint32_t w, uint64_t t0)
+{
+    after_rw(t, in, r, 0, w, t0);
+    after_rw(t, out, r, 1, 0, 0);
+}
+
+#define JS_COPY(rtype, name, params, args, in, out, nbytes) \
+    JS_EXPORT rtype name params \
+    { \
+        JS_REAL(rtype, name, params); \
+        struct js_thread *t = js_self(); \
+        if (!t) \
+            return real_##name args; \
+        uint32_t w = js_sample(t, (nbytes)); \
+        uint64_t t0 = w ? js_ticks() : 0; \
+        rtype r = real_##name args; \
+        after_copy(t, in, out, (ssize_t)r, w, t0); \
+        return r; \
+    }
+JS_COPY(ssize_t, copy_file_range, (int in, off64_t *oi, int out, off64_t *oo, size_t n, unsigned fl),
+        (in, oi, out, oo, n, fl), in, out, n)
+JS_COPY(ssize_t, sendfile, (int out, int in, off_t *o, size_t n), (out, in, o, n), in, out, n)
+JS_COPY(ssize_t, sendfile64, (int out, int in, off64_t *o, size_t n), (out, in, o, n), in, out, n)
 
 /* --- opens --- */
 static inline void count_meta(int metric)

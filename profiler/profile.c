@@ -324,8 +324,8 @@ static void write_body(struct js_out *o, char *scratch, size_t scratch_cap)
     size_t nm = 0;
     struct mount *mounts = (struct mount *)(void *)(scratch + scratch_cap - sizeof(struct mount) * JS_MAX_MOUNTS);
     size_t text_cap = scratch_cap - sizeof(struct mount) * JS_MAX_MOUNTS;
-    if (slurp("/proc/self/mountinfo", scratch, text_cap) > 0)
-        nm = parse_mounts(scratch, mounts, JS_MAX_MOUNTS);
+    if (js_files_in_use() > 0 && slurp("/proc/self/mountinfo", scratch, text_cap) > 0)
+        nm = parse_mounts(scratch, mounts, JS_MAX_MOUNTS); /* only when there is a file to place */
     write_files(o, mounts, nm);
     js_out_raw(o, "}\n", 2);
 }

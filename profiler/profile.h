@@ -40,7 +40,7 @@ void js_hb_halt(int join);
 int js_hb_is_running(void);
 
 /* files.c */
-void js_files_lock(void);
+int js_files_lock(void);
 void js_files_unlock(void);
 void js_files_reinit_lock(void);
 unsigned js_files_in_use(void);

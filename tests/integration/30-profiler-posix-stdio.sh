@@ -26,18 +26,18 @@ is "$(jq -r '.slice_metrics | join(" ")' "$f")" "$(metric_names | tr '\n' ' ' | 
 is "$(jq -r '.totals | keys_unsorted | join(" ")' "$f")" "$(metric_names | tr '\n' ' ' | sed 's/ $//')" \
    "totals has every metric"
 is "$(jq -c '.totals | [.posix_read_calls, .posix_read_bytes, .posix_write_calls, .posix_write_bytes, .posix_open_calls, .posix_meta_calls]' "$f")" \
-   "[5,1124,12,1100,2,9]" "POSIX: 5 reads 1124 B, 12 writes 1100 B, 2 opens, 9 metadata calls"
+   "[6,2174,13,2150,4,11]" "POSIX: 6 reads 2174 B, 13 writes 2150 B (copy_file_range as one of each), 4 opens, 11 metadata calls"
 is "$(jq -c '.totals | [.stdio_read_calls, .stdio_read_bytes, .stdio_write_calls, .stdio_write_bytes, .stdio_open_calls, .stdio_meta_calls]' "$f")" \
    "[2,198,7,203,2,2]" "stdio: 2 reads 198 B, 7 writes 203 B, 2 opens, 2 closes; not counted again as POSIX"
 is "$(jq -c '.totals | [.mpi_send_calls, .mpi_coll_calls, .mpiio_read_calls, .lower_read_bytes, .lower_write_bytes]' "$f")" \
    "[0,0,0,0,0]" "no MPI and no lower-layer bytes in a POSIX program"
 is "$(jq -c '[.files[] | [.path, .layer, .open_mode, .used_mode, .opens, .read_calls, .read_bytes, .write_calls, .write_bytes]]' "$f")" \
-   "[[\"$work/posix.dat\",\"posix\",\"rw\",\"rw\",2,5,1124,12,1100],[\"$work/stdio.txt\",\"stdio\",\"rw\",\"rw\",2,2,198,7,203]]" \
+   "[[\"$work/posix.dat\",\"posix\",\"rw\",\"rw\",3,6,2174,12,1100],[\"$work/copy.dat\",\"posix\",\"w\",\"w\",1,0,0,1,1050],[\"$work/stdio.txt\",\"stdio\",\"rw\",\"rw\",2,2,198,7,203]]" \
    "the file list: each file once, at the layer it was opened with, exact counts"
 is "$(jq -r '.files[0] | [.mount, .fstype] | @tsv' "$f")" "$(findmnt -n -o TARGET,FSTYPE -T "$work" | awk '{print $1 "\t" $2}')" \
    "mount point and file system type from mountinfo"
 ino=$(stat -c %i "$work/stdio.txt")
-is "$(jq -r '.files[1].ino' "$f")" "$ino" "device and inode of the file"
+is "$(jq -r '.files[2].ino' "$f")" "$ino" "device and inode of the file"
 is "$(jq -r '.files_dropped' "$f")" 0 "no file dropped"
 # the slices add up to the totals
 is "$(jq -c '[range(0; 31) as $i | ([.slices[][$i + 1]] | add)] == [.totals[]][0:31]' "$f")" true \

@@ -5,7 +5,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
-plan 7
+plan 9
 base=$(mktemp -d /tmp/js-prof35.XXXXXX)
 
 # 3 threads x 14 pairs of writes, 200 ms apart: about 3 s, 1 s slices
@@ -30,5 +30,11 @@ is "$(jq -c '.totals | [.posix_write_calls, .posix_write_bytes]' "$f")" "[$((mai
    "every write counted once, in main and in the handler"
 is "$(jq -r '[.files[] | select(.path | endswith("/m.dat")) | .write_calls] | .[0]' "$f")" "$main" \
    "m.dat holds exactly main's writes: none of the handler's leaked into it"
+# 6000 short threads one after another: more than the 4096 counter blocks
+dir=$base/c; mkdir -p "$dir"
+prof_srun "$dir" -N1 -n1 -- "$PROG/churn" "$base/churn.dat" 6000
+ok $? "6000 threads created and joined one after another"
+is "$(jq -c '[.totals.posix_write_calls, .threads_seen, (.files[0].write_calls)]' "$(prof_one "$dir")")" "[6000,6001,6000]" \
+   "blocks of ended threads are handed on: all 6000 writes counted, 6001 threads seen"
 rm -rf "$base" "$base.ids"
 done_testing

@@ -4,12 +4,15 @@
  * POSIX on DIR/posix.dat: open(O_CREAT|O_WRONLY) 1; write 10 x 100 B; pwrite 1 x 50 B;
  *   writev 1 x (30 + 20) B; fsync 1; close 1; open(O_RDONLY) 1; read 4 x 256 B (1024 + 126 = 1150
  *   bytes in the file: reads return 256, 256, 256, 256); pread 1 x 100 B; lseek 1; fstat 1;
- *   close 1; stat 1; rename 1 (to posix2.dat); unlink 1 (posix2.dat); mkdir 1 (DIR/sub).
+ *   close 1; then open(O_RDONLY) posix.dat and open(O_CREAT|O_WRONLY) DIR/copy.dat, one
+ *   copy_file_range of 1050 B (counted as a read of posix.dat and a write of copy.dat), close 2;
+ *   stat 1; rename 1 (to posix2.dat); unlink 1 (posix2.dat); mkdir 1 (DIR/sub).
  * stdio on DIR/stdio.txt: fopen("w") 1; fwrite 3 x 64 B; fprintf 1 ("%05d\n" -> 6 B);
  *   fputs 1 ("abc" -> 3 B); fputc 2; fclose 1; fopen("r") 1; fgets 2 with size 100 on the 203 B
  *   file (first returns the 198 B up to and including the newline... see below); fclose 1.
  * Prints nothing on success (stdout would be counted as stdio); exit 1 on any failure.
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,11 +26,12 @@
 int main(int argc, char **argv)
 {
     CHECK(argc == 2);
-    char p[4096], q[4096], s[4096], d[4096];
+    char p[4096], q[4096], s[4096], d[4096], c[4096];
     snprintf(p, sizeof p, "%s/posix.dat", argv[1]);
     snprintf(q, sizeof q, "%s/posix2.dat", argv[1]);
     snprintf(s, sizeof s, "%s/stdio.txt", argv[1]);
     snprintf(d, sizeof d, "%s/sub", argv[1]);
+    snprintf(c, sizeof c, "%s/copy.dat", argv[1]);
     char buf[1024];
     memset(buf, 'x', sizeof buf);
 
@@ -51,6 +55,11 @@ int main(int argc, char **argv)
     struct stat st;
     CHECK(fstat(fd, &st) == 0 && st.st_size == 1050);
     CHECK(close(fd) == 0);
+    fd = open(p, O_RDONLY);
+    int out = open(c, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    CHECK(fd >= 0 && out >= 0);
+    CHECK(copy_file_range(fd, NULL, out, NULL, 1050, 0) == 1050);
+    CHECK(close(fd) == 0 && close(out) == 0);
     CHECK(stat(p, &st) == 0);
     CHECK(rename(p, q) == 0);
     CHECK(unlink(q) == 0);

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The spool's faults never reach the program: a full file system and a directory the user
+# cannot write leave the program's exit status and output as they were, and no stray files.
+. "$JS_TOP_SRCDIR/tests/lib/tap.sh"
+need_cluster
+. "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+. "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
+plan 6
+base=$(mktemp -d /tmp/js-prof37.XXXXXX); chmod 755 "$base"
+
+# --- full: a 4 KiB tmpfs, filled up ---
+full=$base/full; mkdir -p "$full" "$base/w1"
+if mount -t tmpfs -o size=4k,mode=0777 tmpfs "$full" 2>/dev/null; then
+  trap 'umount "$full" 2>/dev/null' EXIT
+  head -c 4096 /dev/zero > "$full/filler" 2>/dev/null
+  out=$(timeout 60 srun -Q -N1 -n1 env JOBSCREEN_PROFILE_DIR="$full" JOBSCREEN_STEP=0 JOBSCREEN_NODE=n \
+    LD_PRELOAD="$PROF_LIB" "$PROG/io_known" "$base/w1" 2>&1; echo "rc=$?")
+  is "$out" "rc=0" "a full spool: exit 0, nothing on stdout or stderr"
+  is "$(ls -A "$full")" "filler" "no profile and no temporary file left on the full file system"
+  umount "$full"
+else
+  skip "a full spool: exit 0, nothing on stdout or stderr" "cannot mount a tmpfs here"
+  skip "no profile and no temporary file left on the full file system" "cannot mount a tmpfs here"
+fi
+
+# --- unwritable: root's 0700 directory, the job runs as jsalice ---
+locked=$base/locked; mkdir -p "$locked"; chmod 700 "$locked"
+work=$(work_dir jsalice)
+out=$(cd "$work" && as_user jsalice timeout 60 srun -Q -N1 -n1 --chdir="$work" env JOBSCREEN_PROFILE_DIR="$locked" \
+  JOBSCREEN_STEP=0 JOBSCREEN_NODE=n LD_PRELOAD="$PROF_LIB" "$PROG/io_known" "$work" 2>&1; echo "rc=$?")
+is "$out" "rc=0" "an unwritable spool: exit 0, nothing on stdout or stderr"
+is "$(ls -A "$locked" | wc -l)" 0 "nothing written into it"
+ok $([ -f "$work/stdio.txt" ] && [ "$(stat -c %s "$work/stdio.txt")" = 203 ]; echo $?) "the program did all its work"
+
+# --- exit status and stdout of a program pass through untouched ---
+mkdir -p "$base/p"
+out=$(prof_srun "$base/p" -N1 -n1 -- sh -c 'echo out; echo err >&2; exit 7' 2>"$base/err"; echo "rc=$?")
+is "$out $(grep -c '^err$' "$base/err")" "out
+rc=7 1" "a profiled shell's stdout, stderr and exit status 7 reach srun unchanged"
+rm -rf "$base" "$base/p.ids"
+done_testing

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# The JSON API on data from real runs: jsalice runs the sample workflow (contrib/examples/
+# workflow) and a job with a hostile name, jsbob runs a job that reads a file jsalice's
+# workflow wrote; the SPANK plugin and the profiler screen them, profile_ingest loads the
+# spool, and the CGI is queried over HTTP through the real web server with basic auth.
+# Proves: the endpoints answer with what ran; A never sees B's jobs, files or names by any
+# endpoint; an admin sees all; an injection/XSS corpus gets 400/404 or escaped output.
+. "$JS_TOP_SRCDIR/tests/lib/tap.sh"
+need_cluster
+ingest=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
+[ -x "$JS_TOP_BUILDDIR/web/jobscreen.cgi" ] || skip_all "web/jobscreen.cgi not built"
+[ -x "$ingest" ] || skip_all "profile_ingest not built yet"
+grep -q 'jobscreen.so' "$JS_PLUGSTACK" || skip_all "the SPANK plugin is not in $JS_PLUGSTACK"
+command -v jq >/dev/null || skip_all "jq is not installed"
+api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"
+state=$JS_CLUSTER_DIR/web-e2e.env
+work=$JS_CLUSTER_DIR/web-e2e
+plan 43
+
+# --- real runs -----------------------------------------------------------------------------
+rm -rf "$work"; install -d -m 755 "$work"
+install -d -o jsalice -g jsalice -m 755 "$work/alice"
+install -d -o jsbob -g jsbob -m 700 "$work/bob"
+as() { local u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" PATH="$PATH" "$@"; }
+# the sample workflow under a tag of its own: other tests may run it as jsalice too
+tag=webtest$$
+cp -r "$JS_TOP_SRCDIR/contrib/examples/workflow" "$work/sample"
+sed -i "s/--workflow=sample/--workflow=$tag/" "$work/sample/submit.sh"
+ids=$(as jsalice "$work/sample/submit.sh" "$work/alice" 2>"$work/submit.err")
+diag "sample workflow: $(echo $ids)"
+id_of() { awk -v n="$1" '$1 == n { print $2 }' <<< "$ids"; }
+gen=$(id_of generate); sim=$(id_of simulate); ana=$(id_of analyze); arc=$(id_of archive); plo=$(id_of plot)
+like "$gen $sim $plo $ana $arc" '^[0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+$' "jsalice's sample workflow ran its five jobs"
+# a job whose name and output file are XSS payloads, in the same workflow
+xss='<img src=x onerror=alert(1)>'
+evil=$(cd "$work/alice" && as jsalice sbatch --parsable --workflow="$tag" --job-name="$xss" \
+  --wrap 'srun -n1 sh -c "echo boom > \"x<img src=y onerror=alert(2)>.txt\""')
+# jsbob reads what jsalice's workflow wrote (a file edge across users) and writes his own
+bob=$(cd "$work/bob" && as jsbob sbatch --parsable --job-name=bobsecret --workflow="bobflow$$" \
+  --wrap "srun -n1 sh -c 'md5sum $work/alice/sim.out > bob-private.txt'")
+is "$(wait_job_done "$evil" 60) $(wait_job_done "$bob" 60)" "COMPLETED COMPLETED" "the hostile-named job and jsbob's job completed"
+sleep 1
+out=$("$ingest" --once --spool "$JS_SPOOL_DIR" --db "$JS_PG_CONNINFO" 2>&1); st=$?
+ok $st "profile_ingest --once loads the spool"
+[ $st -ne 0 ] && diag "$out"
+cat > "$state" <<ENV
+gen=$gen sim=$sim plo=$plo ana=$ana arc=$arc evil=$evil bob=$bob
+ENV
+
+# --- helpers -------------------------------------------------------------------------------
+get() { # get USER QUERY... -> body in $body, status in $code
+  local u=$1; shift
+  code=$(curl -s -G -o "$work/body.json" -w '%{http_code}' -u "$u:$u" "$api" "$@")
+  body=$(cat "$work/body.json")
+}
+
+# --- jsalice: her workflow -----------------------------------------------------------------
+get jsalice --data-urlencode "q=workflow" --data-urlencode "job=$gen"
+is "$code" 200 "workflow?job=: jsalice gets the graph of her workflow"
+wf=$(jq -r '.workflow.id' <<< "$body")
+echo "wf=$wf" >> "$state"
+is "$(jq -r '.workflow.workflow' <<< "$body")" "$tag" "it is the workflow of the sample's tag"
+is "$(jq -r "[.jobs[].id] | map(tostring) | sort | join(\" \")" <<< "$body")" \
+   "$(printf '%s\n' "$gen" "$sim" "$plo" "$ana" "$arc" "$evil" | sort | tr '\n' ' ' | sed 's/ $//')" \
+   "its jobs are exactly the six jsalice submitted with that tag"
+is "$(jq -r ".jobs[] | select(.id == $sim) | [.steps[].step] | map(select(. != \"batch\")) | sort | join(\",\")" <<< "$body")" "0,1" \
+   "simulate has its two srun steps"
+is "$(jq -r ".jobs[] | select(.id == $sim) | .steps[] | select(.step == \"0\") | .tasks" <<< "$body")" 2 "simulate's step 0 ran two tasks"
+sched=$(jq -r '[.edges[] | select(.kind == "scheduler") | "\(.from_job)>\(.to_job)"] | sort | join(" ")' <<< "$body")
+like "$sched" "$gen>$sim" "scheduler edge generate → simulate (afterok)"
+like "$sched" "$sim>$plo" "scheduler edge simulate → plot (afterany)"
+like "$sched" "$ana>$arc" "scheduler edge analyze → archive"
+files=$(jq -r '[.edges[] | select(.kind == "file") | "\(.from_job)>\(.to_job)"] | unique | join(" ")' <<< "$body")
+like "$files" "$sim>$ana" "file edge simulate → analyze, which Slurm never knew about"
+jq -e ".edges[] | select(.kind == \"file\" and .from_job == $sim and .to_job == $ana) | .evidence.paths | index(\"$work/alice/sim.out\")" <<< "$body" >/dev/null
+ok $? "the file edge names sim.out as its evidence"
+kinds=$(jq -r '[.edges[].kind] | unique | join(",")' <<< "$body")
+diag "edge kinds in the sample workflow: $kinds"
+jq -e ".jobs[] | select(.id == $sim) | .steps[] | select(.step == \"0\") | .runtime.compute_ns > 0" <<< "$body" >/dev/null
+ok $? "steps carry a runtime share from the profiler"
+jq -e ".jobs[] | select(.id == $sim) | .steps[] | select(.step == \"0\") | .files.w >= 1 and .files.r >= 1" <<< "$body" >/dev/null
+ok $? "simulate's step 0 has read-only and write-only file boxes"
+jq -e '[.. | strings] | any(test("jsbob|bobsecret|bobflow")) | not' <<< "$body" >/dev/null
+ok $? "jsalice's graph holds neither jsbob's job nor his name"
+
+# --- jsalice: job, step, background, file -------------------------------------------------------
+get jsalice --data-urlencode q=job --data-urlencode "id=$sim"
+is "$code $(jq -r '.job.name' <<< "$body")" "200 simulate" "job: jsalice's job"
+jq -e '.job.files | map(.path) | index("'"$work"'/alice/input.dat") != null' <<< "$body" >/dev/null
+ok $? "job: lists the files its steps accessed"
+get jsalice --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=0
+is "$code" 200 "step: jsalice's step"
+jq -e '.step.processes >= 2 and (.step.slices | length) >= 1 and (.step.digest | length) >= 1' <<< "$body" >/dev/null
+ok $? "step: per-slice metrics summed over its nodes, and the digest over its processes"
+node=$(jq -r '.step.node_names[0]' <<< "$body")
+get jsalice --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=0 --data-urlencode "node=$node"
+jq -e '(.step.node_slices | length) >= 1' <<< "$body" >/dev/null
+ok $? "step&node=: the per-slice metrics of one node"
+for scope in cluster nodes; do
+  get jsalice --data-urlencode q=background --data-urlencode "job=$sim" --data-urlencode step=0 --data-urlencode "scope=$scope"
+  jq -e '(.slices | length) >= 1 and (.slices[0] | has("own") and has("others")) and (has("top") | not)' <<< "$body" >/dev/null
+  ok $? "background ($scope): own metrics next to the sum over other jobs, no job named"
+done
+fid=$(jq -r '.step.files[] | select(.path | endswith("/sim.out")) | .id' < <(curl -s -G -u jsalice:jsalice "$api" --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=1))
+echo "fid=$fid" >> "$state"
+get jsalice --data-urlencode q=file --data-urlencode "id=$fid"
+is "$code" 200 "file: jsalice sees sim.out"
+# (plot's `head -c ... sim.out | od | head -n 200` loses its reader to SIGPIPE: a process killed
+# by a signal leaves no profile, so plot's read is not asserted)
+acc=$(jq -r '[.file.accesses[] | "\(.job):\(.mode)"] | join(" ")' <<< "$body")
+like " $acc " " $sim:w .*$ana:r | $ana:r .*$sim:w " "file: its writer (simulate) and its reader (analyze)"
+jq -e '[.file.accesses[].job] | index('"$bob"') == null' <<< "$body" >/dev/null
+ok $? "file: jsbob's read of sim.out is not shown to jsalice"
+
+# --- access control: jsalice never sees jsbob's things ----------------------------------------------
+get jsalice --data-urlencode q=job --data-urlencode "id=$bob"
+is "$code" 404 "job: jsbob's job is a 404 for jsalice"
+get jsalice --data-urlencode q=step --data-urlencode "job=$bob" --data-urlencode step=0
+is "$code" 404 "step: jsbob's step is a 404 for jsalice"
+get jsalice --data-urlencode q=background --data-urlencode "job=$bob" --data-urlencode step=0
+is "$code" 404 "background: of jsbob's step, a 404 for jsalice"
+get jsalice --data-urlencode q=workflow --data-urlencode "job=$bob"
+is "$code" 404 "workflow: jsbob's workflow is a 404 for jsalice"
+bobfid=$(curl -s -G -u jsbob:jsbob "$api" --data-urlencode q=job --data-urlencode "id=$bob" | jq -r '.job.files[] | select(.path | endswith("bob-private.txt")) | .id')
+like "$bobfid" '^[0-9]+$' "jsbob sees his own file"
+get jsalice --data-urlencode q=file --data-urlencode "id=$bobfid"
+is "$code" 404 "file: jsbob's private file is a 404 for jsalice"
+for q in jobs workflows; do
+  get jsalice --data-urlencode "q=$q" --data-urlencode limit=1000
+  jq -e '[.. | strings] | any(test("jsbob|bobsecret|bobflow")) | not' <<< "$body" >/dev/null
+  ok $? "$q: jsalice's list holds nothing of jsbob's"
+done
+get jsbob --data-urlencode q=workflow --data-urlencode "job=$bob"
+jq -e "[.jobs[].id] == [$bob] and ([.. | strings] | any(test(\"jsalice|$tag\")) | not)" <<< "$body" >/dev/null
+ok $? "jsbob's workflow is his one job: the file edge from jsalice's job does not pull hers in"
+
+# --- the admin sees all --------------------------------------------------------------------
+get jsadmin --data-urlencode q=job --data-urlencode "id=$bob"
+is "$code $(jq -r '.job.user' <<< "$body")" "200 jsbob" "admin: sees jsbob's job"
+get jsadmin --data-urlencode q=jobs --data-urlencode limit=1000
+jq -e "[.jobs[].user] | (index(\"jsalice\") != null and index(\"jsbob\") != null)" <<< "$body" >/dev/null
+ok $? "admin: the job list holds both users"
+get jsadmin --data-urlencode q=background --data-urlencode "job=$sim" --data-urlencode step=0 --data-urlencode top=5 --data-urlencode metric=cpu_ns
+jq -e 'has("top") and (.top | type == "array")' <<< "$body" >/dev/null
+ok $? "admin: the background names its top contributing jobs"
+get jsadmin --data-urlencode q=file --data-urlencode "id=$fid"
+jq -e '[.file.accesses[].job] | index('"$bob"') != null' <<< "$body" >/dev/null
+ok $? "admin: sees jsbob's read of jsalice's file"
+
+# --- escaping -----------------------------------------------------------------------------------
+get jsalice --data-urlencode q=job --data-urlencode "id=$evil"
+is "$(jq -r '.job.name' <<< "$body")" "$xss" "a hostile job name comes back intact as a JSON string"
+grep -q '<\\/' "$work/body.json" || ! grep -q '</' "$work/body.json"
+ok $? "'</' is escaped as '<\\/' in the reply"
+
+# --- the injection/XSS corpus against every parameter of every endpoint ----------------------------
+bad=0; n=0
+while IFS= read -r payload; do
+  for spec in "jobs:name" "jobs:workflow" "jobs:state" "jobs:from" "jobs:user" "workflows:name" "workflow:id" "workflow:job" \
+              "job:id" "step:job" "step:step" "step:node" "background:step" "background:scope" "background:metric" "file:id" "jobs:cluster"; do
+    q=${spec%%:*}; p=${spec#*:}
+    extra=(); case $q in step|background) [ "$p" != job ] && extra=(--data-urlencode "job=$sim"); [ "$p" != step ] && extra+=(--data-urlencode step=0) ;; esac
+    get jsalice --data-urlencode "q=$q" "${extra[@]}" --data-urlencode "$p=$payload"
+    n=$((n + 1))
+    case $code in
+      400|403|404) ;;
+      200) # a payload naming jsbob may be echoed back (step&node=jsbob); his data may not
+           leak=(-e bobsecret -e bobflow); [[ $payload == *jsbob* ]] || leak+=(-e jsbob)
+           if ! jq -e . >/dev/null 2>&1 <<< "$body" || grep -q "${leak[@]}" <<< "$body"; then bad=$((bad + 1)); diag "leak or bad JSON: $q $p=$payload"; fi ;;
+      *) bad=$((bad + 1)); diag "status $code: $q $p=$payload: $body" ;;
+    esac
+  done
+done < "$JS_TOP_SRCDIR/tests/web/injection-corpus.txt"
+is "$bad" 0 "$n injection/XSS requests: each a 400/403/404 or a 200 with valid JSON and nothing of jsbob's"
+codes=""
+for raw in 'id=%00' 'id=1%00' 'name=%C3%28' 'name=a%0Ab' 'q=job%27' 'name=%FF' ; do
+  codes="$codes $(curl -s -o /dev/null -w '%{http_code}' -u jsalice:jsalice "$api?q=jobs&$raw")"
+done
+is "$codes" " 400 400 400 400 400 400" "NUL bytes, invalid UTF-8, control characters and broken escapes: 400"
+done_testing

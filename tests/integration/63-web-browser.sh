@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The viewer in headless Chromium (playwright-core driving /usr/bin/chromium) on the sample
+# workflow that 62 ran for real: job and step boxes, the three edge kinds, the three layouts,
+# a step's background chart; screenshots in $JS_CLUSTER_DIR/web-screenshots (kept in
+# tests/web/screenshots of the build tree too). A hostile job name in the workflow must not
+# open a dialog (the test fails on any).
+. "$JS_TOP_SRCDIR/tests/lib/tap.sh"
+need_cluster
+state=$JS_CLUSTER_DIR/web-e2e.env
+[ -s "$state" ] || skip_all "62-web-api-real-runs.sh did not run (no real-run data)"
+. "$state"
+[ -x /usr/bin/chromium ] || skip_all "no /usr/bin/chromium"
+command -v node >/dev/null || skip_all "node is not installed"
+tw=$JS_TOP_SRCDIR/tests/web
+if [ ! -d "$tw/node_modules/playwright-core" ]; then
+  # the lock file pins playwright-core; it never downloads a browser
+  (cd "$tw" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >/dev/null 2>&1) ||
+    skip_all "npm ci in tests/web failed (no registry?)"
+fi
+out=$JS_TOP_BUILDDIR/tests/web/screenshots
+rm -rf "$out"
+# the edge kinds the API found in this run; the browser must draw each
+kinds=$(curl -s -G -u jsalice:jsalice "${JS_WEB_URL}cgi-bin/jobscreen.cgi" --data-urlencode q=workflow \
+  --data-urlencode "id=$wf" | jq -r '[.edges[].kind] | unique | join(",")')
+case ",$kinds," in *,time,*) ;; *) echo "# note: no time edge in this run (every start-after-end pair is also linked by the scheduler or a file)" ;; esac
+timeout 300 node "$tw/viewer-test.js" --url "$JS_WEB_URL" --user jsalice --password jsalice \
+  --workflow "$wf" --step "$sim:0" --file "$fid" --out "$out" --kinds "$kinds" --min-jobs 5
+st=$?
+cp -r "$out" "$JS_CLUSTER_DIR/web-screenshots" 2>/dev/null
+exit $st

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# top-io and runtime-shares on the real runs of 70: the dd job of jsbob tops the I/O volume,
+# the small-file storm tops the metadata operations (a compute loop does not, although bash
+# flushes stdio after each of its 300000 builtins), the dd steps show a high I/O share and the
+# MPI program a high MPI share, while the compute loop and the sleep show neither.
+. "$JS_TOP_SRCDIR/tests/lib/tap.sh"
+need_cluster
+. "$JS_TOP_SRCDIR/tests/lib/reports.sh"
+need_reports_db
+plan 13
+
+out=$(report top-io -v limit=3); diag "$out"
+is "$(echo "$out" | section 'users by I/O volume' | head -1 | field 1)" jsbob "jsbob, who ran the dd job, is the top user by I/O volume"
+is "$(echo "$out" | section 'jobs by I/O volume' | head -1 | field 1)" "$BIGIO" "the dd job (bigio) is the top job by I/O volume"
+big=$(echo "$out" | section 'jobs by I/O volume' | head -1 | field 6)
+ok "$([ "${big:-0}" -ge $((1024 * 1024 * 1024)) ]; echo $?)" "it moved at least 1 GiB (two dd steps, each reading and writing 256 MiB)"
+is "$(echo "$out" | section 'workflows by I/O volume' | head -1 | field 2)" bigio "its workflow tops the workflows by I/O volume"
+is "$(echo "$out" | section 'jobs by metadata operations' | head -1 | field 1)" "$STORM" "the small-file storm is the top job by metadata operations"
+is "$(echo "$out" | section 'jobs by metadata operations' | head -1 | cut -d'|' -f7,8)" "403|403" \
+  "it touched 403 files, all small (400 of its own, its script and two others)"
+is "$(echo "$out" | section 'users by metadata operations' | head -1 | field 1)" jsalice "jsalice, who ran it, is the top user by metadata operations"
+ok "$(echo "$out" | section 'jobs by metadata operations' | field 1 | grep -qx "$CRUNCH"; [ $? -ne 0 ]; echo $?)" \
+  "the compute loop is not among the top 3 by metadata operations"
+
+out=$(report runtime-shares -v min_wall_s=0 -v min_share=0.4); diag "$out"
+steps=$(echo "$out" | section steps)
+is "$(echo "$steps" | awk -F'|' -v j="$BIGIO" '$1 == j { print $2 ":" $4 ":" $5 }' | sort | tr '\n' ' ')" "0:dd:io 1:dd:io " \
+  "both dd steps of bigio have a high I/O share"
+is "$(echo "$out" | section 'by user and application' | awk -F'|' '$1 == "jsbob" && $2 == "dd" { print $3 ":" $4 }')" "io:2" \
+  "by user and application: jsbob's dd, 2 steps, kind io"
+if [ -n "$MPIWAIT" ]; then
+  is "$(echo "$steps" | awk -F'|' -v j="$MPIWAIT" '$1 == j && $2 == "0" { print $4 ":" $5 }')" "mpi_wait:mpi" \
+    "the MPI program that waits half its time has a high MPI share"
+else
+  ok 0 "the MPI program has a high MPI share # SKIP built without MPI"
+fi
+is "$(echo "$steps" | awk -F'|' -v a="$CRUNCH" -v b="$BESIDEX" '($1 == a || $1 == b) && $2 == "0"' | wc -l)" 0 \
+  "the compute loop and the sleep are not listed"
+is "$(echo "$steps" | awk -F'|' -v j="$BIGIO" '$1 == j && $5 == "mpi"' | wc -l)" 0 "the dd steps are not listed as MPI-bound"
+done_testing

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# node-anomalies: a node on which the same step computes consistently longer than on its peers
+# is reported; a balanced step and a node slow only once are not; a node on which the
+# single-node steps of one application compute longer than on the other nodes is reported too.  The test cluster has one
+# node, so the multi-node steps come from tests/sql/make-node-spool (record and profile
+# formats, owned as the plugin and the profiler would own them) and the real profile_ingest.
+. "$JS_TOP_SRCDIR/tests/lib/tap.sh"
+need_cluster
+. "$JS_TOP_SRCDIR/tests/lib/reports.sh"
+[ -x "$INGEST" ] || bail "no $INGEST (build first)"
+plan 11
+work=$(mktemp -d "$JS_CLUSTER_DIR/reports74.XXXXXX"); spool=$work/spool
+mkdir "$spool"; chmod 711 "$spool"
+python3 "$JS_TOP_SRCDIR/tests/sql/make-node-spool" "$spool" jsalice "$(id -u jsalice)" "$(id -g jsalice)"
+find "$spool" -type d -name 'job.*' -exec chmod 711 {} +
+find "$spool" -type f -exec chmod 644 {} +
+find "$spool" -type d -name profiles | while read -r p; do
+  chown -R jsalice: "$p"; chmod 700 "$p"; find "$p" -type f -exec chmod 600 {} +
+done
+export DB=js_reports74
+dropdb --if-exists "$DB" 2>/dev/null; createdb "$DB"
+ingest_spool "$spool" "$DB"
+ok $? "profile_ingest loads six three-node steps and twelve single-node steps"
+is "$(q "SELECT count(*) FROM js.step_nodes")" 30 "30 step records (6 steps x 3 nodes + 12)"
+is "$(q "SELECT count(*) FROM js.quarantine")" 0 "nothing quarantined"
+
+out=$(report node-anomalies)
+diag "$out"
+nodes=$(echo "$out" | section 'anomalous nodes' | field 1 | tr '\n' ' ')
+is "$nodes" "na3 " "na3, slow in four of its six steps, is the one anomalous node"
+is "$(echo "$out" | section 'anomalous nodes' | rows_with 1 na3 | cut -d'|' -f2-5)" "6|4|0.67|2.00" \
+  "na3: 6 multi-node steps, 4 slow, fraction 0.67, median ratio 2.00"
+is "$(echo "$out" | section 'slow (step, node)' | rows_with 5 na3 | field 1 | tr '\n' ' ')" "900 901 902 903 " \
+  "its slow steps are those of jobs 900-903 (not the balanced 904)"
+is "$(echo "$out" | section 'slow (step, node)' | rows_with 5 na2 | cut -d'|' -f1,7)" "905|1.50" \
+  "na2 was slow once (job 905, ratio 1.50) and is listed as a slow pair only"
+is "$(report node-anomalies -v min_steps=1 | section 'anomalous nodes' | field 1 | tr '\n' ' ')" "na3 " \
+  "even with min_steps=1 na2 is not anomalous: slow in one of six steps is not consistently slow"
+single=$(echo "$out" | section 'nodes slower for the same application')
+is "$(echo "$single" | cut -d'|' -f1-5,8)" "nb3|jsalice|sim|4|8|1.80" \
+  "single-node steps: sim on nb3 (4 steps) computes 1.80 times as long as on the other nodes (8 steps)"
+is "$(echo "$single" | awk -F'|' '$1 ~ /^na/' | wc -l)" 0 "the multi-node steps are not compared there"
+is "$(report node-anomalies -v min_steps=5 | section 'nodes slower for the same application' | wc -l)" 0 \
+  "with min_steps=5 four steps on nb3 are too few"
+dropdb "$DB"
+done_testing

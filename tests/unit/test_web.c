@@ -1,0 +1,233 @@
+/* Unit tests of jobscreen.cgi's request handling (web/): configuration, user names, query
+ * strings, typed parameters, routing, error bodies. What reaches the database is decided here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "web/jsweb.h"
+
+static char err[512];
+
+static void config_parses_keys_comments_and_admin_lists(void **state)
+{
+    (void)state;
+    struct jsw_config c;
+    jsw_config_defaults(&c);
+    assert_int_equal(jsw_config_parse(&c,
+                                      "# comment\n\nconninfo = host=db port=5432 dbname=js  # trailing\n"
+                                      "admins = ann, bob carl\nadmin_group = hpcadm\n"
+                                      "statement_timeout = 2500\nmax_rows=10\n",
+                                      err, sizeof err),
+                     0);
+    assert_string_equal(c.conninfo, "host=db port=5432 dbname=js");
+    assert_int_equal(c.n_admins, 3);
+    assert_string_equal(c.admins[2], "carl");
+    assert_string_equal(c.admin_group, "hpcadm");
+    assert_int_equal(c.statement_timeout_ms, 2500);
+    assert_int_equal(c.max_rows, 10);
+    assert_true(jsw_is_admin(&c, "bob"));
+    assert_false(jsw_is_admin(&c, "bo"));
+    assert_false(jsw_is_admin(&c, "bobby"));
+}
+
+static void config_rejects_unknown_keys_and_bad_values_with_line_numbers(void **state)
+{
+    (void)state;
+    struct jsw_config c;
+    jsw_config_defaults(&c);
+    assert_int_equal(jsw_config_parse(&c, "conninfo = x\n\nconifo = y\n", err, sizeof err), -1);
+    assert_string_equal(err, "line 3: unknown key 'conifo'");
+    assert_int_equal(jsw_config_parse(&c, "admins = ok, b;ad\n", err, sizeof err), -1);
+    assert_string_equal(err, "line 1: admins: 'b;ad' is not a valid user name");
+    assert_int_equal(jsw_config_parse(&c, "statement_timeout = 5s\n", err, sizeof err), -1);
+    assert_int_equal(jsw_config_parse(&c, "just words\n", err, sizeof err), -1);
+    assert_string_equal(err, "line 1: expected 'key = value'");
+    assert_int_equal(jsw_config_load(&c, "/nonexistent/web.conf", err, sizeof err), -1);
+    assert_non_null(strstr(err, "No such file"));
+}
+
+static void admin_group_membership_counts_primary_group(void **state)
+{
+    (void)state;
+    struct jsw_config c;
+    jsw_config_defaults(&c);
+    /* root's primary group is root on every Linux system */
+    assert_int_equal(jsw_config_parse(&c, "admin_group = root\n", err, sizeof err), 0);
+    assert_true(jsw_is_admin(&c, "root"));
+    assert_false(jsw_is_admin(&c, "nosuchuser-jobscreen"));
+}
+
+static void user_names_are_strict(void **state)
+{
+    (void)state;
+    assert_true(jsw_user_name_valid("jsalice"));
+    assert_true(jsw_user_name_valid("a.b-c_d@EXAMPLE.ORG"));
+    assert_false(jsw_user_name_valid(""));
+    assert_false(jsw_user_name_valid(NULL));
+    assert_false(jsw_user_name_valid("-x"));
+    assert_false(jsw_user_name_valid(".."));
+    assert_false(jsw_user_name_valid("a b"));
+    assert_false(jsw_user_name_valid("a'--"));
+    assert_false(jsw_user_name_valid("<script>"));
+    assert_false(jsw_user_name_valid("x\n"));
+    char longname[80];
+    memset(longname, 'a', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    assert_false(jsw_user_name_valid(longname));
+}
+
+static void query_strings_decode_and_refuse_junk(void **state)
+{
+    (void)state;
+    struct jsw_request r;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(jsw_parse_query(&r, "q=jobs&name=a%20b+c&flag&x=%3Cb%3E", err, sizeof err), 0);
+    assert_int_equal(r.n_params, 4);
+    assert_string_equal(jsw_param(&r, "name"), "a b c");
+    assert_string_equal(jsw_param(&r, "flag"), "");
+    assert_string_equal(jsw_param(&r, "x"), "<b>");
+    assert_null(jsw_param(&r, "nope"));
+    assert_int_equal(jsw_parse_query(&r, "a=%00", err, sizeof err), -1);
+    assert_int_equal(jsw_parse_query(&r, "a=%0a", err, sizeof err), -1);
+    assert_int_equal(jsw_parse_query(&r, "a=%4", err, sizeof err), -1);
+    assert_int_equal(jsw_parse_query(&r, "a=%zz", err, sizeof err), -1);
+    assert_int_equal(jsw_parse_query(&r, "a=1&a=2", err, sizeof err), -1);
+    assert_string_equal(err, "parameter 'a' given twice");
+    assert_int_equal(jsw_parse_query(&r, "a%27=1", err, sizeof err), -1);
+    char big[600];
+    memset(big, 'x', sizeof big - 1);
+    big[0] = 'v', big[1] = '=';
+    big[sizeof big - 1] = '\0';
+    assert_int_equal(jsw_parse_query(&r, big, err, sizeof err), -1);
+}
+
+static void endpoint_comes_from_path_info_or_q(void **state)
+{
+    (void)state;
+    struct jsw_request r;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(jsw_parse_query(&r, "q=jobs", err, sizeof err), 0);
+    assert_int_equal(jsw_parse_endpoint(&r, "/workflow", err, sizeof err), 0);
+    assert_string_equal(r.endpoint, "workflow");
+    assert_int_equal(jsw_parse_endpoint(&r, NULL, err, sizeof err), 0);
+    assert_string_equal(r.endpoint, "jobs");
+    assert_int_equal(jsw_parse_endpoint(&r, "/../etc", err, sizeof err), -1);
+    assert_non_null(jsw_route_find("background"));
+    assert_null(jsw_route_find("Background"));
+    assert_null(jsw_route_find(""));
+}
+
+static void typed_parameters_are_bounded(void **state)
+{
+    (void)state;
+    struct jsw_request r;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(jsw_parse_query(&r, "id=42&neg=-1&sql=1%20OR%201%3D1&big=99999999999999999999"
+                                         "&t=2026-11-21T10:00:00Z&d=2026-11-21&e=1795219200&bad=yesterday"
+                                         "&scope=nodes&s2=all",
+                                     err, sizeof err),
+                     0);
+    int64_t v = 0;
+    bool present;
+    assert_int_equal(jsw_param_int(&r, "id", 1, 100, &v, &present, err, sizeof err), 0);
+    assert_true(present);
+    assert_int_equal(v, 42);
+    assert_int_equal(jsw_param_int(&r, "missing", 1, 100, &v, &present, err, sizeof err), 0);
+    assert_false(present);
+    assert_int_equal(jsw_param_int(&r, "neg", 1, 100, &v, NULL, err, sizeof err), -1);
+    assert_string_equal(err, "parameter 'neg': expected an integer from 1 to 100");
+    assert_int_equal(jsw_param_int(&r, "sql", 1, 100, &v, NULL, err, sizeof err), -1);
+    assert_int_equal(jsw_param_int(&r, "big", 1, INT64_MAX, &v, NULL, err, sizeof err), -1);
+    assert_int_equal(jsw_param_time(&r, "t", &v, NULL, err, sizeof err), 0);
+    assert_int_equal(v, 1795255200);
+    assert_int_equal(jsw_param_time(&r, "d", &v, NULL, err, sizeof err), 0);
+    assert_int_equal(v, 1795219200);
+    assert_int_equal(jsw_param_time(&r, "e", &v, NULL, err, sizeof err), 0);
+    assert_int_equal(v, 1795219200);
+    assert_int_equal(jsw_param_time(&r, "bad", &v, NULL, err, sizeof err), -1);
+    static const char *const scopes[] = { "cluster", "nodes", NULL };
+    const char *s = NULL;
+    assert_int_equal(jsw_param_enum(&r, "scope", scopes, &s, err, sizeof err), 0);
+    assert_string_equal(s, "nodes");
+    assert_int_equal(jsw_param_enum(&r, "s2", scopes, &s, err, sizeof err), -1);
+    assert_string_equal(err, "parameter 's2': expected one of cluster nodes");
+}
+
+static void text_parameters_must_be_utf8(void **state)
+{
+    (void)state;
+    struct jsw_request r;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(jsw_parse_query(&r, "ok=%C3%A9t%C3%A9&bad=%C3%28", err, sizeof err), 0);
+    const char *v = NULL;
+    assert_int_equal(jsw_param_text(&r, "ok", &v, err, sizeof err), 0);
+    assert_string_equal(v, "\xc3\xa9t\xc3\xa9");
+    assert_int_equal(jsw_param_text(&r, "bad", &v, err, sizeof err), -1);
+}
+
+static void steps_are_numbers_or_slurm_words(void **state)
+{
+    (void)state;
+    assert_true(jsw_step_valid("0"));
+    assert_true(jsw_step_valid("17"));
+    assert_true(jsw_step_valid("batch"));
+    assert_true(jsw_step_valid("extern"));
+    assert_false(jsw_step_valid("007"));
+    assert_false(jsw_step_valid("-1"));
+    assert_false(jsw_step_valid("1;"));
+    assert_false(jsw_step_valid("4294967291"));
+    assert_false(jsw_step_valid(""));
+}
+
+static void error_bodies_carry_status_and_message(void **state)
+{
+    (void)state;
+    json_t *b = jsw_error_body(404, "no job 7 of yours");
+    char *s = json_dumps(b, JSON_COMPACT | JSON_SORT_KEYS);
+    assert_string_equal(s, "{\"error\":{\"message\":\"no job 7 of yours\",\"status\":404}}");
+    free(s);
+    json_decref(b);
+    assert_string_equal(jsw_status_text(403), "Forbidden");
+}
+
+static void every_endpoint_query_is_compiled_in(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "workflows", "jobs", "job_workflow", "workflow",
+                                         "workflow_jobs", "workflow_edges", "job", "job_files",
+                                         "step", "step_slices", "step_node_slices",
+                                         "step_digest", "step_files", "background_cluster",
+                                         "background_nodes", "background_top", "file",
+                                         "file_accesses", NULL };
+    for (const char *const *n = names; *n; n++) {
+        const char *q = jsw_query_text(*n);
+        if (!q)
+            fail_msg("query '%s' missing from queries.sql", *n);
+        /* every query filters by the viewer: it must use $1 and $2 */
+        if (!strstr(q, "$1") || !strstr(q, "$2"))
+            fail_msg("query '%s' does not use the viewer ($1, $2)", *n);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(config_parses_keys_comments_and_admin_lists),
+        cmocka_unit_test(config_rejects_unknown_keys_and_bad_values_with_line_numbers),
+        cmocka_unit_test(admin_group_membership_counts_primary_group),
+        cmocka_unit_test(user_names_are_strict),
+        cmocka_unit_test(query_strings_decode_and_refuse_junk),
+        cmocka_unit_test(endpoint_comes_from_path_info_or_q),
+        cmocka_unit_test(typed_parameters_are_bounded),
+        cmocka_unit_test(text_parameters_must_be_utf8),
+        cmocka_unit_test(steps_are_numbers_or_slurm_words),
+        cmocka_unit_test(error_bodies_carry_status_and_message),
+        cmocka_unit_test(every_endpoint_query_is_compiled_in),
+    };
+    return cmocka_run_group_tests_name("web", tests, NULL, NULL);
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+/* Browser test of the jobscreen viewer: playwright-core drives the system's Chromium
+ * (/usr/bin/chromium; it never downloads a browser). Prints TAP.
+ *
+ *   node viewer-test.js --url URL --user U --password P --workflow ID --step JOB:STEP
+ *                       --out DIR [--kinds scheduler,time,file] [--min-jobs N]
+ *
+ * It opens the list, then the workflow, checks the job and step boxes and the edge kinds
+ * against what the API returned, switches the three layouts, opens the background chart of a
+ * step, and saves a screenshot at each stage into DIR. Any page error, failed API call or
+ * JavaScript dialog (an XSS payload firing) fails the test. */
+'use strict';
+const { chromium } = require('playwright-core');
+const fs = require('fs');
+const path = require('path');
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+const kinds = (args.kinds || 'scheduler,time,file').split(',').filter(Boolean);
+const minJobs = Number(args['min-jobs'] || 1);
+fs.mkdirSync(args.out, { recursive: true });
+
+let n = 0, failed = 0;
+const plan = 14 + kinds.length + (args.file ? 1 : 0);
+console.log('1..' + plan);
+function ok(cond, what, diag) {
+  n++;
+  console.log((cond ? 'ok ' : 'not ok ') + n + ' - ' + what);
+  if (!cond) { failed++; if (diag) console.log('# ' + String(diag).split('\n').join('\n# ')); }
+}
+
+(async () => {
+  const browser = await chromium.launch({
+    executablePath: process.env.JS_CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync'],
+  });
+  const ctx = await browser.newContext({ bypassCSP: true, httpCredentials: { username: args.user, password: args.password }, viewport: { width: 1400, height: 950 } });
+  const page = await ctx.newPage();
+  const problems = [];
+  page.on('pageerror', e => problems.push('page error: ' + e.message));
+  page.on('dialog', d => { problems.push('dialog opened: ' + d.message()); d.dismiss(); });
+  page.on('response', r => { if (r.url().includes('jobscreen.cgi') && r.status() >= 400) problems.push('API ' + r.status() + ' ' + r.url()); });
+  page.on('requestfailed', r => problems.push('request failed: ' + r.url()));
+  const shot = async name => page.screenshot({ path: path.join(args.out, name + '.png'), fullPage: false });
+  const base = args.url.replace(/\/?$/, '/');
+  try {
+    await page.goto(base + '#view=list');
+    await page.waitForSelector('#workflows tbody tr a', { timeout: 15000 });
+    const listed = await page.$$eval('#workflows tbody a', as => as.map(a => a.getAttribute('href')));
+    ok(listed.some(h => h.includes('id=' + args.workflow)), 'the list links the workflow', listed.join(' '));
+    await shot('1-list');
+
+    await page.goto(base + '#view=workflow&id=' + args.workflow);
+    await page.waitForFunction(() => document.body.dataset.graphReady === 'graph', null, { timeout: 30000 });
+    const g = await page.evaluate(() => {
+      const cy = window.jobscreenViewer.cy(), wf = window.jobscreenViewer.workflow();
+      return {
+        apiJobs: wf.jobs.length, apiSteps: wf.jobs.reduce((a, j) => a + j.steps.filter(s => s.step !== 'extern').length, 0),
+        apiKinds: [...new Set(wf.edges.map(e => e.kind))],
+        jobBoxes: cy.nodes('.job').length, groups: cy.nodes('.group').length, stepBoxes: cy.nodes('.step').length,
+        fileBoxes: cy.nodes('.files').length,
+        edgeKinds: [...new Set(cy.edges().map(e => e.data('kind')))],
+        stepsInsideJobs: cy.nodes('.step').every(s => { const j = cy.$id('j' + s.data('job')); if (!j.length) return true; const b = j.boundingBox(), p = s.position(); return p.x >= b.x1 && p.x <= b.x2 && p.y >= b.y1 && p.y <= b.y2; }),
+        legend: [...document.querySelectorAll('#legend > span')].map(s => s.textContent),
+      };
+    });
+    ok(g.apiJobs >= minJobs, 'the API returns the workflow\'s jobs (' + g.apiJobs + ')');
+    ok(g.jobBoxes + g.groups > 0 && g.jobBoxes + g.groups <= g.apiJobs, 'a box per job or collapsed group (' + g.jobBoxes + ' jobs, ' + g.groups + ' groups)', JSON.stringify(g));
+    ok(g.stepBoxes > 0, 'step boxes are drawn (' + g.stepBoxes + ')', JSON.stringify(g));
+    ok(g.stepsInsideJobs, 'every step box lies inside its job box');
+    ok(g.fileBoxes > 0, 'file boxes per access mode are drawn (' + g.fileBoxes + ')');
+    for (const k of kinds) ok(g.apiKinds.includes(k) && g.edgeKinds.includes(k), 'a ' + k + ' edge is in the API and drawn', 'API: ' + g.apiKinds + ' drawn: ' + g.edgeKinds);
+    ok(g.legend.some(t => /scheduler/.test(t)) && g.legend.some(t => /file/.test(t)) && g.legend.some(t => /Computation/.test(t)), 'the legend names edge kinds and runtime categories');
+    const styles = await page.evaluate(() => {
+      const cy = window.jobscreenViewer.cy();
+      const st = k => { const e = cy.edges('.' + k); return e.length ? e[0].style('line-style') : null; };
+      return { scheduler: st('scheduler'), time: st('time'), file: st('file') };
+    });
+    ok((!styles.scheduler || styles.scheduler === 'solid') && (!styles.time || styles.time === 'dotted') && (!styles.file || styles.file === 'dashed'),
+      'edges: scheduler solid, time dotted, file dashed', JSON.stringify(styles));
+    await shot('2-graph');
+
+    const widths = {};
+    for (const layout of ['duration', 'timeline', 'graph']) {
+      await page.click('button[data-layout="' + layout + '"]');
+      await page.waitForFunction(l => document.body.dataset.graphReady === l, layout, { timeout: 30000 });
+      widths[layout] = await page.evaluate(() => window.jobscreenViewer.cy().nodes('.job').map(n => Math.round(n.width())));
+      await shot('3-layout-' + layout);
+    }
+    const distinct = a => new Set(a).size;
+    ok(distinct(widths.graph) === 1, 'dependency graph: equal job boxes', JSON.stringify(widths.graph));
+    ok(widths.duration.length < 2 || distinct(widths.duration) > 1 || distinct(widths.timeline) > 1, 'duration and timeline layouts size boxes by time', JSON.stringify(widths));
+
+    const [job, step] = args.step.split(':');
+    await page.goto(base + '#view=workflow&id=' + args.workflow + '&layout=timeline&sel=step:' + job + ':' + step);
+    await page.waitForFunction(s => document.body.dataset.backgroundReady === s, job + ':' + step, { timeout: 30000 });
+    const bg = await page.evaluate(() => {
+      const c = document.querySelector('#tab-step .background canvas');
+      const chart = c && window.Chart && window.Chart.getChart(c);
+      return { canvas: !!c, datasets: chart ? chart.data.datasets.map(d => d.label + ':' + d.data.length) : [] };
+    });
+    ok(!(await page.isHidden('#tab-step')), 'selecting a step opens the step tab');
+    ok(bg.canvas && bg.datasets.length === 2 && bg.datasets.every(d => !/:0$/.test(d)), 'the background chart draws the step against all other jobs', JSON.stringify(bg));
+    await shot('4-step-background');
+    await page.selectOption('#tab-step select[name="scope"]', 'nodes');
+    await page.waitForTimeout(300);
+    await page.waitForFunction(s => document.body.dataset.backgroundReady === s, job + ':' + step, { timeout: 30000 });
+    await page.evaluate(() => document.querySelector('#tab-step .background').scrollIntoView());
+    await shot('5-step-background-nodes');
+
+    await page.goto(base + '#view=workflow&id=' + args.workflow + '&sel=job:' + job);
+    await page.waitForSelector('#tab-job table.steps tbody tr', { timeout: 15000 });
+    ok((await page.$$('#tab-job canvas')).length >= 2, 'the job tab shows the step share and category charts');
+    await shot('6-job');
+
+    if (args.file) {
+      await page.goto(base + '#view=workflow&id=' + args.workflow + '&sel=file:' + args.file);
+      await page.waitForSelector('#tab-file table tbody tr', { timeout: 15000 });
+      const f = await page.evaluate(() => ({ canvas: !!document.querySelector('#tab-file canvas'), rows: document.querySelectorAll('#tab-file table.data tbody tr').length, title: document.querySelector('#tab-file h3').textContent }));
+      ok(f.canvas && f.rows >= 2, 'the file tab shows its writers and readers over time (' + f.rows + ' accesses of ' + f.title + ')', JSON.stringify(f));
+      await shot('7-file');
+    }
+  } catch (e) {
+    problems.push('exception: ' + e.stack);
+    await shot('error').catch(() => {});
+  }
+  ok(problems.length === 0, 'no page errors, failed API calls or dialogs', problems.join('\n'));
+  while (n < plan) ok(false, 'not reached');
+  await browser.close();
+  process.exit(failed ? 1 : 0);
+})();

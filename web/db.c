@@ -1,0 +1,134 @@
+/* The database: one libpq connection per request, read-only, parameterised queries only
+ * (PQexecParams with the SQL text of queries.sql), rows turned into typed JSON. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "jsweb.h"
+#include "queries.h"
+
+/* type OIDs of pg_type.h (stable across PostgreSQL versions) */
+enum {
+    OID_BOOL = 16, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_OID = 26, OID_JSON = 114,
+    OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_NUMERIC = 1700, OID_JSONB = 3802
+};
+
+const char *jsw_query_text(const char *name)
+{
+    for (const struct jsw_query *q = jsw_queries; q->name; q++)
+        if (!strcmp(q->name, name))
+            return q->text;
+    return NULL;
+}
+
+static PGresult *run(PGconn *c, const char *sql, int n, const char *const *p)
+{
+    return PQexecParams(c, sql, n, NULL, p, NULL, NULL, 0);
+}
+
+jsw_db *jsw_db_connect(const struct jsw_config *cfg, char *err, size_t errlen)
+{
+    PGconn *c = PQconnectdb(cfg->conninfo);
+    if (PQstatus(c) != CONNECTION_OK) {
+        snprintf(err, errlen, "database connection failed: %s", PQerrorMessage(c));
+        err[strcspn(err, "\n")] = '\0';
+        PQfinish(c);
+        return NULL;
+    }
+    /* Read-only by default, bounded in time, named in pg_stat_activity. */
+    char timeout[32];
+    snprintf(timeout, sizeof timeout, "%d", cfg->statement_timeout_ms);
+    const char *p[] = { timeout };
+    PGresult *r = run(c,
+                      "SELECT set_config('statement_timeout', $1, false), "
+                      "set_config('default_transaction_read_only', 'on', false), "
+                      "set_config('application_name', 'jobscreen.cgi', false), "
+                      /* room to hash-aggregate a long step's slices instead of sorting them */
+                      "set_config('work_mem', '64MB', false)",
+                      1, p);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        snprintf(err, errlen, "database setup failed: %s", PQresultErrorMessage(r));
+        err[strcspn(err, "\n")] = '\0';
+        PQclear(r);
+        PQfinish(c);
+        return NULL;
+    }
+    PQclear(r);
+    return (jsw_db *)c;
+}
+
+void jsw_db_close(jsw_db *db)
+{
+    if (db)
+        PQfinish((PGconn *)db);
+}
+
+static json_t *cell(const PGresult *r, int row, int col)
+{
+    if (PQgetisnull(r, row, col))
+        return json_null();
+    const char *v = PQgetvalue(r, row, col);
+    switch (PQftype(r, col)) {
+    case OID_BOOL:
+        return json_boolean(v[0] == 't');
+    case OID_INT2: case OID_INT4: case OID_INT8: case OID_OID:
+        return json_integer(strtoll(v, NULL, 10));
+    case OID_FLOAT4: case OID_FLOAT8: case OID_NUMERIC: {
+        double d = strtod(v, NULL);
+        /* NaN and infinities have no JSON form */
+        return d == d && d - d == 0 ? json_real(d) : json_null();
+    }
+    case OID_JSON: case OID_JSONB: {
+        json_error_t e;
+        json_t *j = json_loads(v, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
+        return j ? j : json_null();
+    }
+    default: {
+        /* the database is UTF-8; a string Jansson refuses becomes null, never raw bytes */
+        json_t *s = json_string(v);
+        return s ? s : json_null();
+    }
+    }
+}
+
+json_t *jsw_db_rows(jsw_db *db, const char *query_name, int nparams, const char *const *params,
+                    char *err, size_t errlen)
+{
+    const char *sql = jsw_query_text(query_name);
+    if (!sql) {
+        snprintf(err, errlen, "internal error: no query '%s'", query_name);
+        return NULL;
+    }
+    PGresult *r = run((PGconn *)db, sql, nparams, params);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        fprintf(stderr, "jobscreen.cgi: query %s: %s", query_name, PQresultErrorMessage(r));
+        snprintf(err, errlen, "database query '%s' failed", query_name);
+        PQclear(r);
+        return NULL;
+    }
+    int rows = PQntuples(r), cols = PQnfields(r);
+    json_t *out = json_array();
+    for (int i = 0; i < rows; i++) {
+        json_t *o = json_object();
+        for (int c = 0; c < cols; c++)
+            json_object_set_new(o, PQfname(r, c), cell(r, i, c));
+        json_array_append_new(out, o);
+    }
+    PQclear(r);
+    return out;
+}
+
+json_t *jsw_db_row(jsw_db *db, const char *query_name, int nparams, const char *const *params,
+                   char *err, size_t errlen)
+{
+    json_t *rows = jsw_db_rows(db, query_name, nparams, params, err, errlen);
+    if (!rows)
+        return NULL;
+    json_t *first = json_array_size(rows) ? json_incref(json_array_get(rows, 0)) : json_null();
+    json_decref(rows);
+    return first;
+}

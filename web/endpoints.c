@@ -1,0 +1,508 @@
+/* The endpoints of docs/api.md. Every query gets the viewer as $1 (user name) and $2 (admin:
+ * 't' or 'f') and filters by them itself, so that no endpoint can forget access control:
+ * a user sees rows of their own jobs, an admin sees all. Another user's object is a 404,
+ * exactly as if it did not exist. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsweb.h"
+
+#define FAIL(st, ...)                                                                            \
+    do {                                                                                         \
+        *status = (st);                                                                          \
+        snprintf(err, errlen, __VA_ARGS__);                                                      \
+        return NULL;                                                                             \
+    } while (0)
+
+/* the database layer has already put its message into err */
+#define DBFAIL()                                                                                 \
+    do {                                                                                         \
+        *status = 500;                                                                           \
+        return NULL;                                                                             \
+    } while (0)
+
+struct args {
+    const char *v[12];
+    char buf[12][32];
+    int n;
+};
+
+/* $1 user, $2 admin, $3 cluster (the optional parameter cluster=NAME, validated by
+ * check_cluster before any handler runs a query) */
+static void args_init(struct args *a, const struct jsw_request *req)
+{
+    a->n = 0;
+    a->v[a->n++] = req->user;
+    a->v[a->n++] = req->admin ? "t" : "f";
+    a->v[a->n++] = jsw_param(req, "cluster");
+}
+
+static int check_cluster(const struct jsw_request *req, int *status, char *err, size_t errlen)
+{
+    const char *c = jsw_param(req, "cluster");
+    if (c && !jsw_user_name_valid(c)) {
+        *status = 400;
+        snprintf(err, errlen, "parameter 'cluster': not a valid cluster name");
+        return -1;
+    }
+    return 0;
+}
+static void arg_str(struct args *a, const char *s) { a->v[a->n++] = s; }
+static void arg_int(struct args *a, int64_t n, bool present)
+{
+    if (!present) {
+        a->v[a->n++] = NULL;
+        return;
+    }
+    snprintf(a->buf[a->n], sizeof a->buf[a->n], "%lld", (long long)n);
+    a->v[a->n] = a->buf[a->n];
+    a->n++;
+}
+
+/* user=NAME: whose jobs to list. A user may name only themself; an admin anyone (or nobody:
+ * all users). NULL on success with *owner set (NULL = all), else the 403/400 message. */
+static int owner_param(const struct jsw_request *req, const char **owner, int *status, char *err,
+                       size_t errlen)
+{
+    const char *u = jsw_param(req, "user");
+    if (!u) {
+        *owner = req->admin ? NULL : req->user;
+        return 0;
+    }
+    if (!jsw_user_name_valid(u)) {
+        *status = 400;
+        snprintf(err, errlen, "parameter 'user': not a valid user name");
+        return -1;
+    }
+    if (!req->admin && strcmp(u, req->user) != 0) {
+        *status = 403;
+        snprintf(err, errlen, "parameter 'user': only admins may look at other users' jobs");
+        return -1;
+    }
+    *owner = u;
+    return 0;
+}
+
+static json_t *h_me(jsw_db *db, const struct jsw_request *req, int *status, char *err,
+                    size_t errlen)
+{
+    (void)db, (void)status, (void)err, (void)errlen;
+    return json_pack("{s:s,s:b}", "user", req->user, "admin", req->admin);
+}
+
+static const char *const states[] = { "PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED",
+                                      "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "PREEMPTED",
+                                      "BOOT_FAIL", "DEADLINE", NULL };
+
+/* Shared by /workflows and /jobs: the filters of the list. */
+static json_t *list(jsw_db *db, const struct jsw_request *req, const char *query, int *status,
+                    char *err, size_t errlen)
+{
+    const char *owner = NULL, *state = NULL, *name = NULL, *workflow = NULL;
+    int64_t from = 0, to = 0, limit = 500;
+    bool has_from, has_to;
+    if (owner_param(req, &owner, status, err, errlen))
+        return NULL;
+    if (jsw_param_time(req, "from", &from, &has_from, err, errlen) ||
+        jsw_param_time(req, "to", &to, &has_to, err, errlen) ||
+        jsw_param_enum(req, "state", states, &state, err, errlen) ||
+        jsw_param_text(req, "name", &name, err, errlen) ||
+        jsw_param_text(req, "workflow", &workflow, err, errlen) ||
+        jsw_param_int(req, "limit", 1, 100000, &limit, NULL, err, errlen)) {
+        *status = 400;
+        return NULL;
+    }
+    if (req->max_rows > 0 && limit > req->max_rows)
+        limit = req->max_rows;
+    struct args a;
+    args_init(&a, req);
+    arg_str(&a, owner);
+    arg_int(&a, from, has_from);
+    arg_int(&a, to, has_to);
+    arg_str(&a, state);
+    arg_str(&a, name);
+    arg_str(&a, workflow);
+    arg_int(&a, limit + 1, true);
+    json_t *rows = jsw_db_rows(db, query, a.n, a.v, err, errlen);
+    if (!rows) {
+        *status = 500;
+        return NULL;
+    }
+    bool truncated = json_array_size(rows) > (size_t)limit;
+    if (truncated)
+        json_array_remove(rows, json_array_size(rows) - 1);
+    return json_pack("{s:o,s:b}", strcmp(query, "jobs") ? "workflows" : "jobs", rows, "truncated",
+                     truncated);
+}
+
+static json_t *h_workflows(jsw_db *db, const struct jsw_request *req, int *status, char *err,
+                           size_t errlen)
+{
+    return list(db, req, "workflows", status, err, errlen);
+}
+
+static json_t *h_jobs(jsw_db *db, const struct jsw_request *req, int *status, char *err,
+                      size_t errlen)
+{
+    return list(db, req, "jobs", status, err, errlen);
+}
+
+/* job=ID: a Slurm job id. */
+static int job_param(const struct jsw_request *req, const char *name, int64_t *job, int *status,
+                     char *err, size_t errlen)
+{
+    bool present;
+    if (jsw_param_int(req, name, 1, 4294967295LL, job, &present, err, errlen)) {
+        *status = 400;
+        return -1;
+    }
+    if (!present) {
+        *status = 400;
+        snprintf(err, errlen, "parameter '%s' is required", name);
+        return -1;
+    }
+    return 0;
+}
+
+static int step_param(const struct jsw_request *req, const char **step, int *status, char *err,
+                      size_t errlen)
+{
+    const char *s = jsw_param(req, "step");
+    if (!s) {
+        *status = 400;
+        snprintf(err, errlen, "parameter 'step' is required");
+        return -1;
+    }
+    if (!jsw_step_valid(s)) {
+        *status = 400;
+        snprintf(err, errlen, "parameter 'step': expected a step number, batch, extern or "
+                              "interactive");
+        return -1;
+    }
+    *step = s;
+    return 0;
+}
+
+/* A workflow graph: its jobs with their steps, and its edges (scheduler, time, file) as the
+ * view js.dependencies gives them. By workflow id, or by the id of one of its jobs. */
+static json_t *h_workflow(jsw_db *db, const struct jsw_request *req, int *status, char *err,
+                          size_t errlen)
+{
+    int64_t id = 0, job = 0;
+    bool has_id, has_job;
+    if (jsw_param_int(req, "id", 1, INT64_MAX, &id, &has_id, err, errlen) ||
+        jsw_param_int(req, "job", 1, 4294967295LL, &job, &has_job, err, errlen)) {
+        *status = 400;
+        return NULL;
+    }
+    if (has_id == has_job)
+        FAIL(400, "give either 'id' (a workflow id) or 'job' (a job id)");
+    struct args a;
+    if (has_job) {
+        args_init(&a, req);
+        arg_int(&a, job, true);
+        json_t *w = jsw_db_row(db, "job_workflow", a.n, a.v, err, errlen);
+        if (!w)
+            DBFAIL();
+        json_t *wid = json_object_get(w, "workflow_id");
+        if (!json_is_integer(wid)) {
+            json_decref(w);
+            FAIL(404, "no job %lld of yours", (long long)job);
+        }
+        id = json_integer_value(wid);
+        json_decref(w);
+    }
+    args_init(&a, req);
+    arg_int(&a, id, true);
+    json_t *info = jsw_db_row(db, "workflow", a.n, a.v, err, errlen);
+    if (!info)
+        DBFAIL();
+    if (json_is_null(info))
+        FAIL(404, "no workflow %lld of yours", (long long)id);
+    json_t *jobs = jsw_db_rows(db, "workflow_jobs", a.n, a.v, err, errlen);
+    json_t *edges = jobs ? jsw_db_rows(db, "workflow_edges", a.n, a.v, err, errlen) : NULL;
+    if (!jobs || !edges) {
+        json_decref(jobs);
+        json_decref(info);
+        DBFAIL();
+    }
+    return json_pack("{s:o,s:o,s:o}", "workflow", info, "jobs", jobs, "edges", edges);
+}
+
+static json_t *h_job(jsw_db *db, const struct jsw_request *req, int *status, char *err,
+                     size_t errlen)
+{
+    int64_t job;
+    if (job_param(req, "id", &job, status, err, errlen))
+        return NULL;
+    struct args a;
+    args_init(&a, req);
+    arg_int(&a, job, true);
+    json_t *j = jsw_db_row(db, "job", a.n, a.v, err, errlen);
+    if (!j)
+        DBFAIL();
+    if (json_is_null(j))
+        FAIL(404, "no job %lld of yours", (long long)job);
+    json_t *files = jsw_db_rows(db, "job_files", a.n, a.v, err, errlen);
+    if (!files) {
+        json_decref(j);
+        DBFAIL();
+    }
+    json_object_set_new(j, "files", files);
+    return json_pack("{s:o}", "job", j);
+}
+
+/* node=NAME: a Slurm node name */
+static bool node_name_valid(const char *n)
+{
+    size_t len = strlen(n);
+    if (len == 0 || len > 64 || n[0] == '-' || n[0] == '.')
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        char c = n[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '_' || c == '.'))
+            return false;
+    }
+    return true;
+}
+
+static json_t *h_step(jsw_db *db, const struct jsw_request *req, int *status, char *err,
+                      size_t errlen)
+{
+    int64_t job;
+    const char *step, *node = jsw_param(req, "node");
+    if (job_param(req, "job", &job, status, err, errlen) ||
+        step_param(req, &step, status, err, errlen))
+        return NULL;
+    if (node && !node_name_valid(node))
+        FAIL(400, "parameter 'node': not a valid node name");
+    struct args a;
+    args_init(&a, req);
+    arg_int(&a, job, true);
+    arg_str(&a, step);
+    json_t *s = jsw_db_row(db, "step", a.n, a.v, err, errlen);
+    if (!s)
+        DBFAIL();
+    if (json_is_null(s))
+        FAIL(404, "no step %s of a job %lld of yours", step, (long long)job);
+    static const char *const parts[][2] = { { "slices", "step_slices" },
+                                            { "digest", "step_digest" },
+                                            { "files", "step_files" } };
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        json_t *rows = jsw_db_rows(db, parts[i][1], a.n, a.v, err, errlen);
+        if (!rows) {
+            json_decref(s);
+            DBFAIL();
+        }
+        json_object_set_new(s, parts[i][0], rows);
+    }
+    if (node) {
+        arg_str(&a, node);
+        json_t *rows = jsw_db_rows(db, "step_node_slices", a.n, a.v, err, errlen);
+        if (!rows) {
+            json_decref(s);
+            DBFAIL();
+        }
+        json_object_set_new(s, "node", json_string(node));
+        json_object_set_new(s, "node_slices", rows);
+    }
+    return json_pack("{s:o}", "step", s);
+}
+
+/* The metric names of a slice vector (docs/profile-format.md), for ranking contributors. */
+static const char *const metrics[] = {
+    "posix_read_calls", "posix_read_bytes", "posix_write_calls", "posix_write_bytes",
+    "posix_open_calls", "posix_meta_calls", "posix_ns", "stdio_read_calls", "stdio_read_bytes",
+    "stdio_write_calls", "stdio_write_bytes", "stdio_open_calls", "stdio_meta_calls", "stdio_ns",
+    "lower_read_bytes", "lower_write_bytes", "mpi_send_calls", "mpi_send_bytes", "mpi_recv_calls",
+    "mpi_recv_bytes", "mpi_p2p_ns", "mpi_coll_calls", "mpi_coll_bytes", "mpi_coll_ns",
+    "mpiio_read_calls", "mpiio_read_bytes", "mpiio_write_calls", "mpiio_write_bytes",
+    "mpiio_coll_calls", "mpiio_meta_calls", "mpiio_ns", "cpu_ns", NULL
+};
+
+static size_t k_min(size_t a, size_t b) { return a < b ? a : b; }
+
+static json_int_t int_or_0(json_t *v)
+{
+    return json_is_integer(v) ? json_integer_value(v) : 0;
+}
+
+/* A row of js.step_background_*: {slice, t, own: {metric...}, others: {metric...},
+ * other_step_nodes}: <metric> is the step's own sum, bg_<metric> the sum over all other steps
+ * (never below 0: the totals of a slice may lag a step ingested a moment ago). */
+static json_t *split_background_row(json_t *row, const char *only)
+{
+    json_t *own = json_object(), *others = json_object();
+    json_t *out = json_pack("{s:O,s:O}", "slice", json_object_get(row, "slice"), "t",
+                            json_object_get(row, "t"));
+    for (const char *const *m = metrics; *m; m++) {
+        char key[64];
+        if (only && strcmp(only, *m) != 0)
+            continue;
+        snprintf(key, sizeof key, "bg_%s", *m);
+        json_int_t o = int_or_0(json_object_get(row, *m));
+        json_int_t b = int_or_0(json_object_get(row, key));
+        json_object_set_new(own, *m, json_integer(o));
+        json_object_set_new(others, *m, json_integer(b > 0 ? b : 0));
+    }
+    json_int_t bn = int_or_0(json_object_get(row, "bg_step_nodes"));
+    json_object_set_new(out, "other_step_nodes", json_integer(bn > 0 ? bn : 0));
+    json_object_set_new(out, "own", own);
+    json_object_set_new(out, "others", others);
+    return out;
+}
+
+/* Sum each run of `width` consecutive slices into the first one: at most `points` entries
+ * for a long step (a 24 h step has 21600 slices of 4 s). */
+static json_t *downsample(json_t *slices, size_t points)
+{
+    size_t n = json_array_size(slices);
+    if (points == 0 || n <= points)
+        return slices;
+    size_t width = (n + points - 1) / points;
+    json_t *out = json_array();
+    for (size_t i = 0; i < n; i += width) {
+        json_t *first = json_array_get(slices, i);
+        json_t *acc = json_deep_copy(first);
+        for (size_t k = i + 1; k < i + width && k < n; k++) {
+            json_t *e = json_array_get(slices, k);
+            static const char *const parts[] = { "own", "others" };
+            for (int p = 0; p < 2; p++) {
+                json_t *dst = json_object_get(acc, parts[p]), *src = json_object_get(e, parts[p]);
+                const char *key;
+                json_t *v;
+                json_object_foreach(src, key, v) {
+                    json_t *d = json_object_get(dst, key);
+                    json_integer_set(d, json_integer_value(d) + json_integer_value(v));
+                }
+            }
+            json_t *o = json_object_get(acc, "other_step_nodes");
+            json_int_t a = json_integer_value(o), b = int_or_0(json_object_get(e, "other_step_nodes"));
+            json_integer_set(o, a > b ? a : b);
+        }
+        json_object_set_new(acc, "slices", json_integer((json_int_t)(k_min(i + width, n) - i)));
+        json_array_append_new(out, acc);
+    }
+    json_decref(slices);
+    return out;
+}
+
+static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *status, char *err,
+                            size_t errlen)
+{
+    static const char *const scopes[] = { "cluster", "nodes", NULL };
+    int64_t job, top = 0, points = 0;
+    bool has_top;
+    const char *step, *scope = "cluster", *metric = NULL;
+    if (job_param(req, "job", &job, status, err, errlen) ||
+        step_param(req, &step, status, err, errlen))
+        return NULL;
+    if (jsw_param_enum(req, "scope", scopes, &scope, err, errlen) ||
+        jsw_param_enum(req, "metric", metrics, &metric, err, errlen) ||
+        jsw_param_int(req, "top", 1, 50, &top, &has_top, err, errlen) ||
+        jsw_param_int(req, "points", 10, 100000, &points, NULL, err, errlen)) {
+        *status = 400;
+        return NULL;
+    }
+    if (has_top && !req->admin)
+        FAIL(403, "parameter 'top': only admins see which jobs contributed to the background");
+    struct args a;
+    args_init(&a, req);
+    arg_int(&a, job, true);
+    arg_str(&a, step);
+    json_t *s = jsw_db_row(db, "step", a.n, a.v, err, errlen);
+    if (!s)
+        DBFAIL();
+    if (json_is_null(s))
+        FAIL(404, "no step %s of a job %lld of yours", step, (long long)job);
+    json_t *brief = json_pack("{s:O,s:O,s:O,s:O,s:O,s:O,s:O}", "job", json_object_get(s, "job"),
+                              "step", json_object_get(s, "step"), "start",
+                              json_object_get(s, "start"), "end", json_object_get(s, "end"),
+                              "slice_seconds", json_object_get(s, "slice_seconds"), "nodes",
+                              json_object_get(s, "node_names"), "cluster",
+                              json_object_get(s, "cluster"));
+    json_decref(s);
+    json_t *rows = jsw_db_rows(db, strcmp(scope, "nodes") ? "background_cluster"
+                                                            : "background_nodes",
+                               a.n, a.v, err, errlen);
+    if (!rows) {
+        json_decref(brief);
+        DBFAIL();
+    }
+    json_t *slices = json_array();
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row) json_array_append_new(slices, split_background_row(row, metric));
+    json_decref(rows);
+    slices = downsample(slices, (size_t)points);
+    json_t *body = json_pack("{s:o,s:s,s:o}", "step", brief, "scope", scope, "slices", slices);
+    if (has_top) {
+        arg_str(&a, scope);
+        arg_int(&a, top, true);
+        arg_str(&a, metric ? metric : "cpu_ns");
+        json_t *t = jsw_db_rows(db, "background_top", a.n, a.v, err, errlen);
+        if (!t) {
+            json_decref(body);
+            DBFAIL();
+        }
+        json_object_set_new(body, "top_metric", json_string(metric ? metric : "cpu_ns"));
+        json_object_set_new(body, "top", t);
+    }
+    return body;
+}
+
+static json_t *h_file(jsw_db *db, const struct jsw_request *req, int *status, char *err,
+                      size_t errlen)
+{
+    int64_t id;
+    if (job_param(req, "id", &id, status, err, errlen))
+        return NULL;
+    struct args a;
+    args_init(&a, req);
+    arg_int(&a, id, true);
+    json_t *f = jsw_db_row(db, "file", a.n, a.v, err, errlen);
+    if (!f)
+        DBFAIL();
+    if (json_is_null(f))
+        FAIL(404, "no file %lld that a job of yours accessed", (long long)id);
+    json_t *acc = jsw_db_rows(db, "file_accesses", a.n, a.v, err, errlen);
+    if (!acc) {
+        json_decref(f);
+        DBFAIL();
+    }
+    json_object_set_new(f, "accesses", acc);
+    return json_pack("{s:o}", "file", f);
+}
+
+const struct jsw_route jsw_routes[] = {
+    { "me", h_me, false },
+    { "workflows", h_workflows, true },
+    { "jobs", h_jobs, true },
+    { "workflow", h_workflow, true },
+    { "job", h_job, true },
+    { "step", h_step, true },
+    { "background", h_background, true },
+    { "file", h_file, true },
+    { NULL, NULL, false },
+};
+
+/* Checks common to every endpoint that queries, run before its handler. */
+json_t *jsw_dispatch(const struct jsw_route *r, jsw_db *db, const struct jsw_request *req,
+                     int *status, char *err, size_t errlen)
+{
+    if (r->needs_db && check_cluster(req, status, err, errlen))
+        return NULL;
+    return r->handler(db, req, status, err, errlen);
+}
+
+const struct jsw_route *jsw_route_find(const char *endpoint)
+{
+    for (const struct jsw_route *r = jsw_routes; r->name; r++)
+        if (!strcmp(r->name, endpoint))
+            return r;
+    return NULL;
+}

@@ -1,0 +1,130 @@
+/* jobscreen.cgi: the JSON API behind the workflow viewer.
+ *
+ * One header for the CGI's parts; every name starts with jsw_. The CGI trusts only the user
+ * name its web server authenticated (REMOTE_USER), reads the database through the views of
+ * sql/ with parameterised queries only, and answers JSON (errors too). */
+#ifndef JSWEB_H
+#define JSWEB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#define JSW_NAME_MAX 64         /* user and group names */
+#define JSW_CONNINFO_MAX 1024
+#define JSW_MAX_ADMINS 64
+#define JSW_MAX_PARAMS 32
+#define JSW_PARAM_VALUE_MAX 256 /* longer values are rejected (400) */
+#define JSW_QUERY_STRING_MAX 4096
+
+/* --- configuration (jobscreen-web.conf(5)) ----------------------------------------------- */
+struct jsw_config {
+    char conninfo[JSW_CONNINFO_MAX];          /* libpq connection string */
+    char admins[JSW_MAX_ADMINS][JSW_NAME_MAX]; /* user names that see everything */
+    int n_admins;
+    char admin_group[JSW_NAME_MAX];           /* members of this Unix group see everything */
+    int statement_timeout_ms;                 /* per query; 0 = server default */
+    int max_rows;                             /* upper bound on list lengths */
+};
+
+/* Parse the text of a configuration file. Returns 0, or -1 with a message in err
+ * ("line 3: unknown key 'conifo'"). */
+int jsw_config_parse(struct jsw_config *cfg, const char *text, char *err, size_t errlen);
+/* Read and parse the file at path (JOBSCREEN_CONF or the built-in default). */
+int jsw_config_load(struct jsw_config *cfg, const char *path, char *err, size_t errlen);
+void jsw_config_defaults(struct jsw_config *cfg);
+
+/* --- who is asking ------------------------------------------------------------------------- */
+/* A user name as the web server passed it: 1-63 characters of [A-Za-z0-9._@-], not starting
+ * with '-' or '.'. Anything else is refused (401) rather than guessed at. */
+bool jsw_user_name_valid(const char *name);
+/* Admin by the configured list, or by membership in admin_group (primary or supplementary). */
+bool jsw_is_admin(const struct jsw_config *cfg, const char *user);
+
+/* --- the request --------------------------------------------------------------------------- */
+struct jsw_param {
+    char name[32];
+    char value[JSW_PARAM_VALUE_MAX];
+};
+struct jsw_request {
+    char user[JSW_NAME_MAX];
+    bool admin;
+    int max_rows; /* max_rows of the configuration: no list is longer */
+    char endpoint[32];
+    struct jsw_param params[JSW_MAX_PARAMS];
+    int n_params;
+};
+
+/* Decode application/x-www-form-urlencoded text into params. Returns 0 or -1 with a message
+ * (bad escape, NUL or control character, name or value too long, too many, repeated name). */
+int jsw_parse_query(struct jsw_request *req, const char *qs, char *err, size_t errlen);
+/* The endpoint named by PATH_INFO ("/workflows") or else the parameter "q"; 0 or -1. */
+int jsw_parse_endpoint(struct jsw_request *req, const char *path_info, char *err, size_t errlen);
+const char *jsw_param(const struct jsw_request *req, const char *name);
+
+/* Typed parameters: each returns 0 when absent (leaving *out alone, *present = false), 0 with
+ * the value, or -1 with a message naming the parameter (-> 400). */
+int jsw_param_int(const struct jsw_request *req, const char *name, int64_t min, int64_t max,
+                  int64_t *out, bool *present, char *err, size_t errlen);
+/* A time: seconds since the epoch (integer) or ISO 8601 UTC "2026-11-21T10:00:00Z"
+ * (also without seconds or "Z", or a date alone). */
+int jsw_param_time(const struct jsw_request *req, const char *name, int64_t *out, bool *present,
+                   char *err, size_t errlen);
+/* A word from a fixed list (e.g. scope=cluster|nodes). */
+int jsw_param_enum(const struct jsw_request *req, const char *name, const char *const *allowed,
+                   const char **out, char *err, size_t errlen);
+/* Free text for a filter (names, workflow tags): printable, no control characters. */
+int jsw_param_text(const struct jsw_request *req, const char *name, const char **out,
+                   char *err, size_t errlen);
+/* A Slurm step in words: a number, or batch, extern, interactive. */
+bool jsw_step_valid(const char *step);
+int jsw_parse_time(const char *s, int64_t *out);
+
+/* --- the reply ----------------------------------------------------------------------------- */
+/* Write a CGI response: Status header, JSON content type, no-store, nosniff; body dumped by
+ * Jansson (which escapes every string; with JSON_ESCAPE_SLASH so "</script>" cannot close a
+ * script element). Steals body. */
+void jsw_reply(int status, json_t *body);
+void jsw_reply_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+json_t *jsw_error_body(int status, const char *message);
+const char *jsw_status_text(int status);
+
+/* --- the database -------------------------------------------------------------------------- */
+struct pg_conn;
+typedef struct pg_conn jsw_db;
+jsw_db *jsw_db_connect(const struct jsw_config *cfg, char *err, size_t errlen);
+void jsw_db_close(jsw_db *db);
+/* Run a named query of queries.sql with text parameters (NULL = SQL NULL) and return its rows
+ * as a JSON array of objects, one member per column, typed by the column's type (integers,
+ * reals, booleans, json/jsonb parsed, NULL as null, the rest strings). NULL on error (logged
+ * to stderr, the message in err). */
+json_t *jsw_db_rows(jsw_db *db, const char *query_name, int nparams, const char *const *params,
+                    char *err, size_t errlen);
+/* The first row of jsw_db_rows, or json null when there is none; NULL on error. */
+json_t *jsw_db_row(jsw_db *db, const char *query_name, int nparams, const char *const *params,
+                   char *err, size_t errlen);
+/* The SQL text of a named query (compiled in from queries.sql), or NULL. */
+const char *jsw_query_text(const char *name);
+
+/* --- endpoints ----------------------------------------------------------------------------- */
+/* A handler returns the body for 200, or NULL after setting *status and err (400/403/404/500). */
+typedef json_t *(*jsw_handler)(jsw_db *db, const struct jsw_request *req, int *status,
+                               char *err, size_t errlen);
+struct jsw_route {
+    const char *name;
+    jsw_handler handler;
+    bool needs_db;
+};
+const struct jsw_route *jsw_route_find(const char *endpoint);
+/* Run a route's handler after the checks every querying endpoint shares (cluster=). */
+json_t *jsw_dispatch(const struct jsw_route *r, jsw_db *db, const struct jsw_request *req,
+                     int *status, char *err, size_t errlen);
+extern const struct jsw_route jsw_routes[];
+
+/* The whole request, from the environment (REMOTE_USER, REQUEST_METHOD, PATH_INFO,
+ * QUERY_STRING, JOBSCREEN_CONF): what main() calls. Returns the HTTP status sent. */
+int jsw_serve(void);
+
+#endif

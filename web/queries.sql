@@ -1,0 +1,383 @@
+-- The SQL of jobscreen.cgi: one named query per "-- name:" line, compiled into the CGI by
+-- sql2c.awk. It reads only the views of schema js (sql/004_views.sql, docs/schema.md).
+--
+-- Every query takes the viewer first:
+--   $1  the authenticated user name (REMOTE_USER)
+--   $2  't' when the viewer is an admin, else 'f'
+--   $3  cluster name to restrict to, or NULL for any
+-- and filters by them itself: a non-admin gets rows of their own jobs only. Other parameters
+-- are listed per query. Times leave as seconds since the epoch (double precision).
+-- Keys of the tables lead with cluster_id: a lookup by job or file id names the clusters
+-- (cluster_id = ANY (ARRAY(SELECT ... FROM js.clusters ...))) so that it is an index seek per
+-- cluster, not a scan over every job.
+
+-- name: workflows
+-- $4 owner (NULL: all users; admins only) $5 from $6 to (epoch s) $7 state $8 job name part
+-- $9 workflow name part $10 limit
+SELECT w.workflow_id AS id, w.cluster, w.user_name AS user, w.name AS workflow, w.tag, w.derived,
+       w.jobs, w.jobs_not_ok,
+       extract(epoch FROM w.first_submit)::float8 AS submit,
+       extract(epoch FROM w.first_start)::float8 AS start,
+       extract(epoch FROM w.last_end)::float8 AS "end",
+       (SELECT jsonb_object_agg(coalesce(s.state, 'UNKNOWN'), s.n)
+          FROM (SELECT j.state, count(*) AS n FROM js.jobs j
+                 WHERE j.cluster_id = w.cluster_id AND j.workflow_id = w.workflow_id
+                 GROUP BY j.state) s) AS states
+FROM js.workflows w
+WHERE ($2::boolean OR w.user_name = $1)
+  AND ($3::text IS NULL OR w.cluster = $3)
+  AND ($4::text IS NULL OR w.user_name = $4)
+  AND ($5::bigint IS NULL OR coalesce(w.last_end, now()) >= to_timestamp($5::bigint))
+  AND ($6::bigint IS NULL OR coalesce(w.first_start, w.first_submit) <= to_timestamp($6::bigint))
+  AND ($7::text IS NULL OR EXISTS (SELECT 1 FROM js.jobs j WHERE j.cluster_id = w.cluster_id
+                                     AND j.workflow_id = w.workflow_id AND j.state = $7))
+  AND ($8::text IS NULL OR EXISTS (SELECT 1 FROM js.jobs j WHERE j.cluster_id = w.cluster_id
+                                     AND j.workflow_id = w.workflow_id
+                                     AND strpos(lower(j.name), lower($8)) > 0))
+  AND ($9::text IS NULL OR strpos(lower(w.name), lower($9)) > 0)
+ORDER BY w.first_submit DESC NULLS LAST, w.workflow_id DESC
+LIMIT $10::integer
+
+-- name: jobs
+-- the same parameters as workflows
+SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
+       j.workflow_name AS workflow, j.workflow_tag, j.state, j.exit_code,
+       extract(epoch FROM j.submit_time)::float8 AS submit,
+       extract(epoch FROM j.start_time)::float8 AS start,
+       extract(epoch FROM j.end_time)::float8 AS "end",
+       j.num_nodes AS nodes, j.num_cpus AS cpus, j.steps, j.incomplete
+FROM js.jobs j
+WHERE ($2::boolean OR j.user_name = $1)
+  AND ($3::text IS NULL OR j.cluster = $3)
+  AND ($4::text IS NULL OR j.user_name = $4)
+  AND ($5::bigint IS NULL OR coalesce(j.end_time, now()) >= to_timestamp($5::bigint))
+  AND ($6::bigint IS NULL OR coalesce(j.start_time, j.submit_time) <= to_timestamp($6::bigint))
+  AND ($7::text IS NULL OR j.state = $7)
+  AND ($8::text IS NULL OR strpos(lower(j.name), lower($8)) > 0)
+  AND ($9::text IS NULL OR strpos(lower(j.workflow_name), lower($9)) > 0)
+ORDER BY j.submit_time DESC NULLS LAST, j.job_id DESC
+LIMIT $10::integer
+
+-- name: job_workflow
+-- $4 job id: the workflow of a job the viewer may see
+SELECT j.workflow_id FROM js.jobs j
+WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+  AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+ORDER BY j.cluster_id
+LIMIT 1
+
+-- name: workflow
+-- $4 workflow id
+SELECT w.workflow_id AS id, w.cluster, w.user_name AS user, w.name AS workflow, w.tag, w.derived,
+       w.jobs, w.jobs_not_ok,
+       extract(epoch FROM w.first_submit)::float8 AS submit,
+       extract(epoch FROM w.first_start)::float8 AS start,
+       extract(epoch FROM w.last_end)::float8 AS "end"
+FROM js.workflows w
+WHERE ($2::boolean OR w.user_name = $1) AND ($3::text IS NULL OR w.cluster = $3)
+  AND w.workflow_id = $4::bigint
+ORDER BY w.cluster_id
+LIMIT 1
+
+-- name: workflow_jobs
+-- $4 workflow id: its jobs, each with its steps (runtime share, file counts per access mode)
+-- and its runtime share summed over its steps other than batch and extern (those wrap the
+-- numbered steps) unless it has no numbered step.
+SELECT j.job_id AS id, j.name, j.user_name AS user, j.state, j.exit_code,
+       extract(epoch FROM j.submit_time)::float8 AS submit,
+       extract(epoch FROM j.start_time)::float8 AS start,
+       extract(epoch FROM j.end_time)::float8 AS "end",
+       j.num_nodes AS nodes, j.num_cpus AS cpus, j.num_tasks AS tasks, j.nodelist AS node_list,
+       j.dependency, j.incomplete, st.steps, st.runtime
+FROM js.jobs j
+CROSS JOIN LATERAL (
+    SELECT coalesce(jsonb_agg(jsonb_build_object(
+               'step', s.step_id, 'name', s.name, 'state', s.state, 'exit_code', s.exit_code,
+               'start', extract(epoch FROM s.start_time), 'end', extract(epoch FROM s.end_time),
+               'nodes', s.num_nodes, 'tasks', s.num_tasks, 'profiled', s.profiled,
+               'processes', s.processes, 'incomplete', s.incomplete,
+               'runtime', jsonb_build_object('compute_ns', s.compute_ns, 'mpi_p2p_ns', s.mpi_p2p_ns,
+                   'mpi_coll_ns', s.mpi_coll_ns, 'io_posix_ns', s.io_posix_ns,
+                   'io_stdio_ns', s.io_stdio_ns, 'io_mpiio_ns', s.io_mpiio_ns),
+               'files', coalesce((SELECT jsonb_object_agg(m.mode, m.n) FROM (
+                           SELECT a.mode, count(DISTINCT a.file_id) AS n FROM js.file_accesses a
+                           WHERE a.cluster_id = s.cluster_id AND a.job_id = s.job_id
+                             AND a.step_id = s.step_id GROUP BY a.mode) m), '{}'::jsonb))
+             ORDER BY s.start_time, s.step_id), '[]'::jsonb) AS steps,
+           jsonb_build_object(
+               'compute_ns', coalesce(sum(s.compute_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
+               'mpi_p2p_ns', coalesce(sum(s.mpi_p2p_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
+               'mpi_coll_ns', coalesce(sum(s.mpi_coll_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
+               'io_posix_ns', coalesce(sum(s.io_posix_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
+               'io_stdio_ns', coalesce(sum(s.io_stdio_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
+               'io_mpiio_ns', coalesce(sum(s.io_mpiio_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0)) AS runtime
+    FROM js.steps s
+    CROSS JOIN (SELECT EXISTS (SELECT 1 FROM js.steps n WHERE n.cluster_id = j.cluster_id
+                               AND n.job_id = j.job_id AND n.step_id ~ '^[0-9]+$') AS any) num
+    WHERE s.cluster_id = j.cluster_id AND s.job_id = j.job_id AND s.step_id <> 'extern'
+) st
+WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+  AND j.workflow_id = $4::bigint
+ORDER BY j.start_time NULLS LAST, j.job_id
+
+-- name: workflow_edges
+-- $4 workflow id: scheduler, time and file edges between its jobs (file edges per pair of
+-- steps, with the files as evidence). Both ends must be jobs of the workflow, so an edge from
+-- another user's job (a file they wrote) never shows. The job ids go in as one array so that
+-- the time-edge part of js.dependencies runs for these jobs only, not for the whole table.
+WITH w AS MATERIALIZED (
+    SELECT j.cluster_id, j.job_id FROM js.jobs j
+    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+      AND j.workflow_id = $4::bigint)
+SELECT d.kind, d.from_job, nullif(d.from_step, '') AS from_step, d.to_job, nullif(d.to_step, '') AS to_step,
+       CASE d.kind
+         WHEN 'scheduler' THEN jsonb_build_object('type', min(d.condition))
+         WHEN 'time' THEN jsonb_build_object('gap_seconds', extract(epoch FROM min(d.to_time) - max(d.from_time)))
+         ELSE jsonb_build_object('files', count(DISTINCT d.file_id),
+                                 'file_ids', to_jsonb((array_agg(d.file_id ORDER BY d.path))[1:20]),
+                                 'paths', to_jsonb((array_agg(d.path ORDER BY d.path))[1:20]),
+                                 'last_write', extract(epoch FROM max(d.from_time)),
+                                 'first_read', extract(epoch FROM min(d.to_time)))
+       END AS evidence
+FROM js.dependencies d
+WHERE d.cluster_id = (SELECT min(cluster_id) FROM w)
+  AND d.to_job = ANY ((SELECT array_agg(job_id) FROM w)::bigint[])
+  AND d.from_job = ANY ((SELECT array_agg(job_id) FROM w)::bigint[])
+GROUP BY d.kind, d.from_job, d.from_step, d.to_job, d.to_step
+ORDER BY d.from_job, d.to_job, d.kind
+
+-- name: job
+-- $4 job id
+SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
+       j.workflow_name AS workflow, j.workflow_tag, j.partition, j.account, j.state, j.exit_code,
+       extract(epoch FROM j.submit_time)::float8 AS submit,
+       extract(epoch FROM j.start_time)::float8 AS start,
+       extract(epoch FROM j.end_time)::float8 AS "end",
+       j.num_nodes AS nodes, j.num_cpus AS cpus, j.num_tasks AS tasks, j.nodelist AS node_list,
+       j.dependency, j.work_dir, j.final, j.incomplete,
+       coalesce((SELECT jsonb_agg(jsonb_build_object(
+               'step', s.step_id, 'name', s.name, 'state', s.state, 'exit_code', s.exit_code,
+               'start', extract(epoch FROM s.start_time), 'end', extract(epoch FROM s.end_time),
+               'nodes', s.num_nodes, 'tasks', s.num_tasks, 'cpus', s.num_cpus,
+               'node_list', s.nodelist, 'profiled', s.profiled, 'processes', s.processes,
+               'read_bytes', s.read_bytes, 'write_bytes', s.write_bytes,
+               'runtime', jsonb_build_object('compute_ns', s.compute_ns, 'mpi_p2p_ns', s.mpi_p2p_ns,
+                   'mpi_coll_ns', s.mpi_coll_ns, 'io_posix_ns', s.io_posix_ns,
+                   'io_stdio_ns', s.io_stdio_ns, 'io_mpiio_ns', s.io_mpiio_ns))
+             ORDER BY s.start_time, s.step_id)
+          FROM js.steps s WHERE s.cluster_id = j.cluster_id AND s.job_id = j.job_id), '[]'::jsonb) AS steps,
+       (SELECT jsonb_build_object('compute_ns', coalesce(sum(s.compute_ns), 0),
+                   'mpi_p2p_ns', coalesce(sum(s.mpi_p2p_ns), 0), 'mpi_coll_ns', coalesce(sum(s.mpi_coll_ns), 0),
+                   'io_posix_ns', coalesce(sum(s.io_posix_ns), 0), 'io_stdio_ns', coalesce(sum(s.io_stdio_ns), 0),
+                   'io_mpiio_ns', coalesce(sum(s.io_mpiio_ns), 0))
+          FROM js.steps s WHERE s.cluster_id = j.cluster_id AND s.job_id = j.job_id
+            AND (s.step_id ~ '^[0-9]+$' OR NOT EXISTS (SELECT 1 FROM js.steps n WHERE n.cluster_id = j.cluster_id
+                                                       AND n.job_id = j.job_id AND n.step_id ~ '^[0-9]+$'))
+            AND s.step_id <> 'extern') AS runtime
+FROM js.jobs j
+WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+  AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+ORDER BY j.cluster_id
+LIMIT 1
+
+-- name: job_files
+-- $4 job id: the files its steps accessed, merged over steps and nodes
+SELECT a.file_id AS id, a.path, a.scope, a.file_node,
+       CASE WHEN bool_or(a.mode = 'rw') OR (bool_or(a.mode = 'r') AND bool_or(a.mode = 'w')) THEN 'rw'
+            WHEN bool_or(a.mode = 'w') THEN 'w' ELSE 'r' END AS mode,
+       jsonb_agg(DISTINCT a.step_id) AS steps,
+       string_agg(DISTINCT a.interfaces, ',') AS layer,
+       sum(a.bytes_read)::bigint AS read_bytes, sum(a.bytes_written)::bigint AS write_bytes,
+       extract(epoch FROM min(a.first_access))::float8 AS first_access,
+       extract(epoch FROM max(a.last_access))::float8 AS last_access
+FROM js.file_accesses a
+JOIN js.jobs j ON j.cluster_id = a.cluster_id AND j.job_id = a.job_id
+WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+  AND a.job_id = $4::bigint
+  AND j.cluster_id = (SELECT min(k.cluster_id) FROM js.jobs k WHERE k.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND k.job_id = $4::bigint
+                        AND ($2::boolean OR k.user_name = $1) AND ($3::text IS NULL OR k.cluster = $3))
+GROUP BY a.file_id, a.path, a.scope, a.file_node
+ORDER BY a.path
+
+-- name: step
+-- $4 job id $5 step
+SELECT s.job_id AS job, s.step_id AS step, j.cluster, c.slice_seconds, s.name, s.state, s.exit_code,
+       extract(epoch FROM s.start_time)::float8 AS start,
+       extract(epoch FROM s.end_time)::float8 AS "end",
+       s.num_nodes AS nodes, s.num_tasks AS tasks, s.num_cpus AS cpus, s.nodelist AS node_list,
+       s.profiled, s.incomplete, s.processes, s.first_slice, s.last_slice,
+       s.read_bytes, s.write_bytes, s.meta_calls, s.cpu_ns, s.wall_ns,
+       jsonb_build_object('compute_ns', s.compute_ns, 'mpi_p2p_ns', s.mpi_p2p_ns,
+           'mpi_coll_ns', s.mpi_coll_ns, 'io_posix_ns', s.io_posix_ns,
+           'io_stdio_ns', s.io_stdio_ns, 'io_mpiio_ns', s.io_mpiio_ns) AS runtime,
+       coalesce((SELECT jsonb_agg(sn.node ORDER BY sn.node) FROM js.step_nodes sn
+                  WHERE sn.cluster_id = s.cluster_id AND sn.job_id = s.job_id
+                    AND sn.step_id = s.step_id), '[]'::jsonb) AS node_names
+FROM js.steps s
+JOIN js.jobs j ON j.cluster_id = s.cluster_id AND j.job_id = s.job_id
+JOIN js.clusters c ON c.cluster_id = s.cluster_id
+WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+  AND s.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND s.job_id = $4::bigint AND s.step_id = $5
+ORDER BY s.cluster_id
+LIMIT 1
+
+-- name: step_slices
+-- $4 job id $5 step: per-slice metric vectors summed over the step's nodes; m holds the
+-- metrics by name (docs/profile-format.md)
+SELECT s.slice, extract(epoch FROM s.slice_start)::float8 AS t, s.nodes, s.processes,
+       to_jsonb(s) - ARRAY['cluster_id', 'job_id', 'step_id', 'slice', 'slice_start', 'nodes', 'processes'] AS m
+FROM js.step_slices s
+WHERE s.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND s.job_id = $4::bigint AND s.step_id = $5
+ORDER BY s.slice
+
+-- name: step_node_slices
+-- $4 job id $5 step $6 node: the same on one node
+SELECT s.slice, extract(epoch FROM s.slice_start)::float8 AS t, s.node, s.processes,
+       to_jsonb(s) - ARRAY['cluster_id', 'job_id', 'step_id', 'slice', 'slice_start', 'node', 'processes'] AS m
+FROM js.step_node_slices s
+WHERE s.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND s.job_id = $4::bigint AND s.step_id = $5 AND s.node = $6
+ORDER BY s.slice
+
+-- name: step_digest
+-- $4 job id $5 step: min/avg/max of each metric over the step's processes
+SELECT d.metric, d.min, d.avg, d.max, d.sum, d.processes AS n
+FROM js.step_digest d
+WHERE d.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND d.job_id = $4::bigint AND d.step_id = $5
+ORDER BY d.metric
+
+-- name: step_files
+-- $4 job id $5 step: the files the step accessed, merged over its nodes
+SELECT a.file_id AS id, a.path, a.scope, a.file_node,
+       CASE WHEN bool_or(a.mode = 'rw') OR (bool_or(a.mode = 'r') AND bool_or(a.mode = 'w')) THEN 'rw'
+            WHEN bool_or(a.mode = 'w') THEN 'w' ELSE 'r' END AS mode,
+       string_agg(DISTINCT a.interfaces, ',') AS layer, sum(a.processes)::integer AS processes,
+       sum(a.opens)::bigint AS opens, sum(a.reads)::bigint AS reads, sum(a.writes)::bigint AS writes,
+       sum(a.bytes_read)::bigint AS read_bytes, sum(a.bytes_written)::bigint AS write_bytes,
+       extract(epoch FROM min(a.first_access))::float8 AS first_access,
+       extract(epoch FROM max(a.last_access))::float8 AS last_access
+FROM js.file_accesses a
+WHERE a.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND a.job_id = $4::bigint AND a.step_id = $5
+GROUP BY a.file_id, a.path, a.scope, a.file_node
+ORDER BY a.path
+
+-- name: background_cluster
+-- $4 job id $5 step: js.step_background_cluster: per slice of the step (idle slices
+-- included), its own metrics summed over its nodes (<metric>) and bg_<metric>, the sum over
+-- all other steps on the whole cluster from the pre-aggregated totals. Sums only: no job of
+-- anyone else is named.
+SELECT extract(epoch FROM b.slice_start)::float8 AS t, b.*
+FROM js.step_background_cluster b
+WHERE b.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND b.job_id = $4::bigint AND b.step_id = $5
+ORDER BY b.slice
+
+-- name: background_nodes
+-- $4 job id $5 step: the same, scope "same nodes" (js.step_background_nodes: the totals of
+-- the nodes the step ran on)
+SELECT extract(epoch FROM b.slice_start)::float8 AS t, b.*
+FROM js.step_background_nodes b
+WHERE b.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND b.job_id = $4::bigint AND b.step_id = $5
+ORDER BY b.slice
+
+-- name: background_top
+-- $4 job id $5 step $6 scope (cluster|nodes) $7 how many $8 metric to rank by: the jobs that
+-- contributed most to the background of the step. Admins only, also here in SQL ($2).
+WITH s AS (
+    SELECT st.cluster_id, st.first_slice, st.last_slice FROM js.steps st
+    JOIN js.jobs j ON j.cluster_id = st.cluster_id AND j.job_id = st.job_id
+    WHERE $2::boolean AND $1::text IS NOT NULL AND ($3::text IS NULL OR j.cluster = $3)
+      AND st.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND st.job_id = $4::bigint AND st.step_id = $5
+    ORDER BY st.cluster_id LIMIT 1
+), n AS (
+    SELECT sn.node FROM js.step_nodes sn JOIN s ON sn.cluster_id = s.cluster_id
+    WHERE sn.job_id = $4::bigint AND sn.step_id = $5
+)
+SELECT m.job_id AS job, j.user_name AS user, j.name, count(DISTINCT m.slice)::integer AS slices,
+       count(DISTINCT m.step_id)::integer AS steps,
+       sum(m.posix_read_bytes + m.posix_write_bytes + m.stdio_read_bytes + m.stdio_write_bytes
+           + m.mpiio_read_bytes + m.mpiio_write_bytes)::bigint AS io_bytes,
+       sum(m.mpi_send_bytes + m.mpi_coll_bytes)::bigint AS mpi_bytes,
+       sum(m.cpu_ns)::bigint AS cpu_ns,
+       sum(
+           CASE $8
+           WHEN 'posix_read_calls' THEN m.posix_read_calls
+           WHEN 'posix_read_bytes' THEN m.posix_read_bytes
+           WHEN 'posix_write_calls' THEN m.posix_write_calls
+           WHEN 'posix_write_bytes' THEN m.posix_write_bytes
+           WHEN 'posix_open_calls' THEN m.posix_open_calls
+           WHEN 'posix_meta_calls' THEN m.posix_meta_calls
+           WHEN 'posix_ns' THEN m.posix_ns
+           WHEN 'stdio_read_calls' THEN m.stdio_read_calls
+           WHEN 'stdio_read_bytes' THEN m.stdio_read_bytes
+           WHEN 'stdio_write_calls' THEN m.stdio_write_calls
+           WHEN 'stdio_write_bytes' THEN m.stdio_write_bytes
+           WHEN 'stdio_open_calls' THEN m.stdio_open_calls
+           WHEN 'stdio_meta_calls' THEN m.stdio_meta_calls
+           WHEN 'stdio_ns' THEN m.stdio_ns
+           WHEN 'lower_read_bytes' THEN m.lower_read_bytes
+           WHEN 'lower_write_bytes' THEN m.lower_write_bytes
+           WHEN 'mpi_send_calls' THEN m.mpi_send_calls
+           WHEN 'mpi_send_bytes' THEN m.mpi_send_bytes
+           WHEN 'mpi_recv_calls' THEN m.mpi_recv_calls
+           WHEN 'mpi_recv_bytes' THEN m.mpi_recv_bytes
+           WHEN 'mpi_p2p_ns' THEN m.mpi_p2p_ns
+           WHEN 'mpi_coll_calls' THEN m.mpi_coll_calls
+           WHEN 'mpi_coll_bytes' THEN m.mpi_coll_bytes
+           WHEN 'mpi_coll_ns' THEN m.mpi_coll_ns
+           WHEN 'mpiio_read_calls' THEN m.mpiio_read_calls
+           WHEN 'mpiio_read_bytes' THEN m.mpiio_read_bytes
+           WHEN 'mpiio_write_calls' THEN m.mpiio_write_calls
+           WHEN 'mpiio_write_bytes' THEN m.mpiio_write_bytes
+           WHEN 'mpiio_coll_calls' THEN m.mpiio_coll_calls
+           WHEN 'mpiio_meta_calls' THEN m.mpiio_meta_calls
+           WHEN 'mpiio_ns' THEN m.mpiio_ns
+           WHEN 'cpu_ns' THEN m.cpu_ns END
+       )::bigint AS value
+FROM js.step_node_slices m
+JOIN s ON m.cluster_id = s.cluster_id AND m.slice BETWEEN s.first_slice AND s.last_slice
+JOIN js.jobs j ON j.cluster_id = m.cluster_id AND j.job_id = m.job_id
+WHERE NOT (m.job_id = $4::bigint AND m.step_id = $5)
+  AND ($6 = 'cluster' OR m.node IN (SELECT node FROM n))
+GROUP BY m.job_id, j.user_name, j.name
+ORDER BY value DESC NULLS LAST, m.job_id
+LIMIT $7::integer
+
+-- name: file
+-- $4 file id: a file at least one of the viewer's jobs accessed (any file for an admin)
+SELECT f.file_id AS id, c.cluster, f.path, f.scope, nullif(f.node, '') AS node, f.fs_type AS fstype
+FROM js.files f
+JOIN js.clusters c ON c.cluster_id = f.cluster_id
+WHERE f.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND f.file_id = $4::bigint
+  AND ($2::boolean OR EXISTS (
+        SELECT 1 FROM js.file_accesses a JOIN js.jobs j ON j.cluster_id = a.cluster_id AND j.job_id = a.job_id
+        WHERE a.cluster_id = f.cluster_id AND a.file_id = f.file_id AND j.user_name = $1))
+ORDER BY f.cluster_id
+LIMIT 1
+
+-- name: file_accesses
+-- $4 file id: which steps read and wrote it, when; only the viewer's jobs unless admin
+SELECT a.job_id AS job, a.step_id AS step, j.name AS job_name, j.user_name AS user,
+       CASE WHEN bool_or(a.mode = 'rw') OR (bool_or(a.mode = 'r') AND bool_or(a.mode = 'w')) THEN 'rw'
+            WHEN bool_or(a.mode = 'w') THEN 'w' ELSE 'r' END AS mode,
+       sum(a.bytes_read)::bigint AS read_bytes, sum(a.bytes_written)::bigint AS write_bytes,
+       extract(epoch FROM min(a.first_access))::float8 AS first_access,
+       extract(epoch FROM max(a.last_access))::float8 AS last_access,
+       extract(epoch FROM min(s.start_time))::float8 AS start,
+       extract(epoch FROM max(s.end_time))::float8 AS "end"
+FROM js.file_accesses a
+JOIN js.jobs j ON j.cluster_id = a.cluster_id AND j.job_id = a.job_id
+LEFT JOIN js.steps s ON s.cluster_id = a.cluster_id AND s.job_id = a.job_id AND s.step_id = a.step_id
+WHERE a.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND a.file_id = $4::bigint AND ($2::boolean OR j.user_name = $1)
+GROUP BY a.job_id, a.step_id, j.name, j.user_name
+ORDER BY min(s.start_time) NULLS LAST, a.job_id, a.step_id

@@ -1,0 +1,767 @@
+/* jobscreen viewer: the list of workflows and jobs, and a workflow page with the graph
+ * (cytoscape + dagre) and the info tabs (Chart.js). It talks to nothing but the JSON API of
+ * docs/api.md. Every string from the API reaches the page through textContent or a chart
+ * label, never through innerHTML. Routes live in the URL fragment, so that every workflow,
+ * job, step and file has a link:
+ *   #view=list&state=FAILED...
+ *   #view=workflow&id=W[&layout=graph|duration|timeline][&sel=job:12 | step:12:0 | file:7]
+ *   #view=workflow&job=12...   (the workflow of job 12)
+ */
+'use strict';
+
+(function () {
+  /* the API's address, relative to the page; without the credentials a page URL may carry
+   * (http://user:password@host/), which fetch() refuses to send */
+  const API = (() => {
+    const u = new URL((document.querySelector('meta[name="jobscreen-api"]') || {}).content || 'cgi-bin/jobscreen.cgi', location.href);
+    u.username = ''; u.password = ''; u.search = ''; u.hash = '';
+    return u.toString();
+  })();
+
+  /* ---------- small helpers ---------- */
+  const $ = (sel, root) => (root || document).querySelector(sel);
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === 'class') e.className = v;
+      else if (k === 'text') e.textContent = String(v);
+      else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      e.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return e;
+  }
+  function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
+  function fmtTime(t) {
+    if (t === null || t === undefined) return '–';
+    const d = new Date(t * 1000);
+    return d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  }
+  function fmtDur(s) {
+    if (s === null || s === undefined || !isFinite(s)) return '–';
+    if (s < 1) return (s * 1000).toFixed(0) + ' ms';
+    if (s < 120) return s.toFixed(1) + ' s';
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = Math.round(s % 60);
+    return (h ? h + ' h ' : '') + m + ' min ' + (h ? '' : r + ' s');
+  }
+  function fmtBytes(b) {
+    if (b === null || b === undefined) return '–';
+    const u = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+    let i = 0; let v = Number(b);
+    while (v >= 1024 && i < u.length - 1) { v /= 1024; i++; }
+    return (i ? v.toFixed(1) : String(v)) + ' ' + u[i];
+  }
+  function fmtNum(v) {
+    if (v === null || v === undefined) return '–';
+    const n = Number(v);
+    if (Math.abs(n) >= 1e6) return n.toExponential(2);
+    return Number.isInteger(n) ? String(n) : n.toFixed(2);
+  }
+  function dur(o) { return (o && o.start != null && o.end != null) ? Math.max(0, o.end - o.start) : null; }
+  function stateCell(s) { return el('td', { class: 'state-' + String(s || '').replace(/[^A-Z_]/g, ''), text: s || '–' }); }
+  function kvTable(rows) {
+    return el('table', { class: 'kv' }, rows.filter(r => r).map(([k, v]) =>
+      el('tr', {}, el('th', { text: k }), v instanceof Node ? el('td', {}, v) : el('td', { text: v === null || v === undefined || v === '' ? '–' : v }))));
+  }
+
+  /* ---------- the API ---------- */
+  class ApiError extends Error { constructor(status, msg) { super(msg); this.status = status; } }
+  async function api(endpoint, params) {
+    const q = new URLSearchParams({ q: endpoint });
+    for (const [k, v] of Object.entries(params || {})) if (v !== undefined && v !== null && v !== '') q.set(k, v);
+    const r = await fetch(API + '?' + q.toString(), { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    let body = null;
+    try { body = await r.json(); } catch (e) { body = null; }
+    if (!r.ok) throw new ApiError(r.status, (body && body.error && body.error.message) || ('HTTP ' + r.status));
+    return body;
+  }
+  function showError(e) {
+    const box = $('#error');
+    box.hidden = false;
+    box.textContent = (e instanceof ApiError ? 'Error ' + e.status + ': ' : 'Error: ') + e.message;
+  }
+  function hideError() { $('#error').hidden = true; }
+
+  /* ---------- categories of the runtime share (docs/profile-format.md) ---------- */
+  const CATS = [
+    { key: 'compute_ns', label: 'Computation', color: '#a99cd6' },
+    { key: 'mpi_p2p_ns', label: 'MPI point-to-point', color: '#d62728' },
+    { key: 'mpi_coll_ns', label: 'MPI collectives', color: '#f08080' },
+    { key: 'io_posix_ns', label: 'I/O POSIX', color: '#e3b505' },
+    { key: 'io_stdio_ns', label: 'I/O stdio', color: '#f6dc73' },
+    { key: 'io_mpiio_ns', label: 'I/O MPI-IO', color: '#a67c00' },
+  ];
+  const NO_PROFILE = '#d0d4da';
+  const MODES = [
+    { key: 'r', label: 'read-only', color: '#cfe8cf', border: '#3b8a3b' },
+    { key: 'rw', label: 'read-write', color: '#fde2b8', border: '#b86e00' },
+    { key: 'w', label: 'write-only', color: '#cfe0f5', border: '#2f5fb3' },
+  ];
+  const EDGE_KINDS = [
+    { key: 'scheduler', label: 'scheduler dependency', style: 'solid', color: '#222' },
+    { key: 'time', label: 'start after end', style: 'dotted', color: '#666' },
+    { key: 'file', label: 'file written → read', style: 'dashed', color: '#2f5fb3' },
+  ];
+  function shares(rt) {
+    if (!rt) return null;
+    const v = CATS.map(c => Math.max(0, Number(rt[c.key]) || 0));
+    const sum = v.reduce((a, b) => a + b, 0);
+    return sum > 0 ? v.map(x => x / sum) : null;
+  }
+
+  /* ---------- state and routing ---------- */
+  const S = { me: null, route: {}, wf: null, cy: null, expanded: new Set(), charts: [], layout: 'graph', wfKey: '' };
+  function parseHash() { return Object.fromEntries(new URLSearchParams(location.hash.replace(/^#/, ''))); }
+  function setHash(r, replace) {
+    const h = '#' + new URLSearchParams(Object.entries(r).filter(([, v]) => v !== undefined && v !== null && v !== '')).toString();
+    if (replace) history.replaceState(null, '', h); else location.hash = h;
+  }
+  function link(r, text) { return el('a', { href: '#' + new URLSearchParams(r).toString(), text }); }
+
+  async function route() {
+    hideError();
+    const r = parseHash();
+    S.route = r;
+    try {
+      if (!S.me) {
+        S.me = await api('me');
+        const w = clear($('#whoami'));
+        w.appendChild(document.createTextNode(S.me.user));
+        if (S.me.admin) w.appendChild(el('span', { class: 'admin', text: 'admin' }));
+        $('#user-filter').hidden = !S.me.admin;
+      }
+      if (r.view === 'workflow') await showWorkflow(r);
+      else await showList(r);
+    } catch (e) { showError(e); }
+  }
+
+  /* ---------- the list ---------- */
+  function toLocalInput(epoch) {
+    if (!epoch) return '';
+    const d = new Date(Number(epoch) * 1000);
+    return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+  }
+  async function showList(r) {
+    $('#workflow-view').hidden = true;
+    $('#list-view').hidden = false;
+    const crumbs = clear($('#crumbs'));
+    crumbs.appendChild(el('span', { text: 'Workflows and jobs' }));
+    const f = $('#filters');
+    for (const k of ['state', 'name', 'workflow', 'user']) f.elements[k].value = r[k] || '';
+    f.elements.from.value = toLocalInput(r.from);
+    f.elements.to.value = toLocalInput(r.to);
+    const params = { from: r.from, to: r.to, state: r.state, name: r.name, workflow: r.workflow, user: r.user };
+    const [wfs, jobs] = await Promise.all([api('workflows', params), api('jobs', params)]);
+    const wb = clear($('#workflows tbody'));
+    for (const w of wfs.workflows) {
+      const states = Object.entries(w.states || {}).map(([k, v]) => k + ' ' + v).join(', ');
+      wb.appendChild(el('tr', {},
+        el('td', {}, link({ view: 'workflow', id: w.id }, w.workflow)),
+        el('td', { text: w.user }), el('td', { class: 'num', text: w.jobs }),
+        el('td', { text: fmtTime(w.start) }), el('td', { text: fmtTime(w.end) }),
+        el('td', { class: 'num', text: fmtDur(dur(w)) }), el('td', { text: states })));
+    }
+    if (!wfs.workflows.length) wb.appendChild(el('tr', {}, el('td', { colspan: 7, class: 'empty', text: 'No workflows (tag jobs with sbatch --workflow=NAME).' })));
+    const jb = clear($('#jobs tbody'));
+    for (const j of jobs.jobs) {
+      jb.appendChild(el('tr', {},
+        el('td', {}, link({ view: 'workflow', job: j.id, sel: 'job:' + j.id }, String(j.id))),
+        el('td', { text: j.name }), el('td', { text: j.user }),
+        el('td', {}, j.workflow_id != null ? link({ view: 'workflow', id: j.workflow_id }, j.workflow || String(j.workflow_id)) : '–'),
+        stateCell(j.state), el('td', { text: fmtTime(j.submit) }), el('td', { text: fmtTime(j.start) }),
+        el('td', { class: 'num', text: fmtDur(dur(j)) }), el('td', { class: 'num', text: j.nodes == null ? '–' : j.nodes })));
+    }
+    if (!jobs.jobs.length) jb.appendChild(el('tr', {}, el('td', { colspan: 9, class: 'empty', text: 'No jobs match.' })));
+    if (wfs.truncated || jobs.truncated) jb.appendChild(el('tr', {}, el('td', { colspan: 9, class: 'note', text: 'More rows match: narrow the filter.' })));
+  }
+  $('#filters').addEventListener('submit', ev => {
+    ev.preventDefault();
+    const f = ev.target.elements;
+    const toEpoch = v => v ? String(Math.floor(new Date(v).getTime() / 1000)) : '';
+    setHash({ view: 'list', from: toEpoch(f.from.value), to: toEpoch(f.to.value), state: f.state.value, name: f.name.value, workflow: f.workflow.value, user: f.user.value });
+  });
+
+  /* ---------- the workflow page ---------- */
+  async function showWorkflow(r) {
+    $('#list-view').hidden = true;
+    $('#workflow-view').hidden = false;
+    const key = r.id ? 'wf:' + r.id : 'job:' + r.job;
+    if (S.wfKey !== key || !S.wf) {
+      const params = r.id ? { id: r.id } : { job: r.job };
+      S.wf = await api('workflow', params);
+      S.wfKey = key;
+      S.expanded = new Set();
+      prepareWorkflow(S.wf);
+      renderWorkflowTab();
+    }
+    const w = S.wf.workflow;
+    const crumbs = clear($('#crumbs'));
+    crumbs.append(link({ view: 'list' }, 'Workflows and jobs'), el('span', { class: 'sep', text: '›' }),
+      el('span', { text: (w.workflow ? 'Workflow ' + w.workflow : 'Job ' + (S.wf.jobs[0] || {}).id) + ' (' + w.user + ')' }));
+    const layout = ['graph', 'duration', 'timeline'].includes(r.layout) ? r.layout : 'graph';
+    if (!S.cy || S.layout !== layout || S.drawnKey !== key) {
+      S.layout = layout;
+      drawGraph();
+      S.drawnKey = key;
+    }
+    for (const b of document.querySelectorAll('button.layout')) b.setAttribute('aria-pressed', String(b.dataset.layout === layout));
+    await select(r.sel);
+  }
+
+  /* Index jobs and steps; find what collapses: job arrays and wide fan-outs. */
+  const FANOUT_MAX = 6;
+  function prepareWorkflow(wf) {
+    wf.jobById = new Map();
+    for (const j of wf.jobs) {
+      /* the batch step wraps the numbered ones (and extern is Slurm's): the graph shows the
+       * numbered steps, or the batch step of a job that has no other; the job tab lists all */
+      const all = (j.steps || []).filter(s => s.step !== 'extern');
+      const numbered = all.filter(s => /^[0-9]+$/.test(s.step));
+      j.steps = (numbered.length ? numbered : all).slice().sort((a, b) => (a.start || 0) - (b.start || 0) || String(a.step).localeCompare(String(b.step), 'en', { numeric: true }));
+      wf.jobById.set(j.id, j);
+    }
+    const preds = new Map();
+    for (const e of wf.edges) if (e.kind === 'scheduler') {
+      if (!preds.has(e.to_job)) preds.set(e.to_job, []);
+      preds.get(e.to_job).push(e.from_job);
+    }
+    const groups = new Map();
+    for (const j of wf.jobs) {
+      let key = null;
+      if (j.array_job_id != null) key = 'array:' + j.array_job_id;
+      else key = 'fan:' + (preds.get(j.id) || []).sort((a, b) => a - b).join(',') + ':' + (j.name || '');
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(j);
+    }
+    wf.groups = new Map();
+    let n = 0;
+    for (const [key, members] of groups) {
+      const isArray = key.startsWith('array:');
+      if (members.length > 1 && (isArray || members.length > FANOUT_MAX)) {
+        const g = { id: 'g' + (n++), key, members, array: isArray, name: members[0].name };
+        wf.groups.set(g.id, g);
+        for (const m of members) m.group = g.id;
+      }
+    }
+  }
+
+  function unitOf(wf, jobId) {
+    const j = wf.jobById.get(jobId);
+    if (!j) return null;
+    return j.group && !S.expanded.has(j.group) ? j.group : 'j' + j.id;
+  }
+
+  /* Sizes of the boxes, per layout. */
+  const STEP_H = 34, FILE_H = 16, TITLE_H = 20, PAD = 8, GAP = 6, EQ_W = 200;
+  function layoutScale(wf) {
+    const ds = wf.jobs.map(dur).filter(d => d != null && d > 0);
+    const maxd = ds.length ? Math.max(...ds) : 1;
+    if (S.layout === 'timeline') {
+      /* the whole span on about 1200 px, whatever the waits between jobs */
+      const t0 = Math.min(...wf.jobs.map(j => j.start).filter(t => t != null));
+      const t1 = Math.max(...wf.jobs.map(j => j.end).filter(t => t != null));
+      if (isFinite(t0) && isFinite(t1) && t1 > t0) return { maxd, k: Math.min(1200 / (t1 - t0), 640 / maxd * 4) };
+    }
+    return { maxd, k: 640 / maxd };
+  }
+
+  /* Build the elements of the graph for the current layout and expansion. */
+  function buildElements(wf) {
+    const layout = S.layout;
+    const { k } = layoutScale(wf);
+    const nodes = [], edges = [], units = new Map();
+    const tmin = Math.min(...wf.jobs.map(j => j.start).filter(t => t != null), Infinity);
+    for (const j of wf.jobs) {
+      const u = unitOf(wf, j.id);
+      if (!units.has(u)) units.set(u, { id: u, jobs: [] });
+      units.get(u).jobs.push(j);
+    }
+    let hue = 0;
+    for (const u of units.values()) {
+      hue = (hue + 137) % 360;
+      if (u.id.startsWith('g')) {
+        const g = wf.groups.get(u.id);
+        const d = Math.max(...g.members.map(m => dur(m) || 0));
+        const starts = g.members.map(m => m.start).filter(t => t != null);
+        const ends = g.members.map(m => m.end).filter(t => t != null);
+        u.start = starts.length ? Math.min(...starts) : null;
+        u.end = ends.length ? Math.max(...ends) : null;
+        u.w = layout === 'graph' ? EQ_W : layout === 'duration' ? Math.max(90, d * k) : Math.max(90, ((u.end || 0) - (u.start || 0)) * k);
+        u.h = TITLE_H + STEP_H + 2 * PAD;
+        const rt = {};
+        for (const m of g.members) for (const c of CATS) rt[c.key] = (rt[c.key] || 0) + (Number((m.runtime || {})[c.key]) || 0);
+        u.node = { data: { id: u.id, kind: 'group', label: (g.array ? 'Array ' + g.key.slice(6) + ': ' : '') + (g.name || 'jobs') + ' ×' + g.members.length + '  (click to expand)', w: u.w, h: u.h, bg: 'hsl(' + hue + ',45%,90%)', border: 'hsl(' + hue + ',40%,45%)' }, classes: 'group' };
+        u.rt = rt;
+        continue;
+      }
+      const j = u.jobs[0];
+      u.start = j.start; u.end = j.end;
+      const steps = j.steps;
+      const hasFiles = steps.some(s => s.files && (s.files.r || s.files.rw || s.files.w));
+      u.h = TITLE_H + STEP_H + (hasFiles ? FILE_H + 4 : 0) + 2 * PAD;
+      const jd = dur(j) || 0;
+      if (layout === 'graph') u.w = EQ_W;
+      else if (layout === 'duration') {
+        const stepsW = steps.reduce((a, s) => a + Math.max(24, (dur(s) || 0) * k), 0) + GAP * Math.max(0, steps.length - 1);
+        u.w = Math.max(90, jd * k, stepsW + 2 * PAD);
+      } else u.w = Math.max(90, jd * k);
+      u.node = { data: { id: u.id, kind: 'job', job: j.id, label: 'Job ' + j.id + (j.name ? ' · ' + j.name : '') + (j.state && j.state !== 'COMPLETED' ? ' · ' + j.state : ''), w: u.w, h: u.h, bg: 'hsl(' + hue + ',45%,93%)', border: 'hsl(' + hue + ',40%,45%)' }, classes: 'job' + (j.state === 'FAILED' ? ' failed' : '') };
+    }
+    /* positions of the units: dagre for the two graph layouts, time and rows for the timeline */
+    const unitEdges = new Map();
+    for (const e of wf.edges) {
+      const a = unitOf(wf, e.from_job), b = unitOf(wf, e.to_job);
+      if (!a || !b || a === b) continue;
+      const key = a + '>' + b;
+      if (!unitEdges.has(key)) unitEdges.set(key, { a, b });
+    }
+    const pos = new Map();
+    if (layout === 'timeline') {
+      const rows = [];
+      const list = [...units.values()].sort((x, y) => (x.start || 0) - (y.start || 0));
+      for (const u of list) {
+        const x0 = u.start != null ? (u.start - tmin) * k : 0;
+        let r = rows.findIndex(end => end <= x0 + 0.5);
+        if (r < 0) { r = rows.length; rows.push(0); }
+        rows[r] = x0 + u.w + 12;
+        u.row = r;
+        pos.set(u.id, { x: x0 + u.w / 2, y: 0 });
+      }
+      const rowH = Math.max(...list.map(u => u.h)) + 40;
+      for (const u of list) pos.get(u.id).y = u.row * rowH + u.h / 2;
+    } else {
+      const headless = cytoscape({ headless: true, styleEnabled: true });
+      headless.add([...units.values()].map(u => ({ data: { id: u.id }, style: { width: u.w, height: u.h, shape: 'rectangle' } })));
+      headless.add([...unitEdges.values()].map((e, i) => ({ data: { id: 'he' + i, source: e.a, target: e.b } })));
+      headless.layout({ name: 'dagre', rankDir: 'LR', nodeSep: 30, rankSep: layout === 'duration' ? 50 : 70, edgeSep: 10, animate: false }).run();
+      headless.nodes().forEach(n => pos.set(n.id(), { x: n.position('x'), y: n.position('y') }));
+      headless.destroy();
+    }
+    /* the job boxes and what they hold */
+    const stepNode = new Map();
+    for (const u of units.values()) {
+      const p = pos.get(u.id);
+      const left = p.x - u.w / 2, top = p.y - u.h / 2;
+      u.node.position = { x: p.x, y: p.y };
+      if (u.id.startsWith('g')) {
+        const s = shares(u.rt);
+        u.node.data.grad = gradient(s);
+        nodes.push(u.node);
+        continue;
+      }
+      const j = u.jobs[0];
+      const steps = j.steps;
+      nodes.push(u.node);
+      if (!steps.length) continue;
+      /* step boxes along the job box: equal, by duration, or at their time */
+      const inner = u.w - 2 * PAD;
+      let x = left + PAD;
+      const sy = top + TITLE_H + PAD + STEP_H / 2;
+      steps.forEach((s, i) => {
+        let sw, sx;
+        if (S.layout === 'graph') { sw = (inner - GAP * (steps.length - 1)) / steps.length; sx = x; x += sw + GAP; }
+        else if (S.layout === 'duration') { sw = Math.max(24, (dur(s) || 0) * k); sx = x; x += sw + GAP; }
+        else {
+          sw = Math.max(6, (dur(s) || 0) * k);
+          sx = j.start != null && s.start != null ? left + PAD + Math.max(0, (s.start - j.start) * k) : x;
+          sx = Math.min(sx, left + u.w - PAD - sw);
+          x = sx + sw + 1;
+        }
+        sw = Math.max(4, sw);
+        const id = 's' + j.id + '.' + s.step;
+        stepNode.set(j.id + '.' + s.step, id);
+        const sh = shares(s.runtime);
+        nodes.push({ group: 'nodes', data: { id, kind: 'step', job: j.id, step: String(s.step), label: 'Step ' + s.step, w: sw, h: STEP_H, grad: gradient(sh) }, classes: 'step', position: { x: sx + sw / 2, y: sy } });
+        if (i === 0 && sw < 1) return;
+        /* file boxes: one per access mode, left to right read-only, read-write, write-only */
+        const f = s.files || {};
+        const present = MODES.filter(m => f[m.key]);
+        if (!present.length) return;
+        const fw = (sw - 2 * (present.length - 1)) / present.length;
+        present.forEach((m, mi) => {
+          nodes.push({ data: { id: id + '.f' + m.key, kind: 'files', job: j.id, step: String(s.step), mode: m.key, label: fw > 26 ? m.key + ' ' + f[m.key] : '', w: Math.max(2, fw), h: FILE_H, bg: m.color, border: m.border, title: f[m.key] + ' ' + m.label + ' file(s)' }, classes: 'files', position: { x: sx + mi * (fw + 2) + fw / 2, y: sy + STEP_H / 2 + 4 + FILE_H / 2 } });
+        });
+      });
+    }
+    /* edges: scheduler and time between job boxes; file edges between step boxes */
+    const seen = new Map();
+    for (const e of wf.edges) {
+      let a = unitOf(wf, e.from_job), b = unitOf(wf, e.to_job);
+      if (!a || !b) continue;
+      if (e.kind === 'file' && a.startsWith('j') && b.startsWith('j')) {
+        a = stepNode.get(e.from_job + '.' + e.from_step) || a;
+        b = stepNode.get(e.to_job + '.' + e.to_step) || b;
+      }
+      if (a === b) continue;
+      const key = e.kind + ':' + a + '>' + b;
+      if (seen.has(key)) { seen.get(key).data.n++; continue; }
+      const ed = { data: { id: 'e' + seen.size, source: a, target: b, kind: e.kind, n: 1, ev: e }, classes: 'edge ' + e.kind };
+      seen.set(key, ed);
+      edges.push(ed);
+    }
+    return { nodes, edges };
+  }
+
+  /* A hard-stop left-to-right gradient: the runtime share as a stacked bar across the box. */
+  function gradient(sh) {
+    if (!sh) return { colors: NO_PROFILE + ' ' + NO_PROFILE, stops: '0 100' };
+    const colors = [], stops = [];
+    let acc = 0;
+    CATS.forEach((c, i) => {
+      if (sh[i] <= 0) return;
+      colors.push(c.color, c.color);
+      stops.push((acc * 100).toFixed(2), ((acc + sh[i]) * 100).toFixed(2));
+      acc += sh[i];
+    });
+    return { colors: colors.join(' '), stops: stops.join(' ') };
+  }
+
+  function drawGraph() {
+    const wf = S.wf;
+    const t0 = performance.now();
+    const { nodes, edges } = buildElements(wf);
+    if (S.cy) S.cy.destroy();
+    const cy = S.cy = cytoscape({
+      container: $('#graph'),
+      elements: { nodes, edges },
+      layout: { name: 'preset' },
+      autoungrabify: true,
+      wheelSensitivity: 0.3,
+      minZoom: 0.02, maxZoom: 4,
+      style: [
+        { selector: 'node', style: { shape: 'rectangle', width: 'data(w)', height: 'data(h)', 'font-size': 11, 'text-wrap': 'ellipsis', 'min-zoomed-font-size': 6 } },
+        { selector: 'node.job, node.group', style: { 'background-color': 'data(bg)', 'border-color': 'data(border)', 'border-width': 1.5, label: 'data(label)', 'text-valign': 'top', 'text-halign': 'center', 'text-margin-y': 18, 'text-max-width': 'data(w)', 'font-weight': 600 } },
+        { selector: 'node.job.failed', style: { 'border-color': '#a3262a', 'border-width': 3 } },
+        { selector: 'node.group', style: { 'border-style': 'double', 'border-width': 4, 'text-valign': 'center', 'text-margin-y': 0 } },
+        { selector: 'node.step', style: { 'border-width': 1, 'border-color': '#555', label: 'data(label)', 'text-valign': 'center', 'font-size': 10, color: '#111', 'text-outline-color': '#fff', 'text-outline-width': 1.5, 'text-max-width': 'data(w)' } },
+        { selector: 'node.files', style: { 'background-color': 'data(bg)', 'border-color': 'data(border)', 'border-width': 1, label: 'data(label)', 'font-size': 9, 'text-valign': 'center' } },
+        { selector: 'node:selected', style: { 'overlay-color': '#2f5fb3', 'overlay-opacity': 0.18, 'border-width': 3, 'border-color': '#2f5fb3' } },
+        { selector: 'edge', style: { width: 1.6, 'curve-style': 'bezier', 'target-arrow-shape': 'triangle', 'arrow-scale': 0.9 } },
+        ...EDGE_KINDS.map(k => ({ selector: 'edge.' + k.key, style: { 'line-style': k.style, 'line-color': k.color, 'target-arrow-color': k.color } })),
+        { selector: 'edge.time', style: { 'line-dash-pattern': [2, 4], width: 2 } },
+        { selector: 'edge:selected', style: { width: 3.5 } },
+      ],
+    });
+    cy.nodes('.step, .group').forEach(n => {
+      const g = n.data('grad');
+      n.style({ 'background-fill': 'linear-gradient', 'background-gradient-direction': 'to-right', 'background-gradient-stop-colors': g.colors, 'background-gradient-stop-positions': g.stops });
+    });
+    cy.on('tap', 'node', ev => {
+      const d = ev.target.data();
+      const r = Object.assign({}, S.route);
+      if (d.kind === 'group') { S.expanded.add(d.id); drawGraph(); return; }
+      if (d.kind === 'job') r.sel = 'job:' + d.job;
+      else if (d.kind === 'step') r.sel = 'step:' + d.job + ':' + d.step;
+      else if (d.kind === 'files') r.sel = 'step:' + d.job + ':' + d.step;
+      setHash(r);
+    });
+    cy.on('tap', 'edge', ev => { renderEdgeInfo(ev.target.data()); });
+    cy.fit(undefined, 20);
+    /* a long chain fits only as a thin line: start readable at its beginning instead */
+    if (cy.zoom() < 0.35) {
+      cy.zoom(0.6);
+      const bb = cy.elements().boundingBox();
+      cy.pan({ x: 20 - bb.x1 * 0.6, y: cy.height() / 2 - ((bb.y1 + bb.y2) / 2) * 0.6 });
+    }
+    const ms = performance.now() - t0;
+    const ng = [...wf.groups.keys()].filter(g => !S.expanded.has(g)).length;
+    $('#graph-status').textContent = wf.jobs.length + ' jobs, ' + wf.edges.length + ' edges' + (ng ? ', ' + ng + ' collapsed group(s)' : '') + ' · drawn in ' + ms.toFixed(0) + ' ms';
+    document.body.dataset.graphReady = S.layout;
+  }
+
+  function renderLegend() {
+    const L = clear($('#legend'));
+    for (const c of CATS) L.appendChild(el('span', {}, el('span', { class: 'sw', style: 'background:' + c.color }), c.label));
+    L.appendChild(el('span', {}, el('span', { class: 'sw', style: 'background:' + NO_PROFILE }), 'no profile'));
+    for (const m of MODES) L.appendChild(el('span', {}, el('span', { class: 'sw', style: 'background:' + m.color + ';border-color:' + m.border }), 'files ' + m.label));
+    for (const k of EDGE_KINDS) L.appendChild(el('span', { class: 'edge-' + k.key }, el('span', { class: 'ln ' + k.key, style: 'border-top-color:' + k.color }), k.label));
+  }
+
+  /* ---------- info tabs ---------- */
+  function showTab(name) {
+    for (const b of document.querySelectorAll('#tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === name));
+    for (const t of ['workflow', 'job', 'step', 'file']) $('#tab-' + t).hidden = t !== name;
+  }
+  function destroyCharts(scope) {
+    S.charts = S.charts.filter(c => { if (c.scope === scope) { c.chart.destroy(); return false; } return true; });
+  }
+  function chart(scope, parent, cls, cfg) {
+    const box = el('div', { class: 'chart ' + (cls || '') });
+    const canvas = el('canvas');
+    box.appendChild(canvas);
+    parent.appendChild(box);
+    cfg.options = Object.assign({ responsive: true, maintainAspectRatio: false, animation: false }, cfg.options || {});
+    const c = new Chart(canvas, cfg);
+    S.charts.push({ scope, chart: c });
+    return c;
+  }
+  const palette = i => 'hsl(' + ((i * 137) % 360) + ',55%,60%)';
+
+  function renderWorkflowTab() {
+    destroyCharts('workflow');
+    const wf = S.wf, w = wf.workflow, T = clear($('#tab-workflow'));
+    T.appendChild(el('h3', { text: w.workflow ? 'Workflow ' + w.workflow : 'Job ' + ((wf.jobs[0] || {}).id) + ' (no workflow tag)' }));
+    const cards = el('div', { class: 'cards' });
+    T.appendChild(cards);
+    const c1 = el('div', { class: 'card' }, el('h4', { text: 'Job runtimes' }));
+    const c2 = el('div', { class: 'card' }, el('h4', { text: 'Function groups' }));
+    const c3 = el('div', { class: 'card' }, el('h4', { text: 'Info' }));
+    cards.append(c1, c2, c3);
+    /* the 12 longest jobs by name, the rest as one slice */
+    const jobs = wf.jobs.filter(j => dur(j) > 0).sort((a, b) => dur(b) - dur(a));
+    const top = jobs.slice(0, 12), rest = jobs.slice(12).reduce((a, j) => a + dur(j), 0);
+    const labels = top.map(j => 'Job ' + j.id + (j.name ? ' ' + j.name : '')), values = top.map(dur);
+    if (rest > 0) { labels.push((jobs.length - 12) + ' other jobs'); values.push(rest); }
+    chart('workflow', c1, '', { type: 'pie', data: { labels, datasets: [{ data: values, backgroundColor: values.map((v, i) => i === 12 ? '#c8ccd4' : palette(i + 1)) }] }, options: { plugins: { legend: { position: 'right' }, tooltip: { callbacks: { label: ctx => ctx.label + ': ' + fmtDur(ctx.parsed) } } } } });
+    const tot = CATS.map(c => wf.jobs.reduce((a, j) => a + (Number((j.runtime || {})[c.key]) || 0), 0) / 1e9);
+    chart('workflow', c2, '', { type: 'pie', data: { labels: CATS.map(c => c.label), datasets: [{ data: tot, backgroundColor: CATS.map(c => c.color) }] }, options: { plugins: { legend: { position: 'right' }, tooltip: { callbacks: { label: ctx => ctx.label + ': ' + fmtDur(ctx.parsed) + ' (summed over processes)' } } } } });
+    const nsteps = wf.jobs.reduce((a, j) => a + j.steps.length, 0);
+    const kinds = {};
+    for (const e of wf.edges) kinds[e.kind] = (kinds[e.kind] || 0) + 1;
+    const states = {};
+    for (const j of wf.jobs) states[j.state] = (states[j.state] || 0) + 1;
+    c3.appendChild(kvTable([
+      ['User', w.user], ['Jobs', wf.jobs.length], ['Steps', nsteps],
+      ['States', Object.entries(states).map(([k, v]) => k + ' ' + v).join(', ')],
+      ['First submit', fmtTime(Math.min(...wf.jobs.map(j => j.submit).filter(t => t != null)))],
+      ['Start', fmtTime(w.start)], ['End', fmtTime(w.end)], ['Makespan', fmtDur(dur(w))],
+      ['Sum of job runtimes', fmtDur(wf.jobs.reduce((a, j) => a + (dur(j) || 0), 0))],
+      ['Edges', EDGE_KINDS.map(k => k.key + ' ' + (kinds[k.key] || 0)).join(', ')],
+    ]));
+  }
+
+  function renderEdgeInfo(d) {
+    const e = d.ev, T = clear($('#tab-workflow'));
+    showTab('workflow');
+    const k = EDGE_KINDS.find(x => x.key === e.kind);
+    T.appendChild(el('h3', { text: (k ? k.label : e.kind) + ': Job ' + e.from_job + (e.from_step != null ? ' step ' + e.from_step : '') + ' → Job ' + e.to_job + (e.to_step != null ? ' step ' + e.to_step : '') }));
+    const ev = e.evidence || {};
+    const rows = [['Kind', e.kind]];
+    if (ev.type) rows.push(['Dependency type', ev.type]);
+    if (ev.gap_seconds != null) rows.push(['Gap between end and start', fmtDur(ev.gap_seconds)]);
+    if (ev.files != null) rows.push(['Files', String(ev.files)]);
+    T.appendChild(kvTable(rows));
+    if (Array.isArray(ev.paths) && ev.paths.length) {
+      const ul = el('ul', { class: 'mono' });
+      ev.paths.forEach((p, i) => ul.appendChild(el('li', {}, ev.file_ids && ev.file_ids[i] != null ? link(Object.assign({}, S.route, { sel: 'file:' + ev.file_ids[i] }), p) : p)));
+      T.appendChild(ul);
+    }
+    T.appendChild(el('p', {}, el('a', { href: '#', text: 'Back to the workflow summary', onclick: ev2 => { ev2.preventDefault(); renderWorkflowTab(); } })));
+  }
+
+  async function select(sel) {
+    const [kind, a, b] = String(sel || '').split(':');
+    if (S.cy) S.cy.elements().unselect();
+    if (kind === 'job') {
+      if (S.cy) S.cy.$id('j' + a).select();
+      showTab('job');
+      await renderJob(Number(a));
+    } else if (kind === 'step') {
+      if (S.cy) S.cy.$id('s' + a + '.' + b).select();
+      showTab('step');
+      await renderStep(Number(a), b);
+    } else if (kind === 'file') {
+      showTab('file');
+      await renderFile(Number(a));
+    } else {
+      showTab('workflow');
+    }
+  }
+
+  function filesTable(files, showSteps) {
+    const t = el('table', { class: 'data files' },
+      el('thead', {}, el('tr', {}, el('th', { text: 'File' }), el('th', { text: 'Mode' }), showSteps ? el('th', { text: 'Steps' }) : null, el('th', { text: 'Layer' }), el('th', { class: 'num', text: 'Read' }), el('th', { class: 'num', text: 'Written' }))));
+    const tb = el('tbody');
+    for (const f of files) {
+      tb.appendChild(el('tr', {},
+        el('td', { class: 'mono' }, f.id != null ? link(Object.assign({}, S.route, { sel: 'file:' + f.id }), f.path) : f.path),
+        el('td', { text: f.mode }), showSteps ? el('td', { text: (f.steps || []).join(', ') }) : null,
+        el('td', { text: f.layer || (f.layers || []).join(', ') }),
+        el('td', { class: 'num', text: fmtBytes(f.read_bytes) }), el('td', { class: 'num', text: fmtBytes(f.write_bytes) })));
+    }
+    if (!files.length) tb.appendChild(el('tr', {}, el('td', { colspan: 6, class: 'empty', text: 'No files recorded.' })));
+    t.appendChild(tb);
+    return t;
+  }
+
+  async function renderJob(id) {
+    destroyCharts('job');
+    const T = clear($('#tab-job'));
+    T.appendChild(el('p', { class: 'note', text: 'Loading job ' + id + '…' }));
+    const { job: j } = await api('job', { id });
+    clear(T);
+    T.appendChild(el('h3', {}, 'Job ' + j.id + (j.name ? ' · ' + j.name : '') + ' ', el('span', { class: 'state-' + String(j.state || '').replace(/[^A-Z_]/g, ''), text: j.state })));
+    const cards = el('div', { class: 'cards' });
+    T.appendChild(cards);
+    const c1 = el('div', { class: 'card' }, el('h4', { text: 'Share of each step' }));
+    const c2 = el('div', { class: 'card' }, el('h4', { text: 'Categories' }));
+    const c3 = el('div', { class: 'card' }, el('h4', { text: 'Times' }));
+    const c4 = el('div', { class: 'card' }, el('h4', { text: 'Configuration' }));
+    cards.append(c1, c2, c3, c4);
+    const steps = (j.steps || []).filter(s => dur(s) > 0);
+    chart('job', c1, '', { type: 'pie', data: { labels: steps.map(s => 'Step ' + s.step + (s.name ? ' ' + s.name : '')), datasets: [{ data: steps.map(dur), backgroundColor: steps.map((s, i) => palette(i + 3)) }] }, options: { plugins: { legend: { position: 'right', display: steps.length <= 12 }, tooltip: { callbacks: { label: ctx => ctx.label + ': ' + fmtDur(ctx.parsed) } } } } });
+    chart('job', c2, '', { type: 'doughnut', data: { labels: CATS.map(c => c.label), datasets: [{ data: CATS.map(c => (Number((j.runtime || {})[c.key]) || 0) / 1e9), backgroundColor: CATS.map(c => c.color) }] }, options: { plugins: { legend: { position: 'right' }, tooltip: { callbacks: { label: ctx => ctx.label + ': ' + fmtDur(ctx.parsed) } } } } });
+    c3.appendChild(kvTable([['Submit', fmtTime(j.submit)], ['Eligible', fmtTime(j.eligible)], ['Start', fmtTime(j.start)], ['End', fmtTime(j.end)],
+      ['Wait', j.start != null && j.submit != null ? fmtDur(j.start - j.submit) : '–'], ['Runtime', fmtDur(dur(j))], ['Exit code', j.exit_code]]));
+    c4.appendChild(kvTable([['User', j.user], ['Workflow', j.workflow], ['Partition', j.partition], ['Account', j.account], ['QOS', j.qos],
+      ['Nodes', j.nodes], ['Node list', j.node_list], ['CPUs', j.cpus], ['Tasks', j.tasks], ['Dependency', j.dependency],
+      j.array_job_id != null ? ['Array', j.array_job_id + '_' + j.array_task_id] : null, ['Work dir', j.work_dir], ['Batch script', j.batch_script]]));
+    const st = el('table', { class: 'data steps' }, el('thead', {}, el('tr', {}, ['Step', 'Name', 'State', 'Start', 'Runtime', 'Nodes', 'Tasks', 'Share'].map(h => el('th', { text: h })))));
+    const tb = el('tbody');
+    for (const s of j.steps || []) {
+      const sh = shares(s.runtime);
+      const bar = el('div', { class: 'bar', title: sh ? CATS.map((c, i) => c.label + ' ' + (sh[i] * 100).toFixed(1) + '%').join(', ') : 'no profile' });
+      if (sh) CATS.forEach((c, i) => { if (sh[i] > 0) bar.appendChild(el('span', { style: 'width:' + (sh[i] * 100).toFixed(2) + '%;background:' + c.color })); });
+      else bar.appendChild(el('span', { style: 'width:100%;background:' + NO_PROFILE }));
+      tb.appendChild(el('tr', {}, el('td', {}, link(Object.assign({}, S.route, { sel: 'step:' + j.id + ':' + s.step }), String(s.step))), el('td', { text: s.name }), stateCell(s.state),
+        el('td', { text: fmtTime(s.start) }), el('td', { class: 'num', text: fmtDur(dur(s)) }), el('td', { class: 'num', text: s.nodes == null ? '–' : s.nodes }), el('td', { class: 'num', text: s.tasks == null ? '–' : s.tasks }), el('td', {}, bar)));
+    }
+    st.appendChild(tb);
+    T.append(el('h4', { text: 'Steps' }), st, el('h4', { text: 'Files' }), filesTable(j.files || [], true));
+  }
+
+  /* The metrics of a slice vector (docs/profile-format.md), grouped for the charts. */
+  const METRIC_GROUPS = [
+    { label: 'I/O bytes', metrics: ['posix_read_bytes', 'posix_write_bytes', 'stdio_read_bytes', 'stdio_write_bytes', 'mpiio_read_bytes', 'mpiio_write_bytes'], unit: 'B/s' },
+    { label: 'I/O calls', metrics: ['posix_read_calls', 'posix_write_calls', 'posix_open_calls', 'posix_meta_calls', 'stdio_read_calls', 'stdio_write_calls', 'stdio_open_calls', 'stdio_meta_calls'], unit: 'calls/s' },
+    { label: 'MPI', metrics: ['mpi_send_bytes', 'mpi_recv_bytes', 'mpi_coll_bytes', 'mpi_send_calls', 'mpi_coll_calls'], unit: '/s' },
+    { label: 'CPU', metrics: ['cpu_ns'], unit: 'CPU s/s', scale: 1e-9 },
+  ];
+  const ALL_METRICS = METRIC_GROUPS.flatMap(g => g.metrics);
+
+  async function renderStep(job, step) {
+    destroyCharts('step');
+    const T = clear($('#tab-step'));
+    T.appendChild(el('p', { class: 'note', text: 'Loading step ' + step + ' of job ' + job + '…' }));
+    const { step: s } = await api('step', { job, step });
+    clear(T);
+    const L = s.slice_seconds || 4;
+    T.appendChild(el('h3', {}, link(Object.assign({}, S.route, { sel: 'job:' + job }), 'Job ' + job), ' › Step ' + s.step + (s.name ? ' · ' + s.name : '') + ' ', el('span', { class: 'state-' + String(s.state || '').replace(/[^A-Z_]/g, ''), text: s.state || '' })));
+    const cards = el('div', { class: 'cards' });
+    T.appendChild(cards);
+    const sh = shares(s.runtime);
+    const c0 = el('div', { class: 'card' }, el('h4', { text: 'Step' }));
+    c0.appendChild(kvTable([['Start', fmtTime(s.start)], ['End', fmtTime(s.end)], ['Runtime', fmtDur(dur(s))], ['Nodes', s.nodes], ['Node list', s.node_list], ['Tasks', s.tasks], ['CPUs', s.cpus], ['Processes profiled', s.processes], ['Exit code', s.exit_code], ['Command', s.command || s.name]]));
+    const c1 = el('div', { class: 'card' }, el('h4', { text: 'Runtime share' }));
+    cards.append(c0, c1);
+    chart('step', c1, '', { type: 'doughnut', data: { labels: CATS.map(c => c.label), datasets: [{ data: CATS.map(c => (Number((s.runtime || {})[c.key]) || 0) / 1e9), backgroundColor: CATS.map(c => c.color) }] }, options: { plugins: { legend: { position: 'right' } } } });
+    if (!sh) c1.appendChild(el('p', { class: 'note', text: 'No profile for this step.' }));
+
+    /* time series of its own metrics (summed over its nodes), rates per second */
+    T.appendChild(el('h4', { text: 'Metrics per slice (' + L + ' s), summed over the step\'s nodes' }));
+    const series = el('div', { class: 'cards' });
+    T.appendChild(series);
+    const slices = s.slices || [];
+    for (const g of METRIC_GROUPS) {
+      const used = g.metrics.filter(m => slices.some(r => Number((r.m || {})[m]) > 0));
+      if (!used.length) continue;
+      const card = el('div', { class: 'card' }, el('h4', { text: g.label + ' (' + g.unit + ')' }));
+      series.appendChild(card);
+      chart('step', card, '', { type: 'line', data: { datasets: used.map((m, i) => ({ label: m, data: slices.map(r => ({ x: r.t, y: (Number((r.m || {})[m]) || 0) * (g.scale || 1) / L })), borderColor: palette(i + 2), backgroundColor: palette(i + 2), pointRadius: slices.length < 60 ? 3 : 0, stepped: true })) }, options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : 0) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true } } } });
+    }
+    if (!slices.length) series.appendChild(el('p', { class: 'empty', text: 'No per-slice metrics for this step.' }));
+
+    /* the performance background: this step against all other jobs in the same slices */
+    const bg = el('div', { class: 'card background' }, el('h4', { text: 'Performance background' }));
+    T.appendChild(bg);
+    const controls = el('div', { class: 'controls' });
+    const metricSel = el('select', { name: 'metric' }, ALL_METRICS.map(m => el('option', { value: m, text: m })));
+    const firstUsed = ALL_METRICS.find(m => slices.some(r => Number((r.m || {})[m]) > 0));
+    metricSel.value = firstUsed || 'cpu_ns';
+    const scopeSel = el('select', { name: 'scope' }, el('option', { value: 'cluster', text: 'whole cluster' }), el('option', { value: 'nodes', text: 'same nodes' }));
+    controls.append(el('label', {}, 'Metric ', metricSel), el('label', {}, 'Scope ', scopeSel));
+    bg.appendChild(controls);
+    const bgBox = el('div');
+    bg.appendChild(bgBox);
+    const drawBg = async () => {
+      destroyCharts('bg');
+      clear(bgBox);
+      const params = { job, step, scope: scopeSel.value, metric: metricSel.value, points: 1500 };
+      if (S.me.admin) params.top = 5;
+      let b;
+      try { b = await api('background', params); } catch (e) { bgBox.appendChild(el('p', { class: 'error', text: e.message })); return; }
+      const m = metricSel.value;
+      const scale = m.endsWith('_ns') ? 1e-9 : 1;
+      chart('bg', bgBox, 'wide', {
+        type: 'line',
+        data: { datasets: [
+          { label: 'this step: ' + m, data: b.slices.map(r => ({ x: r.t, y: (Number((r.own || {})[m]) || 0) * scale / (L * (r.slices || 1)) })), borderColor: '#d62728', backgroundColor: '#d62728', yAxisID: 'y', pointRadius: b.slices.length < 60 ? 3 : 0, stepped: true },
+          { label: 'all other jobs (' + (b.scope === 'nodes' ? 'same nodes' : 'whole cluster') + ')', data: b.slices.map(r => ({ x: r.t, y: (Number((r.others || {})[m]) || 0) * scale / (L * (r.slices || 1)) })), borderColor: '#7a8aa8', backgroundColor: 'rgba(122,138,168,0.25)', fill: true, yAxisID: 'y2', pointRadius: 0, stepped: true },
+        ] },
+        options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : b.slices[0] && b.slices[0].t) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true, title: { display: true, text: 'this step /s' } }, y2: { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false }, title: { display: true, text: 'background /s' } } } },
+      });
+      bgBox.appendChild(el('p', { class: 'note', text: 'A dent in this step\'s rate where the background peaks hints at interference; the metric names the likely source. Busiest slice: ' + Math.max(0, ...b.slices.map(r => r.other_step_nodes || 0)) + ' other step(s) × node(s) active.' }));
+      if (b.top) {
+        const t = el('table', { class: 'data top' }, el('thead', {}, el('tr', {}, ['Job', 'User', 'Name', 'Slices', b.top_metric || 'value', 'I/O bytes', 'MPI bytes', 'CPU s'].map(h => el('th', { text: h })))));
+        const tb = el('tbody');
+        for (const r of b.top) tb.appendChild(el('tr', {}, el('td', {}, link({ view: 'workflow', job: r.job, sel: 'job:' + r.job }, String(r.job))), el('td', { text: r.user }), el('td', { text: r.name }), el('td', { class: 'num', text: r.slices }), el('td', { class: 'num', text: fmtNum(r.value) }), el('td', { class: 'num', text: fmtBytes(r.io_bytes) }), el('td', { class: 'num', text: fmtBytes(r.mpi_bytes) }), el('td', { class: 'num', text: fmtNum((r.cpu_ns || 0) / 1e9) })));
+        t.appendChild(tb);
+        bgBox.append(el('h4', { text: 'Top contributing jobs (admins only)' }), t);
+      }
+      document.body.dataset.backgroundReady = job + ':' + step;
+    };
+    metricSel.addEventListener('change', drawBg);
+    scopeSel.addEventListener('change', drawBg);
+    drawBg();
+
+    /* digest: min/avg/max over its processes */
+    const dg = el('table', { class: 'data digest' }, el('thead', {}, el('tr', {}, ['Metric', 'Min', 'Avg', 'Max', 'Processes'].map(h => el('th', { text: h })))));
+    const db = el('tbody');
+    for (const r of s.digest || []) db.appendChild(el('tr', {}, el('td', { class: 'mono', text: r.metric }), el('td', { class: 'num', text: fmtNum(r.min) }), el('td', { class: 'num', text: fmtNum(r.avg) }), el('td', { class: 'num', text: fmtNum(r.max) }), el('td', { class: 'num', text: r.n })));
+    if (!(s.digest || []).length) db.appendChild(el('tr', {}, el('td', { colspan: 5, class: 'empty', text: 'No profile.' })));
+    dg.appendChild(db);
+    T.append(el('h4', { text: 'Digest over processes (totals per process)' }), dg, el('h4', { text: 'Files' }), filesTable(s.files || [], false));
+  }
+
+  /* an axis range around some times, padded by 5 % (at least 1 s) */
+  function xRange(ts) {
+    const v = ts.filter(t => t != null && isFinite(t));
+    if (!v.length) return {};
+    const lo = Math.min(...v), hi = Math.max(...v), pad = Math.max(1, (hi - lo) * 0.05);
+    return { min: lo - pad, max: hi + pad };
+  }
+  function timeAxis() {
+    return { type: 'linear', ticks: { maxTicksLimit: 8, callback: v => new Date(v * 1000).toISOString().slice(11, 19) } };
+  }
+
+  async function renderFile(id) {
+    destroyCharts('file');
+    const T = clear($('#tab-file'));
+    const { file: f } = await api('file', { id });
+    T.appendChild(el('h3', { class: 'mono', text: f.path }));
+    T.appendChild(kvTable([['File system', f.fstype], ['Scope', f.scope === 'local' ? 'node-local (' + f.node + ')' : f.scope], ['Accesses', (f.accesses || []).length]]));
+    const acc = (f.accesses || []).slice().sort((a, b) => (a.start || 0) - (b.start || 0));
+    if (acc.length) {
+      const card = el('div', { class: 'card' }, el('h4', { text: 'Writers and readers over time' }));
+      T.appendChild(card);
+      const labels = acc.map(a => 'Job ' + a.job + ' step ' + a.step);
+      const color = a => (MODES.find(m => m.key === a.mode) || MODES[0]).border;
+      /* from the first to the last access when the profiler saw them, else the step's span */
+      const span = a => a.first_access != null ? [a.first_access, Math.max(a.first_access, a.last_access || a.first_access)] : [a.start, a.end != null ? a.end : a.start];
+      chart('file', card, 'wide', { type: 'bar', data: { labels, datasets: [{ label: 'accesses', data: acc.map(span), backgroundColor: acc.map(color), borderSkipped: false, minBarLength: 3 }] }, options: { indexAxis: 'y', plugins: { legend: { display: false }, tooltip: { callbacks: { label: ctx => ({ r: 'read', w: 'written', rw: 'read and written' })[acc[ctx.dataIndex].mode] + ' from ' + fmtTime(span(acc[ctx.dataIndex])[0]) } } }, scales: { x: Object.assign(timeAxis(), xRange(acc.map(span).flat())) } } });
+    }
+    const t = el('table', { class: 'data' }, el('thead', {}, el('tr', {}, ['Job', 'Step', 'Name', 'Mode', 'Start', 'End', 'Read', 'Written'].map(h => el('th', { text: h })))));
+    const tb = el('tbody');
+    for (const a of acc) tb.appendChild(el('tr', {}, el('td', {}, link({ view: 'workflow', job: a.job, sel: 'job:' + a.job }, String(a.job))), el('td', {}, link({ view: 'workflow', job: a.job, sel: 'step:' + a.job + ':' + a.step }, String(a.step))), el('td', { text: a.job_name }), el('td', { text: a.mode }), el('td', { text: fmtTime(a.start) }), el('td', { text: fmtTime(a.end) }), el('td', { class: 'num', text: fmtBytes(a.read_bytes) }), el('td', { class: 'num', text: fmtBytes(a.write_bytes) })));
+    t.appendChild(tb);
+    T.appendChild(t);
+  }
+
+  /* ---------- wiring ---------- */
+  for (const b of document.querySelectorAll('button.layout')) b.addEventListener('click', () => setHash(Object.assign({}, S.route, { layout: b.dataset.layout })));
+  for (const b of document.querySelectorAll('#tabs button')) b.addEventListener('click', () => {
+    if (b.dataset.tab === 'workflow') { const r = Object.assign({}, S.route); delete r.sel; setHash(r); renderWorkflowTab(); }
+    showTab(b.dataset.tab);
+  });
+  $('#fit').addEventListener('click', () => S.cy && S.cy.fit(undefined, 20));
+  $('#expand-all').addEventListener('click', () => { if (!S.wf) return; for (const g of S.wf.groups.keys()) S.expanded.add(g); drawGraph(); });
+  renderLegend();
+  /* read-only hooks for the browser test (tests/web/viewer-test.js) */
+  window.jobscreenViewer = Object.freeze({ cy: () => S.cy, workflow: () => S.wf, layout: () => S.layout });
+  window.addEventListener('hashchange', route);
+  route();
+})();
