@@ -532,6 +532,8 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
         db->last_job_written = written;
     }
 out:
+    if (rc != PI_DB_OK && rc != PI_DB_DONE && rc != PI_DB_BUSY)
+        db->nparts = 0; /* e.g. retention dropped a partition this session thought it had */
     if (rc != PI_DB_OK)
         rollback(db);
     free(b.p);

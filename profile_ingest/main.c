@@ -25,6 +25,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,11 +197,30 @@ static void quarantine_record(struct ctx *c, int jobfd, long long job, const cha
     res->refused++;
 }
 
-static void process_step(struct ctx *c, int jobfd, const char *jobname, long long job, const char *recname,
-                         const char *step, const char *node, struct scan_result *res)
+/* One step record on its way through a pass: prepared (records read and checked, main
+ * thread), loaded (profiles read, checked and merged: a worker thread, while the main thread
+ * writes the previous step record), committed (database and spool, main thread). */
+struct item {
+    char *jobname, *recname;
+    char step[JS_STEP_NAME_MAX], node[256];
+    long long job;
+    int jobfd;                 /* borrowed from the pass's list of job directories */
+    int ready;                 /* st holds a step record to ingest */
+    int bad_profiles_dir;      /* profiles/ exists but is no directory (or a link) */
+    int pfd;                   /* profiles/, or -1 */
+    const struct pi_conf *conf;
+    struct pi_step st;
+};
+
+/* The job and step records of an item; 1 when st is ready for its profiles. */
+static int prepare_step(struct ctx *c, struct item *it, struct scan_result *res)
 {
     char reason[PI_REASON_MAX], path[PATH_MAX];
-    int invalid, gone;
+    int invalid, gone, jobfd = it->jobfd;
+    const char *jobname = it->jobname, *recname = it->recname, *step = it->step, *node = it->node;
+    long long job = it->job;
+    it->ready = 0;
+    it->pfd = -1;
     snprintf(path, sizeof path, "%s/%s", jobname, recname);
     json_t *jobrec = read_record(c, jobfd, jobname, JS_JOB_RECORD_NAME, 0, reason, sizeof reason, &invalid, &gone);
     if (!jobrec) {
@@ -211,7 +231,7 @@ static void process_step(struct ctx *c, int jobfd, const char *jobname, long lon
         else if (gone)
             kept(c, path, "no job record (job.json) yet");
         res->backlog++;
-        return;
+        return 0;
     }
     json_t *rec = read_record(c, jobfd, jobname, recname, 1, reason, sizeof reason, &invalid, &gone);
     if (!rec) {
@@ -220,7 +240,7 @@ static void process_step(struct ctx *c, int jobfd, const char *jobname, long lon
             quarantine_record(c, jobfd, job, recname, step, node, reason, res);
         else if (!gone)
             res->backlog++;
-        return;
+        return 0;
     }
     /* the step record must agree with its name and with the job record */
     const char *rstep = json_string_value(json_object_get(rec, "step"));
@@ -242,56 +262,79 @@ static void process_step(struct ctx *c, int jobfd, const char *jobname, long lon
         json_decref(jobrec);
         json_decref(rec);
         quarantine_record(c, jobfd, job, recname, step, node, reason, res);
-        return;
+        return 0;
     }
+    pi_step_init(&it->st, jobrec, rec, c->conf.cluster);
+    it->conf = &c->conf;
+    it->ready = 1;
+    return 1;
+}
 
-    struct pi_step st;
-    pi_step_init(&st, jobrec, rec, c->conf.cluster);
-    int rc = pi_db_ensure(&c->db, c->conf.migrate);
-    if (rc != PI_DB_OK) {
-        res->retry |= rc == PI_DB_RETRY;
-        res->failed += rc == PI_DB_FAIL;
-        res->backlog++;
-        pi_step_free(&st);
-        return;
-    }
-
-    /* the profiles of this step on this node */
-    int pfd = pi_open_dir(jobfd, JS_PROFILES_DIR_NAME);
-    if (pfd < 0 && errno != ENOENT)
-        kept(c, path, "its profiles/ directory is not a directory (or is a link): profiles ignored");
-    if (pfd >= 0) {
-        DIR *d = fdopendir(dup(pfd));
+/* The profiles of an item's step on its node: files and memory only (a worker thread). */
+static void *load_profiles(void *arg)
+{
+    struct item *it = arg;
+    struct pi_step *st = &it->st;
+    char reason[PI_REASON_MAX];
+    it->pfd = pi_open_dir(it->jobfd, JS_PROFILES_DIR_NAME);
+    it->bad_profiles_dir = it->pfd < 0 && errno != ENOENT;
+    if (it->pfd >= 0) {
+        DIR *d = fdopendir(dup(it->pfd));
         struct dirent *e;
         int count = 0;
         while (d && (e = readdir(d))) {
-            if (!pi_profile_name_matches(e->d_name, step, node))
+            if (!pi_profile_name_matches(e->d_name, it->step, it->node))
                 continue;
             char *buf = NULL;
             size_t len = 0;
-            if (++count > c->conf.max_profiles) {
-                snprintf(reason, sizeof reason, "more than %d profiles for one step on one node", c->conf.max_profiles);
-                pi_step_add_bad(&st, e->d_name, reason);
+            if (++count > it->conf->max_profiles) {
+                snprintf(reason, sizeof reason, "more than %d profiles for one step on one node", it->conf->max_profiles);
+                pi_step_add_bad(st, e->d_name, reason);
                 continue;
             }
-            int r = pi_read_file(pfd, e->d_name, (uid_t)st.uid, "the job's user", c->conf.max_profile_bytes, &buf, &len, reason, sizeof reason);
+            int r = pi_read_file(it->pfd, e->d_name, (uid_t)st->uid, "the job's user", it->conf->max_profile_bytes, &buf, &len, reason, sizeof reason);
             if (r == PI_READ_GONE)
                 continue;
             if (r == PI_READ_REFUSED) {
-                pi_step_add_bad(&st, e->d_name, reason);
+                pi_step_add_bad(st, e->d_name, reason);
                 continue;
             }
             json_t *p = pi_json_parse(buf, len, reason, sizeof reason);
             free(buf);
-            if (!p || pi_profile_add(&st, &c->conf, p, reason, sizeof reason) != PI_OK)
-                pi_step_add_bad(&st, e->d_name, reason);
+            if (!p || pi_profile_add(st, it->conf, p, reason, sizeof reason) != PI_OK)
+                pi_step_add_bad(st, e->d_name, reason);
             json_decref(p);
         }
         if (d)
             closedir(d);
     }
-    pi_step_finish(&st);
+    pi_step_finish(st);
+    return NULL;
+}
 
+/* The database transaction of a loaded item, then its place in the spool's cleanup. */
+static void commit_step(struct ctx *c, struct item *it, struct scan_result *res)
+{
+    struct pi_step st = it->st;
+    int jobfd = it->jobfd, pfd = it->pfd;
+    const char *jobname = it->jobname, *recname = it->recname, *step = it->step, *node = it->node;
+    long long job = it->job;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", jobname, recname);
+    it->ready = 0;
+    it->pfd = -1;
+    if (it->bad_profiles_dir)
+        kept(c, path, "its profiles/ directory is not a directory (or is a link): profiles ignored");
+    int rc = pi_db_ensure(&c->db, c->conf.migrate);
+    if (rc != PI_DB_OK) {
+        res->retry |= rc == PI_DB_RETRY;
+        res->failed += rc == PI_DB_FAIL;
+        res->backlog++;
+        if (pfd >= 0)
+            close(pfd);
+        pi_step_free(&st);
+        return;
+    }
     char **moved = calloc(st.nbad + 1, sizeof *moved);
     for (size_t i = 0; i < st.nbad; i++) {
         moved[i] = malloc(PATH_MAX);
@@ -413,6 +456,20 @@ static void process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *j
     clock_gettime(CLOCK_REALTIME, &now);
     if (!s->final || s->end_ns / 1000000000LL + c->conf.job_grace_seconds > now.tv_sec)
         return;
+    /* a step record that appeared since the pass listed the directory keeps it */
+    DIR *jd = fdopendir(dup(jobfd));
+    struct dirent *de;
+    int recs = 0;
+    if (jd)
+        rewinddir(jd); /* the duplicate shares the offset the pass's listing left at the end */
+    while (jd && (de = readdir(jd))) {
+        char st[JS_STEP_NAME_MAX], nd[256];
+        recs += de->d_name[0] != '.' && pi_parse_step_record_name(de->d_name, st, sizeof st, nd, sizeof nd) == 0;
+    }
+    if (jd)
+        closedir(jd);
+    if (recs)
+        return;
     jr = read_record(c, jobfd, jobname, JS_JOB_RECORD_NAME, 0, reason, sizeof reason, &invalid, &gone);
     if (!jr)
         return;
@@ -517,6 +574,13 @@ static void flush_deferred(struct ctx *c, int spoolfd, struct scan_result *res)
     c->ndeferred = 0;
 }
 
+struct jobdir {
+    char *name;
+    long long job;
+    int fd;
+    size_t first, n;           /* its items */
+};
+
 static void scan(struct ctx *c, struct scan_result *res, int dry_run)
 {
     memset(res, 0, sizeof *res);
@@ -529,39 +593,48 @@ static void scan(struct ctx *c, struct scan_result *res, int dry_run)
     }
     DIR *d = fdopendir(dup(spoolfd));
     struct dirent *e;
-    char **jobs = NULL;
-    size_t njobs = 0;
+    char **names = NULL;
+    size_t nnames = 0;
     while (d && (e = readdir(d))) {
         long long job;
         if (e->d_name[0] == '.' || parse_job_dir(e->d_name, &job) < 0)
             continue;
-        jobs = realloc(jobs, (njobs + 1) * sizeof *jobs);
-        jobs[njobs++] = strdup(e->d_name);
+        names = realloc(names, (nnames + 1) * sizeof *names);
+        names[nnames++] = strdup(e->d_name);
     }
     if (d)
         closedir(d);
-    qsort(jobs, njobs, sizeof *jobs, cmp_str);
-    for (size_t i = 0; i < njobs && !stop_requested; i++) {
+    qsort(names, nnames, sizeof *names, cmp_str);
+
+    /* the job directories and their step records, in name order */
+    struct jobdir *jobs = calloc(nnames + 1, sizeof *jobs);
+    struct item *items = NULL;
+    size_t njobs = 0, nitems = 0;
+    for (size_t i = 0; i < nnames; i++) {
         long long job;
-        parse_job_dir(jobs[i], &job);
-        int jobfd = pi_open_dir(spoolfd, jobs[i]);
+        parse_job_dir(names[i], &job);
+        int jobfd = pi_open_dir(spoolfd, names[i]);
         if (jobfd < 0) {
             if (errno != ENOENT)
-                kept(c, jobs[i], errno == ELOOP || errno == ENOTDIR ? "not a directory (or a link): never followed" : strerror(errno));
+                kept(c, names[i], errno == ELOOP || errno == ENOTDIR ? "not a directory (or a link): never followed" : strerror(errno));
             continue;
         }
         struct stat sb;
         if (fstat(jobfd, &sb) < 0 || sb.st_uid != (uid_t)c->conf.record_uid) {
-            kept(c, jobs[i], "job directory is not owned by the record owner (record_uid): ignored");
+            kept(c, names[i], "job directory is not owned by the record owner (record_uid): ignored");
             close(jobfd);
             continue;
         }
         if (c->inotify_fd >= 0) {
             char p[PATH_MAX];
-            snprintf(p, sizeof p, "%s/%s", c->conf.spool, jobs[i]);
+            snprintf(p, sizeof p, "%s/%s", c->conf.spool, names[i]);
             inotify_add_watch(c->inotify_fd, p, IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE | IN_DONT_FOLLOW | IN_ONLYDIR);
         }
-        /* its step records, in name order */
+        struct jobdir *j = &jobs[njobs++];
+        j->name = names[i];
+        j->job = job;
+        j->fd = jobfd;
+        j->first = nitems;
         DIR *jd = fdopendir(dup(jobfd));
         char **recs = NULL;
         size_t nrecs = 0;
@@ -575,29 +648,80 @@ static void scan(struct ctx *c, struct scan_result *res, int dry_run)
         if (jd)
             closedir(jd);
         qsort(recs, nrecs, sizeof *recs, cmp_str);
-        size_t left = nrecs;
+        items = realloc(items, (nitems + nrecs + 1) * sizeof *items);
         for (size_t k = 0; k < nrecs; k++) {
-            char step[JS_STEP_NAME_MAX], node[256];
-            pi_parse_step_record_name(recs[k], step, sizeof step, node, sizeof node);
-            if (dry_run || stop_requested || res->retry)
-                res->backlog++;
-            else
-                process_step(c, jobfd, jobs[i], job, recs[k], step, node, res);
-            if (!dry_run && faccessat(jobfd, recs[k], F_OK, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
-                left--;
-            free(recs[k]);
+            struct item *it = &items[nitems++];
+            memset(it, 0, sizeof *it);
+            it->jobname = j->name;
+            it->recname = recs[k];
+            it->job = job;
+            it->jobfd = jobfd;
+            it->pfd = -1;
+            pi_parse_step_record_name(recs[k], it->step, sizeof it->step, it->node, sizeof it->node);
         }
         free(recs);
-        if (!dry_run && !stop_requested && !res->retry && left == 0)
-            process_job_dir(c, spoolfd, jobfd, jobs[i], job, res);
-        close(jobfd);
+        j->n = nitems - j->first;
+    }
+
+    /* the step records: the next one's profiles load while this one is written */
+    pthread_t worker;
+    int working = 0;
+    size_t i = 0;
+    if (dry_run) {
+        res->backlog = (long)nitems;
+        i = nitems;
+    }
+    if (i < nitems && prepare_step(c, &items[0], res))
+        load_profiles(&items[0]);
+    for (; i < nitems; i++) {
+        if (working) {
+            pthread_join(worker, NULL);
+            working = 0;
+        }
+        if (stop_requested || res->retry) {
+            res->backlog += (long)(nitems - i);
+            break;
+        }
+        if (i + 1 < nitems && prepare_step(c, &items[i + 1], res)) {
+            if (pthread_create(&worker, NULL, load_profiles, &items[i + 1]) == 0)
+                working = 1;
+            else
+                load_profiles(&items[i + 1]);
+        }
+        if (items[i].ready)
+            commit_step(c, &items[i], res);
         if (c->ndeferred >= PI_DEFER_MAX)
             flush_deferred(c, spoolfd, res);
     }
+    if (working)
+        pthread_join(worker, NULL);
+    for (size_t k = 0; k < nitems; k++) {
+        if (items[k].ready) {  /* prepared, never committed (stop, database down) */
+            if (items[k].pfd >= 0)
+                close(items[k].pfd);
+            pi_step_free(&items[k].st);
+        }
+    }
     flush_deferred(c, spoolfd, res);
-    for (size_t i = 0; i < njobs; i++)
-        free(jobs[i]);
+
+    /* job directories whose step records are all gone */
+    for (size_t k = 0; k < njobs; k++) {
+        struct jobdir *j = &jobs[k];
+        size_t left = 0;
+        for (size_t r = j->first; r < j->first + j->n; r++)
+            if (faccessat(j->fd, items[r].recname, F_OK, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT)
+                left++;
+        if (!dry_run && !stop_requested && !res->retry && left == 0)
+            process_job_dir(c, spoolfd, j->fd, j->name, j->job, res);
+        close(j->fd);
+    }
+    for (size_t k = 0; k < nitems; k++)
+        free(items[k].recname);
+    free(items);
     free(jobs);
+    for (size_t k = 0; k < nnames; k++)
+        free(names[k]);
+    free(names);
     close(spoolfd);
 }
 
@@ -715,6 +839,7 @@ int main(int argc, char **argv)
 {
     struct ctx c;
     memset(&c, 0, sizeof c);
+    json_object_seed(0); /* before any thread: the hash seed is process-wide */
     c.inotify_fd = -1;
     c.conf_path = PI_CONF_DEFAULT_PATH;
     c.overrides = calloc((size_t)argc * 2 + 4, sizeof *c.overrides);
@@ -881,6 +1006,11 @@ int main(int argc, char **argv)
             pi_info("database back: resumed");
         backoff = 1;
         wait_events(&c, c.conf.rescan_seconds * 1000);
+    }
+    {
+        struct scan_result r;
+        memset(&r, 0, sizeof r);
+        rollup(&c, &r); /* best effort: what is left is folded by the next daemon */
     }
     pi_info("stopping on request");
     pi_db_close(&c.db);

@@ -148,7 +148,8 @@ int main(int argc, char **argv)
                 json_object_set_new(rec, "writer_version", json_string("0"));
                 json_object_set_new(rec, "written_ns", json_integer(t1));
                 json_object_set_new(rec, "truncated", json_false());
-                if (s == 0 && n == 0) {
+                if (s == steps - 1 && n == nodes - 1) {
+                    /* the job record last, as at a job's end (its final record follows the steps) */
                     json_t *job = json_pack("{s:s,s:i,s:s,s:I,s:n,s:n,s:s,s:s,s:I,s:s,s:I,s:n,s:s,s:n,s:I,s:I,s:I,s:I,s:I,s:s,s:I,s:I}",
                         "format", JS_JOB_RECORD_FORMAT, "version", JS_RECORD_VERSION, "cluster", "gen", "job_id", (json_int_t)id,
                         "array_job_id", "array_task_id", "name", "gen", "user", user, "uid", (json_int_t)uid, "group", user,
@@ -171,7 +172,10 @@ int main(int argc, char **argv)
                     json_object_set_new(job, "writer_version", json_string("0"));
                     json_object_set_new(job, "written_ns", json_integer(t1));
                     json_object_set_new(job, "truncated", json_false());
+                    snprintf(name, sizeof name, "step.%ld.%s.json", s, node);
+                    put(rec, jd, name, 0, 0, 0644);
                     put(job, jd, "job.json", 0, 0, 0644);
+                    continue;
                 }
                 snprintf(name, sizeof name, "step.%ld.%s.json", s, node);
                 put(rec, jd, name, 0, 0, 0644);

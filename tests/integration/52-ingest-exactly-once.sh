@@ -68,7 +68,7 @@ pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 "$bin" --spool "$spool" --db "$conn" --quarantine "$work/q" --set job_grace_seconds=0 --set rescan_seconds=1 \
   --set backoff_max_seconds=2 2>"$work/pg.log" &
 d=$!; pids+=("$d")
-sleep 0.3
+sleep 0.1
 runuser -u postgres -- "$pgbin/pg_ctl" -D "$JS_CLUSTER_DIR/pg/data" -m immediate -w stop >/dev/null 2>&1
 ok $? "PostgreSQL stopped (immediate) while the daemon ingests"
 sleep 3
@@ -78,7 +78,7 @@ runuser -u postgres -- "$pgbin/pg_ctl" -D "$JS_CLUSTER_DIR/pg/data" -l "$JS_CLUS
   start >/dev/null 2>&1
 ok $? "PostgreSQL started again"
 wait_drained "$spool" 60; ok $? "the daemon resumes by itself and drains the spool"
-sleep 0.5
+for i in $(seq 200); do [ "$(q "SELECT count(*) FROM js_data.totals_pending" 2>/dev/null)" = 0 ] && break; sleep 0.1; done
 kill -TERM "$d"; wait "$d"; st=$?
 is "$st" "0" "SIGTERM stops the daemon with status 0"
 like "$(grep -E 'database unavailable: retrying' "$work/pg.log" | head -n 1)" "retrying in [0-9]+ s; the spool is kept" "the log says the database is down, that it retries, and keeps the spool"
