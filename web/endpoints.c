@@ -232,27 +232,37 @@ static json_t *h_workflow(jsw_db *db, const struct jsw_request *req, int *status
     return json_pack("{s:o,s:o,s:o}", "workflow", info, "jobs", jobs, "edges", edges);
 }
 
-static json_t *h_job(jsw_db *db, const struct jsw_request *req, int *status, char *err,
-                     size_t errlen)
+/* One object by its id (param "id") with a list of its children: the job with its files, the
+ * file with its accesses. The 404 message reads "no <row_query> <id><whose>". */
+static json_t *object_with_list(jsw_db *db, const struct jsw_request *req, const char *row_query,
+                                const char *list_query, const char *list_key, const char *whose,
+                                int *status, char *err, size_t errlen)
 {
-    int64_t job;
-    if (job_param(req, "id", &job, status, err, errlen))
+    int64_t id;
+    if (job_param(req, "id", &id, status, err, errlen))
         return NULL;
     struct args a;
     args_init(&a, req);
-    arg_int(&a, job, true);
-    json_t *j = jsw_db_row(db, "job", a.n, a.v, err, errlen);
-    if (!j)
+    arg_int(&a, id, true);
+    json_t *obj = jsw_db_row(db, row_query, a.n, a.v, err, errlen);
+    if (!obj)
         DBFAIL();
-    if (json_is_null(j))
-        FAIL(404, "no job %lld of yours", (long long)job);
-    json_t *files = jsw_db_rows(db, "job_files", a.n, a.v, err, errlen);
-    if (!files) {
-        json_decref(j);
+    if (json_is_null(obj))
+        FAIL(404, "no %s %lld%s", row_query, (long long)id, whose);
+    json_t *list = jsw_db_rows(db, list_query, a.n, a.v, err, errlen);
+    if (!list) {
+        json_decref(obj);
         DBFAIL();
     }
-    json_object_set_new(j, "files", files);
-    return json_pack("{s:o}", "job", j);
+    json_object_set_new(obj, list_key, list);
+    return json_pack("{s:o}", row_query, obj);
+}
+
+static json_t *h_job(jsw_db *db, const struct jsw_request *req, int *status, char *err,
+                     size_t errlen)
+{
+    return object_with_list(db, req, "job", "job_files", "files", " of yours", status, err,
+                            errlen);
 }
 
 /* node=NAME: a Slurm node name */
@@ -458,24 +468,8 @@ static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *stat
 static json_t *h_file(jsw_db *db, const struct jsw_request *req, int *status, char *err,
                       size_t errlen)
 {
-    int64_t id;
-    if (job_param(req, "id", &id, status, err, errlen))
-        return NULL;
-    struct args a;
-    args_init(&a, req);
-    arg_int(&a, id, true);
-    json_t *f = jsw_db_row(db, "file", a.n, a.v, err, errlen);
-    if (!f)
-        DBFAIL();
-    if (json_is_null(f))
-        FAIL(404, "no file %lld that a job of yours accessed", (long long)id);
-    json_t *acc = jsw_db_rows(db, "file_accesses", a.n, a.v, err, errlen);
-    if (!acc) {
-        json_decref(f);
-        DBFAIL();
-    }
-    json_object_set_new(f, "accesses", acc);
-    return json_pack("{s:o}", "file", f);
+    return object_with_list(db, req, "file", "file_accesses", "accesses",
+                            " that a job of yours accessed", status, err, errlen);
 }
 
 const struct jsw_route jsw_routes[] = {
