@@ -229,16 +229,24 @@ int pi_db_migrate(struct pi_db *db)
                  current, latest_known());
         rc = PI_DB_FAIL;
     }
+    /* Every migration not yet recorded is applied, not only those above the highest: a
+     * migration numbered into a gap (a part's range filled later) still reaches databases
+     * that already have higher ones. */
     for (const struct pi_migration *m = pi_migrations; rc == PI_DB_OK && m->version >= 0; m++) {
-        if (m->version == 0 || m->version <= current)
+        if (m->version == 0)
+            continue;
+        char v[16];
+        snprintf(v, sizeof v, "%d", m->version);
+        const char *params[2] = { v, m->name };
+        r = PQexecParams(db->conn, "SELECT 1 FROM js_data.schema_migrations WHERE version = $1", 1, NULL,
+                         params, NULL, NULL, 0);
+        int applied = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0;
+        if ((rc = check(db, r, PGRES_TUPLES_OK, "read the applied migrations")) != PI_DB_OK || applied)
             continue;
         if ((rc = exec_cmd(db, "BEGIN", "begin migration")) != PI_DB_OK)
             break;
         rc = exec_cmd(db, m->sql, m->name);
         if (rc == PI_DB_OK) {
-            char v[16];
-            snprintf(v, sizeof v, "%d", m->version);
-            const char *params[2] = { v, m->name };
             rc = check(db, PQexecParams(db->conn, "INSERT INTO js_data.schema_migrations (version, name) VALUES ($1, $2)",
                                         2, NULL, params, NULL, NULL, 0), PGRES_COMMAND_OK, "record migration");
         }
