@@ -16,7 +16,8 @@
 #include <stdint.h>
 
 #define JS_PROFILE_FORMAT_NAME "jobscreen-profile"
-#define JS_PROFILE_VERSION 1
+#define JS_PROFILE_VERSION 2
+#define JS_PROFILE_VERSION_MIN 1 /* oldest version a reader still accepts (v1 lacks exit_code, signal, missing) */
 
 /* Bounds the writer keeps and the reader may enforce (a file beyond them is not ours). */
 #define JS_PROFILE_MAX_FILES 1024        /* entries in "files"; more are counted in files_dropped */
@@ -104,7 +105,9 @@
     X(PPID,            "ppid",            'u', "",      "parent process id") \
     X(UID,             "uid",             'u', "",      "real user id") \
     X(ORIGIN,          "origin",          's', "",      "start (the library was loaded into a new image) or fork (a forked child)") \
-    X(END,             "end",             's', "",      "exit, exec or _exit: how the image ended") \
+    X(END,             "end",             's', "",      "exit, _exit, exec, signal (killed by one) or unknown (gone, its end not seen): how the image ended") \
+    X(EXIT_CODE,       "exit_code",       'i', "",      "exit status 0-255 when known, -1 otherwise (killed, or not seen)") \
+    X(SIGNAL,          "signal",          'i', "",      "number of the signal that killed it, 0 otherwise") \
     X(EXE,             "exe",             's', "",      "/proc/self/exe, truncated to JS_PROFILE_MAX_STRING") \
     X(ARGS,            "args",            's', "",      "the command line, arguments separated by spaces, truncated") \
     X(SLICE_SECONDS,   "slice_seconds",   'u', "s",     "slice length L") \
@@ -125,7 +128,8 @@
     X(SLICES,          "slices",          'a', "",      "rows [slice index, value per slice_metrics...] for slices with activity, ascending") \
     X(SLICES_TRUNCATED,"slices_truncated",'b', "",      "true when the slice budget was exhausted: later slices are missing") \
     X(FILES,           "files",           'a', "",      "file-access list, objects of JS_PROFILE_FILE_FIELDS") \
-    X(FILES_DROPPED,   "files_dropped",   'u', "files", "files not listed because the list was full")
+    X(FILES_DROPPED,   "files_dropped",   'u', "files", "files not listed because the list was full") \
+    X(MISSING,         "missing",         's', "",      "empty when the record is complete, else what is missing, in words")
 
 /* Runtime share: times summed over the process's threads. X(ID, "json name", "meaning") */
 #define JS_PROFILE_RUNTIME_FIELDS(X) \

@@ -517,6 +517,7 @@ static void js_atfork_child(void)
     memset(js_coll, 0, sizeof js_coll);
     js_slices_init(&js_g.slices, js_g.slices.buf, JS_PROFILE_SLICE_BUDGET);
     js_g.origin = "fork";
+    js_g.exit_code = -1;
     js_g.start_ns = js_now_ns();
     js_g.written = 0;
     js_g.published[0] = '\0';
@@ -617,6 +618,7 @@ __attribute__((constructor)) static void js_init(void)
     js_cpu_last = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     js_g.start_ns = js_now_ns();
     js_g.origin = "start";
+    js_g.exit_code = -1;
     js_pid = getpid();
     js_main_tid = js_gettid();
     js_mpi_rank = js_mpi_size = -1;

@@ -83,6 +83,7 @@ JS_EXPORT int execle(const char *p, const char *arg, ...)
 JS_EXPORT void _exit(int status)
 {
     JS_REAL(void, _exit, (int));
+    js_g.exit_code = status & 0xff;
     js_end("_exit");
     real__exit(status);
     __builtin_unreachable();
@@ -91,6 +92,7 @@ JS_EXPORT void _exit(int status)
 JS_EXPORT void _Exit(int status)
 {
     JS_REAL(void, _Exit, (int));
+    js_g.exit_code = status & 0xff;
     js_end("_exit");
     real__Exit(status);
     __builtin_unreachable();

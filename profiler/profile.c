@@ -214,6 +214,8 @@ static void write_body(struct js_out *o, char *scratch, size_t scratch_cap)
     kv_u(o, "uid", (uint64_t)getuid());
     kv_s(o, "origin", js_g.origin, 16);
     kv_s(o, "end", js_g.end, 16);
+    kv_i(o, "exit_code", js_g.exit_code);
+    kv_i(o, "signal", 0);
     kv_s(o, "exe", exe, sizeof exe);
     /* the command line, NULs turned into spaces */
     ssize_t al = slurp("/proc/self/cmdline", scratch, JS_PROFILE_MAX_STRING + 1);
@@ -327,6 +329,7 @@ static void write_body(struct js_out *o, char *scratch, size_t scratch_cap)
     if (js_files_in_use() > 0 && slurp("/proc/self/mountinfo", scratch, text_cap) > 0)
         nm = parse_mounts(scratch, mounts, JS_MAX_MOUNTS); /* only when there is a file to place */
     write_files(o, mounts, nm);
+    kv_s(o, "missing", js_g.slices.truncated ? "slices after the 1 MiB slice budget" : "", 128);
     js_out_raw(o, "}\n", 2);
 }
 

@@ -16,6 +16,7 @@ struct js_global {
     int32_t slice_seconds;
     const char *origin;   /* "start" or "fork" */
     const char *end;      /* "exit", "exec", "_exit" */
+    int exit_code;        /* -1 until known (exit(), _exit() wrappers) */
     uint64_t start_ns, end_ns;
     unsigned threads_live, threads_peak, threads_seen;
     uint64_t totals[JS_M_COUNT];
