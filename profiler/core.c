@@ -286,6 +286,17 @@ void js_boundary_crossed(void)
     errno = e;
 }
 
+/* The heartbeat thread exists only while the program has a thread besides the one it started
+ * with: js_prog_threads counts the program's threads (its first included) made through our
+ * pthread_create; each one's end is seen by a thread-specific key's destructor (pthread_exit,
+ * return, cancellation). When one thread is left the heartbeat folds once more and ends, so a
+ * program that is single-threaded again has exactly one thread (Python 3.12 warns at fork()
+ * otherwise) and a program whose last thread ends is not kept alive by ours: if the heartbeat
+ * is the last thread to end, glibc calls exit(0) from it, as it would from the program's own. */
+static int js_prog_threads = 1;  /* under js_hb_mu */
+static pthread_key_t js_thread_key;
+static int js_thread_key_ok;
+
 static void *js_heartbeat(void *arg)
 {
     (void)arg;
@@ -306,12 +317,25 @@ static void *js_heartbeat(void *arg)
         pthread_mutex_lock(&js_hb_mu);
     }
     pthread_mutex_unlock(&js_hb_mu);
+    if (fold_lock(1)) {
+        /* back to one thread: fold what the others counted, then its own calls close slices
+         * (unless a new thread came meanwhile: it starts the next heartbeat after this one) */
+        pthread_mutex_lock(&js_hb_mu);
+        int single = js_prog_threads <= 1;
+        pthread_mutex_unlock(&js_hb_mu);
+        if (single && js_on && js_mt) {
+            js_fold_at(js_now_ns(), 1);
+            js_mt = 0;
+            __atomic_store_n(&js_boundary_s, (js_cur_slice + 1) * js_g.slice_seconds, __ATOMIC_RELAXED);
+        }
+        fold_unlock();
+    }
     return NULL;
 }
 
 /* Start the heartbeat with every signal blocked, so that no signal of the program is ever
- * delivered to it. */
-int js_hb_start(void)
+ * delivered to it. Caller holds js_hb_mu. */
+static int js_hb_start_locked(void)
 {
     sigset_t all, old;
     sigfillset(&all);
@@ -326,24 +350,60 @@ int js_hb_start(void)
     return rc;
 }
 
+/* Wait for a heartbeat that was told to stop (it needs only the fold lock to finish). Caller
+ * holds js_hb_mu, which is let go while waiting. */
+static void js_hb_reap_locked(void)
+{
+    while (js_hb_running && js_hb_stop) {
+        pthread_t hb = js_hb;
+        js_hb_running = 0;
+        pthread_mutex_unlock(&js_hb_mu);
+        pthread_join(hb, NULL);
+        pthread_mutex_lock(&js_hb_mu);
+    }
+}
+
+int js_hb_start(void)
+{
+    pthread_mutex_lock(&js_hb_mu);
+    js_hb_reap_locked();
+    int rc = js_hb_running ? 0 : js_hb_start_locked();
+    pthread_mutex_unlock(&js_hb_mu);
+    return rc;
+}
+
 void js_hb_halt(int join)
 {
-    if (!js_hb_running)
-        return;
     pthread_mutex_lock(&js_hb_mu);
-    js_hb_stop = 1;
-    pthread_cond_broadcast(&js_hb_cv);
+    if (js_hb_running) {
+        js_hb_stop = 1;
+        pthread_cond_broadcast(&js_hb_cv);
+        if (join && !pthread_equal(pthread_self(), js_hb))
+            js_hb_reap_locked();
+    }
     pthread_mutex_unlock(&js_hb_mu);
-    if (join)
-        pthread_join(js_hb, NULL);
-    js_hb_running = 0;
 }
 
 int js_hb_is_running(void)
 {
-    return js_hb_running;
+    return js_hb_running && !js_hb_stop;
 }
 
+/* A thread of the program ends (key destructor, on that thread). */
+static void js_thread_gone(void *unused)
+{
+    (void)unused;
+    int e = errno;
+    pthread_mutex_lock(&js_hb_mu);
+    if (js_prog_threads > 0)
+        js_prog_threads--;
+    if (js_prog_threads <= 1 && js_hb_running && !js_hb_stop) {
+        js_hb_stop = 1;
+        pthread_cond_broadcast(&js_hb_cv);
+    }
+    pthread_mutex_unlock(&js_hb_mu);
+    errno = e;
+}
 
 /* Did this image move any data (reads, writes, messages)? Opens, closes and dup2 of a child
  * between fork and exec are boilerplate, not activity. */
@@ -412,61 +472,77 @@ void js_exec_failed(void)
     errno = e;
 }
 
-/* --- threads an MPI library starts inside an MPI call are part of MPI: their POSIX I/O is
- * MPI's lower layer (pipes and sockets of PMIx, progress threads), not the application's --- */
+/* --- the program's threads: every start routine is wrapped, so that the thread's end is seen
+ * (key destructor) and threads an MPI library starts inside an MPI call are marked as part of
+ * MPI: their POSIX I/O is MPI's lower layer (pipes and sockets of PMIx, progress threads) --- */
 struct js_start {
     void *(*fn)(void *);
     void *arg;
+    int in_mpi;
 };
 
-static void *js_mpi_thread(void *p)
+static void *js_thread_start(void *p)
 {
     struct js_start s = *(struct js_start *)p;
     free(p);
-    struct js_thread *t = js_self();
-    if (t)
-        t->in_mpi = 1;
+    if (js_thread_key_ok)
+        pthread_setspecific(js_thread_key, (void *)1);
+    if (s.in_mpi) {
+        struct js_thread *t = js_self();
+        if (t)
+            t->in_mpi = 1;
+    }
     return s.fn(s.arg);
 }
 
-/* The program's first thread: from now on the heartbeat thread closes the slices. */
+/* A new thread of the program: from now on the heartbeat thread closes the slices. */
 static void js_go_multithreaded(void)
 {
     int e = errno;
-    if (!fold_lock(1)) {
-        errno = e;
-        return;
-    }
-    if (!js_mt && js_on && getpid() == js_pid) {
-        js_fold_at(js_now_ns(), 0);
-        js_mt = 1;
-        __atomic_store_n(&js_boundary_s, INT64_MAX, __ATOMIC_RELAXED);
+    if (fold_lock(1)) {
+        if (!js_mt && js_on && getpid() == js_pid) {
+            js_fold_at(js_now_ns(), 0);
+            js_mt = 1;
+            __atomic_store_n(&js_boundary_s, INT64_MAX, __ATOMIC_RELAXED);
+        }
         fold_unlock();
+    }
+    if (js_mt)
         js_hb_start();
-    } else {
-        fold_unlock();
-    }
     errno = e;
+}
+
+static void js_thread_not_started(void)
+{
+    js_thread_gone(NULL);
 }
 
 JS_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
     JS_REAL(int, pthread_create, (pthread_t *, const pthread_attr_t *, void *(*)(void *), void *));
-    if (!js_mt && js_on)
-        js_go_multithreaded();
-    struct js_thread *t = js_tls;
-    if (t == NULL || !t->in_mpi || !js_on)
+    if (!js_on || !js_thread_key_ok || getpid() != js_pid)
         return real_pthread_create(th, attr, fn, arg);
     int e = errno;
     struct js_start *s = malloc(sizeof *s);
     errno = e;
     if (s == NULL)
         return real_pthread_create(th, attr, fn, arg);
+    struct js_thread *t = js_tls;
     s->fn = fn;
     s->arg = arg;
-    int rc = real_pthread_create(th, attr, js_mpi_thread, s);
-    if (rc != 0)
+    s->in_mpi = t != NULL && t->in_mpi;
+    pthread_mutex_lock(&js_hb_mu);
+    js_prog_threads++;
+    int need_hb = !js_hb_running || js_hb_stop;
+    pthread_mutex_unlock(&js_hb_mu);
+    if (need_hb)
+        js_go_multithreaded();
+    int rc = real_pthread_create(th, attr, js_thread_start, s);
+    if (rc != 0) {
         free(s);
+        js_thread_not_started();
+        errno = e;
+    }
     return rc;
 }
 
@@ -477,6 +553,11 @@ static int js_fork_fold_locked, js_fork_files_locked;
 
 static void js_atfork_prepare(void)
 {
+    /* a heartbeat on its way out is gone before the fork: a program that is single-threaded
+     * again forks with one thread */
+    pthread_mutex_lock(&js_hb_mu);
+    js_hb_reap_locked();
+    pthread_mutex_unlock(&js_hb_mu);
     js_fork_fold_locked = fold_lock(1);
     js_fork_files_locked = js_files_lock();
 }
@@ -498,6 +579,8 @@ static void js_atfork_child(void)
     pthread_cond_init(&js_hb_cv, NULL);
     js_files_reinit_lock();
     js_hb_running = 0;
+    js_hb_stop = 0;
+    js_prog_threads = 1;
     if (!js_on) {
         errno = e;
         return;
@@ -627,6 +710,10 @@ __attribute__((constructor)) static void js_init(void)
     js_boundary_s = (js_cur_slice + 1) * js_g.slice_seconds;
     js_on = 1;
     js_thread_register();
+    /* the first thread's end (pthread_exit in main) is seen like any other's */
+    js_thread_key_ok = pthread_key_create(&js_thread_key, js_thread_gone) == 0;
+    if (js_thread_key_ok)
+        pthread_setspecific(js_thread_key, (void *)1);
     /* fork handlers only once everything above succeeded */
     pthread_atfork(js_atfork_prepare, js_atfork_parent, js_atfork_child);
 out:

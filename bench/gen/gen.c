@@ -583,6 +583,8 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
         case PF_UID: b_u64(b, (uint64_t)j->uid); break;
         case PF_ORIGIN: b_str(b, "start"); break;
         case PF_END: b_str(b, "exit"); break;
+        case PF_EXIT_CODE: b_i64(b, 0); break;
+        case PF_SIGNAL: b_i64(b, 0); break;
         case PF_EXE: b_str(b, pr->exe); break;
         case PF_ARGS: b_str(b, pr->args); break;
         case PF_SLICE_SECONDS: b_u64(b, p->slice_s); break;
@@ -676,6 +678,7 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
             b_c(b, ']');
             break;
         case PF_FILES_DROPPED: b_u64(b, 0); break;
+        case PF_MISSING: b_str(b, ""); break;
         default:
             fprintf(stderr, "jsgen: profile member \"%s\" of common/profile_format.h is unknown to the generator\n",
                     pfield_names[i]);
