@@ -17,11 +17,11 @@ q() { psql -X -q -At -d "$db" -c "$1"; }
 "$bin" --migrate --db "$conn" 2>"$JS_CLUSTER_DIR/schema.log"
 ok $? "--migrate applies the migrations"
 is "$(q "SELECT string_agg(version || ' ' || name, ', ' ORDER BY version) FROM js_data.schema_migrations")" \
-   "1 001_core, 2 002_metrics, 3 003_ingest, 4 004_views, 5 005_time_edge_index, 20 020_report_views, 21 021_usage_rollups, 22 022_retention, 23 023_roles" "each migration is recorded once"
+   "1 001_core, 2 002_metrics, 3 003_ingest, 4 004_views, 5 005_time_edge_index, 6 006_process_end, 20 020_report_views, 21 021_usage_rollups, 22 022_retention, 23 023_roles" "each migration is recorded once"
 before=$(q "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ('js', 'js_data')")
 "$bin" --migrate --db "$conn" 2>"$JS_CLUSTER_DIR/schema2.log"
 is "$?|$(q "SELECT count(*) FROM js_data.schema_migrations")|$(q "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ('js', 'js_data')")" \
-   "0|9|$before" "a second --migrate changes nothing"
+   "0|10|$before" "a second --migrate changes nothing"
 is "$(q "SELECT string_agg(c.relname, ' ') FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
          WHERE n.nspname IN ('js', 'js_data') AND c.relkind IN ('r', 'p', 'v') AND NOT c.relispartition
            AND obj_description(c.oid, 'pg_class') IS NULL")" "" "every table and view has a COMMENT"
