@@ -453,6 +453,9 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
                       p->wall_ns, p->cpu_user_ns, p->cpu_sys_ns, p->max_rss_kib, p->threads_peak, p->threads_seen,
                       p->compute_ns, p->slices_truncated ? "t" : "f", p->files_dropped);
             sb_text(&b, p->collectives);
+            if (p->exit_code < 0) sb_raw(&b, "\t\\N", 3); else sb_printf(&b, "\t%d", p->exit_code);
+            sb_printf(&b, "\t%d\t", p->signal);
+            sb_text(&b, p->missing);
             for (int k = 0; k < JS_M_COUNT; k++) {
                 sb_raw(&b, "\t", 1);
                 sb_int(&b, p->m[k]);
@@ -463,7 +466,7 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
         snprintf(sql, sizeof sql, "COPY js_data.processes (cluster_id, job_id, step_id, node, pid, image, ppid, task_id, "
                  "mpi_rank, mpi_size, origin, ended_by, exe, args, start_time, end_time, wall_ns, cpu_user_ns, "
                  "cpu_sys_ns, max_rss_kib, threads_peak, threads_seen, compute_ns, slices_truncated, "
-                 "files_dropped, mpi_collectives, %s) FROM STDIN", metric_columns());
+                 "files_dropped, mpi_collectives, exit_code, signal, missing, %s) FROM STDIN", metric_columns());
         if ((rc = copy_rows(db, sql, &b, "COPY processes")) != PI_DB_OK)
             goto out;
     }
@@ -532,6 +535,12 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
         snprintf(file, sizeof file, "job.%s/%s/%s", job, JS_PROFILES_DIR_NAME, st->bad[i].name);
         const char *p[7] = { cid, job, st->step, st->node, file, moved_to[i], st->bad[i].reason };
         if ((rc = check(db, q(db, "SELECT js_data.add_quarantine($1, $2, $3, $4, $5, $6, $7)", 7, p), PGRES_TUPLES_OK, "quarantine")) != PI_DB_OK)
+            goto out;
+    }
+    if (st->nbad || pi_step_has_missing(st)) {
+        /* say what is missing: on this step-node and on the step (over all its nodes) */
+        const char *p[4] = { cid, job, st->step, st->node };
+        if ((rc = check(db, q(db, "SELECT js_data.ingest_incomplete($1, $2, $3, $4)", 4, p), PGRES_TUPLES_OK, "incomplete")) != PI_DB_OK)
             goto out;
     }
     rc = exec_cmd(db, "COMMIT", "commit");

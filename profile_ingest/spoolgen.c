@@ -6,7 +6,11 @@
  *   cpu_ns 1000000; per profile FILES files written (/gen/<job>/<step>/<node>.<p>.<i>, ext4)
  *   and /gen/input read (nfs4).
  *
- *   spoolgen DIR FIRSTJOB JOBS STEPS NODES PROFILES SLICES FILES UID GID USER [STARTSLICE]
+ *   spoolgen DIR FIRSTJOB JOBS STEPS NODES PROFILES SLICES FILES UID GID USER [STARTSLICE [KILLED]]
+ *
+ * Processes exit with status 0; with KILLED, the last KILLED profiles of each step on each
+ * node are of processes killed by SIGKILL whose CPU time after the kill is missing (end
+ * signal, signal 9, exit_code -1, missing "CPU time after the kill").
  */
 #include "config.h"
 
@@ -46,7 +50,7 @@ static void mkdir_owned(const char *path, uid_t uid, gid_t gid, mode_t mode)
 int main(int argc, char **argv)
 {
     if (argc < 12) {
-        fprintf(stderr, "usage: spoolgen DIR FIRSTJOB JOBS STEPS NODES PROFILES SLICES FILES UID GID USER [STARTSLICE]\n");
+        fprintf(stderr, "usage: spoolgen DIR FIRSTJOB JOBS STEPS NODES PROFILES SLICES FILES UID GID USER [STARTSLICE [KILLED]]\n");
         return 2;
     }
     const char *dir = argv[1];
@@ -56,7 +60,8 @@ int main(int argc, char **argv)
     gid_t gid = (gid_t)atol(argv[10]);
     const char *user = argv[11];
     const int64_t L = 4;
-    int64_t s0 = argc > 12 ? atoll(argv[12]) : (int64_t)time(NULL) / L - slices - 10;
+    int64_t s0 = argc > 12 && *argv[12] ? atoll(argv[12]) : (int64_t)time(NULL) / L - slices - 10;
+    long killed = argc > 13 ? atol(argv[13]) : 0;
     const int64_t NS = 1000000000LL;
     int64_t t0 = s0 * L * NS, t1 = (s0 + slices) * L * NS - 1;
 
@@ -123,6 +128,11 @@ int main(int argc, char **argv)
                     json_object_set_new(prof, "slices_truncated", json_false());
                     json_object_set_new(prof, "files", fl);
                     json_object_set_new(prof, "files_dropped", json_integer(0));
+                    int kill = p >= profiles - killed;
+                    json_object_set_new(prof, "end", json_string(kill ? "signal" : "exit"));
+                    json_object_set_new(prof, "exit_code", json_integer(kill ? -1 : 0));
+                    json_object_set_new(prof, "signal", json_integer(kill ? 9 : 0));
+                    json_object_set_new(prof, "missing", json_string(kill ? "CPU time after the kill" : ""));
                     snprintf(name, sizeof name, "%ld.%s.%ld.json", s, node, 1000 + p);
                     put(prof, pd, name, uid, gid, 0600);
                 }

@@ -152,6 +152,7 @@ void pi_step_free(struct pi_step *st)
         free(st->procs[i].exe);
         free(st->procs[i].args);
         free(st->procs[i].collectives);
+        free(st->procs[i].missing);
     }
     for (size_t i = 0; i < st->nfiles; i++) {
         free(st->files[i].path);
@@ -184,6 +185,14 @@ static void *grow(void *p, size_t *cap, size_t need, size_t elem)
     return q;
 }
 
+int pi_step_has_missing(const struct pi_step *st)
+{
+    for (size_t i = 0; i < st->nprocs; i++)
+        if (st->procs[i].missing && st->procs[i].missing[0])
+            return 1;
+    return 0;
+}
+
 void pi_step_add_bad(struct pi_step *st, const char *name, const char *reason)
 {
     st->bad = grow(st->bad, &st->capbad, st->nbad + 1, sizeof *st->bad);
@@ -214,6 +223,26 @@ static const char *const runtime_fields[] = {
     JS_PROFILE_RUNTIME_FIELDS(JS_X)
 #undef JS_X
 };
+
+/* The profile format version that brought a top-level member (1: there from the start). */
+static json_int_t field_since(const char *name)
+{
+    static const char *const v2[] = { "exit_code", "signal", "missing", NULL };
+    for (const char *const *n = v2; *n; n++)
+        if (!strcmp(name, *n))
+            return 2;
+    return 1;
+}
+
+/* How a process image may end, per version: version 2 added signal and unknown. */
+static int end_known(const char *end, json_int_t version)
+{
+    static const char *const ends[] = { "exit", "_exit", "exec", "signal", "unknown", NULL };
+    for (int i = 0; ends[i]; i++)
+        if (!strcmp(end, ends[i]))
+            return i < 3 || version >= 2;
+    return 0;
+}
 
 static int ptype_ok(const json_t *v, char t)
 {
@@ -254,12 +283,19 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
     const json_t *v = json_object_get(p, "version");
     if (!json_is_integer(v))
         return fail(reason, size, "profile has no integer \"version\"");
-    if (json_integer_value(v) != JS_PROFILE_VERSION) {
-        snprintf(reason, size, "unknown profile format version %" JSON_INTEGER_FORMAT " (this profile_ingest reads version %d)",
-                 json_integer_value(v), JS_PROFILE_VERSION);
+    json_int_t version = json_integer_value(v);
+    if (version < JS_PROFILE_VERSION_MIN || version > JS_PROFILE_VERSION) {
+        if (JS_PROFILE_VERSION_MIN == JS_PROFILE_VERSION)
+            snprintf(reason, size, "unknown profile format version %" JSON_INTEGER_FORMAT " (this profile_ingest reads version %d)",
+                     version, JS_PROFILE_VERSION);
+        else
+            snprintf(reason, size, "unknown profile format version %" JSON_INTEGER_FORMAT " (this profile_ingest reads versions %d to %d)",
+                     version, JS_PROFILE_VERSION_MIN, JS_PROFILE_VERSION);
         return PI_UNKNOWN_VERSION;
     }
     for (size_t i = 0; i < sizeof profile_fields / sizeof profile_fields[0]; i++) {
+        if (field_since(profile_fields[i].name) > version)
+            continue; /* not in this version's profiles: pi_profile_add supplies its default */
         const json_t *x = json_object_get(p, profile_fields[i].name);
         if (!x)
             return fail(reason, size, "field \"%s\" is missing", profile_fields[i].name);
@@ -267,6 +303,25 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
             return fail(reason, size, "field \"%s\" is not %s", profile_fields[i].name, ptype_name(profile_fields[i].type));
         if (json_is_string(x) && json_string_length(x) > JS_PROFILE_MAX_STRING)
             return fail(reason, size, "field \"%s\" is longer than %d bytes", profile_fields[i].name, JS_PROFILE_MAX_STRING);
+    }
+    /* how it ended */
+    const char *end = STR(p, "end");
+    if (!end_known(end, version))
+        return fail(reason, size, "end \"%s\" is not %s", end,
+                    version >= 2 ? "exit, _exit, exec, signal or unknown" : "exit, _exit or exec");
+    if (version >= 2) {
+        int64_t sig = I64(p, "signal"), code = I64(p, "exit_code");
+        if (sig < 0 || sig > PI_SIGNAL_MAX)
+            return fail(reason, size, "signal %" PRId64 " is not a signal number (0 to %d)", sig, PI_SIGNAL_MAX);
+        if ((sig > 0) != (strcmp(end, "signal") == 0))
+            return fail(reason, size, "signal %" PRId64 " does not agree with end \"%s\" (a signal number if and only if end is signal)", sig, end);
+        if (code < -1 || code > 255)
+            return fail(reason, size, "exit_code %" PRId64 " is not an exit status (0 to 255, or -1)", code);
+        const json_t *miss = json_object_get(p, "missing");
+        if (json_string_length(miss) > PI_MISSING_MAX)
+            return fail(reason, size, "field \"missing\" is longer than %d bytes", PI_MISSING_MAX);
+        if (strlen(json_string_value(miss)) != json_string_length(miss))
+            return fail(reason, size, "field \"missing\" holds a NUL character");
     }
     /* whose profile it is: must be this step on this node of this job */
     if (I64(p, "job_id") != st->job_id || strcmp(STR(p, "step"), st->step) != 0 || strcmp(STR(p, "node"), st->node) != 0)
@@ -385,6 +440,15 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
     pr->compute_ns = I64(json_object_get(p, "runtime"), "compute_ns");
     pr->files_dropped = I64(p, "files_dropped");
     pr->slices_truncated = json_is_true(json_object_get(p, "slices_truncated"));
+    if (json_integer_value(json_object_get(p, "version")) >= 2) {
+        pr->exit_code = (int)I64(p, "exit_code");
+        pr->signal = (int)I64(p, "signal");
+        pr->missing = strdup(STR(p, "missing"));
+    } else { /* version 1 had none of the three */
+        pr->exit_code = -1;
+        pr->signal = 0;
+        pr->missing = strdup("");
+    }
     pr->origin = dup_or_null(STR(p, "origin"));
     pr->end = dup_or_null(STR(p, "end"));
     pr->exe = dup_or_null(STR(p, "exe"));

@@ -13,6 +13,8 @@
 #include "record_format.h"
 
 #define PI_REASON_MAX 512
+#define PI_MISSING_MAX 1024  /* bytes of a profile's "missing" (the writer keeps it under 128) */
+#define PI_SIGNAL_MAX 127    /* highest signal number a profile may name (Linux: 64) */
 
 enum pi_check { PI_OK = 0, PI_INVALID = -1, PI_UNKNOWN_VERSION = 1 };
 
@@ -26,7 +28,9 @@ struct pi_proc {
     int64_t pid, ppid, task_id, mpi_rank, mpi_size, start_ns, end_ns, wall_ns;
     int64_t cpu_user_ns, cpu_sys_ns, max_rss_kib, threads_peak, threads_seen, compute_ns, files_dropped;
     int image, slices_truncated;
+    int exit_code, signal;    /* -1 when the exit status is unknown; 0 when no signal killed it */
     char *origin, *end, *exe, *args, *collectives;
+    char *missing;            /* "" when the profile is complete, else what is missing, in words */
     int64_t m[JS_M_COUNT];
 };
 
@@ -78,8 +82,13 @@ void pi_step_init(struct pi_step *st, json_t *job, json_t *rec, const char *defa
 void pi_step_free(struct pi_step *st);
 
 /* Validate one profile and, when it is good, add it to the step: PI_OK, or PI_INVALID /
- * PI_UNKNOWN_VERSION with the reason set (nothing of it added). */
+ * PI_UNKNOWN_VERSION with the reason set (nothing of it added).  Versions
+ * JS_PROFILE_VERSION_MIN..JS_PROFILE_VERSION are read; a version 1 profile has no exit_code,
+ * signal and missing: its process gets -1, 0 and "". */
 int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t *p, char *reason, size_t size);
+
+/* 1 when some accepted profile of the step says that something of it is missing. */
+int pi_step_has_missing(const struct pi_step *st);
 
 /* Record a refused profile (its name and reason) in st->bad. */
 void pi_step_add_bad(struct pi_step *st, const char *name, const char *reason);

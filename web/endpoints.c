@@ -280,6 +280,8 @@ static bool node_name_valid(const char *n)
     return true;
 }
 
+#define STEP_PROCESSES_MAX 1000 /* processes listed by the step endpoint */
+
 static json_t *h_step(jsw_db *db, const struct jsw_request *req, int *status, char *err,
                       size_t errlen)
 {
@@ -310,6 +312,23 @@ static json_t *h_step(jsw_db *db, const struct jsw_request *req, int *status, ch
         }
         json_object_set_new(s, parts[i][0], rows);
     }
+    /* its processes, how each ended: those that did not end well first, at most
+     * STEP_PROCESSES_MAX (and max_rows) of them */
+    int64_t limit = STEP_PROCESSES_MAX;
+    if (req->max_rows > 0 && limit > req->max_rows)
+        limit = req->max_rows;
+    struct args pa = a;
+    arg_int(&pa, limit + 1, true);
+    json_t *procs = jsw_db_rows(db, "step_processes", pa.n, pa.v, err, errlen);
+    if (!procs) {
+        json_decref(s);
+        DBFAIL();
+    }
+    bool truncated = json_array_size(procs) > (size_t)limit;
+    if (truncated)
+        json_array_remove(procs, json_array_size(procs) - 1);
+    json_object_set_new(s, "process_list", procs);
+    json_object_set_new(s, "process_list_truncated", json_boolean(truncated));
     if (node) {
         arg_str(&a, node);
         json_t *rows = jsw_db_rows(db, "step_node_slices", a.n, a.v, err, errlen);

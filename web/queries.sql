@@ -96,6 +96,7 @@ CROSS JOIN LATERAL (
                'start', extract(epoch FROM s.start_time), 'end', extract(epoch FROM s.end_time),
                'nodes', s.num_nodes, 'tasks', s.num_tasks, 'profiled', s.profiled,
                'processes', s.processes, 'incomplete', s.incomplete,
+               'incomplete_reason', s.incomplete_reason, 'killed_processes', s.killed_processes,
                'runtime', jsonb_build_object('compute_ns', s.compute_ns, 'mpi_p2p_ns', s.mpi_p2p_ns,
                    'mpi_coll_ns', s.mpi_coll_ns, 'io_posix_ns', s.io_posix_ns,
                    'io_stdio_ns', s.io_stdio_ns, 'io_mpiio_ns', s.io_mpiio_ns),
@@ -160,6 +161,8 @@ SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
                'start', extract(epoch FROM s.start_time), 'end', extract(epoch FROM s.end_time),
                'nodes', s.num_nodes, 'tasks', s.num_tasks, 'cpus', s.num_cpus,
                'node_list', s.nodelist, 'profiled', s.profiled, 'processes', s.processes,
+               'incomplete', s.incomplete, 'incomplete_reason', s.incomplete_reason,
+               'killed_processes', s.killed_processes,
                'read_bytes', s.read_bytes, 'write_bytes', s.write_bytes,
                'runtime', jsonb_build_object('compute_ns', s.compute_ns, 'mpi_p2p_ns', s.mpi_p2p_ns,
                    'mpi_coll_ns', s.mpi_coll_ns, 'io_posix_ns', s.io_posix_ns,
@@ -205,7 +208,8 @@ SELECT s.job_id AS job, s.step_id AS step, j.cluster, c.slice_seconds, s.name, s
        extract(epoch FROM s.start_time)::float8 AS start,
        extract(epoch FROM s.end_time)::float8 AS "end",
        s.num_nodes AS nodes, s.num_tasks AS tasks, s.num_cpus AS cpus, s.nodelist AS node_list,
-       s.profiled, s.incomplete, s.processes, s.first_slice, s.last_slice,
+       s.profiled, s.incomplete, s.incomplete_reason, s.processes, s.killed_processes,
+       s.first_slice, s.last_slice,
        s.read_bytes, s.write_bytes, s.meta_calls, s.cpu_ns, s.wall_ns,
        jsonb_build_object('compute_ns', s.compute_ns, 'mpi_p2p_ns', s.mpi_p2p_ns,
            'mpi_coll_ns', s.mpi_coll_ns, 'io_posix_ns', s.io_posix_ns,
@@ -250,6 +254,22 @@ WHERE d.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
   AND d.job_id = $4::bigint AND d.step_id = $5
 ORDER BY d.metric
+
+-- name: step_processes
+-- $4 job id $5 step $6 limit: the step's processes and how each ended; those that did not end
+-- well (killed, end not seen, a non-zero exit status, something missing) first
+SELECT p.node, p.pid, p.image, p.ppid, p.task_id AS task, p.mpi_rank AS rank, p.exe, p.origin,
+       p.ended_by, p.exit_code, p.signal, p.missing,
+       extract(epoch FROM p.start_time)::float8 AS start,
+       extract(epoch FROM p.end_time)::float8 AS "end",
+       p.wall_ns, (p.cpu_user_ns + p.cpu_sys_ns)::bigint AS cpu_ns, p.max_rss_kib
+FROM js.processes p
+WHERE p.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND p.job_id = $4::bigint AND p.step_id = $5
+ORDER BY (p.ended_by IN ('signal', 'unknown') OR coalesce(p.exit_code, 0) <> 0 OR p.missing <> '') DESC,
+         p.node, p.start_time, p.pid, p.image
+LIMIT $6::integer
 
 -- name: step_files
 -- $4 job id $5 step: the files the step accessed, merged over its nodes

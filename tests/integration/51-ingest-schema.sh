@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The schema: migrations apply once and again without change, every table, column and view is
-# commented, a newer schema than the binary knows is refused with a clear message, the
+# The schema: migrations apply once and again without change, a database of an older release
+# gains a new migration (006) on top, every table, column and view is commented, a newer schema than the binary knows is refused with a clear message, the
 # configuration rejects unknown keys by name, --status reports the backlog, and the daemon
 # runs as a service account holding only CAP_DAC_OVERRIDE, or drops root for one (--user).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
@@ -8,7 +8,7 @@ need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/profile_ingest/spoolgen
 [ -x "$bin" ] || bail "no $bin (build first)"
-plan 15
+plan 17
 db=js_schema
 conn="$JS_PG_CONNINFO dbname=$db"
 dropdb --if-exists "$db" 2>/dev/null; createdb "$db"
@@ -17,11 +17,11 @@ q() { psql -X -q -At -d "$db" -c "$1"; }
 "$bin" --migrate --db "$conn" 2>"$JS_CLUSTER_DIR/schema.log"
 ok $? "--migrate applies the migrations"
 is "$(q "SELECT string_agg(version || ' ' || name, ', ' ORDER BY version) FROM js_data.schema_migrations")" \
-   "1 001_core, 2 002_metrics, 3 003_ingest, 4 004_views, 5 005_time_edge_index, 20 020_report_views, 21 021_usage_rollups, 22 022_retention, 23 023_roles" "each migration is recorded once"
+   "1 001_core, 2 002_metrics, 3 003_ingest, 4 004_views, 5 005_time_edge_index, 6 006_process_end, 20 020_report_views, 21 021_usage_rollups, 22 022_retention, 23 023_roles" "each migration is recorded once"
 before=$(q "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ('js', 'js_data')")
 "$bin" --migrate --db "$conn" 2>"$JS_CLUSTER_DIR/schema2.log"
 is "$?|$(q "SELECT count(*) FROM js_data.schema_migrations")|$(q "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ('js', 'js_data')")" \
-   "0|9|$before" "a second --migrate changes nothing"
+   "0|10|$before" "a second --migrate changes nothing"
 is "$(q "SELECT string_agg(c.relname, ' ') FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
          WHERE n.nspname IN ('js', 'js_data') AND c.relkind IN ('r', 'p', 'v') AND NOT c.relispartition
            AND obj_description(c.oid, 'pg_class') IS NULL")" "" "every table and view has a COMMENT"
@@ -41,6 +41,33 @@ q "DROP VIEW js.step_node_balance, js.step_neighbours, js.job_report, js.step_re
 out=$("$bin" --migrate --db "$conn" 2>&1); st=$?
 is "$st|$(q "SELECT count(*) FROM js_data.schema_migrations WHERE version = 20")|$(q "SELECT to_regclass('js.step_report') IS NOT NULL")" \
    "0|1|t" "a migration missing below the highest applied one is applied"
+
+# A database of the release before 006 (migrations through 023, a step-node incomplete by a
+# quarantined profile) gains 006 on top: the views the reports stand on (020) survive the new
+# columns of js.steps, and the step's incomplete_reason is filled from its quarantine row.
+old=js_schema_old
+dropdb --if-exists "$old" 2>/dev/null; createdb "$old"
+for f in "$JS_TOP_SRCDIR"/sql/00[0-5]_*.sql "$JS_TOP_SRCDIR"/sql/02[0-3]_*.sql; do
+  PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -d "$old" -f "$f" >/dev/null || bail "$f does not load"
+  b=$(basename "$f" .sql); [ "$b" = 000_bootstrap ] ||
+    psql -X -q -d "$old" -c "INSERT INTO js_data.schema_migrations (version, name) VALUES (${b%%_*}, '$b')"
+done
+psql -X -q -v ON_ERROR_STOP=1 -d "$old" >/dev/null <<'SQL' || bail "the old database's rows"
+INSERT INTO js_data.clusters (cluster_id, name) VALUES (1, 'old');
+INSERT INTO js_data.jobs (cluster_id, job_id, uid, record) VALUES (1, 9, 1000, '{}');
+INSERT INTO js_data.steps (cluster_id, job_id, step_id, incomplete) VALUES (1, 9, '0', true), (1, 9, '1', false);
+INSERT INTO js_data.step_nodes (cluster_id, job_id, step_id, node, profiles, quarantined, incomplete, record)
+    VALUES (1, 9, '0', 'n1', 1, 1, true, '{}'), (1, 9, '1', 'n1', 1, 0, false, '{}');
+INSERT INTO js_data.quarantine (cluster_id, job_id, step_id, node, file, moved_to, reason)
+    VALUES (1, 9, '0', 'n1', 'job.9/profiles/0.n1.5.json', '/q/job.9/0.n1.5.json', 'field "totals" is missing');
+SQL
+"$bin" --migrate --db "$JS_PG_CONNINFO dbname=$old" 2>"$JS_CLUSTER_DIR/schema-old.log"; st=$?
+is "$st|$(psql -X -At -d "$old" -c "SELECT string_agg(name, ' ' ORDER BY version) FROM js_data.schema_migrations WHERE version BETWEEN 5 AND 20")" \
+   "0|005_time_edge_index 006_process_end 020_report_views" "an older database gains 006 after 023"
+is "$(psql -X -At -d "$old" -c "SELECT string_agg(step_id || ':' || coalesce(incomplete_reason, '-') || ':' || killed_processes, ', ' ORDER BY step_id) FROM js.steps")|$(psql -X -At -d "$old" -c "SELECT incomplete_reason FROM js.step_nodes WHERE step_id = '0'")|$(psql -X -At -d "$old" -c "SELECT count(*) FROM js.step_report")" \
+   '0:1 profile quarantined: field "totals" is missing:0, 1:-:0|1 profile quarantined: field "totals" is missing|2' \
+   "its incomplete step says why (from the quarantine), the complete one says nothing, and js.step_report still reads js.steps"
+dropdb "$old" 2>/dev/null
 
 printf 'spool = /tmp\nspoool = /x\n' > "$JS_CLUSTER_DIR/bad.conf"
 out=$("$bin" --once --config "$JS_CLUSTER_DIR/bad.conf" 2>&1); st=$?

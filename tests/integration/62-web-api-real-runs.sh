@@ -15,7 +15,7 @@ command -v jq >/dev/null || skip_all "jq is not installed"
 api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"
 state=$JS_CLUSTER_DIR/web-e2e.env
 work=$JS_CLUSTER_DIR/web-e2e
-plan 43
+plan 50
 
 # --- real runs -----------------------------------------------------------------------------
 rm -rf "$work"; install -d -m 755 "$work"
@@ -43,8 +43,15 @@ sleep 1
 out=$("$ingest" --once --spool "$JS_SPOOL_DIR" --db "$JS_PG_CONNINFO" 2>&1); st=$?
 ok $st "profile_ingest --once loads the spool"
 [ $st -ne 0 ] && diag "$out"
+# a step of jsalice's with a process killed by SIGKILL: hand-made profiles of format version 2
+# (spoolgen: three processes, the last killed, its CPU time after the kill missing)
+spool2=$(mktemp -d "$JS_CLUSTER_DIR/killed.XXXXXX"); chmod 711 "$spool2"; mkdir -m 711 "$spool2/spool"
+killed=$((4000000000 + $$ % 1000000))
+"$JS_TOP_BUILDDIR/profile_ingest/spoolgen" "$spool2/spool" "$killed" 1 1 1 3 2 0 "$(id -u jsalice)" "$(id -g jsalice)" jsalice "" 1
+"$ingest" --once --spool "$spool2/spool" --db "$JS_PG_CONNINFO" --quarantine "$spool2/q" --set job_grace_seconds=0 2>"$spool2/log"
+is "$?|$(find "$spool2/spool" -type f | wc -l)" "0|0" "profile_ingest loads a step whose process was killed by SIGKILL"
 cat > "$state" <<ENV
-gen=$gen sim=$sim plo=$plo ana=$ana arc=$arc evil=$evil bob=$bob
+gen=$gen sim=$sim plo=$plo ana=$ana arc=$arc evil=$evil bob=$bob killed=$killed
 ENV
 
 # --- helpers -------------------------------------------------------------------------------
@@ -101,6 +108,25 @@ for scope in cluster nodes; do
   jq -e '(.slices | length) >= 1 and (.slices[0] | has("own") and has("others")) and (has("top") | not)' <<< "$body" >/dev/null
   ok $? "background ($scope): own metrics next to the sum over other jobs, no job named"
 done
+# how processes ended (profile format 2): the real runs ended normally; the hand-made one was killed
+get jsalice --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=0
+jq -e '.step.killed_processes == 0 and (.step.process_list | length) == .step.processes and .step.process_list_truncated == false
+       and all(.step.process_list[]; (.ended_by | IN("exit", "_exit", "exec")) and .signal == 0 and .missing == ""
+                                     and .end >= .start and (.exe | type == "string"))' <<< "$body" >/dev/null
+ok $? "step: lists each process of a real run, each ended by exit, _exit or exec, no signal, nothing missing"
+get jsalice --data-urlencode q=step --data-urlencode "job=$killed" --data-urlencode step=0
+is "$code|$(jq -r '[.step.processes, .step.killed_processes, .step.incomplete, .step.incomplete_reason] | map(tostring) | join("|")' <<< "$body")" \
+   "200|3|1|true|1 process: CPU time after the kill" "step: counts the killed process and says what is missing"
+is "$(jq -r '.step.process_list[0] | [.ended_by, .signal, .exit_code, .missing, .pid] | map(tostring) | join("|")' <<< "$body")" \
+   "signal|9|null|CPU time after the kill|1002" "step: the killed process comes first: killed by signal 9, no exit status"
+jq -e '(.step.process_list[0].end | type == "number") and .step.process_list[0].end >= .step.start - 60 and .step.process_list[0].end <= .step.end + 60
+       and ([.step.process_list[1:][] | "\(.ended_by) \(.exit_code) \(.signal)"] == ["exit 0 0", "exit 0 0"])' <<< "$body" >/dev/null
+ok $? "step: the end time of the killed process lies in the step; the others exited with status 0"
+get jsalice --data-urlencode q=job --data-urlencode "id=$killed"
+is "$(jq -r '.job.steps[0] | [.killed_processes, .incomplete, .incomplete_reason] | map(tostring) | join("|")' <<< "$body")" \
+   "1|true|1 process: CPU time after the kill" "job: its step carries the killed count and the incomplete reason"
+get jsbob --data-urlencode q=step --data-urlencode "job=$killed" --data-urlencode step=0
+is "$code|$(grep -c 'CPU time after' <<< "$body")" "404|0" "step: jsbob gets a 404 for jsalice's step, not its processes"
 fid=$(jq -r '.step.files[] | select(.path | endswith("/sim.out")) | .id' < <(curl -s -G -u jsalice:jsalice "$api" --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=1))
 echo "fid=$fid" >> "$state"
 get jsalice --data-urlencode q=file --data-urlencode "id=$fid"

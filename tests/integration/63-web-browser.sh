@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The viewer in headless Chromium (playwright-core driving /usr/bin/chromium) on the sample
 # workflow that 62 ran for real: job and step boxes, the three edge kinds, the three layouts,
-# a step's background chart; screenshots in $JS_CLUSTER_DIR/web-screenshots (kept in
+# a step's background chart, a step whose process was killed by SIGKILL; screenshots in $JS_CLUSTER_DIR/web-screenshots (kept in
 # tests/web/screenshots of the build tree too). A hostile job name in the workflow must not
 # open a dialog (the test fails on any).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
@@ -24,7 +24,8 @@ kinds=$(curl -s -G -u jsalice:jsalice "${JS_WEB_URL}cgi-bin/jobscreen.cgi" --dat
   --data-urlencode "id=$wf" | jq -r '[.edges[].kind] | unique | join(",")')
 case ",$kinds," in *,time,*) ;; *) echo "# note: no time edge in this run (every start-after-end pair is also linked by the scheduler or a file)" ;; esac
 timeout 300 node "$tw/viewer-test.js" --url "$JS_WEB_URL" --user jsalice --password jsalice \
-  --workflow "$wf" --step "$sim:0" --file "$fid" --out "$out" --kinds "$kinds" --min-jobs 5
+  --workflow "$wf" --step "$sim:0" --file "$fid" --out "$out" --kinds "$kinds" --min-jobs 5 \
+  ${killed:+--killed "$killed:0"}
 st=$?
 cp -r "$out" "$JS_CLUSTER_DIR/web-screenshots" 2>/dev/null
 exit $st

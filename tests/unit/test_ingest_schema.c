@@ -1,5 +1,6 @@
 /* The schema's metric columns are exactly the profile format's metrics, in order: in every
- * per-slice and per-process table of sql/002_metrics.sql, each with a COMMENT. */
+ * per-slice and per-process table of sql/002_metrics.sql, each with a COMMENT, and in the
+ * view js.processes as 006 spells it out. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -77,11 +78,31 @@ static void ingest_functions_add_every_metric_into_the_totals(void **state)
     }
 }
 
+/* 006 redefines js.processes with its columns spelt out (it was p.*): every metric, in order */
+static void process_view_keeps_every_metric(void **state)
+{
+    (void)state;
+    const char *sql = slurp("sql/006_process_end.sql");
+    const char *v = strstr(sql, "CREATE OR REPLACE VIEW js.processes AS");
+    assert_non_null(v);
+    const char *end = strstr(v, "FROM js_data.processes p");
+    assert_non_null(end);
+    char col[64];
+    for (int i = 0; i < JS_M_COUNT; i++) {
+        snprintf(col, sizeof col, "p.%s,", js_profile_metrics[i].name);
+        const char *q = strstr(v, col);
+        if (!q || q > end)
+            fail_msg("js.processes of 006 lacks %s (or it is out of order)", js_profile_metrics[i].name);
+        v = q + strlen(col);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(metric_columns_follow_the_profile_format),
         cmocka_unit_test(ingest_functions_add_every_metric_into_the_totals),
+        cmocka_unit_test(process_view_keeps_every_metric),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

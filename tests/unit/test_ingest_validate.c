@@ -141,11 +141,130 @@ static void profiles_merge_per_slice_file_and_image(void **state)
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
     assert_string_equal(reason, "profile is of job 101 step 0 node node2, not of this step record's job 101 step 0 node node1");
     json_object_set_new(p, "node", json_string("node1"));
-    json_object_set_new(p, "version", json_integer(2));
+    json_object_set_new(p, "version", json_integer(3));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
-    assert_string_equal(reason, "unknown profile format version 2 (this profile_ingest reads version 1)");
+    assert_string_equal(reason, "unknown profile format version 3 (this profile_ingest reads versions 1 to 2)");
+    json_object_set_new(p, "version", json_integer(0));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
+    assert_string_equal(reason, "unknown profile format version 0 (this profile_ingest reads versions 1 to 2)");
     json_decref(p);
     assert_int_equal(st.nprocs, 3);
+    pi_step_free(&st);
+    pi_conf_free(&conf);
+}
+
+#define ENDS "valid/process-ends-v1-and-v2/spool/job.110/"
+
+/* The step of the suite case whose profiles are of both versions, with none added yet. */
+static void ends_step(struct pi_step *st)
+{
+    pi_step_init(st, suite_json(ENDS "job.json"), suite_json(ENDS "step.0.node1.json"), "default");
+}
+
+static int add_profile(struct pi_step *st, const struct pi_conf *conf, const char *name, char *reason)
+{
+    json_t *p = suite_json(name);
+    int rc = pi_profile_add(st, conf, p, reason, PI_REASON_MAX);
+    json_decref(p);
+    return rc;
+}
+
+static void version_1_and_2_profiles_say_how_the_process_ended(void **state)
+{
+    (void)state;
+    struct pi_conf conf;
+    pi_conf_defaults(&conf);
+    struct pi_step st;
+    char reason[PI_REASON_MAX];
+    ends_step(&st);
+    /* version 1: no exit_code, signal, missing: unknown, none, nothing missing */
+    assert_int_equal(add_profile(&st, &conf, ENDS "profiles/0.node1.1000.json", reason), PI_OK);
+    assert_int_equal(st.procs[0].exit_code, -1);
+    assert_int_equal(st.procs[0].signal, 0);
+    assert_string_equal(st.procs[0].missing, "");
+    assert_string_equal(st.procs[0].end, "exit");
+    assert_false(pi_step_has_missing(&st));
+    /* version 2: killed by SIGKILL, its CPU time after the kill missing */
+    assert_int_equal(add_profile(&st, &conf, ENDS "profiles/0.node1.1001.json", reason), PI_OK);
+    assert_string_equal(st.procs[1].end, "signal");
+    assert_int_equal(st.procs[1].signal, 9);
+    assert_int_equal(st.procs[1].exit_code, -1);
+    assert_string_equal(st.procs[1].missing, "CPU time after the kill");
+    assert_true(pi_step_has_missing(&st));
+    /* version 2: exit status 3; and one whose end nobody saw */
+    assert_int_equal(add_profile(&st, &conf, ENDS "profiles/0.node1.1003.json", reason), PI_OK);
+    assert_string_equal(st.procs[2].end, "exit");
+    assert_int_equal(st.procs[2].exit_code, 3);
+    assert_int_equal(st.procs[2].signal, 0);
+    assert_string_equal(st.procs[2].missing, "");
+    assert_int_equal(add_profile(&st, &conf, ENDS "profiles/0.node1.1004.json", reason), PI_OK);
+    assert_string_equal(st.procs[3].end, "unknown");
+    assert_int_equal(st.procs[3].exit_code, -1);
+    pi_step_finish(&st);
+    assert_int_equal(st.nprocs, 4);
+    pi_step_free(&st);
+    pi_conf_free(&conf);
+}
+
+/* Set one member of a version 2 profile (NULL: remove it) and expect the refusal. */
+static void refused(const char *member, json_t *value, const char *base, const char *want)
+{
+    struct pi_conf conf;
+    pi_conf_defaults(&conf);
+    struct pi_step st;
+    char reason[PI_REASON_MAX] = "";
+    ends_step(&st);
+    json_t *p = suite_json(base);
+    if (value)
+        json_object_set_new(p, member, value);
+    else
+        json_object_del(p, member);
+    int rc = pi_profile_add(&st, &conf, p, reason, sizeof reason);
+    if (rc != PI_INVALID || strcmp(reason, want) != 0)
+        fail_msg("%s: got %d \"%s\", want \"%s\"", member, rc, reason, want);
+    assert_int_equal(st.nprocs, 0);
+    json_decref(p);
+    pi_step_free(&st);
+    pi_conf_free(&conf);
+}
+
+static void bad_ends_signals_exit_codes_and_missing_are_refused(void **state)
+{
+    (void)state;
+    const char *killed = ENDS "profiles/0.node1.1001.json", *exited = ENDS "profiles/0.node1.1003.json";
+    const char *v1 = ENDS "profiles/0.node1.1000.json";
+    refused("end", json_string("crashed"), exited, "end \"crashed\" is not exit, _exit, exec, signal or unknown");
+    refused("end", json_string("signal"), v1, "end \"signal\" is not exit, _exit or exec");
+    refused("end", json_string("unknown"), v1, "end \"unknown\" is not exit, _exit or exec");
+    refused("signal", json_integer(128), killed, "signal 128 is not a signal number (0 to 127)");
+    refused("signal", json_integer(-9), killed, "signal -9 is not a signal number (0 to 127)");
+    refused("signal", json_integer(0), killed,
+            "signal 0 does not agree with end \"signal\" (a signal number if and only if end is signal)");
+    refused("signal", json_integer(15), exited,
+            "signal 15 does not agree with end \"exit\" (a signal number if and only if end is signal)");
+    refused("signal", json_string("9"), killed, "field \"signal\" is not an integer");
+    refused("exit_code", json_integer(256), exited, "exit_code 256 is not an exit status (0 to 255, or -1)");
+    refused("exit_code", json_integer(-2), exited, "exit_code -2 is not an exit status (0 to 255, or -1)");
+    refused("exit_code", NULL, exited, "field \"exit_code\" is missing");
+    refused("missing", NULL, killed, "field \"missing\" is missing");
+    refused("missing", json_false(), killed, "field \"missing\" is not a string");
+    char long_text[PI_MISSING_MAX + 2];
+    memset(long_text, 'x', sizeof long_text - 1);
+    long_text[sizeof long_text - 1] = '\0';
+    refused("missing", json_string(long_text), killed, "field \"missing\" is longer than 1024 bytes");
+    refused("missing", json_stringn("a\0b", 3), killed, "field \"missing\" holds a NUL character");
+    /* the longest allowed is fine */
+    long_text[PI_MISSING_MAX] = '\0';
+    struct pi_conf conf;
+    pi_conf_defaults(&conf);
+    struct pi_step st;
+    char reason[PI_REASON_MAX];
+    ends_step(&st);
+    json_t *p = suite_json(killed);
+    json_object_set_new(p, "missing", json_string(long_text));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_OK);
+    assert_int_equal(strlen(st.procs[0].missing), PI_MISSING_MAX);
+    json_decref(p);
     pi_step_free(&st);
     pi_conf_free(&conf);
 }
@@ -167,6 +286,8 @@ int main(void)
         cmocka_unit_test(profile_names_match_only_their_step_and_node),
         cmocka_unit_test(records_are_checked_against_the_format_tables),
         cmocka_unit_test(profiles_merge_per_slice_file_and_image),
+        cmocka_unit_test(version_1_and_2_profiles_say_how_the_process_ended),
+        cmocka_unit_test(bad_ends_signals_exit_codes_and_missing_are_refused),
         cmocka_unit_test(broken_json_names_line_and_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -201,7 +201,7 @@ static void every_endpoint_query_is_compiled_in(void **state)
     static const char *const names[] = { "workflows", "jobs", "job_workflow", "workflow",
                                          "workflow_jobs", "workflow_edges", "job", "job_files",
                                          "step", "step_slices", "step_node_slices",
-                                         "step_digest", "step_files", "background_cluster",
+                                         "step_digest", "step_processes", "step_files", "background_cluster",
                                          "background_nodes", "background_top", "file",
                                          "file_accesses", NULL };
     for (const char *const *n = names; *n; n++) {

@@ -3,11 +3,13 @@
  * (/usr/bin/chromium; it never downloads a browser). Prints TAP.
  *
  *   node viewer-test.js --url URL --user U --password P --workflow ID --step JOB:STEP
- *                       --out DIR [--kinds scheduler,time,file] [--min-jobs N]
+ *                       --out DIR [--kinds scheduler,time,file] [--min-jobs N] [--file ID]
+ *                       [--killed JOB:STEP]
  *
  * It opens the list, then the workflow, checks the job and step boxes and the edge kinds
  * against what the API returned, switches the three layouts, opens the background chart of a
- * step, and saves a screenshot at each stage into DIR. Any page error, failed API call or
+ * step, opens a step with a process killed by a signal (--killed: its end must read "killed by
+ * SIGKILL at ..." and the step say what is missing), and saves a screenshot at each stage into DIR. Any page error, failed API call or
  * JavaScript dialog (an XSS payload firing) fails the test. */
 'use strict';
 const { chromium } = require('playwright-core');
@@ -21,7 +23,7 @@ const minJobs = Number(args['min-jobs'] || 1);
 fs.mkdirSync(args.out, { recursive: true });
 
 let n = 0, failed = 0;
-const plan = 14 + kinds.length + (args.file ? 1 : 0);
+const plan = 14 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0);
 console.log('1..' + plan);
 function ok(cond, what, diag) {
   n++;
@@ -120,6 +122,22 @@ function ok(cond, what, diag) {
       const f = await page.evaluate(() => ({ canvas: !!document.querySelector('#tab-file canvas'), rows: document.querySelectorAll('#tab-file table.data tbody tr').length, title: document.querySelector('#tab-file h3').textContent }));
       ok(f.canvas && f.rows >= 2, 'the file tab shows its writers and readers over time (' + f.rows + ' accesses of ' + f.title + ')', JSON.stringify(f));
       await shot('7-file');
+    }
+
+    if (args.killed) {
+      const [kjob, kstep] = args.killed.split(':');
+      await page.goto(base + '#view=workflow&job=' + kjob + '&sel=step:' + kjob + ':' + kstep);
+      await page.waitForSelector('#tab-step table.processes tbody tr', { timeout: 15000 });
+      const k = await page.evaluate(() => ({
+        ends: [...document.querySelectorAll('#tab-step table.processes tbody tr')].map(r => ({ cls: r.className, end: (r.querySelector('td.end') || {}).textContent })),
+        incomplete: (document.querySelector('#tab-step p.incomplete') || {}).textContent,
+      }));
+      const killedRows = k.ends.filter(r => /^killed by SIGKILL at \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ; missing: CPU time after the kill$/.test(r.end));
+      ok(killedRows.length === 1 && killedRows[0].cls === 'killed' && k.ends.filter(r => /^exited at /.test(r.end)).length === k.ends.length - 1,
+        'a process killed by a signal reads "killed by SIGKILL at <time>", the others "exited at <time>"', JSON.stringify(k));
+      ok(k.incomplete === 'Incomplete: 1 process: CPU time after the kill', 'the step says what is missing of it', JSON.stringify(k));
+      await page.evaluate(() => document.querySelector('#tab-step table.processes').scrollIntoView());
+      await shot('8-step-killed-process');
     }
   } catch (e) {
     problems.push('exception: ' + e.stack);

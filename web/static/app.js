@@ -61,6 +61,29 @@
     if (Math.abs(n) >= 1e6) return n.toExponential(2);
     return Number.isInteger(n) ? String(n) : n.toFixed(2);
   }
+  /* signal names by number (Linux), for "killed by SIGKILL" */
+  const SIGNALS = ['', 'SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGILL', 'SIGTRAP', 'SIGABRT', 'SIGBUS', 'SIGFPE', 'SIGKILL',
+    'SIGUSR1', 'SIGSEGV', 'SIGUSR2', 'SIGPIPE', 'SIGALRM', 'SIGTERM', 'SIGSTKFLT', 'SIGCHLD', 'SIGCONT', 'SIGSTOP',
+    'SIGTSTP', 'SIGTTIN', 'SIGTTOU', 'SIGURG', 'SIGXCPU', 'SIGXFSZ', 'SIGVTALRM', 'SIGPROF', 'SIGWINCH', 'SIGIO',
+    'SIGPWR', 'SIGSYS'];
+  function signalName(n) {
+    n = Number(n);
+    if (SIGNALS[n]) return SIGNALS[n];
+    if (n >= 34 && n <= 64) return n === 34 ? 'SIGRTMIN' : 'SIGRTMIN+' + (n - 34);
+    return 'signal ' + n;
+  }
+  /* how a process ended, in words (api.md: ended_by, exit_code, signal, end, missing) */
+  function processEnd(p) {
+    let t;
+    switch (p.ended_by) {
+      case 'signal': t = 'killed by ' + signalName(p.signal) + ' at ' + fmtTime(p.end); break;
+      case 'exec': t = 'replaced by exec at ' + fmtTime(p.end); break;
+      case 'unknown': t = 'gone, its end not seen (last seen ' + fmtTime(p.end) + ')'; break;
+      case 'exit': case '_exit': t = 'exited' + (p.exit_code ? ' with code ' + p.exit_code : '') + ' at ' + fmtTime(p.end); break;
+      default: t = 'ended at ' + fmtTime(p.end);
+    }
+    return p.missing ? t + '; missing: ' + p.missing : t;
+  }
   function dur(o) { return (o && o.start != null && o.end != null) ? Math.max(0, o.end - o.start) : null; }
   function stateCell(s) { return el('td', { class: 'state-' + String(s || '').replace(/[^A-Z_]/g, ''), text: s || '–' }); }
   function kvTable(rows) {
@@ -645,7 +668,10 @@
     T.appendChild(cards);
     const sh = shares(s.runtime);
     const c0 = el('div', { class: 'card' }, el('h4', { text: 'Step' }));
-    c0.appendChild(kvTable([['Start', fmtTime(s.start)], ['End', fmtTime(s.end)], ['Runtime', fmtDur(dur(s))], ['Nodes', s.nodes], ['Node list', s.node_list], ['Tasks', s.tasks], ['CPUs', s.cpus], ['Processes profiled', s.processes], ['Exit code', s.exit_code], ['Command', s.command || s.name]]));
+    c0.appendChild(kvTable([['Start', fmtTime(s.start)], ['End', fmtTime(s.end)], ['Runtime', fmtDur(dur(s))], ['Nodes', s.nodes], ['Node list', s.node_list], ['Tasks', s.tasks], ['CPUs', s.cpus], ['Processes profiled', s.processes],
+      s.killed_processes ? ['Killed by a signal', s.killed_processes + ' process' + (s.killed_processes === 1 ? '' : 'es')] : null,
+      ['Exit code', s.exit_code], ['Command', s.command || s.name]]));
+    if (s.incomplete) T.insertBefore(el('p', { class: 'incomplete', text: 'Incomplete: ' + (s.incomplete_reason || 'some of its data is missing') }), cards);
     const c1 = el('div', { class: 'card' }, el('h4', { text: 'Runtime share' }));
     cards.append(c0, c1);
     chart('step', c1, '', { type: 'doughnut', data: { labels: CATS.map(c => c.label), datasets: [{ data: CATS.map(c => (Number((s.runtime || {})[c.key]) || 0) / 1e9), backgroundColor: CATS.map(c => c.color) }] }, options: { plugins: { legend: { position: 'right' } } } });
@@ -714,7 +740,21 @@
     for (const r of s.digest || []) db.appendChild(el('tr', {}, el('td', { class: 'mono', text: r.metric }), el('td', { class: 'num', text: fmtNum(r.min) }), el('td', { class: 'num', text: fmtNum(r.avg) }), el('td', { class: 'num', text: fmtNum(r.max) }), el('td', { class: 'num', text: r.n })));
     if (!(s.digest || []).length) db.appendChild(el('tr', {}, el('td', { colspan: 5, class: 'empty', text: 'No profile.' })));
     dg.appendChild(db);
-    T.append(el('h4', { text: 'Digest over processes (totals per process)' }), dg, el('h4', { text: 'Files' }), filesTable(s.files || [], false));
+    T.append(el('h4', { text: 'Digest over processes (totals per process)' }), dg);
+
+    /* its processes and how each ended (those that did not end well first) */
+    const pt = el('table', { class: 'data processes' }, el('thead', {}, el('tr', {}, ['Node', 'PID', 'Task', 'Executable', 'Start', 'Runtime', 'CPU', 'End'].map(h => el('th', { text: h })))));
+    const pb = el('tbody');
+    for (const p of s.process_list || []) {
+      pb.appendChild(el('tr', { class: p.ended_by === 'signal' ? 'killed' : p.ended_by === 'unknown' || p.exit_code || p.missing ? 'unusual' : null },
+        el('td', { text: p.node }), el('td', { class: 'num', text: p.pid }), el('td', { class: 'num', text: p.task == null ? '–' : p.task }),
+        el('td', { class: 'mono', text: p.exe }), el('td', { text: fmtTime(p.start) }), el('td', { class: 'num', text: fmtDur((p.wall_ns || 0) / 1e9) }),
+        el('td', { class: 'num', text: fmtDur((p.cpu_ns || 0) / 1e9) }), el('td', { class: 'end', text: processEnd(p) })));
+    }
+    if (!(s.process_list || []).length) pb.appendChild(el('tr', {}, el('td', { colspan: 8, class: 'empty', text: 'No profile.' })));
+    if (s.process_list_truncated) pb.appendChild(el('tr', {}, el('td', { colspan: 8, class: 'note', text: 'More processes ran: ' + s.processes + ' in all.' })));
+    pt.appendChild(pb);
+    T.append(el('h4', { text: 'Processes' }), pt, el('h4', { text: 'Files' }), filesTable(s.files || [], false));
   }
 
   /* an axis range around some times, padded by 5 % (at least 1 s) */
