@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <syslog.h>
@@ -27,7 +28,6 @@
 __thread struct js_thread *js_tls __attribute__((tls_model("initial-exec")));
 volatile int js_on;
 pid_t js_pid;
-struct js_global js_g;
 
 ssize_t (*js_real_write)(int, const void *, size_t);
 ssize_t (*js_real_read)(int, void *, size_t);
@@ -35,11 +35,8 @@ int (*js_real_open)(const char *, int, ...);
 int (*js_real_close)(int);
 int (*js_real_fstat)(int, struct stat *);
 int (*js_real_unlink)(const char *);
-int (*js_real_link)(const char *, const char *);
-int (*js_real_rename)(const char *, const char *);
 
-static struct js_thread *js_pool;      /* JS_MAX_THREADS blocks, mmap'd at start */
-static unsigned js_pool_used;
+static struct js_thread *js_pool;      /* JS_MAX_THREADS blocks, in the record */
 static struct js_thread *js_list;      /* every block ever handed out, push-only */
 static struct js_thread js_sink;       /* threads beyond the pool count here, never folded */
 static int js_main_tid;
@@ -51,8 +48,6 @@ static pthread_t js_hb;
 static int js_hb_running, js_hb_stop;
 
 static uint64_t js_tsc0, js_mono0, js_cpu_last;
-static int64_t js_cur_slice;     /* the slice the unfolded counts belong to */
-static uint64_t js_last_fold_ns; /* wall clock of the last fold */
 /* This thread holds js_fold_mu: set before taking it, cleared after letting go, so that a
  * signal handler on the same thread (I/O, fork, _exit) never waits for its own thread. */
 static __thread int js_fold_here __attribute__((tls_model("initial-exec")));
@@ -115,37 +110,37 @@ uint64_t js_coarse_now_ns(void)
     return clock_ns(CLOCK_REALTIME_COARSE);
 }
 
-/* Ticks to ns, calibrated against CLOCK_MONOTONIC over the life of the process. */
-uint64_t js_ticks_to_ns(uint64_t ticks)
+/* ns per time-stamp-counter tick, calibrated against CLOCK_MONOTONIC over the life of the
+ * process (1 where times are read from the clock itself). */
+static double js_ns_per_tick(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     uint64_t dt = js_ticks() - js_tsc0;
     uint64_t dn = clock_ns(CLOCK_MONOTONIC) - js_mono0;
-    if (dt == 0 || dn == 0)
-        return ticks;
-    return (uint64_t)((double)ticks * ((double)dn / (double)dt));
+    return dt && dn ? (double)dn / (double)dt : 1.0;
 #else
-    return ticks;
+    return 1.0;
 #endif
 }
 
+
 void js_note_error(const char *what, int err)
 {
-    if (js_g.err_what == NULL) {
-        js_g.err_what = what;
-        js_g.err_errno = err;
+    if (js_g->err_what == NULL) {
+        js_g->err_what = what;
+        js_g->err_errno = err;
     }
 }
 
 /* One line to syslog, once per image, never to the program's stdout/stderr. */
 void js_report_error(void)
 {
-    if (js_g.err_what == NULL || js_g.err_reported)
+    if (js_g->err_what == NULL || js_g->err_reported)
         return;
-    js_g.err_reported = 1;
+    js_g->err_reported = 1;
     int e = errno;
-    syslog(LOG_USER | LOG_WARNING, "jobscreen-profiler[%d]: %s: %s (job %llu step %s); profile dropped",
-           (int)getpid(), js_g.err_what, strerror(js_g.err_errno), (unsigned long long)js_g.job_id, js_g.step);
+    syslog(LOG_USER | LOG_WARNING, "jobscreen-profiler[%d]: %s: %s (job %llu step %s); its record is incomplete",
+           (int)getpid(), js_g->err_what, strerror(js_g->err_errno), (unsigned long long)js_g->job_id, js_g->step);
     errno = e;
 }
 
@@ -170,9 +165,9 @@ struct js_thread *js_thread_register(void)
 {
     int e = errno;
     struct js_thread *t = js_claim_free();
-    if (t == NULL && __atomic_load_n(&js_pool_used, __ATOMIC_RELAXED) < JS_MAX_THREADS) {
-        unsigned i = __atomic_fetch_add(&js_pool_used, 1, __ATOMIC_RELAXED);
-        if (i < JS_MAX_THREADS) {
+    if (t == NULL && __atomic_load_n(&js_g->threads_used, __ATOMIC_RELAXED) < JS_MAX_THREADS) {
+        unsigned i = __atomic_fetch_add(&js_g->threads_used, 1, __ATOMIC_RELAXED);
+        if (i < JS_MAX_THREADS && js_rec_reserve(&js_pool[i], sizeof *js_pool) == 0) {
             t = &js_pool[i];
             t->state = JS_T_LIVE;
             struct js_thread *head = __atomic_load_n(&js_list, __ATOMIC_RELAXED);
@@ -194,17 +189,32 @@ struct js_thread *js_thread_register(void)
         return &js_sink;
     }
     t->tid = js_gettid();
-    unsigned live = __atomic_add_fetch(&js_g.threads_live, 1, __ATOMIC_RELAXED);
-    unsigned peak = __atomic_load_n(&js_g.threads_peak, __ATOMIC_RELAXED);
-    while (live > peak && !__atomic_compare_exchange_n(&js_g.threads_peak, &peak, live, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    unsigned live = __atomic_add_fetch(&js_g->threads_live, 1, __ATOMIC_RELAXED);
+    unsigned peak = __atomic_load_n(&js_g->threads_peak, __ATOMIC_RELAXED);
+    while (live > peak && !__atomic_compare_exchange_n(&js_g->threads_peak, &peak, live, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
         ;
-    __atomic_add_fetch(&js_g.threads_seen, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&js_g->threads_seen, 1, __ATOMIC_RELAXED);
     js_tls = t;
     errno = e;
     return t;
 }
 
-/* Fold every thread's counts since the last fold: they belong to js_cur_slice (every wrapper
+/* Append a slice, its bytes allocated in the record first (else: truncated, as when full). */
+static void js_slice_store(int64_t s, const uint64_t *vec)
+{
+    struct js_slices *sl = &js_g->slices;
+    if (sl->truncated)
+        return;
+    /* an entry is at most: two varints of 10 bytes and one per metric */
+    size_t room = sl->cap - sl->len < 10 * (JS_M_COUNT + 2) ? sl->cap - sl->len : 10 * (JS_M_COUNT + 2);
+    if (room == 0 || js_rec_reserve(sl->buf + sl->len, room) != 0) {
+        sl->truncated = 1;
+        return;
+    }
+    js_slices_append(sl, s, vec);
+}
+
+/* Fold every thread's counts since the last fold: they belong to js_g->cur_slice (every wrapper
  * checks the boundary before it counts). The CPU time since the last fold is spread over the
  * slices of that interval by wall-clock overlap. Caller holds js_fold_mu. reap: hand on the
  * blocks of threads that have ended. */
@@ -222,33 +232,31 @@ static void js_fold_at(uint64_t now, int reap)
             b->snap[m] = cur;
         }
         if (dead) {
-            __atomic_sub_fetch(&js_g.threads_live, 1, __ATOMIC_RELAXED);
+            __atomic_sub_fetch(&js_g->threads_live, 1, __ATOMIC_RELAXED);
             __atomic_store_n(&b->state, JS_T_FREE, __ATOMIC_RELEASE);
         }
     }
-    static const int times[] = {JS_M_POSIX_NS, JS_M_STDIO_NS, JS_M_MPI_P2P_NS, JS_M_MPI_COLL_NS, JS_M_MPIIO_NS};
-    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
-        vec[times[i]] = js_ticks_to_ns(vec[times[i]]);
+    /* times stay in ticks (the collector converts them with the last calibration, so that
+     * slices and totals agree exactly); totals are the blocks' counters themselves */
+    js_g->ns_per_tick = js_ns_per_tick();
     vec[JS_M_CPU_NS] = 0;
     uint64_t cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     uint64_t dcpu = cpu > js_cpu_last ? cpu - js_cpu_last : 0;
     js_cpu_last = cpu;
     int counts = 0;
-    for (int m = 0; m < JS_M_COUNT; m++) {
-        js_g.totals[m] += vec[m];
+    for (int m = 0; m < JS_M_COUNT; m++)
         counts |= vec[m] != 0;
-    }
-    js_g.totals[JS_M_CPU_NS] += dcpu;
+    js_g->cpu_folded_ns += dcpu;
 
-    const uint64_t len = (uint64_t)js_g.slice_seconds * 1000000000ULL;
-    const uint64_t last = js_last_fold_ns < now ? js_last_fold_ns : now;
+    const uint64_t len = (uint64_t)js_g->slice_seconds * 1000000000ULL;
+    const uint64_t last = js_g->last_fold_ns < now ? js_g->last_fold_ns : now;
     const uint64_t span = now - last;
-    const int64_t s_now = js_slice_of_ns((int64_t)now, js_g.slice_seconds);
+    const int64_t s_now = js_slice_of_ns((int64_t)now, js_g->slice_seconds);
     /* a slice is recorded when it has counts or at least 1 ms of CPU time */
     const uint64_t min_cpu = 1000000;
     int sparse_cpu = span / len > 2 && (uint64_t)((unsigned __int128)dcpu * len / span) < min_cpu;
-    for (int64_t s = js_cur_slice; s <= s_now; s++) {
-        if (sparse_cpu && s != js_cur_slice && s != s_now)
+    for (int64_t s = js_g->cur_slice; s <= s_now; s++) {
+        if (sparse_cpu && s != js_g->cur_slice && s != s_now)
             s = s_now; /* a long quiet stretch: no slice in its middle reaches 1 ms of CPU */
         uint64_t a = (uint64_t)s * len, b = a + len;
         if (a < last)
@@ -256,20 +264,20 @@ static void js_fold_at(uint64_t now, int reap)
         if (b > now)
             b = now;
         uint64_t share = span && b > a ? (uint64_t)((unsigned __int128)dcpu * (b - a) / span) : 0;
-        if (s == js_cur_slice) {
+        if (s == js_g->cur_slice) {
             vec[JS_M_CPU_NS] = share;
             if (counts || share >= min_cpu)
-                js_slices_append(&js_g.slices, s, vec);
+                js_slice_store(s, vec);
         } else if (share >= min_cpu) {
             uint64_t row[JS_M_COUNT] = {0};
             row[JS_M_CPU_NS] = share;
-            js_slices_append(&js_g.slices, s, row);
+            js_slice_store(s, row);
         }
     }
-    js_cur_slice = s_now;
-    js_last_fold_ns = now;
+    js_g->cur_slice = s_now;
+    js_g->last_fold_ns = now;
     if (!js_mt)
-        __atomic_store_n(&js_boundary_s, (s_now + 1) * js_g.slice_seconds, __ATOMIC_RELAXED);
+        __atomic_store_n(&js_boundary_s, (s_now + 1) * js_g->slice_seconds, __ATOMIC_RELAXED);
 }
 
 /* Single-threaded processes have no heartbeat thread (a second thread would make every
@@ -302,8 +310,8 @@ static void *js_heartbeat(void *arg)
     (void)arg;
     pthread_mutex_lock(&js_hb_mu);
     while (!js_hb_stop) {
-        int64_t s = js_slice_of_ns((int64_t)js_now_ns(), js_g.slice_seconds);
-        int64_t end_ns = (s + 1) * (int64_t)js_g.slice_seconds * 1000000000LL;
+        int64_t s = js_slice_of_ns((int64_t)js_now_ns(), js_g->slice_seconds);
+        int64_t end_ns = (s + 1) * (int64_t)js_g->slice_seconds * 1000000000LL;
         struct timespec until = {.tv_sec = (time_t)(end_ns / 1000000000LL), .tv_nsec = 0};
         while (!js_hb_stop && (int64_t)js_now_ns() < end_ns)
             pthread_cond_timedwait(&js_hb_cv, &js_hb_mu, &until);
@@ -326,7 +334,7 @@ static void *js_heartbeat(void *arg)
         if (single && js_on && js_mt) {
             js_fold_at(js_now_ns(), 1);
             js_mt = 0;
-            __atomic_store_n(&js_boundary_s, (js_cur_slice + 1) * js_g.slice_seconds, __ATOMIC_RELAXED);
+            __atomic_store_n(&js_boundary_s, (js_g->cur_slice + 1) * js_g->slice_seconds, __ATOMIC_RELAXED);
         }
         fold_unlock();
     }
@@ -409,12 +417,13 @@ static void js_thread_gone(void *unused)
  * between fork and exec are boilerplate, not activity. */
 static int js_any_activity(void)
 {
-    for (int m = 0; m < JS_M_COUNT; m++) {
-        const char *unit = js_profile_metrics[m].unit;
-        if (m != JS_M_POSIX_META_CALLS && m != JS_M_POSIX_OPEN_CALLS && m != JS_M_STDIO_META_CALLS &&
-            m != JS_M_STDIO_OPEN_CALLS && m != JS_M_CPU_NS && strcmp(unit, "ns") != 0 && js_g.totals[m])
-            return 1;
-    }
+    for (struct js_thread *t = __atomic_load_n(&js_list, __ATOMIC_ACQUIRE); t; t = t->next)
+        for (int m = 0; m < JS_M_COUNT; m++) {
+            const char *unit = js_profile_metrics[m].unit;
+            if (m != JS_M_POSIX_META_CALLS && m != JS_M_POSIX_OPEN_CALLS && m != JS_M_STDIO_META_CALLS &&
+                m != JS_M_STDIO_OPEN_CALLS && strcmp(unit, "ns") != 0 && t->v[m])
+                return 1;
+        }
     return 0;
 }
 
@@ -423,6 +432,15 @@ int js_exec_should_write(void)
     return js_on && getpid() == js_pid;
 }
 
+static void set_word(char *dst, size_t cap, const char *src)
+{
+    size_t n = strnlen(src, cap - 1);
+    memcpy(dst, src, n);
+    memset(dst + n, 0, cap - n);
+}
+
+/* The image ends (exit, _exit) or is about to be replaced (exec): a last fold and how it
+ * ended go into the record; jobscreen-collect makes the profile of it later. */
 void js_end(const char *how)
 {
     int e = errno;
@@ -433,42 +451,48 @@ void js_end(const char *how)
     int is_exit = strcmp(how, "exec") != 0;
     if (is_exit)
         js_hb_halt(0);
-    if (!fold_lock(1)) { /* exit or _exit from a signal handler that interrupted a fold */
-        errno = e;
-        return;
-    }
-    if (!js_g.written) {
-        js_fold_at(js_now_ns(), 0);
-        js_g.end = how;
-        js_g.end_ns = js_now_ns();
-        /* a forked child that only exec'd says nothing: the new image writes its own */
-        if (!(strcmp(how, "exec") == 0 && strcmp(js_g.origin, "fork") == 0 && !js_any_activity() &&
-              js_files_in_use() == 0)) {
-            if (js_profile_write() == 0)
-                js_g.written = 1;
-            else
-                js_report_error();
+    /* from a signal handler that interrupted a fold: no fold, the collector folds the rest */
+    int locked = fold_lock(1);
+    if (__atomic_load_n(&js_g->state, __ATOMIC_ACQUIRE) == JS_REC_LIVE) {
+        if (locked)
+            js_fold_at(js_now_ns(), 0);
+        set_word(js_g->end, sizeof js_g->end, how);
+        js_g->end_ns = js_now_ns();
+        struct rusage ru;
+        if (getrusage(RUSAGE_SELF, &ru) == 0) {
+            js_g->cpu_user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000ULL + (uint64_t)ru.ru_utime.tv_usec * 1000ULL;
+            js_g->cpu_sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000ULL + (uint64_t)ru.ru_stime.tv_usec * 1000ULL;
+            js_g->max_rss_kib = (uint64_t)ru.ru_maxrss;
         }
+        /* a forked child that only exec'd says nothing: the new image records itself */
+        if (!is_exit && strcmp(js_g->origin, "fork") == 0 && !js_any_activity() && js_files_in_use() == 0 &&
+            js_real_unlink(js_g->rec_path) == 0)
+            js_g->unlinked = 1;
+        __atomic_store_n(&js_g->state, JS_REC_ENDED, __ATOMIC_RELEASE);
         if (is_exit)
             js_on = 0;
     }
-    fold_unlock();
+    if (locked)
+        fold_unlock();
+    if (is_exit)
+        js_report_error();
     errno = e;
 }
 
+/* An exec returned: the image goes on, live again (under a new file if its record was removed). */
 void js_exec_failed(void)
 {
     int e = errno;
-    if (!fold_lock(1)) {
-        errno = e;
-        return;
+    int locked = fold_lock(1);
+    if (js_g->unlinked && js_rec_rehome() != 0) {
+        js_on = 0; /* nowhere to record: forward from now on */
+        js_rec_detach();
     }
-    if (js_g.written && js_g.published[0]) {
-        js_real_unlink(js_g.published);
-        js_g.published[0] = '\0';
-    }
-    js_g.written = 0;
-    fold_unlock();
+    set_word(js_g->end, sizeof js_g->end, "");
+    js_g->end_ns = 0;
+    __atomic_store_n(&js_g->state, JS_REC_LIVE, __ATOMIC_RELEASE);
+    if (locked)
+        fold_unlock();
     errno = e;
 }
 
@@ -581,7 +605,16 @@ static void js_atfork_child(void)
     js_hb_running = 0;
     js_hb_stop = 0;
     js_prog_threads = 1;
+    js_rec_reinit_lock();
     if (!js_on) {
+        errno = e;
+        return;
+    }
+    /* the child's own record: a copy of the parent's under the child's pid, mapped over it */
+    if (js_rec_rehome() != 0) {
+        js_on = 0;
+        __atomic_store_n(&js_boundary_s, INT64_MAX, __ATOMIC_RELAXED);
+        js_rec_detach();
         errno = e;
         return;
     }
@@ -589,29 +622,33 @@ static void js_atfork_child(void)
     js_main_tid = js_gettid();
     struct js_thread *self = js_tls;
     for (struct js_thread *b = js_list; b; b = b->next) {
-        for (int m = 0; m < JS_M_COUNT; m++)
-            b->snap[m] = b->v[m]; /* the child counts from the fork */
+        memset(b->v, 0, sizeof b->v); /* the child counts from the fork */
+        memset(b->snap, 0, sizeof b->snap);
         b->state = (b == self) ? JS_T_LIVE : JS_T_FREE;
     }
     if (self && self != &js_sink)
         self->tid = js_main_tid;
-    js_g.threads_live = js_g.threads_peak = js_g.threads_seen = 1;
-    memset(js_g.totals, 0, sizeof js_g.totals);
-    memset(js_coll, 0, sizeof js_coll);
-    js_slices_init(&js_g.slices, js_g.slices.buf, JS_PROFILE_SLICE_BUDGET);
-    js_g.origin = "fork";
-    js_g.exit_code = -1;
-    js_g.start_ns = js_now_ns();
-    js_g.written = 0;
-    js_g.published[0] = '\0';
-    js_g.err_what = NULL;
-    js_g.err_reported = 0;
-    js_mpi_rank = js_mpi_size = -1;
+    js_g->threads_live = js_g->threads_peak = js_g->threads_seen = 1;
+    js_g->cpu_folded_ns = 0;
+    memset(js_g->coll, 0, sizeof js_g->coll);
+    js_slices_init(&js_g->slices, js_g->slices.buf, JS_PROFILE_SLICE_BUDGET);
+    set_word(js_g->origin, sizeof js_g->origin, "fork");
+    set_word(js_g->end, sizeof js_g->end, "");
+    js_g->state = JS_REC_LIVE;
+    memset(&js_g->reaped, 0, sizeof js_g->reaped);
+    js_g->exit_code = -1;
+    js_g->pid = js_pid;
+    js_g->ppid = (int32_t)getppid();
+    js_g->end_ns = js_g->cpu_user_ns = js_g->cpu_sys_ns = js_g->max_rss_kib = 0;
+    js_g->start_ns = js_now_ns();
+    js_g->err_what = NULL;
+    js_g->err_reported = 0;
+    js_g->mpi_rank = js_g->mpi_size = -1;
     js_cpu_last = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-    js_last_fold_ns = js_g.start_ns;
-    js_cur_slice = js_slice_of_ns((int64_t)js_g.start_ns, js_g.slice_seconds);
+    js_g->last_fold_ns = js_g->start_ns;
+    js_g->cur_slice = js_slice_of_ns((int64_t)js_g->start_ns, js_g->slice_seconds);
     js_mt = 0; /* the child has one thread */
-    js_boundary_s = (js_cur_slice + 1) * js_g.slice_seconds;
+    js_boundary_s = (js_g->cur_slice + 1) * js_g->slice_seconds;
     js_files_reset_after_fork();
     errno = e;
 }
@@ -639,10 +676,27 @@ static void js_env_str(const char *name, char *dst, size_t cap)
     dst[n] = '\0';
 }
 
-static void *js_map(size_t bytes)
+/* The command line, NULs turned into spaces, truncated to cap - 1 bytes. */
+static void js_read_args(char *dst, size_t cap)
 {
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
+    size_t n = 0;
+    int fd = js_real_open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    while (fd >= 0 && n < cap - 1) {
+        ssize_t r = js_real_read(fd, dst + n, cap - 1 - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+    }
+    if (fd >= 0)
+        js_real_close(fd);
+    while (n > 0 && dst[n - 1] == '\0')
+        n--;
+    for (size_t i = 0; i < n; i++)
+        if (dst[i] == '\0')
+            dst[i] = ' ';
+    dst[n] = '\0';
 }
 
 __attribute__((constructor)) static void js_init(void)
@@ -659,55 +713,61 @@ __attribute__((constructor)) static void js_init(void)
     js_real_close = (int (*)(int))js_next("close");
     js_real_fstat = (int (*)(int, struct stat *))js_next("fstat");
     js_real_unlink = (int (*)(const char *))js_next("unlink");
-    js_real_link = (int (*)(const char *, const char *))js_next("link");
-    js_real_rename = (int (*)(const char *, const char *))js_next("rename");
-    if (!js_real_write || !js_real_read || !js_real_open || !js_real_close || !js_real_fstat ||
-        !js_real_unlink || !js_real_link || !js_real_rename)
+    if (!js_real_write || !js_real_read || !js_real_open || !js_real_close || !js_real_fstat || !js_real_unlink)
         goto out;
 
-    size_t dl = strnlen(dir, sizeof js_g.dir);
-    if (dl >= sizeof js_g.dir - 1)
+    size_t dl = strnlen(dir, sizeof js_g->dir);
+    if (dl >= sizeof js_g->dir - 1)
         goto out;
-    memcpy(js_g.dir, dir, dl + 1);
-    while (dl > 1 && js_g.dir[dl - 1] == '/')
-        js_g.dir[--dl] = '\0';
-    js_g.dir_len = dl;
-    js_env_str("JOBSCREEN_CLUSTER", js_g.cluster, sizeof js_g.cluster);
-    js_env_str("JOBSCREEN_STEP", js_g.step, sizeof js_g.step);
-    js_env_str("JOBSCREEN_NODE", js_g.node, sizeof js_g.node);
-    if (js_g.node[0] == '\0')
-        gethostname(js_g.node, sizeof js_g.node - 1);
-    if (js_g.step[0] == '\0' || strchr(js_g.step, '/') || strchr(js_g.node, '/'))
+    memcpy(js_g->dir, dir, dl + 1);
+    while (dl > 1 && js_g->dir[dl - 1] == '/')
+        js_g->dir[--dl] = '\0';
+    js_g->dir_len = dl;
+    js_env_str("JOBSCREEN_CLUSTER", js_g->cluster, sizeof js_g->cluster);
+    js_env_str("JOBSCREEN_STEP", js_g->step, sizeof js_g->step);
+    js_env_str("JOBSCREEN_NODE", js_g->node, sizeof js_g->node);
+    if (js_g->node[0] == '\0')
+        gethostname(js_g->node, sizeof js_g->node - 1);
+    if (js_g->step[0] == '\0' || strchr(js_g->step, '/') || strchr(js_g->node, '/'))
         goto out; /* the file name would not be a spool name */
-    if (js_env_u64("JOBSCREEN_JOB_ID", &js_g.job_id) != 0)
-        js_g.job_id = 0;
+    if (js_env_u64("JOBSCREEN_JOB_ID", &js_g->job_id) != 0)
+        js_g->job_id = 0;
     uint64_t task;
-    js_g.task_id = js_env_u64("JOBSCREEN_TASK_ID", &task) == 0 ? (int64_t)task : -1;
-    js_g.slice_seconds = js_slice_parse_seconds(getenv("JOBSCREEN_SLICE_SECONDS"));
-    if (js_g.slice_seconds < 0) {
-        js_g.slice_seconds = JS_SLICE_DEFAULT_SECONDS;
+    js_g->task_id = js_env_u64("JOBSCREEN_TASK_ID", &task) == 0 ? (int64_t)task : -1;
+    js_g->slice_seconds = js_slice_parse_seconds(getenv("JOBSCREEN_SLICE_SECONDS"));
+    if (js_g->slice_seconds < 0) {
+        js_g->slice_seconds = JS_SLICE_DEFAULT_SECONDS;
         js_note_error("JOBSCREEN_SLICE_SECONDS is not a whole number of seconds; using 4", EINVAL);
     }
 
-    /* the fixed memory budget, reserved once (pages are touched only when used) */
-    unsigned char *sbuf = js_map(JS_PROFILE_SLICE_BUDGET);
-    js_pool = js_map(sizeof(struct js_thread) * JS_MAX_THREADS);
-    if (sbuf == NULL || js_pool == NULL || js_files_init() != 0)
+    js_pid = getpid();
+    js_g->pid = js_pid;
+    js_g->ppid = (int32_t)getppid();
+    js_g->uid = (uint32_t)getuid();
+    gethostname(js_g->hostname, sizeof js_g->hostname - 1);
+    ssize_t el = readlink("/proc/self/exe", js_g->exe, sizeof js_g->exe - 1);
+    js_g->exe[el > 0 ? el : 0] = '\0';
+    js_read_args(js_g->args, sizeof js_g->args);
+    set_word(js_g->origin, sizeof js_g->origin, "start");
+    js_g->exit_code = -1;
+    js_g->ns_per_tick = 1.0;
+
+    /* the record: from here on everything counted is in the spool, whatever becomes of us */
+    if (js_rec_create() != 0)
         goto out;
-    js_slices_init(&js_g.slices, sbuf, JS_PROFILE_SLICE_BUDGET);
+    js_pool = js_rec_region(js_g->off_threads);
+    js_slices_init(&js_g->slices, js_rec_region(js_g->off_slices), JS_PROFILE_SLICE_BUDGET);
+    js_files_attach();
 
     js_tsc0 = js_ticks();
     js_mono0 = clock_ns(CLOCK_MONOTONIC);
     js_cpu_last = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-    js_g.start_ns = js_now_ns();
-    js_g.origin = "start";
-    js_g.exit_code = -1;
-    js_pid = getpid();
+    js_g->start_ns = js_now_ns();
     js_main_tid = js_gettid();
-    js_mpi_rank = js_mpi_size = -1;
-    js_last_fold_ns = js_g.start_ns;
-    js_cur_slice = js_slice_of_ns((int64_t)js_g.start_ns, js_g.slice_seconds);
-    js_boundary_s = (js_cur_slice + 1) * js_g.slice_seconds;
+    js_g->mpi_rank = js_g->mpi_size = -1;
+    js_g->last_fold_ns = js_g->start_ns;
+    js_g->cur_slice = js_slice_of_ns((int64_t)js_g->start_ns, js_g->slice_seconds);
+    js_boundary_s = (js_g->cur_slice + 1) * js_g->slice_seconds;
     js_on = 1;
     js_thread_register();
     /* the first thread's end (pthread_exit in main) is seen like any other's */
@@ -723,4 +783,6 @@ out:
 __attribute__((destructor)) static void js_fini(void)
 {
     js_end("exit");
+    if (!js_on)
+        js_report_error(); /* the record could not be made at start */
 }

@@ -80,10 +80,43 @@ JS_EXPORT int execle(const char *p, const char *arg, ...)
     return execve(p, argv, envp);
 }
 
+/* main's return value is the exit status that exit() is then called with inside libc, where no
+ * wrapper sees it: the program's main is called through ours, which notes it. */
+typedef int (*js_main_fn)(int, char **, char **);
+static js_main_fn js_program_main;
+
+static int js_main(int argc, char **argv, char **envp)
+{
+    int rc = js_program_main(argc, argv, envp);
+    if (js_on && getpid() == js_pid)
+        js_g->exit_code = rc & 0xff;
+    return rc;
+}
+
+JS_EXPORT int __libc_start_main(js_main_fn main_fn, int argc, char **argv, void (*init)(void), void (*fini)(void),
+                                void (*rtld_fini)(void), void *stack_end);
+JS_EXPORT int __libc_start_main(js_main_fn main_fn, int argc, char **argv, void (*init)(void), void (*fini)(void),
+                                void (*rtld_fini)(void), void *stack_end)
+{
+    JS_REAL(int, __libc_start_main, (js_main_fn, int, char **, void (*)(void), void (*)(void), void (*)(void), void *));
+    js_program_main = main_fn;
+    return real___libc_start_main(js_main, argc, argv, init, fini, rtld_fini, stack_end);
+}
+
+JS_EXPORT void exit(int status)
+{
+    JS_REAL(void, exit, (int));
+    if (js_on && getpid() == js_pid)
+        js_g->exit_code = status & 0xff;
+    real_exit(status);
+    __builtin_unreachable();
+}
+
 JS_EXPORT void _exit(int status)
 {
     JS_REAL(void, _exit, (int));
-    js_g.exit_code = status & 0xff;
+    if (js_on && getpid() == js_pid)
+        js_g->exit_code = status & 0xff;
     js_end("_exit");
     real__exit(status);
     __builtin_unreachable();
@@ -92,7 +125,8 @@ JS_EXPORT void _exit(int status)
 JS_EXPORT void _Exit(int status)
 {
     JS_REAL(void, _Exit, (int));
-    js_g.exit_code = status & 0xff;
+    if (js_on && getpid() == js_pid)
+        js_g->exit_code = status & 0xff;
     js_end("_exit");
     real__Exit(status);
     __builtin_unreachable();

@@ -18,16 +18,12 @@
 #include <unistd.h>
 
 #define JS_HASH_SLOTS 2048
-#define JS_ARENA_BYTES (1u << 20)
 
 struct js_file *js_fds[JS_FD_MAX];
-uint64_t js_files_dropped;
-unsigned js_nfiles;
-struct js_file *js_file_pool;
+struct js_file *js_file_pool; /* entries and paths live in the record (profile.h) */
 
 static struct js_file *js_hash[JS_HASH_SLOTS];
 static char *js_arena;
-static size_t js_arena_used;
 static pthread_mutex_t js_files_mu = PTHREAD_MUTEX_INITIALIZER;
 static char js_cwd[PATH_MAX];
 static int js_cwd_ok;
@@ -70,16 +66,10 @@ void js_files_reinit_lock(void)
     js_files_busy = 0;
 }
 
-int js_files_init(void)
+void js_files_attach(void)
 {
-    void *p = mmap(NULL, sizeof(struct js_file) * JS_PROFILE_MAX_FILES, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    void *a = mmap(NULL, JS_ARENA_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED || a == MAP_FAILED)
-        return -1;
-    js_file_pool = p;
-    js_arena = a;
-    return 0;
+    js_file_pool = js_rec_region(js_g->off_files);
+    js_arena = js_rec_region(js_g->off_paths);
 }
 
 void js_cwd_changed(void)
@@ -200,7 +190,7 @@ static int excluded(const char *p)
     case 'd': if (under(p, "/dev", 4)) return 1; break;
     default: break;
     }
-    return p[1] == js_g.dir[1] && under(p, js_g.dir, js_g.dir_len);
+    return p[1] == js_g->dir[1] && under(p, js_g->dir, js_g->dir_len);
 }
 
 
@@ -213,15 +203,18 @@ static struct js_file *entry_of(const char *abs, int layer, int fd, int *fresh)
         if (f->hash == h && f->layer == layer && strcmp(f->path, abs) == 0)
             return f;
     size_t len = strlen(abs) + 1;
-    if (js_nfiles >= JS_PROFILE_MAX_FILES || js_arena_used + len > JS_ARENA_BYTES) {
-        js_files_dropped++;
+    unsigned n = js_g->nfiles;
+    if (n >= JS_PROFILE_MAX_FILES || js_g->paths_used + len > JS_REC_PATH_BYTES ||
+        js_rec_reserve(&js_file_pool[n], sizeof *js_file_pool) != 0 ||
+        js_rec_reserve(js_arena + js_g->paths_used, len) != 0) {
+        js_g->files_dropped++;
         return NULL;
     }
-    struct js_file *f = &js_file_pool[js_nfiles];
+    struct js_file *f = &js_file_pool[n];
     memset(f, 0, sizeof *f);
-    char *p = js_arena + js_arena_used;
+    char *p = js_arena + js_g->paths_used;
     memcpy(p, abs, len);
-    js_arena_used += len;
+    js_g->paths_used += len;
     f->path = p;
     f->hash = h;
     f->layer = (uint8_t)layer;
@@ -235,7 +228,7 @@ static struct js_file *entry_of(const char *abs, int layer, int fd, int *fresh)
     }
     f->hnext = *slot;
     *slot = f;
-    __atomic_store_n(&js_nfiles, js_nfiles + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&js_g->nfiles, n + 1, __ATOMIC_RELEASE);
     *fresh = 1;
     return f;
 }
@@ -368,7 +361,7 @@ void js_file_dup(int oldfd, int newfd)
 unsigned js_files_in_use(void)
 {
     unsigned n = 0;
-    for (unsigned i = 0; i < js_nfiles; i++) {
+    for (unsigned i = 0; i < js_g->nfiles; i++) {
         struct js_file *f = &js_file_pool[i];
         if (f->opens || f->read_calls || f->write_calls || f->lower_read_bytes || f->lower_write_bytes)
             n++;
@@ -379,7 +372,7 @@ unsigned js_files_in_use(void)
 void js_files_reset_after_fork(void)
 {
     uint64_t now = js_coarse_now_ns();
-    for (unsigned i = 0; i < js_nfiles; i++) {
+    for (unsigned i = 0; i < js_g->nfiles; i++) {
         struct js_file *f = &js_file_pool[i];
         f->read_calls = f->read_bytes = f->write_calls = f->write_bytes = 0;
         f->lower_read_bytes = f->lower_write_bytes = 0;
@@ -387,5 +380,5 @@ void js_files_reset_after_fork(void)
         f->first_open_ns = now; /* inherited descriptors: "opened" at the fork */
         f->last_close_ns = 0;
     }
-    js_files_dropped = 0;
+    js_g->files_dropped = 0;
 }

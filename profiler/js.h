@@ -118,8 +118,6 @@ struct js_file {
 };
 
 extern struct js_file *js_fds[JS_FD_MAX];
-extern uint64_t js_files_dropped;
-extern unsigned js_nfiles;
 extern struct js_file *js_file_pool;
 
 static inline struct js_file *js_fd_file(int fd)
@@ -144,7 +142,6 @@ void js_file_closed_entry(struct js_file *f);
 void js_file_dup(int oldfd, int newfd);
 void js_files_reset_after_fork(void);
 void js_cwd_changed(void);
-int js_files_init(void);
 uint64_t js_coarse_now_ns(void);
 
 /* --- real symbols --- */
@@ -158,10 +155,8 @@ void *js_next(const char *name);
 extern pid_t js_pid;
 extern const char *js_profile_dir;
 extern size_t js_profile_dir_len;
-extern int32_t js_mpi_rank, js_mpi_size;
-extern uint64_t js_coll[JS_COLL_COUNT][3]; /* calls, bytes, ticks: updated atomically */
-void js_end(const char *how);      /* write the profile now (exit, exec, _exit) */
-void js_exec_failed(void);         /* an exec returned: take the written profile back */
+void js_end(const char *how);      /* the image ends (exit, exec, _exit): final fold, end marked */
+void js_exec_failed(void);         /* an exec returned: the image is live again */
 int js_exec_should_write(void);
 
 /* real functions the profiler itself uses (never counted) */
@@ -170,7 +165,7 @@ extern ssize_t (*js_real_read)(int, void *, size_t);
 extern int (*js_real_open)(const char *, int, ...);
 extern int (*js_real_close)(int);
 extern int (*js_real_fstat)(int, struct stat *);
+extern int (*js_real_unlink)(const char *);
 
-uint64_t js_ticks_to_ns(uint64_t ticks);
 
 #endif

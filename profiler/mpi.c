@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "js.h"
+#include "profile.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -141,8 +142,8 @@ static void js_mpi_ids(void)
         comm_rank = (int (*)(MPI_Comm, int *))js_pmpi("PMPI_Comm_rank");
     int r = -1;
     if (world && comm_rank && comm_rank(world, &r) == MPI_SUCCESS) {
-        js_mpi_rank = r;
-        js_mpi_size = js_comm_size(world);
+        js_g->mpi_rank = r;
+        js_g->mpi_size = js_comm_size(world);
     }
 }
 
@@ -266,9 +267,9 @@ static void js_coll_done(struct js_mpi_call c, int kind, uint64_t bytes)
         return;
     js_count(c, JS_M_MPI_COLL_CALLS, JS_M_MPI_COLL_BYTES, bytes);
     uint64_t dt = js_mpi_end(c, JS_M_MPI_COLL_NS);
-    __atomic_fetch_add(&js_coll[kind][0], 1, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&js_coll[kind][1], bytes, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&js_coll[kind][2], dt, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&js_g->coll[kind][0], 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&js_g->coll[kind][1], bytes, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&js_g->coll[kind][2], dt, __ATOMIC_RELAXED);
 }
 
 #define JS_COLL(name, kind, params, args, bytes) \

@@ -1,49 +1,112 @@
-/* The state of one process image and the writer of its profile (profile.c). */
+/*
+ * The record of one process image: a file in the profile directory, mapped shared from the
+ * first counted call on, so that everything counted survives the process however it ends
+ * (SIGKILL, the OOM killer, a crash). The profiler writes only this record; jobscreen-collect
+ * (collect.c, run as the job's user at step end) turns records into profiles
+ * (docs/profile-format.md). Layout and life: docs/profiler.md, "The record".
+ *
+ * The file: [header | thread blocks | file entries | paths | slices], each region at a fixed
+ * offset, the whole sparse; 16 KiB chunks are allocated (fallocate) before first use, so a full
+ * spool refuses a chunk (counted as dropped data) instead of killing the program with SIGBUS.
+ */
 #ifndef JS_PROFILE_H
 #define JS_PROFILE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "profile_format.h"
 #include "slices.h"
 
+#define JS_REC_MAGIC "JSREC01"          /* 8 bytes with the NUL; changes with the layout */
+#define JS_REC_SUFFIX ".rec"
+#define JS_REC_CHUNK (16u << 10)
+#define JS_REC_HEADER_BYTES (32u << 10)
+#define JS_REC_PATH_BYTES (1u << 20)
+#define JS_REC_MAX_BYTES (8u << 20)     /* the whole mapping, sparse */
+#define JS_REC_CHUNK_WORDS (JS_REC_MAX_BYTES / JS_REC_CHUNK / 64)
+
+enum { JS_REC_LIVE = 0, JS_REC_ENDED = 1 };
+
+/* Written into a child's record by the parent that reaped it (wait wrappers), or known to
+ * slurmstepd for a task: how the process ended, seen from outside. */
+struct js_reaped {
+    int32_t seen;          /* 1 when the fields below are set */
+    int32_t status;        /* wait status */
+    uint64_t ns;           /* wall clock when it was reaped */
+    uint64_t utime_ns, stime_ns, maxrss_kib; /* wait4's rusage (0 when unknown) */
+};
+
 struct js_global {
-    char dir[4096];
-    size_t dir_len;
-    char cluster[256], step[64], node[256];
+    char magic[8];
+    uint32_t header_bytes;     /* sizeof(struct js_global): a reader checks it */
+    volatile int32_t state;    /* JS_REC_LIVE until the image ended (exit, _exit, exec) */
+    uint64_t base;             /* address of the mapping in the writer: pointers below are in it */
+    uint64_t alloc[JS_REC_CHUNK_WORDS]; /* chunks allocated in the file (bit per chunk) */
+    uint64_t off_threads, off_files, off_paths, off_slices;
+
+    /* identity */
+    char cluster[256], step[64], node[256], hostname[256];
+    char exe[JS_PROFILE_MAX_STRING], args[JS_PROFILE_MAX_STRING];
     uint64_t job_id;
     int64_t task_id;
+    int32_t pid, ppid;
+    uint32_t uid;
     int32_t slice_seconds;
-    const char *origin;   /* "start" or "fork" */
-    const char *end;      /* "exit", "exec", "_exit" */
-    int exit_code;        /* -1 until known (exit(), _exit() wrappers) */
+    char origin[8];            /* "start" or "fork" */
+    char end[8];               /* "" while live; "exit", "_exit", "exec" */
+    int32_t exit_code;         /* -1 until known (exit(), _exit()) */
+    int32_t mpi_rank, mpi_size;
     uint64_t start_ns, end_ns;
+    uint64_t cpu_user_ns, cpu_sys_ns, max_rss_kib; /* getrusage at the end */
+    struct js_reaped reaped;
+
+    /* counting */
     unsigned threads_live, threads_peak, threads_seen;
-    uint64_t totals[JS_M_COUNT];
-    struct js_slices slices;
-    int written;
-    char published[4200]; /* path of the profile this image published */
+    uint32_t threads_used;     /* thread blocks handed out, at off_threads */
+    uint64_t cpu_folded_ns;    /* CPU time read at the folds so far */
+    uint64_t coll[JS_COLL_COUNT][3];    /* calls, bytes, ticks: updated atomically */
+    double ns_per_tick;        /* calibration at the last fold: times in blocks and slices are ticks */
+    int64_t cur_slice;         /* the slice unfolded counts belong to */
+    uint64_t last_fold_ns;     /* wall clock of the last fold */
+    struct js_slices slices;   /* buf in the writer's mapping */
+    unsigned nfiles;           /* file entries used, at off_files */
+    uint64_t files_dropped;
+    uint64_t paths_used;       /* bytes used at off_paths */
+    uint64_t chunks_refused;   /* chunks the spool refused: what they would have held is missing */
+
+    /* the writer's own (meaningless to a reader) */
+    char dir[4096];
+    size_t dir_len;
+    char rec_path[4200];       /* this record's file */
+    int unlinked;              /* the record was removed at exec (nothing to say) */
     const char *err_what;
     int err_errno, err_reported;
 };
 
-extern struct js_global js_g;
-extern int (*js_real_unlink)(const char *);
-extern int (*js_real_link)(const char *, const char *);
-extern int (*js_real_rename)(const char *, const char *);
+extern struct js_global *js_g;
 
 uint64_t js_now_ns(void);
-int js_profile_write(void);       /* 0 when published; else the error is noted */
 void js_note_error(const char *what, int err);
 void js_report_error(void);
 int js_hb_start(void);
 void js_hb_halt(int join);
 int js_hb_is_running(void);
 
+/* record.c */
+int js_rec_create(void);                 /* map a new record and move js_g into it; 0 or -1 */
+int js_rec_rehome(void);                 /* a copy under this process's pid (fork child, failed exec) */
+void js_rec_detach(void);                /* stop recording here without touching the record */
+void js_rec_reinit_lock(void);           /* in a fork child */
+int js_rec_reserve(const void *p, size_t len); /* allocate the chunks under [p, p+len): 0 or -1 */
+void *js_rec_region(uint64_t off);       /* address of a region of this process's record */
+void js_rec_note_reaped(pid_t pid, int status, const void *rusage); /* a child was reaped */
+
 /* files.c */
 int js_files_lock(void);
 void js_files_unlock(void);
 void js_files_reinit_lock(void);
 unsigned js_files_in_use(void);
+void js_files_attach(void);              /* entries and paths are in the (new) record */
 
 #endif

@@ -51,6 +51,9 @@ int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t err
     memset(conf, 0, sizeof *conf);
     conf->slice_seconds = JS_SLICE_DEFAULT_SECONDS;
     conf->default_on = 1;
+#ifdef JS_COLLECTOR_DEFAULT
+    snprintf(conf->collector, sizeof conf->collector, "%s", JS_COLLECTOR_DEFAULT);
+#endif
     conf->fail_on_error = 0;
     for (int i = 0; i < ac; i++) {
         const char *arg = av[i];
@@ -68,12 +71,13 @@ int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t err
         memcpy(key, arg, klen);
         key[klen] = '\0';
         const char *val = eq + 1;
-        if (strcmp(key, "profiler") == 0 || strcmp(key, "spool") == 0) {
+        if (strcmp(key, "profiler") == 0 || strcmp(key, "spool") == 0 || strcmp(key, "collector") == 0) {
             if (val[0] != '/') {
                 snprintf(err, errlen, "%s=%s: not an absolute path", key, val);
                 return -1;
             }
-            if (copy_value(key[0] == 'p' ? conf->profiler : conf->spool, PATH_MAX, key, val, err, errlen) < 0)
+            char *dst = key[0] == 'p' ? conf->profiler : key[0] == 's' ? conf->spool : conf->collector;
+            if (copy_value(dst, PATH_MAX, key, val, err, errlen) < 0)
                 return -1;
         } else if (strcmp(key, "slice") == 0) {
             int32_t s = js_slice_parse_seconds(val);

@@ -14,6 +14,7 @@
 /* plugstack.conf arguments (docs/plugin.md) */
 struct js_conf {
     char profiler[PATH_MAX];   /* profiler=PATH; empty: no profiling */
+    char collector[PATH_MAX];  /* collector=PATH: jobscreen-collect (default: the installed one) */
     char spool[PATH_MAX];      /* spool=DIR (required) */
     int slice_seconds;         /* slice=N (1..3600, default 4) */
     int default_on;            /* default=on|off */

@@ -19,11 +19,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <slurm/spank.h>
@@ -448,12 +453,114 @@ out:
     joblog_job_free(&job);
 }
 
+#define JS_COLLECT_SECONDS 60 /* a step's records are turned in well under a second; a bound all the same */
+
+/* In the collector's child: become the job's user for good, then run it. Never returns. */
+static void collector_child(char **argv, int out)
+{
+    gid_t gid = st.gid;
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+        _exit(126);
+    if (setgroups(1, &gid) != 0 || setresgid(gid, gid, gid) != 0 || setresuid(st.uid, st.uid, st.uid) != 0 ||
+        getuid() != st.uid || geteuid() != st.uid || setuid(0) == 0)
+        _exit(126);
+    closefrom(3);
+    execv(argv[0], argv);
+    _exit(127);
+}
+
+/* The step's records into profiles before the step record says the step is complete here:
+ * jobscreen-collect runs as the job's user (nothing that runs as root reads what the user's
+ * processes wrote), told how slurmstepd saw each task end. Its messages go to the slurmd log. */
+static void collect_records(void)
+{
+    char dir[PATH_MAX + 64], step[JS_STEP_NAME_MAX];
+    if (!st.profiled || st.conf.collector[0] == '\0')
+        return;
+    snprintf(dir, sizeof dir, "%s/job.%" PRIu32 "/" JS_PROFILES_DIR_NAME, st.conf.spool, st.job_id);
+    js_step_name(st.step_id, step, sizeof step);
+    char **argv = calloc(6 + 2 * (size_t)st.ntasks, sizeof *argv);
+    char (*status)[48] = calloc((size_t)st.ntasks + 1, sizeof *status);
+    int pfd[2];
+    if (argv == NULL || status == NULL || pipe2(pfd, O_CLOEXEC) != 0) {
+        slurm_error("jobscreen: job %" PRIu32 ": cannot run %s: %m; the step's records stay in %s", st.job_id,
+                    st.conf.collector, dir);
+        goto out;
+    }
+    size_t n = 0;
+    argv[n++] = st.conf.collector;
+    argv[n++] = "--final";
+    for (uint32_t i = 0; i < st.ntasks; i++)
+        if (st.tasks[i].pid != JOBLOG_NULL && st.tasks[i].status != JOBLOG_NULL) {
+            snprintf(status[i], sizeof status[i], "%" PRId64 "=%" PRId64, st.tasks[i].pid, st.tasks[i].status);
+            argv[n++] = "--status";
+            argv[n++] = status[i];
+        }
+    argv[n++] = dir;
+    argv[n++] = step;
+    argv[n++] = st.node;
+    argv[n] = NULL;
+    pid_t pid = fork();
+    if (pid == 0)
+        collector_child(argv, pfd[1]);
+    close(pfd[1]);
+    if (pid < 0) {
+        slurm_error("jobscreen: job %" PRIu32 ": cannot fork for %s: %m", st.job_id, st.conf.collector);
+        close(pfd[0]);
+        goto out;
+    }
+    /* its messages, line by line, until it ends or its time is up */
+    time_t deadline = time(NULL) + JS_COLLECT_SECONDS;
+    char buf[4096];
+    size_t have = 0;
+    for (;;) {
+        struct pollfd p = {.fd = pfd[0], .events = POLLIN};
+        int left = (int)(deadline - time(NULL));
+        if (left <= 0 || poll(&p, 1, left * 1000) <= 0)
+            break;
+        ssize_t r = read(pfd[0], buf + have, sizeof buf - 1 - have);
+        if (r <= 0)
+            break;
+        have += (size_t)r;
+        buf[have] = '\0';
+        char *line = buf, *nl;
+        while ((nl = strchr(line, '\n')) != NULL) {
+            *nl = '\0';
+            slurm_error("jobscreen: job %" PRIu32 ": %s", st.job_id, line);
+            line = nl + 1;
+        }
+        have = strlen(line);
+        memmove(buf, line, have + 1);
+        if (have == sizeof buf - 1)
+            have = 0; /* a line longer than the buffer: dropped */
+    }
+    close(pfd[0]);
+    int wst = 0;
+    pid_t got;
+    while ((got = waitpid(pid, &wst, WNOHANG)) == 0 && time(NULL) < deadline)
+        usleep(10000);
+    if (got == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &wst, 0);
+        slurm_error("jobscreen: job %" PRIu32 ": %s took more than %d s and was stopped; records left in %s",
+                    st.job_id, st.conf.collector, JS_COLLECT_SECONDS, dir);
+    } else if (got == pid && !(WIFEXITED(wst) && WEXITSTATUS(wst) == 0)) {
+        slurm_error("jobscreen: job %" PRIu32 ": %s ended with status %d; records it could not turn stay in %s",
+                    st.job_id, st.conf.collector, wst, dir);
+    }
+out:
+    free(argv);
+    free(status);
+}
+
 int js_stepd_exit(spank_t sp)
 {
     char err[512], name[512];
     if (!st.enabled || st.job_dir < 0)
         goto done;
     int64_t end_ns = joblog_now_ns();
+    collect_records();
     struct joblog_step s;
     joblog_step_init(&s);
     fill_step(sp, &s, end_ns);

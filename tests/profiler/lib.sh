@@ -3,12 +3,15 @@
 # (docs/spool.md) and execs the program with the profiler preloaded: a real Slurm step all the same.
 PROF_LIB=${JS_PROFILER_LIB:-$JS_TOP_BUILDDIR/profiler/.libs/libjobscreen-profiler.so}
 PROG=$JS_TOP_BUILDDIR/tests/profiler
+COLLECT=$JS_TOP_BUILDDIR/profiler/jobscreen-collect
 command -v jq >/dev/null 2>&1 || bail "jq is needed to read the profiles (apt-get install jq)"
 [ -e "$PROF_LIB" ] || bail "no profiler library at $PROF_LIB"
 
 # prof_srun DIR [srun options...] -- PROGRAM ARGS...
-# Runs one step; each task runs PROGRAM profiled into DIR. JS_SLICE (default 4) is the slice
-# length. The step's ids are left in DIR.ids as "JOBID STEPID NODE".
+# Runs one step; each task runs PROGRAM profiled into DIR, and then turns the records the step
+# left into profiles with jobscreen-collect --final, as the plugin does at step end. JS_SLICE
+# (default 4) is the slice length. The step's ids are left in DIR.ids as "JOBID STEPID NODE".
+# Returns srun's status.
 prof_srun() {
   local dir=$1; shift
   local opts=()
@@ -22,6 +25,9 @@ prof_srun() {
     JOBSCREEN_JOB_ID=$SLURM_JOB_ID JOBSCREEN_STEP=$SLURM_STEP_ID JOBSCREEN_NODE=$SLURMD_NODENAME \
     JOBSCREEN_TASK_ID=$SLURM_PROCID JOBSCREEN_CLUSTER=$SLURM_CLUSTER_NAME \
     LD_PRELOAD=$lib exec "$@"' sh "$dir" "$PROF_LIB" "$@"
+  local rc=$?
+  "$COLLECT" --final "$dir" || echo "prof_srun: jobscreen-collect failed on $dir" >&2
+  return $rc
 }
 
 # prof_one DIR: the single profile in DIR (fails when there is not exactly one)

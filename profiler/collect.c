@@ -1,0 +1,636 @@
+/*
+ * jobscreen-collect: turns the records that profiled processes left in a profile directory
+ * (profile.h) into profiles (docs/profile-format.md), one per process image, and removes each
+ * record it turned. Run as the job's user: by the plugin at step end (spank/slurmstepd.c), by
+ * hand, or by the tests after a step. Nothing here trusts a record more than its owner would:
+ * every offset and count is checked against the layout before it is used.
+ *
+ *   jobscreen-collect [--final] [--status PID=WAITSTATUS]... DIR [STEP NODE]
+ *
+ * Without --final only the records of images that ended (or were reaped) are turned; with it
+ * (step end: every process of the step is gone) all of them, those nobody saw end as "unknown".
+ * --status gives the wait status of a process seen from outside (slurmstepd, for its tasks).
+ */
+#include "config.h"
+
+#include "js.h"
+#include "jsonw.h"
+#include "profile.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define JS_MOUNTINFO_BYTES (1u << 20)
+#define JS_MAX_MOUNTS 8192
+
+static const char *prog = "jobscreen-collect";
+
+struct mount {
+    const char *dir, *fstype;
+    size_t len;
+};
+
+/* Undo the octal escapes (\040 etc.) of mountinfo in place. */
+static void unescape(char *s)
+{
+    char *d = s;
+    while (*s) {
+        if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+            *d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+            s += 4;
+        } else {
+            *d++ = *s++;
+        }
+    }
+    *d = '\0';
+}
+
+static size_t parse_mounts(char *buf, struct mount *m, size_t max)
+{
+    size_t n = 0;
+    char *line = buf;
+    while (line && *line && n < max) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        /* id parent maj:min root mountpoint options [optional...] - fstype source superopts */
+        char *f[6] = {0};
+        char *p = line;
+        int k = 0;
+        while (k < 5 && p) {
+            f[k++] = p;
+            p = strchr(p, ' ');
+            if (p)
+                *p++ = '\0';
+        }
+        char *dash = p ? strstr(p, " - ") : NULL;
+        if (p && strncmp(p, "- ", 2) == 0)
+            dash = p - 1;
+        if (k == 5 && dash) {
+            char *fs = dash + 3;
+            char *sp = strchr(fs, ' ');
+            if (sp)
+                *sp = '\0';
+            unescape(f[4]);
+            m[n].dir = f[4];
+            m[n].len = strlen(f[4]);
+            m[n].fstype = fs;
+            n++;
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    return n;
+}
+
+static const struct mount *mount_of(const char *path, const struct mount *m, size_t n)
+{
+    const struct mount *best = NULL;
+    for (size_t i = 0; i < n; i++) {
+        size_t l = m[i].len;
+        int match = (l == 1 && m[i].dir[0] == '/') ||
+                    (strncmp(path, m[i].dir, l) == 0 && (path[l] == '/' || path[l] == '\0'));
+        if (match && (best == NULL || l >= best->len)) /* later mounts hide earlier ones */
+            best = &m[i];
+    }
+    return best;
+}
+
+static void comma(struct js_out *o) { js_out_raw(o, ",", 1); }
+
+static void kv_u(struct js_out *o, const char *k, uint64_t v)
+{
+    comma(o);
+    js_out_key(o, k);
+    js_out_u64(o, v);
+}
+
+static void kv_i(struct js_out *o, const char *k, int64_t v)
+{
+    comma(o);
+    js_out_key(o, k);
+    js_out_i64(o, v);
+}
+
+static void kv_s(struct js_out *o, const char *k, const char *v, size_t max)
+{
+    comma(o);
+    js_out_key(o, k);
+    js_out_str(o, v, max);
+}
+
+static const char *mode_str(int r, int w)
+{
+    return r && w ? "rw" : r ? "r" : w ? "w" : "none";
+}
+
+static const char *const js_layer_names[] = {"posix", "stdio", "mpiio"};
+
+/* One record, mapped privately (we fold into our copy) and checked. */
+struct rec {
+    const char *name;
+    unsigned char *m;
+    size_t size;
+    struct js_global *g;
+    struct js_thread *threads;
+    struct js_file *files;
+    uint64_t totals[JS_M_COUNT]; /* ticks for the time metrics until converted */
+    char end[16];
+    int exit_code, signal;
+    uint64_t end_ns, cpu_user_ns, cpu_sys_ns, max_rss_kib;
+    char missing[512];
+};
+
+static void add_missing(struct rec *r, const char *what)
+{
+    size_t n = strlen(r->missing);
+    snprintf(r->missing + n, sizeof r->missing - n, "%s%s", n ? "; " : "", what);
+}
+
+static int bad(const char *name, const char *why)
+{
+    fprintf(stderr, "%s: %s: %s; the record is kept\n", prog, name, why);
+    return -1;
+}
+
+/* Check a mapped record against the layout this program was built with. */
+static int check(struct rec *r)
+{
+    struct js_global *g = r->g;
+    if (r->size < JS_REC_HEADER_BYTES || memcmp(g->magic, JS_REC_MAGIC, sizeof g->magic) != 0)
+        return bad(r->name, "not a record of this version (magic)");
+    if (g->header_bytes != sizeof *g)
+        return bad(r->name, "record header of another size");
+    uint64_t threads_end = g->off_threads + sizeof(struct js_thread) * JS_MAX_THREADS;
+    uint64_t files_end = g->off_files + sizeof(struct js_file) * JS_PROFILE_MAX_FILES;
+    if (g->off_threads != JS_REC_HEADER_BYTES || g->off_files < threads_end || g->off_paths < files_end ||
+        g->off_slices < g->off_paths + JS_REC_PATH_BYTES || g->off_slices + JS_PROFILE_SLICE_BUDGET > r->size)
+        return bad(r->name, "regions outside the file");
+    if (g->threads_used > JS_MAX_THREADS)
+        g->threads_used = JS_MAX_THREADS; /* blocks handed out past the pool were never used */
+    if (g->nfiles > JS_PROFILE_MAX_FILES || g->paths_used > JS_REC_PATH_BYTES)
+        return bad(r->name, "file list larger than its region");
+    if (g->slices.cap != JS_PROFILE_SLICE_BUDGET || g->slices.len > g->slices.cap)
+        return bad(r->name, "slice storage larger than its region");
+    if (g->slice_seconds <= 0 || g->slice_seconds > 86400)
+        return bad(r->name, "slice length out of range");
+    if (!(g->ns_per_tick > 0 && g->ns_per_tick < 1e6))
+        g->ns_per_tick = 1.0;
+    g->cluster[sizeof g->cluster - 1] = g->step[sizeof g->step - 1] = g->node[sizeof g->node - 1] = '\0';
+    g->hostname[sizeof g->hostname - 1] = g->exe[sizeof g->exe - 1] = g->args[sizeof g->args - 1] = '\0';
+    g->origin[sizeof g->origin - 1] = g->end[sizeof g->end - 1] = '\0';
+    r->threads = (struct js_thread *)(void *)(r->m + g->off_threads);
+    r->files = (struct js_file *)(void *)(r->m + g->off_files);
+    /* pointers are the writer's: into our mapping, or the entry is dropped */
+    g->slices.buf = r->m + g->off_slices;
+    for (unsigned i = 0; i < g->nfiles; i++) {
+        struct js_file *f = &r->files[i];
+        uint64_t p = (uint64_t)(uintptr_t)f->path - g->base;
+        if ((uint64_t)(uintptr_t)f->path < g->base || p < g->off_paths || p >= g->off_paths + g->paths_used ||
+            memchr(r->m + p, '\0', g->off_paths + g->paths_used - p) == NULL || f->layer > 2) {
+            f->path = NULL;
+            continue;
+        }
+        f->path = (const char *)(r->m + p);
+    }
+    return 0;
+}
+
+static uint64_t tick_ns(const struct rec *r, uint64_t ticks)
+{
+    return (uint64_t)((double)ticks * r->g->ns_per_tick + 0.5);
+}
+
+static int is_time(int m) { return strcmp(js_profile_metrics[m].unit, "ns") == 0 && m != JS_M_CPU_NS; }
+
+/* Totals are the blocks' counters; what no fold has put in a slice goes to the slice the
+ * process was in (its calls there close no slice before they count: docs/profiler.md). */
+static void fold_rest(struct rec *r, uint64_t cpu_total)
+{
+    struct js_global *g = r->g;
+    uint64_t rest[JS_M_COUNT] = {0};
+    int any = 0;
+    for (uint32_t b = 0; b < g->threads_used; b++)
+        for (int m = 0; m < JS_M_COUNT; m++) {
+            uint64_t v = r->threads[b].v[m], s = r->threads[b].snap[m];
+            r->totals[m] += v;
+            if (v > s) {
+                rest[m] += v - s;
+                any = 1;
+            }
+        }
+    if (cpu_total > g->cpu_folded_ns) {
+        rest[JS_M_CPU_NS] = cpu_total - g->cpu_folded_ns;
+        any = 1;
+    }
+    r->totals[JS_M_CPU_NS] = cpu_total > g->cpu_folded_ns ? cpu_total : g->cpu_folded_ns;
+    if (any && !g->slices.truncated)
+        js_slices_append(&g->slices, g->cur_slice, rest);
+}
+
+/* How the image ended, from its own word and what its parent or slurmstepd saw. */
+static void decide_end(struct rec *r, int final)
+{
+    struct js_global *g = r->g;
+    struct js_reaped *x = &g->reaped;
+    int ended = g->state == JS_REC_ENDED;
+    snprintf(r->end, sizeof r->end, "%s", ended ? g->end : "unknown");
+    r->exit_code = ended ? g->exit_code : -1;
+    r->signal = 0;
+    r->end_ns = ended ? g->end_ns : 0;
+    r->cpu_user_ns = g->cpu_user_ns;
+    r->cpu_sys_ns = g->cpu_sys_ns;
+    r->max_rss_kib = g->max_rss_kib;
+    if (x->seen && WIFSIGNALED(x->status)) {
+        snprintf(r->end, sizeof r->end, "signal");
+        r->signal = WTERMSIG(x->status);
+        r->exit_code = -1;
+    } else if (x->seen && WIFEXITED(x->status) && strcmp(r->end, "exec") != 0) {
+        if (!ended)
+            snprintf(r->end, sizeof r->end, "exit");
+        r->exit_code = WEXITSTATUS(x->status);
+    }
+    if (!ended) {
+        r->end_ns = x->seen ? x->ns : (g->last_fold_ns > g->start_ns ? g->last_fold_ns : g->start_ns);
+        if (x->seen && (x->utime_ns || x->stime_ns)) {
+            r->cpu_user_ns = x->utime_ns;
+            r->cpu_sys_ns = x->stime_ns;
+            r->max_rss_kib = x->maxrss_kib;
+        } else {
+            char what[160];
+            time_t t = (time_t)(g->last_fold_ns / 1000000000ULL);
+            struct tm tm;
+            gmtime_r(&t, &tm);
+            strftime(what, sizeof what, "CPU time and peak memory after %Y-%m-%dT%H:%M:%SZ", &tm);
+            add_missing(r, what);
+            r->cpu_user_ns = g->cpu_folded_ns;
+            r->cpu_sys_ns = 0;
+            r->max_rss_kib = 0;
+        }
+        if (!x->seen)
+            add_missing(r, final ? "how it ended (nobody reaped it in the step)" : "how it ended");
+    }
+    (void)final;
+}
+
+static void comma_key(struct js_out *o, const char *k)
+{
+    comma(o);
+    js_out_key(o, k);
+}
+
+static void write_files(struct js_out *o, const struct rec *r, const struct mount *mounts, size_t nm)
+{
+    comma_key(o, "files");
+    js_out_raw(o, "[", 1);
+    int first = 1;
+    for (unsigned i = 0; i < r->g->nfiles; i++) {
+        const struct js_file *f = &r->files[i];
+        if (f->path == NULL)
+            continue;
+        if (f->opens == 0 && f->read_calls == 0 && f->write_calls == 0 && f->lower_read_bytes == 0 &&
+            f->lower_write_bytes == 0)
+            continue; /* inherited over fork and untouched by this image */
+        const struct mount *m = mount_of(f->path, mounts, nm);
+        if (!first)
+            comma(o);
+        first = 0;
+        js_out_raw(o, "{", 1);
+        js_out_key(o, "path");
+        js_out_str(o, f->path, JS_PROFILE_MAX_PATH);
+        kv_s(o, "layer", js_layer_names[f->layer], 16);
+        kv_u(o, "dev", f->dev);
+        kv_u(o, "ino", f->ino);
+        kv_s(o, "mount", m ? m->dir : "", JS_PROFILE_MAX_PATH);
+        kv_s(o, "fstype", m ? m->fstype : "", 256);
+        kv_s(o, "open_mode", mode_str(f->open_mode & JS_MODE_R, f->open_mode & JS_MODE_W), 4);
+        kv_s(o, "used_mode", mode_str(f->read_calls || f->lower_read_bytes, f->write_calls || f->lower_write_bytes), 4);
+        kv_u(o, "opens", f->opens);
+        kv_u(o, "read_calls", f->read_calls);
+        kv_u(o, "read_bytes", f->read_bytes);
+        kv_u(o, "write_calls", f->write_calls);
+        kv_u(o, "write_bytes", f->write_bytes);
+        kv_u(o, "lower_read_bytes", f->lower_read_bytes);
+        kv_u(o, "lower_write_bytes", f->lower_write_bytes);
+        kv_u(o, "first_open_ns", f->first_open_ns);
+        kv_u(o, "last_close_ns", (f->open_count > 0 || f->last_close_ns == 0) ? r->end_ns : f->last_close_ns);
+        js_out_raw(o, "}", 1);
+    }
+    js_out_raw(o, "]", 1);
+    kv_u(o, "files_dropped", r->g->files_dropped);
+}
+
+static void write_profile(struct js_out *o, struct rec *r, const struct mount *mounts, size_t nm)
+{
+    const struct js_global *g = r->g;
+    /* slices first (their time values converted), so that the totals of times are their sum */
+    uint64_t slice_ticks[JS_M_COUNT] = {0}, slice_ns[JS_M_COUNT] = {0};
+    struct js_slices_iter it;
+    int64_t s;
+    uint64_t vec[JS_M_COUNT];
+    js_slices_iter_init(&it, &g->slices);
+    while (js_slices_next(&it, &s, vec))
+        for (int m = 0; m < JS_M_COUNT; m++)
+            if (is_time(m)) {
+                slice_ticks[m] += vec[m];
+                slice_ns[m] += tick_ns(r, vec[m]);
+            }
+    uint64_t t[JS_M_COUNT];
+    for (int m = 0; m < JS_M_COUNT; m++)
+        t[m] = is_time(m) ? slice_ns[m] + tick_ns(r, r->totals[m] > slice_ticks[m] ? r->totals[m] - slice_ticks[m] : 0)
+                          : r->totals[m];
+
+    js_out_raw(o, "{", 1);
+    js_out_key(o, "format");
+    js_out_str(o, JS_PROFILE_FORMAT_NAME, 64);
+    kv_u(o, "version", JS_PROFILE_VERSION);
+    kv_s(o, "cluster", g->cluster, sizeof g->cluster);
+    kv_u(o, "job_id", g->job_id);
+    kv_s(o, "step", g->step, sizeof g->step);
+    kv_s(o, "node", g->node, sizeof g->node);
+    kv_i(o, "task_id", g->task_id);
+    kv_s(o, "hostname", g->hostname, sizeof g->hostname);
+    kv_u(o, "pid", (uint64_t)(uint32_t)g->pid);
+    kv_u(o, "ppid", (uint64_t)(uint32_t)g->ppid);
+    kv_u(o, "uid", g->uid);
+    kv_s(o, "origin", g->origin, sizeof g->origin);
+    kv_s(o, "end", r->end, sizeof r->end);
+    kv_i(o, "exit_code", r->exit_code);
+    kv_i(o, "signal", r->signal);
+    kv_s(o, "exe", g->exe, sizeof g->exe);
+    kv_s(o, "args", g->args, sizeof g->args);
+    kv_u(o, "slice_seconds", (uint64_t)g->slice_seconds);
+    kv_u(o, "start_ns", g->start_ns);
+    kv_u(o, "end_ns", r->end_ns);
+    kv_i(o, "mpi_rank", g->mpi_rank);
+    kv_i(o, "mpi_size", g->mpi_size);
+    kv_u(o, "threads_peak", g->threads_peak);
+    kv_u(o, "threads_seen", g->threads_seen);
+    uint64_t wall = r->end_ns > g->start_ns ? r->end_ns - g->start_ns : 0;
+    kv_u(o, "wall_ns", wall);
+    kv_u(o, "cpu_user_ns", r->cpu_user_ns);
+    kv_u(o, "cpu_sys_ns", r->cpu_sys_ns);
+    kv_u(o, "max_rss_kib", r->max_rss_kib);
+
+    uint64_t busy = t[JS_M_POSIX_NS] + t[JS_M_STDIO_NS] + t[JS_M_MPIIO_NS] + t[JS_M_MPI_P2P_NS] + t[JS_M_MPI_COLL_NS];
+    comma_key(o, "runtime");
+    js_out_raw(o, "{", 1);
+    js_out_key(o, "io_posix_ns");
+    js_out_u64(o, t[JS_M_POSIX_NS]);
+    kv_u(o, "io_stdio_ns", t[JS_M_STDIO_NS]);
+    kv_u(o, "io_mpiio_ns", t[JS_M_MPIIO_NS]);
+    kv_u(o, "mpi_p2p_ns", t[JS_M_MPI_P2P_NS]);
+    kv_u(o, "mpi_coll_ns", t[JS_M_MPI_COLL_NS]);
+    kv_u(o, "compute_ns", wall > busy ? wall - busy : 0);
+    js_out_raw(o, "}", 1);
+
+    comma_key(o, "totals");
+    js_out_raw(o, "{", 1);
+    for (int m = 0; m < JS_M_COUNT; m++) {
+        if (m)
+            comma(o);
+        js_out_key(o, js_profile_metrics[m].name);
+        js_out_u64(o, t[m]);
+    }
+    js_out_raw(o, "}", 1);
+
+    comma_key(o, "mpi_collectives");
+    js_out_raw(o, "{", 1);
+    int first = 1;
+    for (int k = 0; k < JS_COLL_COUNT; k++) {
+        if (g->coll[k][0] == 0)
+            continue;
+        if (!first)
+            comma(o);
+        first = 0;
+        js_out_key(o, js_profile_coll_kinds[k]);
+        js_out_raw(o, "{", 1);
+        js_out_key(o, "calls");
+        js_out_u64(o, g->coll[k][0]);
+        kv_u(o, "bytes", g->coll[k][1]);
+        kv_u(o, "ns", tick_ns(r, g->coll[k][2]));
+        js_out_raw(o, "}", 1);
+    }
+    js_out_raw(o, "}", 1);
+
+    comma_key(o, "slice_metrics");
+    js_out_raw(o, "[", 1);
+    for (int m = 0; m < JS_M_COUNT; m++) {
+        if (m)
+            comma(o);
+        js_out_str(o, js_profile_metrics[m].name, 64);
+    }
+    js_out_raw(o, "]", 1);
+
+    comma_key(o, "slices");
+    js_out_raw(o, "[", 1);
+    js_slices_iter_init(&it, &g->slices);
+    first = 1;
+    while (js_slices_next(&it, &s, vec)) {
+        if (!first)
+            comma(o);
+        first = 0;
+        js_out_raw(o, "[", 1);
+        js_out_i64(o, s);
+        for (int m = 0; m < JS_M_COUNT; m++) {
+            comma(o);
+            js_out_u64(o, is_time(m) ? tick_ns(r, vec[m]) : vec[m]);
+        }
+        js_out_raw(o, "]", 1);
+    }
+    js_out_raw(o, "]", 1);
+    comma_key(o, "slices_truncated");
+    js_out_lit(o, g->slices.truncated ? "true" : "false");
+    write_files(o, r, mounts, nm);
+    kv_s(o, "missing", r->missing, sizeof r->missing);
+    js_out_raw(o, "}\n", 2);
+}
+
+static ssize_t plain_write(int fd, const void *p, size_t n) { return write(fd, p, n); }
+
+/* Write the profile of r into dirfd as <step>.<node>.<pid>[-n].json, never over another. */
+static int publish(int dirfd, struct rec *r, const struct mount *mounts, size_t nm)
+{
+    static struct js_out out;
+    char base[512], tmp[600], fin[600];
+    snprintf(base, sizeof base, "%s.%s.%d", r->g->step, r->g->node, (int)r->g->pid);
+    /* the record's own name first (<pid>-<n> keeps the order of a pid's images), then the next free */
+    size_t nl = strlen(r->name) - strlen(JS_REC_SUFFIX);
+    snprintf(tmp, sizeof tmp, ".%s.json.tmp", base);
+    int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0)
+        return bad(r->name, "cannot create its profile");
+    js_out_init(&out, fd, plain_write, JS_PROFILE_MAX_BYTES);
+    write_profile(&out, r, mounts, nm);
+    js_out_flush(&out);
+    int werr = out.err;
+    if (close(fd) != 0 && werr == 0)
+        werr = errno;
+    if (werr) {
+        unlinkat(dirfd, tmp, 0);
+        errno = werr;
+        return bad(r->name, "cannot write its profile");
+    }
+    for (unsigned n = 0; n < 1000; n++) {
+        if (n == 0)
+            snprintf(fin, sizeof fin, "%.*s.json", (int)nl, r->name);
+        else
+            snprintf(fin, sizeof fin, "%s-%u.json", base, n);
+        if (linkat(dirfd, tmp, dirfd, fin, 0) == 0) {
+            unlinkat(dirfd, tmp, 0);
+            return 0;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    unlinkat(dirfd, tmp, 0);
+    return bad(r->name, "cannot publish its profile");
+}
+
+struct status {
+    pid_t pid;
+    int status;
+};
+
+/* Turn one record; 1 when turned (and removed), 0 when left for later, -1 on error. */
+static int collect_one(int dirfd, const char *name, int final, const struct status *st, size_t nst,
+                       const struct mount *mounts, size_t nm)
+{
+    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        if (fd >= 0)
+            close(fd);
+        return bad(name, "not a regular file");
+    }
+    if (geteuid() != 0 && sb.st_uid != geteuid()) {
+        close(fd);
+        return bad(name, "not owned by the user collecting");
+    }
+    if (sb.st_size < (off_t)JS_REC_HEADER_BYTES || sb.st_size > (off_t)JS_REC_MAX_BYTES) {
+        close(fd);
+        return bad(name, "size out of range");
+    }
+    struct rec r = {.name = name, .size = (size_t)sb.st_size};
+    r.m = mmap(NULL, r.size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (r.m == MAP_FAILED)
+        return bad(name, "cannot map it");
+    r.g = (struct js_global *)(void *)r.m;
+    int rc = -1;
+    if (check(&r) != 0)
+        goto out;
+    struct js_global *g = r.g;
+    /* what slurmstepd saw of its task, for the image that did not exec away */
+    for (size_t i = 0; i < nst && !g->reaped.seen; i++)
+        if (st[i].pid == g->pid && strcmp(g->end, "exec") != 0) {
+            g->reaped.seen = 1;
+            g->reaped.status = st[i].status;
+            g->reaped.ns = (uint64_t)time(NULL) * 1000000000ULL;
+        }
+    if (g->state != JS_REC_ENDED && !g->reaped.seen && !final) {
+        rc = 0; /* still running, as far as anybody knows */
+        goto out;
+    }
+    decide_end(&r, final);
+    uint64_t cpu = g->state == JS_REC_ENDED ? g->cpu_user_ns + g->cpu_sys_ns : r.cpu_user_ns + r.cpu_sys_ns;
+    fold_rest(&r, cpu);
+    if (g->slices.truncated)
+        add_missing(&r, "slices after the 1 MiB slice budget");
+    if (g->chunks_refused) {
+        char what[96];
+        snprintf(what, sizeof what, "what %llu blocks refused by a full spool would have held",
+                 (unsigned long long)g->chunks_refused);
+        add_missing(&r, what);
+    }
+    if (publish(dirfd, &r, mounts, nm) != 0)
+        goto out;
+    if (unlinkat(dirfd, name, 0) != 0) {
+        bad(name, "turned into a profile but cannot be removed");
+        goto out;
+    }
+    rc = 1;
+out:
+    munmap(r.m, r.size);
+    return rc;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: %s [--final] [--status PID=WAITSTATUS]... DIR [STEP NODE]\n", prog);
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    int final = 0;
+    struct status *st = calloc((size_t)argc, sizeof *st);
+    size_t nst = 0;
+    int i = 1;
+    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+        if (strcmp(argv[i], "--final") == 0)
+            final = 1;
+        else if (strcmp(argv[i], "--status") == 0 && i + 1 < argc) {
+            long pid, status;
+            char *e1, *e2;
+            pid = strtol(argv[++i], &e1, 10);
+            if (*e1 != '=' || pid <= 0 || (status = strtol(e1 + 1, &e2, 10), *e2 != '\0'))
+                return usage();
+            st[nst].pid = (pid_t)pid;
+            st[nst++].status = (int)status;
+        } else
+            return usage();
+    }
+    if (argc - i != 1 && argc - i != 3)
+        return usage();
+    const char *dir = argv[i];
+    char prefix[400] = "";
+    if (argc - i == 3)
+        snprintf(prefix, sizeof prefix, "%s.%s.", argv[i + 1], argv[i + 2]);
+    int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = dirfd >= 0 ? fdopendir(dirfd) : NULL;
+    if (d == NULL) {
+        fprintf(stderr, "%s: %s: %s\n", prog, dir, strerror(errno));
+        return 1;
+    }
+    static char mountinfo[JS_MOUNTINFO_BYTES];
+    static struct mount mounts[JS_MAX_MOUNTS];
+    size_t nm = 0;
+    FILE *mi = fopen("/proc/self/mountinfo", "r");
+    if (mi) {
+        size_t n = fread(mountinfo, 1, sizeof mountinfo - 1, mi);
+        mountinfo[n] = '\0';
+        fclose(mi);
+        nm = parse_mounts(mountinfo, mounts, JS_MAX_MOUNTS);
+    }
+    int errors = 0;
+    long turned = 0, left = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name), sl = strlen(JS_REC_SUFFIX), pl = strlen(prefix);
+        if (e->d_name[0] == '.' || l <= sl || strcmp(e->d_name + l - sl, JS_REC_SUFFIX) != 0 ||
+            strncmp(e->d_name, prefix, pl) != 0)
+            continue;
+        int r = collect_one(dirfd, e->d_name, final, st, nst, mounts, nm);
+        if (r < 0)
+            errors++;
+        else if (r == 0)
+            left++;
+        else
+            turned++;
+    }
+    closedir(d);
+    free(st);
+    if (errors)
+        fprintf(stderr, "%s: %s: %ld records turned into profiles, %ld left running, %d kept with errors\n", prog,
+                dir, turned, left, errors);
+    return errors ? 1 : 0;
+}

@@ -1,0 +1,297 @@
+/*
+ * The record file of a process image (layout in profile.h, design in docs/profiler.md):
+ * created at start, copied under the child's pid at fork, its chunks allocated before first
+ * use, and the status of a reaped child written into the child's record.
+ * Every file operation here uses the real functions and holds no descriptor between calls.
+ */
+#include "config.h"
+
+#include "js.h"
+#include "profile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+_Static_assert(sizeof(struct js_global) <= JS_REC_HEADER_BYTES, "the record header outgrew its region");
+
+static struct js_global js_g_boot;       /* before the record exists, or without one */
+struct js_global *js_g = &js_g_boot;
+static unsigned char *js_base;           /* this process's mapping of its record */
+static size_t js_map_bytes;
+
+static pthread_mutex_t js_rec_mu = PTHREAD_MUTEX_INITIALIZER;
+static __thread int js_rec_busy __attribute__((tls_model("initial-exec")));
+
+/* the real calls: ours would count the record's own I/O as the program's */
+static ssize_t (*real_pwrite)(int, const void *, size_t, off_t);
+static ssize_t (*real_pread)(int, void *, size_t, off_t);
+static int (*real_ftruncate)(int, off_t);
+
+static int resolve(void)
+{
+    if (real_pwrite == NULL) {
+        real_pwrite = (ssize_t(*)(int, const void *, size_t, off_t))js_next("pwrite");
+        real_pread = (ssize_t(*)(int, void *, size_t, off_t))js_next("pread");
+        real_ftruncate = (int (*)(int, off_t))js_next("ftruncate");
+    }
+    return real_pwrite && real_pread && real_ftruncate ? 0 : -1;
+}
+
+static uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
+
+static void layout(struct js_global *g)
+{
+    g->off_threads = JS_REC_HEADER_BYTES;
+    g->off_files = g->off_threads + align_up(sizeof(struct js_thread) * JS_MAX_THREADS, JS_REC_CHUNK);
+    g->off_paths = g->off_files + align_up(sizeof(struct js_file) * JS_PROFILE_MAX_FILES, JS_REC_CHUNK);
+    g->off_slices = g->off_paths + JS_REC_PATH_BYTES;
+    js_map_bytes = g->off_slices + align_up(JS_PROFILE_SLICE_BUDGET, JS_REC_CHUNK);
+}
+
+void *js_rec_region(uint64_t off)
+{
+    return js_base ? js_base + off : NULL;
+}
+
+static char *put_u(char *p, uint64_t v)
+{
+    char b[24];
+    int i = 0;
+    do
+        b[i++] = (char)('0' + v % 10);
+    while ((v /= 10) && i < 23);
+    while (i)
+        *p++ = b[--i];
+    return p;
+}
+
+/* DIR/<step>.<node>.<pid>[-n].rec into out (JS_REC_PATH_MAX bytes) */
+#define JS_REC_PATH_MAX 4200
+static void rec_name(char *out, pid_t pid, unsigned n)
+{
+    char *p = out;
+    size_t dl = js_g->dir_len, sl = strnlen(js_g->step, sizeof js_g->step - 1), nl = strnlen(js_g->node, 255);
+    memcpy(p, js_g->dir, dl);
+    p += dl;
+    *p++ = '/';
+    memcpy(p, js_g->step, sl);
+    p += sl;
+    *p++ = '.';
+    memcpy(p, js_g->node, nl);
+    p += nl;
+    *p++ = '.';
+    p = put_u(p, (uint64_t)pid);
+    if (n) {
+        *p++ = '-';
+        p = put_u(p, n);
+    }
+    memcpy(p, JS_REC_SUFFIX, sizeof JS_REC_SUFFIX);
+}
+
+/* A new record file of this pid, never an existing one: its descriptor, -1 on error. */
+static int rec_open_new(char *path)
+{
+    for (unsigned n = 0; n < 1000; n++) {
+        rec_name(path, getpid(), n);
+        int fd = js_real_open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd >= 0)
+            return fd;
+        if (errno != EEXIST)
+            return -1;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+/* Allocate [off, off+len) of the file: blocks reserved now cannot fail later (a full spool
+ * would otherwise deliver SIGBUS at a store into the mapping). */
+static int allocate(int fd, uint64_t off, uint64_t len)
+{
+    if (fallocate(fd, 0, (off_t)off, (off_t)len) == 0)
+        return 0;
+    if (errno != EOPNOTSUPP && errno != ENOSYS)
+        return -1;
+    static const char zero[4096];
+    for (uint64_t o = off; o < off + len; o += sizeof zero)
+        if (real_pwrite(fd, zero, sizeof zero, (off_t)o) != (ssize_t)sizeof zero)
+            return -1;
+    return 0;
+}
+
+static int chunk_is_set(const struct js_global *g, uint64_t c)
+{
+    return (__atomic_load_n(&g->alloc[c / 64], __ATOMIC_ACQUIRE) >> (c % 64)) & 1;
+}
+
+static int allocate_chunks(int fd, struct js_global *g, uint64_t first, uint64_t last)
+{
+    for (uint64_t c = first; c <= last; c++) {
+        if (chunk_is_set(g, c))
+            continue;
+        if (allocate(fd, c * JS_REC_CHUNK, JS_REC_CHUNK) != 0)
+            return -1;
+        __atomic_fetch_or(&g->alloc[c / 64], 1ULL << (c % 64), __ATOMIC_RELEASE);
+    }
+    return 0;
+}
+
+int js_rec_create(void)
+{
+    struct js_global *g = js_g;
+    char path[JS_REC_PATH_MAX];
+    if (resolve() != 0)
+        return -1;
+    layout(g);
+    int fd = rec_open_new(path);
+    if (fd < 0) {
+        js_note_error("cannot create the record in JOBSCREEN_PROFILE_DIR", errno);
+        return -1;
+    }
+    memset(g->alloc, 0, sizeof g->alloc);
+    void *m = MAP_FAILED;
+    if (real_ftruncate(fd, (off_t)js_map_bytes) == 0 &&
+        allocate_chunks(fd, g, 0, (g->off_threads + JS_REC_CHUNK) / JS_REC_CHUNK - 1) == 0)
+        m = mmap(NULL, js_map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    int e = errno;
+    js_real_close(fd);
+    if (m == MAP_FAILED) {
+        js_real_unlink(path);
+        js_note_error("cannot make the record in JOBSCREEN_PROFILE_DIR", e);
+        return -1;
+    }
+    js_base = m;
+    struct js_global *r = m;
+    memcpy(r, g, sizeof *r);
+    memcpy(r->magic, JS_REC_MAGIC, sizeof r->magic);
+    r->header_bytes = sizeof *r;
+    r->base = (uint64_t)(uintptr_t)m;
+    memcpy(r->rec_path, path, strlen(path) + 1);
+    js_g = r;
+    return 0;
+}
+
+int js_rec_rehome(void)
+{
+    char path[JS_REC_PATH_MAX];
+    struct js_global *g = js_g;
+    if (js_base == NULL)
+        return -1;
+    int fd = rec_open_new(path);
+    if (fd < 0)
+        return -1;
+    int ok = real_ftruncate(fd, (off_t)js_map_bytes) == 0;
+    /* copy what is allocated: the file's blocks are allocated by the writes */
+    for (uint64_t c = 0; ok && c < js_map_bytes / JS_REC_CHUNK; c++)
+        if (chunk_is_set(g, c))
+            ok = real_pwrite(fd, js_base + c * JS_REC_CHUNK, JS_REC_CHUNK, (off_t)(c * JS_REC_CHUNK)) == JS_REC_CHUNK;
+    void *m = ok ? mmap(js_base, js_map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) : MAP_FAILED;
+    js_real_close(fd);
+    if (m == MAP_FAILED) {
+        js_real_unlink(path);
+        return -1;
+    }
+    memcpy(js_g->rec_path, path, strlen(path) + 1);
+    js_g->unlinked = 0;
+    return 0;
+}
+
+void js_rec_detach(void)
+{
+    static struct js_global copy;
+    if (js_base == NULL)
+        return;
+    memcpy(&copy, js_g, sizeof copy);
+    js_g = &copy;
+    /* the same addresses, private and empty: a stale pointer of ours never writes into a record */
+    mmap(js_base, js_map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+    js_base = NULL;
+}
+
+int js_rec_reserve(const void *p, size_t len)
+{
+    struct js_global *g = js_g;
+    if (js_base == NULL || (const unsigned char *)p < js_base || len == 0)
+        return -1;
+    uint64_t off = (uint64_t)((const unsigned char *)p - js_base);
+    if (off + len > js_map_bytes)
+        return -1;
+    uint64_t first = off / JS_REC_CHUNK, last = (off + len - 1) / JS_REC_CHUNK;
+    int all = 1;
+    for (uint64_t c = first; c <= last && all; c++)
+        all = chunk_is_set(g, c);
+    if (all)
+        return 0;
+    if (js_rec_busy) /* a signal handler interrupted a reservation on this thread */
+        return -1;
+    int e = errno;
+    js_rec_busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    pthread_mutex_lock(&js_rec_mu);
+    int rc = -1;
+    int fd = js_real_open(g->rec_path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+    if (fd >= 0) {
+        rc = allocate_chunks(fd, g, first, last);
+        js_real_close(fd);
+    }
+    if (rc != 0) {
+        __atomic_fetch_add(&g->chunks_refused, 1, __ATOMIC_RELAXED);
+        js_note_error("the spool refused to grow the record (full?)", errno);
+    }
+    pthread_mutex_unlock(&js_rec_mu);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    js_rec_busy = 0;
+    errno = e;
+    return rc;
+}
+
+void js_rec_reinit_lock(void)
+{
+    pthread_mutex_init(&js_rec_mu, NULL);
+    js_rec_busy = 0;
+}
+
+/* A child we reaped: its status (and rusage) into its record, the image that did not exec
+ * away, so that a process killed by a signal still says how it ended. */
+void js_rec_note_reaped(pid_t pid, int status, const void *rusage)
+{
+    char path[JS_REC_PATH_MAX];
+    if (js_base == NULL || pid <= 0)
+        return;
+    int e = errno;
+    struct js_reaped r = {.seen = 1, .status = status, .ns = js_now_ns()};
+    if (rusage) {
+        const struct rusage *ru = rusage;
+        r.utime_ns = (uint64_t)ru->ru_utime.tv_sec * 1000000000ULL + (uint64_t)ru->ru_utime.tv_usec * 1000ULL;
+        r.stime_ns = (uint64_t)ru->ru_stime.tv_sec * 1000000000ULL + (uint64_t)ru->ru_stime.tv_usec * 1000ULL;
+        r.maxrss_kib = (uint64_t)ru->ru_maxrss;
+    }
+    for (unsigned n = 0; n < 64; n++) {
+        rec_name(path, pid, n);
+        int fd = js_real_open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0) {
+            if (errno == ENOENT)
+                break;
+            continue;
+        }
+        struct {
+            char magic[8];
+        } h;
+        int32_t rpid = 0;
+        char end[8] = "";
+        struct js_reaped old = {0};
+        if (real_pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h && memcmp(h.magic, JS_REC_MAGIC, 8) == 0 &&
+            real_pread(fd, &rpid, sizeof rpid, offsetof(struct js_global, pid)) == (ssize_t)sizeof rpid &&
+            real_pread(fd, end, sizeof end, offsetof(struct js_global, end)) == (ssize_t)sizeof end &&
+            real_pread(fd, &old, sizeof old, offsetof(struct js_global, reaped)) == (ssize_t)sizeof old &&
+            rpid == pid && strcmp(end, "exec") != 0 && !old.seen)
+            (void)!real_pwrite(fd, &r, sizeof r, offsetof(struct js_global, reaped));
+        js_real_close(fd);
+    }
+    errno = e;
+}
