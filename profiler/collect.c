@@ -5,11 +5,12 @@
  * hand, or by the tests after a step. Nothing here trusts a record more than its owner would:
  * every offset and count is checked against the layout before it is used.
  *
- *   jobscreen-collect [--final] [--status PID=WAITSTATUS]... DIR [STEP NODE]
+ *   jobscreen-collect [--final] [--seen-ns NS] [--status PID=WAITSTATUS]... DIR [STEP NODE]
  *
  * Without --final only the records of images that ended (or were reaped) are turned; with it
  * (step end: every process of the step is gone) all of them, those nobody saw end as "unknown".
- * --status gives the wait status of a process seen from outside (slurmstepd, for its tasks).
+ * --status gives the wait status of a process seen from outside (slurmstepd, for its tasks),
+ * --seen-ns when (wall clock, ns) they had ended.
  */
 #include "config.h"
 
@@ -269,7 +270,7 @@ static void decide_end(struct rec *r, int final)
             time_t t = (time_t)(g->last_fold_ns / 1000000000ULL);
             struct tm tm;
             gmtime_r(&t, &tm);
-            strftime(what, sizeof what, "CPU time and peak memory after %Y-%m-%dT%H:%M:%SZ", &tm);
+            strftime(what, sizeof what, "CPU time after %Y-%m-%dT%H:%M:%SZ and peak memory (nobody saw its resource use)", &tm);
             add_missing(r, what);
             r->cpu_user_ns = g->cpu_folded_ns;
             r->cpu_sys_ns = 0;
@@ -501,6 +502,8 @@ struct status {
 };
 
 /* Turn one record; 1 when turned (and removed), 0 when left for later, -1 on error. */
+static uint64_t seen_ns; /* --seen-ns */
+
 static int collect_one(int dirfd, const char *name, int final, const struct status *st, size_t nst,
                        const struct mount *mounts, size_t nm)
 {
@@ -534,7 +537,7 @@ static int collect_one(int dirfd, const char *name, int final, const struct stat
         if (st[i].pid == g->pid && strcmp(g->end, "exec") != 0) {
             g->reaped.seen = 1;
             g->reaped.status = st[i].status;
-            g->reaped.ns = (uint64_t)time(NULL) * 1000000000ULL;
+            g->reaped.ns = seen_ns ? seen_ns : (uint64_t)time(NULL) * 1000000000ULL;
         }
     if (g->state != JS_REC_ENDED && !g->reaped.seen && !final) {
         rc = 0; /* still running, as far as anybody knows */
@@ -565,7 +568,7 @@ out:
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: %s [--final] [--status PID=WAITSTATUS]... DIR [STEP NODE]\n", prog);
+    fprintf(stderr, "usage: %s [--final] [--seen-ns NS] [--status PID=WAITSTATUS]... DIR [STEP NODE]\n", prog);
     return 2;
 }
 
@@ -578,6 +581,8 @@ int main(int argc, char **argv)
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
         if (strcmp(argv[i], "--final") == 0)
             final = 1;
+        else if (strcmp(argv[i], "--seen-ns") == 0 && i + 1 < argc)
+            seen_ns = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--status") == 0 && i + 1 < argc) {
             long pid, status;
             char *e1, *e2;

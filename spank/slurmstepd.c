@@ -463,7 +463,7 @@ static void collector_child(char **argv, int out)
     if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
         _exit(126);
     if (setgroups(1, &gid) != 0 || setresgid(gid, gid, gid) != 0 || setresuid(st.uid, st.uid, st.uid) != 0 ||
-        getuid() != st.uid || geteuid() != st.uid || setuid(0) == 0)
+        getuid() != st.uid || geteuid() != st.uid || (st.uid != 0 && setuid(0) == 0))
         _exit(126);
     closefrom(3);
     execv(argv[0], argv);
@@ -473,14 +473,14 @@ static void collector_child(char **argv, int out)
 /* The step's records into profiles before the step record says the step is complete here:
  * jobscreen-collect runs as the job's user (nothing that runs as root reads what the user's
  * processes wrote), told how slurmstepd saw each task end. Its messages go to the slurmd log. */
-static void collect_records(void)
+static void collect_records(int64_t end_ns)
 {
-    char dir[PATH_MAX + 64], step[JS_STEP_NAME_MAX];
+    char dir[PATH_MAX + 64], step[JS_STEP_NAME_MAX], seen[32];
     if (!st.profiled || st.conf.collector[0] == '\0')
         return;
     snprintf(dir, sizeof dir, "%s/job.%" PRIu32 "/" JS_PROFILES_DIR_NAME, st.conf.spool, st.job_id);
     js_step_name(st.step_id, step, sizeof step);
-    char **argv = calloc(6 + 2 * (size_t)st.ntasks, sizeof *argv);
+    char **argv = calloc(8 + 2 * (size_t)st.ntasks, sizeof *argv);
     char (*status)[48] = calloc((size_t)st.ntasks + 1, sizeof *status);
     int pfd[2];
     if (argv == NULL || status == NULL || pipe2(pfd, O_CLOEXEC) != 0) {
@@ -491,6 +491,9 @@ static void collect_records(void)
     size_t n = 0;
     argv[n++] = st.conf.collector;
     argv[n++] = "--final";
+    snprintf(seen, sizeof seen, "%" PRId64, end_ns);
+    argv[n++] = "--seen-ns"; /* the tasks had ended by then */
+    argv[n++] = seen;
     for (uint32_t i = 0; i < st.ntasks; i++)
         if (st.tasks[i].pid != JOBLOG_NULL && st.tasks[i].status != JOBLOG_NULL) {
             snprintf(status[i], sizeof status[i], "%" PRId64 "=%" PRId64, st.tasks[i].pid, st.tasks[i].status);
@@ -560,7 +563,7 @@ int js_stepd_exit(spank_t sp)
     if (!st.enabled || st.job_dir < 0)
         goto done;
     int64_t end_ns = joblog_now_ns();
-    collect_records();
+    collect_records(end_ns);
     struct joblog_step s;
     joblog_step_init(&s);
     fill_step(sp, &s, end_ns);

@@ -57,6 +57,9 @@ for py in "${pythons[@]}" ; do
   is "$out" "threads at fork 1" "Python $ver: one thread at os.fork() after a joined thread"
   is "$(cat "$base/py.err")" "" "Python $ver -W error: nothing on stderr, no warning"
 done
-[ ${#pythons[@]} -eq 1 ] && { skip "no newer Python (pyenv) on this machine"; skip "no newer Python (pyenv) on this machine"; }
+if [ ${#pythons[@]} -eq 1 ]; then
+  skip "a newer Python: one thread at os.fork()" "no Python 3.12+ (pyenv) on this machine"
+  skip "a newer Python: nothing on stderr" "no Python 3.12+ (pyenv) on this machine"
+fi
 rm -rf "$base"
 done_testing

@@ -1,8 +1,5 @@
 # Helpers for the spank/joblog integration tests (40-49): source after tap.sh and need_cluster.
 
-# skip DESCRIPTION REASON: a TAP line that counts as passed but says it did not run
-skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $1 # SKIP $2"; }
-
 # jq-like field access without jq: jget FILE 'r["task_list"][0]["pid"]' (r is the record);
 # prints JSON for lists/objects/null/booleans, plain text for strings and numbers;
 # J(a, b, ...) shows several values separated by blanks.

@@ -25,8 +25,8 @@ like() {
   local got=$1 re=$2; shift 2
   if [[ $got =~ $re ]]; then ok 0 "$*"; else ok 1 "$*"; diag "got: '$got'"; diag "does not match: $re"; fi
 }
-# skip REASON: a planned test that cannot run here (TAP's SKIP directive)
-skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $*"; }
+# skip DESCRIPTION REASON: a planned test that cannot run here (TAP's SKIP directive)
+skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $1 # SKIP $2"; }
 done_testing() { exit $((_tap_failed > 0)); }
 
 # The integration tests run on the cluster that 00-cluster-up.sh started.
