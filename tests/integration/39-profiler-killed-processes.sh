@@ -9,7 +9,7 @@ need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
-plan 22
+plan 23
 work=$(work_dir jsalice)
 cp "$PROG/die" "$work/die"; chmod 755 "$work/die"
 sub() { (cd "$work" && as_user jsalice sbatch --parsable --chdir="$work" -o /dev/null "$@"); }
@@ -35,7 +35,8 @@ elif [ -w /sys/fs/cgroup/cgroup.subtree_control ] && mkdir -p /sys/fs/cgroup/js3
   cg=/sys/fs/cgroup/js39; echo 64M > "$cg/memory.max"; echo 0 > "$cg/memory.swap.max" 2>/dev/null
 fi
 if [ -n "$cg" ] && chown jsalice "$cg/cgroup.procs"; then
-  oom=$(sub -J oom --wrap "srun sh -c 'echo \$\$ > $cg/cgroup.procs && exec ./die oom oom.dat'")
+  # die runs as the shell's child: the shell's wait gives its CPU time and peak memory
+  oom=$(sub -J oom --wrap "srun sh -c 'echo \$\$ > $cg/cgroup.procs && ./die oom oom.dat; true'")
 fi
 (cd "$work" && as_user jsalice timeout 60 srun -Q -J pipe sh -c 'yes | head -c 1000 > /dev/null')
 wait_gone "$cancel" 100; [ -n "$oom" ] && wait_gone "$oom" 300
@@ -52,8 +53,8 @@ psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
 ingest_spool "$spool" "$DB"; ok $? "the ingest loads them"
 is "$(find "$spool" -name '*.rec' | wc -l)" 0 "no record is left unturned in the spool"
 
-step_of() { # step_of JOBNAME: "written bytes|end|exit_code|signal|missing" of the die process
-  q "SELECT s.write_bytes || '|' || p.ended_by || '|' || coalesce(p.exit_code::text, '') || '|' || p.signal
+step_of() { # step_of JOBNAME: "written bytes|end|exit_code|signal" of the die process
+  q "SELECT p.posix_write_bytes || '|' || p.ended_by || '|' || coalesce(p.exit_code::text, '') || '|' || p.signal
      FROM js.jobs j JOIN js.steps s USING (cluster_id, job_id) JOIN js.processes p
        ON p.cluster_id = s.cluster_id AND p.job_id = s.job_id AND p.step_id = s.step_id
      WHERE j.name = '$1' AND p.exe LIKE '%/die' ORDER BY s.step_id LIMIT 1"
@@ -63,10 +64,12 @@ is "$(step_of segv)" "10485760|signal||11" "a null store: 10 MiB written, killed
 is "$(step_of abort)" "10485760|signal||6" "abort(): 10 MiB written, killed by SIGABRT"
 like "$(step_of cancel)" "^10485760\|signal\|\|(9|15)$" "scancel: 10 MiB written, killed by SIGTERM or SIGKILL"
 like "$(step_of limit)" "^10485760\|signal\|\|(9|15)$" "time limit: 10 MiB written, killed by SIGTERM or SIGKILL"
+is "$(q "SELECT string_agg(DISTINCT s.write_bytes::text, ',') FROM js.steps s JOIN js.jobs j USING (cluster_id, job_id) WHERE j.name IN ('kill','segv','abort','cancel','limit') AND s.step_id = '0'")" 10485760 \
+   "js.steps: each of those five steps wrote its 10 MiB"
 if [ -n "$oom" ]; then
   is "$(step_of oom)" "10485760|signal||9" "the OOM killer: 10 MiB written, killed by SIGKILL"
-  like "$(q "SELECT max_rss_kib FROM js.processes p JOIN js.jobs j USING (cluster_id, job_id) WHERE j.name = 'oom' AND p.exe LIKE '%/die'")" \
-     '^[0-9]{5,}$' "its peak memory, from its parent's wait, is tens of MiB"
+  like "$(q "SELECT max_rss_kib || '|' || missing FROM js.processes p JOIN js.jobs j USING (cluster_id, job_id) WHERE j.name = 'oom' AND p.exe LIKE '%/die'")" \
+     '^[0-9]{5,}\|$' "its peak memory, from its shell's wait, is tens of MiB, and nothing is missing"
 else
   skip "the OOM killer: 10 MiB written, killed by SIGKILL" "no memory cgroup this test can use"
   skip "its peak memory" "no memory cgroup this test can use"
