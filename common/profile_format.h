@@ -19,6 +19,13 @@
 #define JS_PROFILE_VERSION 2
 #define JS_PROFILE_VERSION_MIN 1 /* oldest version a reader still accepts (v1 lacks exit_code, signal, missing) */
 
+/* jobscreen-collect writes the profiles of a step on a node in bundles, <step>.<node>.b<N>.json:
+ * {"format": JS_PROFILE_BUNDLE_FORMAT_NAME, "version": 1, "profiles": [profile, ...]}, at most
+ * JS_PROFILE_BUNDLE_MAX profiles each (docs/profile-format.md). */
+#define JS_PROFILE_BUNDLE_FORMAT_NAME "jobscreen-profile-bundle"
+#define JS_PROFILE_BUNDLE_VERSION 1
+#define JS_PROFILE_BUNDLE_MAX 2048
+
 /* Bounds the writer keeps and the reader may enforce (a file beyond them is not ours). */
 #define JS_PROFILE_MAX_FILES 1024        /* entries in "files"; more are counted in files_dropped */
 #define JS_PROFILE_MAX_PATH 4096         /* bytes of one path, before JSON escaping */

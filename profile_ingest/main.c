@@ -301,8 +301,14 @@ static void *load_profiles(void *arg)
             }
             json_t *p = pi_json_parse(buf, len, reason, sizeof reason);
             free(buf);
-            if (!p || pi_profile_add(st, it->conf, p, reason, sizeof reason) != PI_OK)
+            if (p && pi_is_bundle(p)) {
+                /* a bundle: each profile counts, the good ones go in, the file is kept with the
+                 * first bad one's reason */
+                if (pi_bundle_add(st, it->conf, p, &count, reason, sizeof reason) != PI_OK)
+                    pi_step_add_bad(st, e->d_name, reason);
+            } else if (!p || pi_profile_add(st, it->conf, p, reason, sizeof reason) != PI_OK) {
                 pi_step_add_bad(st, e->d_name, reason);
+            }
             json_decref(p);
         }
         if (d)

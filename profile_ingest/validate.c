@@ -501,6 +501,38 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
     return PI_OK;
 }
 
+int pi_is_bundle(const json_t *p)
+{
+    const char *f = json_string_value(json_object_get(p, "format"));
+    return f && strcmp(f, JS_PROFILE_BUNDLE_FORMAT_NAME) == 0;
+}
+
+int pi_bundle_add(struct pi_step *st, const struct pi_conf *conf, const json_t *b, int *count, char *reason, size_t size)
+{
+    const json_t *v = json_object_get(b, "version");
+    const json_t *list = json_object_get(b, "profiles");
+    if (!json_is_integer(v) || json_integer_value(v) != JS_PROFILE_BUNDLE_VERSION)
+        return fail(reason, size, "bundle version %s is not one this profile_ingest reads (%d)",
+                    json_is_integer(v) ? "other" : "missing", JS_PROFILE_BUNDLE_VERSION);
+    if (!json_is_array(list) || json_array_size(list) > JS_PROFILE_BUNDLE_MAX)
+        return fail(reason, size, "bundle without a \"profiles\" array of at most %d", JS_PROFILE_BUNDLE_MAX);
+    int rc = PI_OK;
+    char why[PI_REASON_MAX];
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        if (++*count > conf->max_profiles) {
+            if (rc == PI_OK)
+                rc = fail(reason, size, "more than %d profiles for one step on one node", conf->max_profiles);
+            break;
+        }
+        int r = pi_profile_add(st, conf, json_array_get(list, i), why, sizeof why);
+        if (r != PI_OK && rc == PI_OK) {
+            snprintf(reason, size, "profile %zu of the bundle: %s", i + 1, why);
+            rc = r;
+        }
+    }
+    return rc;
+}
+
 static int cmp_slice(const void *a, const void *b)
 {
     const struct pi_slice *x = a, *y = b;

@@ -90,6 +90,14 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
 /* 1 when some accepted profile of the step says that something of it is missing. */
 int pi_step_has_missing(const struct pi_step *st);
 
+/* Is p a bundle of profiles (jobscreen-collect's output, JS_PROFILE_BUNDLE_FORMAT_NAME)? */
+int pi_is_bundle(const json_t *p);
+
+/* Validate and add every profile of a bundle; *count grows by the number of profiles and
+ * must stay within conf->max_profiles. PI_OK, or the first failure with the reason naming
+ * the profile (the good ones are added all the same). */
+int pi_bundle_add(struct pi_step *st, const struct pi_conf *conf, const json_t *b, int *count, char *reason, size_t size);
+
 /* Record a refused profile (its name and reason) in st->bad. */
 void pi_step_add_bad(struct pi_step *st, const char *name, const char *reason);
 

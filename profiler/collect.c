@@ -21,6 +21,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -457,62 +459,37 @@ static void write_profile(struct js_out *o, struct rec *r, const struct mount *m
 
 static ssize_t plain_write(int fd, const void *p, size_t n) { return write(fd, p, n); }
 
-/* Write the profile of r into dirfd as <step>.<node>.<pid>[-n].json, never over another. */
-static int publish(int dirfd, struct rec *r, const struct mount *mounts, size_t nm)
-{
-    static struct js_out out;
-    char base[512], tmp[600], fin[600];
-    snprintf(base, sizeof base, "%s.%s.%d", r->g->step, r->g->node, (int)r->g->pid);
-    /* the record's own name first (<pid>-<n> keeps the order of a pid's images), then the next free */
-    size_t nl = strlen(r->name) - strlen(JS_REC_SUFFIX);
-    snprintf(tmp, sizeof tmp, ".%s.json.tmp", base);
-    int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0)
-        return bad(r->name, "cannot create its profile");
-    js_out_init(&out, fd, plain_write, JS_PROFILE_MAX_BYTES);
-    write_profile(&out, r, mounts, nm);
-    js_out_flush(&out);
-    int werr = out.err;
-    if (close(fd) != 0 && werr == 0)
-        werr = errno;
-    if (werr) {
-        unlinkat(dirfd, tmp, 0);
-        errno = werr;
-        return bad(r->name, "cannot write its profile");
-    }
-    for (unsigned n = 0; n < 1000; n++) {
-        if (n == 0)
-            snprintf(fin, sizeof fin, "%.*s.json", (int)nl, r->name);
-        else
-            snprintf(fin, sizeof fin, "%s-%u.json", base, n);
-        if (linkat(dirfd, tmp, dirfd, fin, 0) == 0) {
-            unlinkat(dirfd, tmp, 0);
-            return 0;
-        }
-        if (errno != EEXIST)
-            break;
-    }
-    unlinkat(dirfd, tmp, 0);
-    return bad(r->name, "cannot publish its profile");
-}
-
 struct status {
     pid_t pid;
     int status;
 };
 
-/* Turn one record; 1 when turned (and removed), 0 when left for later, -1 on error. */
-static uint64_t seen_ns; /* --seen-ns */
+static struct {
+    int dirfd;
+    int final, each;
+    uint64_t seen_ns;          /* --seen-ns: when the --status processes had ended */
+    struct status *st;
+    size_t nst;
+    char prefix[400];          /* "<step>.<node>." ("" with --each and no scope: every record) */
+    struct mount *mounts;
+    size_t nm;
+} C;
 
-static int collect_one(int dirfd, const char *name, int final, const struct status *st, size_t nst,
-                       const struct mount *mounts, size_t nm)
+static volatile sig_atomic_t stop;
+static void on_term(int sig) { (void)sig; stop = 1; }
+
+/* Map and check a record; decide how it ended. 1: ready (ended, or reaped, or --final, or
+ * live wanted), 0: still running, -1: bad (kept, message given). */
+static int load(const char *name, struct rec *r, int live)
 {
-    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    memset(r, 0, sizeof *r);
+    r->name = name;
+    int fd = openat(C.dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     struct stat sb;
     if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         if (fd >= 0)
             close(fd);
-        return bad(name, "not a regular file");
+        return errno == ENOENT ? 0 : bad(name, "not a regular file");
     }
     if (geteuid() != 0 && sb.st_uid != geteuid()) {
         close(fd);
@@ -522,120 +499,464 @@ static int collect_one(int dirfd, const char *name, int final, const struct stat
         close(fd);
         return bad(name, "size out of range");
     }
-    struct rec r = {.name = name, .size = (size_t)sb.st_size};
-    r.m = mmap(NULL, r.size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    r->size = (size_t)sb.st_size;
+    r->m = mmap(NULL, r->size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     close(fd);
-    if (r.m == MAP_FAILED)
+    if (r->m == MAP_FAILED) {
+        r->m = NULL;
         return bad(name, "cannot map it");
-    r.g = (struct js_global *)(void *)r.m;
-    int rc = -1;
-    if (check(&r) != 0)
-        goto out;
-    struct js_global *g = r.g;
-    /* what slurmstepd saw of its task, for the image that did not exec away */
-    for (size_t i = 0; i < nst && !g->reaped.seen; i++)
-        if (st[i].pid == g->pid && strcmp(g->end, "exec") != 0) {
-            g->reaped.seen = 1;
-            g->reaped.status = st[i].status;
-            g->reaped.ns = seen_ns ? seen_ns : (uint64_t)time(NULL) * 1000000000ULL;
-        }
-    if (g->state != JS_REC_ENDED && !g->reaped.seen && !final) {
-        rc = 0; /* still running, as far as anybody knows */
-        goto out;
     }
-    decide_end(&r, final);
-    uint64_t cpu = g->state == JS_REC_ENDED ? g->cpu_user_ns + g->cpu_sys_ns : r.cpu_user_ns + r.cpu_sys_ns;
-    fold_rest(&r, cpu);
+    r->g = (struct js_global *)(void *)r->m;
+    if (check(r) != 0)
+        return -1;
+    struct js_global *g = r->g;
+    /* what slurmstepd saw of its task, for the image that did not exec away */
+    for (size_t i = 0; i < C.nst && !g->reaped.seen; i++)
+        if (C.st[i].pid == g->pid && strcmp(g->end, "exec") != 0) {
+            g->reaped.seen = 1;
+            g->reaped.status = C.st[i].status;
+            g->reaped.ns = C.seen_ns ? C.seen_ns : (uint64_t)time(NULL) * 1000000000ULL;
+        }
+    int ended = g->state == JS_REC_ENDED || g->reaped.seen;
+    if (!ended && !C.final && !live)
+        return 0;
+    if (!ended && live) { /* a snapshot of a running process */
+        snprintf(r->end, sizeof r->end, "running");
+        r->exit_code = -1;
+        r->end_ns = (uint64_t)time(NULL) * 1000000000ULL;
+        r->cpu_user_ns = g->cpu_folded_ns;
+        fold_rest(r, g->cpu_folded_ns);
+    } else {
+        decide_end(r, C.final);
+        fold_rest(r, g->state == JS_REC_ENDED ? g->cpu_user_ns + g->cpu_sys_ns : r->cpu_user_ns + r->cpu_sys_ns);
+    }
     if (g->slices.truncated)
-        add_missing(&r, "slices after the 1 MiB slice budget");
+        add_missing(r, "slices after the 1 MiB slice budget");
     if (g->chunks_refused) {
         char what[96];
         snprintf(what, sizeof what, "what %llu blocks refused by a full spool would have held",
                  (unsigned long long)g->chunks_refused);
-        add_missing(&r, what);
+        add_missing(r, what);
     }
-    if (publish(dirfd, &r, mounts, nm) != 0)
-        goto out;
-    if (unlinkat(dirfd, name, 0) != 0) {
-        bad(name, "turned into a profile but cannot be removed");
-        goto out;
+    return 1;
+}
+
+static void unload(struct rec *r)
+{
+    if (r->m)
+        munmap(r->m, r->size);
+    r->m = NULL;
+}
+
+/* --- bundles: <step>.<node>.b<seq>.json, many profiles in one file ---
+ * A record goes into bundle N under a hidden marker name, .<record>.in-b<N>; once the bundle is
+ * published the markers go. A run that finds markers of a bundle that exists removes them,
+ * and puts back those of a bundle that never appeared: a crash at any point neither loses nor
+ * doubles a profile. */
+#define JS_MARK ".in-b"
+
+struct bundle {
+    int fd;
+    unsigned seq;
+    size_t n;
+    char tmp[600];
+    char **marks;
+    size_t nmarks;
+    struct js_out out;
+};
+
+static int bundle_name(char *out, size_t size, unsigned seq)
+{
+    return snprintf(out, size, "%sb%u.json", C.prefix, seq) < (int)size ? 0 : -1;
+}
+
+static int bundle_open(struct bundle *b, unsigned seq, const char *tmpname)
+{
+    b->seq = seq;
+    b->n = 0;
+    snprintf(b->tmp, sizeof b->tmp, "%s", tmpname);
+    b->fd = openat(C.dirfd, b->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (b->fd < 0)
+        return bad(b->tmp, "cannot create a bundle");
+    js_out_init(&b->out, b->fd, plain_write, JS_PROFILE_MAX_BYTES);
+    js_out_raw(&b->out, "{", 1);
+    js_out_key(&b->out, "format");
+    js_out_str(&b->out, JS_PROFILE_BUNDLE_FORMAT_NAME, 64);
+    kv_u(&b->out, "version", JS_PROFILE_BUNDLE_VERSION);
+    comma(&b->out);
+    js_out_key(&b->out, "profiles");
+    js_out_raw(&b->out, "[", 1);
+    return 0;
+}
+
+static void bundle_add(struct bundle *b, struct rec *r)
+{
+    if (b->n++)
+        js_out_raw(&b->out, ",", 1);
+    write_profile(&b->out, r, C.mounts, C.nm);
+}
+
+/* Close the bundle and give it its name (final: never over another; live: replace). */
+static int bundle_close(struct bundle *b, const char *name, int replace)
+{
+    js_out_raw(&b->out, "]}\n", 3);
+    js_out_flush(&b->out);
+    int werr = b->out.err;
+    if (fsync(b->fd) != 0 && werr == 0)
+        werr = errno;
+    if (close(b->fd) != 0 && werr == 0)
+        werr = errno;
+    b->fd = -1;
+    int rc = werr ? -1 : replace ? renameat(C.dirfd, b->tmp, C.dirfd, name) : linkat(C.dirfd, b->tmp, C.dirfd, name, 0);
+    if (rc != 0 && werr == 0)
+        werr = errno;
+    unlinkat(C.dirfd, b->tmp, 0);
+    if (werr) {
+        errno = werr;
+        return bad(name, "cannot write the bundle");
     }
-    rc = 1;
-out:
-    munmap(r.m, r.size);
-    return rc;
+    return 0;
+}
+
+/* The markers of bundle N are removed once it exists. */
+static void drop_marks(struct bundle *b)
+{
+    for (size_t i = 0; i < b->nmarks; i++) {
+        unlinkat(C.dirfd, b->marks[i], 0);
+        free(b->marks[i]);
+    }
+    b->nmarks = 0;
+}
+
+/* Does name (in the directory) start with the prefix and end with suffix? */
+static int ours(const char *name, const char *suffix)
+{
+    size_t l = strlen(name), sl = strlen(suffix), pl = strlen(C.prefix);
+    return l > pl + sl && strncmp(name, C.prefix, pl) == 0 && strcmp(name + l - sl, suffix) == 0;
+}
+
+/* A fresh listing of the directory (a dup shares the offset of the last one: rewind it). */
+static DIR *open_dir(void)
+{
+    DIR *d = fdopendir(dup(C.dirfd));
+    if (d)
+        rewinddir(d);
+    return d;
+}
+
+/* Markers left by a run that stopped: removed, or put back; returns the next free sequence. */
+static unsigned recover(void)
+{
+    unsigned next = 1;
+    DIR *d = open_dir();
+    struct dirent *e;
+    char name[600];
+    while (d && (e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        unsigned seq;
+        const char *mk = n[0] == '.' ? strstr(n, JS_REC_SUFFIX JS_MARK) : NULL;
+        if (mk && strncmp(n + 1, C.prefix, strlen(C.prefix)) == 0 && sscanf(mk + strlen(JS_REC_SUFFIX JS_MARK), "%u", &seq) == 1) {
+            struct stat sb;
+            if (bundle_name(name, sizeof name, seq) == 0 && fstatat(C.dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+                unlinkat(C.dirfd, n, 0); /* its profile is in the bundle */
+            } else {
+                snprintf(name, sizeof name, "%.*s", (int)(mk - n - 1 + strlen(JS_REC_SUFFIX)), n + 1);
+                renameat(C.dirfd, n, C.dirfd, name);
+            }
+            if (seq >= next)
+                next = seq + 1;
+        } else if (ours(n, ".json") && n[strlen(C.prefix)] == 'b' &&
+                   sscanf(n + strlen(C.prefix) + 1, "%u", &seq) == 1 && seq >= next) {
+            next = seq + 1;
+        }
+    }
+    if (d)
+        closedir(d);
+    return next;
+}
+
+/* The names of the records in scope, sorted (a pid's images in order). */
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static char **list_records(size_t *n)
+{
+    size_t cap = 64;
+    char **v = malloc(cap * sizeof *v);
+    *n = 0;
+    DIR *d = open_dir();
+    struct dirent *e;
+    while (v && d && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || !ours(e->d_name, JS_REC_SUFFIX))
+            continue;
+        if (*n == cap) {
+            char **nv = realloc(v, (cap *= 2) * sizeof *v);
+            if (nv == NULL)
+                break;
+            v = nv;
+        }
+        v[(*n)++] = strdup(e->d_name);
+    }
+    if (d)
+        closedir(d);
+    if (v)
+        qsort(v, *n, sizeof *v, cmp_str);
+    return v;
+}
+
+/* One pass: every ready record into bundles; returns how many it turned, -1 on errors. */
+static long bundle_pass(void)
+{
+    unsigned seq = recover();
+    size_t n;
+    char **names = list_records(&n);
+    struct bundle b = {.fd = -1};
+    b.marks = calloc(JS_PROFILE_BUNDLE_MAX, sizeof *b.marks);
+    long turned = 0;
+    int errors = 0;
+    char tmp[600], fin[600], mark[700];
+    for (size_t i = 0; names && b.marks && i < n; i++) {
+        struct rec r;
+        int ready = load(names[i], &r, 0);
+        if (ready < 0)
+            errors++;
+        if (ready == 1) {
+            if (b.fd < 0) {
+                snprintf(tmp, sizeof tmp, ".%sb%u.json.tmp", C.prefix, seq);
+                if (bundle_open(&b, seq, tmp) != 0) {
+                    unload(&r);
+                    errors++;
+                    break;
+                }
+            }
+            snprintf(mark, sizeof mark, ".%s" JS_MARK "%u", names[i], seq);
+            if (renameat(C.dirfd, names[i], C.dirfd, mark) == 0) {
+                bundle_add(&b, &r);
+                b.marks[b.nmarks++] = strdup(mark);
+                turned++;
+            }
+        }
+        unload(&r);
+        if (b.fd >= 0 && (b.nmarks == JS_PROFILE_BUNDLE_MAX || i + 1 == n)) {
+            bundle_name(fin, sizeof fin, seq);
+            if (bundle_close(&b, fin, 0) == 0)
+                drop_marks(&b);
+            else
+                errors++; /* the markers stay: the next run puts them back */
+            seq++;
+        }
+    }
+    if (b.fd >= 0) { /* a break above */
+        close(b.fd);
+        unlinkat(C.dirfd, b.tmp, 0);
+    }
+    for (size_t i = 0; names && i < n; i++)
+        free(names[i]);
+    free(names);
+    free(b.marks);
+    return errors ? -1 : turned;
+}
+
+/* --each: a profile file per record, <step>.<node>.<pid>[-n].json (tests, by hand). */
+static int publish(struct rec *r)
+{
+    static struct js_out out;
+    char base[512], tmp[600], fin[600];
+    snprintf(base, sizeof base, "%s.%s.%d", r->g->step, r->g->node, (int)r->g->pid);
+    /* the record's own name first (<pid>-<n> keeps the order of a pid's images), then the next free */
+    size_t nl = strlen(r->name) - strlen(JS_REC_SUFFIX);
+    snprintf(tmp, sizeof tmp, ".%s.json.tmp", base);
+    int fd = openat(C.dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0)
+        return bad(r->name, "cannot create its profile");
+    js_out_init(&out, fd, plain_write, JS_PROFILE_MAX_BYTES);
+    write_profile(&out, r, C.mounts, C.nm);
+    js_out_flush(&out);
+    int werr = out.err;
+    if (close(fd) != 0 && werr == 0)
+        werr = errno;
+    if (werr) {
+        unlinkat(C.dirfd, tmp, 0);
+        errno = werr;
+        return bad(r->name, "cannot write its profile");
+    }
+    for (unsigned k = 0; k < 1000; k++) {
+        if (k == 0)
+            snprintf(fin, sizeof fin, "%.*s.json", (int)nl, r->name);
+        else
+            snprintf(fin, sizeof fin, "%s-%u.json", base, k);
+        if (linkat(C.dirfd, tmp, C.dirfd, fin, 0) == 0) {
+            unlinkat(C.dirfd, tmp, 0);
+            return 0;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    unlinkat(C.dirfd, tmp, 0);
+    return bad(r->name, "cannot publish its profile");
+}
+
+static long each_pass(void)
+{
+    size_t n;
+    char **names = list_records(&n);
+    long turned = 0;
+    int errors = 0;
+    for (size_t i = 0; names && i < n; i++) {
+        struct rec r;
+        int ready = load(names[i], &r, 0);
+        if (ready < 0 || (ready == 1 && publish(&r) != 0))
+            errors++;
+        else if (ready == 1 && unlinkat(C.dirfd, names[i], 0) == 0)
+            turned++;
+        unload(&r);
+        free(names[i]);
+    }
+    free(names);
+    return errors ? -1 : turned;
+}
+
+/* The running processes as they are now: .live.<step>.<node>.json, replaced each time. */
+static void live_snapshot(void)
+{
+    char tmp[600], fin[600];
+    size_t n;
+    char **names = list_records(&n);
+    struct bundle b = {.fd = -1};
+    snprintf(tmp, sizeof tmp, ".live.%sjson.tmp", C.prefix);
+    snprintf(fin, sizeof fin, ".live.%sjson", C.prefix);
+    if (names && bundle_open(&b, 0, tmp) == 0) {
+        for (size_t i = 0; i < n; i++) {
+            struct rec r;
+            if (load(names[i], &r, 1) == 1)
+                bundle_add(&b, &r);
+            unload(&r);
+        }
+        bundle_close(&b, fin, 1);
+    }
+    for (size_t i = 0; names && i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* How many records are ready to be turned (their own end, or a parent's word): cheap reads. */
+static size_t ready_count(void)
+{
+    size_t n, ready = 0;
+    char **names = list_records(&n);
+    for (size_t i = 0; names && i < n; i++) {
+        int fd = openat(C.dirfd, names[i], O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        int32_t state = 0, seen = 0;
+        if (fd >= 0 && pread(fd, &state, sizeof state, offsetof(struct js_global, state)) == (ssize_t)sizeof state &&
+            pread(fd, &seen, sizeof seen, offsetof(struct js_global, reaped.seen)) == (ssize_t)sizeof seen &&
+            (state == JS_REC_ENDED || seen))
+            ready++;
+        if (fd >= 0)
+            close(fd);
+        free(names[i]);
+    }
+    free(names);
+    return ready;
+}
+
+#define JS_WATCH_TICK_MS 1000
+#define JS_WATCH_BATCH 256     /* ended records that trigger a pass at once */
+#define JS_WATCH_PASS_S 20     /* else a pass at least this often when one has ended */
+#define JS_WATCH_LIVE_S 30     /* the live snapshot: at least twice a minute */
+
+/* --watch: while the step runs, ended records go into bundles (the spool holds the running
+ * processes and a bounded number of ended ones, however many commands the step runs) and the
+ * running ones into the live snapshot. Ends on SIGTERM or when its parent (slurmstepd) goes. */
+static int watch(void)
+{
+    struct sigaction sa = {.sa_handler = on_term};
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    pid_t parent = getppid();
+    time_t last_pass = time(NULL), last_live = 0;
+    while (!stop && getppid() == parent) {
+        time_t now = time(NULL);
+        size_t ready = ready_count();
+        if (ready >= JS_WATCH_BATCH || (ready > 0 && now - last_pass >= JS_WATCH_PASS_S)) {
+            bundle_pass();
+            last_pass = now;
+        }
+        if (now - last_live >= JS_WATCH_LIVE_S) {
+            live_snapshot();
+            last_live = now;
+        }
+        struct timespec ts = {.tv_sec = JS_WATCH_TICK_MS / 1000, .tv_nsec = (JS_WATCH_TICK_MS % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
 }
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: %s [--final] [--seen-ns NS] [--status PID=WAITSTATUS]... DIR [STEP NODE]\n", prog);
+    fprintf(stderr,
+            "usage: %s [--final | --watch] [--each] [--seen-ns NS] [--status PID=WAITSTATUS]... DIR [STEP NODE]\n",
+            prog);
     return 2;
 }
 
 int main(int argc, char **argv)
 {
-    int final = 0;
-    struct status *st = calloc((size_t)argc, sizeof *st);
-    size_t nst = 0;
+    int watching = 0;
+    C.st = calloc((size_t)argc, sizeof *C.st);
     int i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
         if (strcmp(argv[i], "--final") == 0)
-            final = 1;
+            C.final = 1;
+        else if (strcmp(argv[i], "--watch") == 0)
+            watching = 1;
+        else if (strcmp(argv[i], "--each") == 0)
+            C.each = 1;
         else if (strcmp(argv[i], "--seen-ns") == 0 && i + 1 < argc)
-            seen_ns = strtoull(argv[++i], NULL, 10);
+            C.seen_ns = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--status") == 0 && i + 1 < argc) {
             long pid, status;
             char *e1, *e2;
             pid = strtol(argv[++i], &e1, 10);
             if (*e1 != '=' || pid <= 0 || (status = strtol(e1 + 1, &e2, 10), *e2 != '\0'))
                 return usage();
-            st[nst].pid = (pid_t)pid;
-            st[nst++].status = (int)status;
+            C.st[C.nst].pid = (pid_t)pid;
+            C.st[C.nst++].status = (int)status;
         } else
             return usage();
     }
-    if (argc - i != 1 && argc - i != 3)
-        return usage();
+    if ((argc - i != 1 && argc - i != 3) || (argc - i == 1 && !C.each) || (watching && (C.final || C.each)))
+        return usage(); /* bundles are per step and node: they need the scope */
     const char *dir = argv[i];
-    char prefix[400] = "";
-    if (argc - i == 3)
-        snprintf(prefix, sizeof prefix, "%s.%s.", argv[i + 1], argv[i + 2]);
-    int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *d = dirfd >= 0 ? fdopendir(dirfd) : NULL;
-    if (d == NULL) {
+    if (argc - i == 3) {
+        if (strchr(argv[i + 1], '/') || strchr(argv[i + 2], '/'))
+            return usage();
+        snprintf(C.prefix, sizeof C.prefix, "%s.%s.", argv[i + 1], argv[i + 2]);
+    }
+    C.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (C.dirfd < 0) {
         fprintf(stderr, "%s: %s: %s\n", prog, dir, strerror(errno));
         return 1;
     }
     static char mountinfo[JS_MOUNTINFO_BYTES];
     static struct mount mounts[JS_MAX_MOUNTS];
-    size_t nm = 0;
     FILE *mi = fopen("/proc/self/mountinfo", "r");
     if (mi) {
         size_t n = fread(mountinfo, 1, sizeof mountinfo - 1, mi);
         mountinfo[n] = '\0';
         fclose(mi);
-        nm = parse_mounts(mountinfo, mounts, JS_MAX_MOUNTS);
+        C.nm = parse_mounts(mountinfo, mounts, JS_MAX_MOUNTS);
     }
-    int errors = 0;
-    long turned = 0, left = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        size_t l = strlen(e->d_name), sl = strlen(JS_REC_SUFFIX), pl = strlen(prefix);
-        if (e->d_name[0] == '.' || l <= sl || strcmp(e->d_name + l - sl, JS_REC_SUFFIX) != 0 ||
-            strncmp(e->d_name, prefix, pl) != 0)
-            continue;
-        int r = collect_one(dirfd, e->d_name, final, st, nst, mounts, nm);
-        if (r < 0)
-            errors++;
-        else if (r == 0)
-            left++;
-        else
-            turned++;
+    C.mounts = mounts;
+    if (watching)
+        return watch();
+    long turned = C.each ? each_pass() : bundle_pass();
+    if (C.final && !C.each) {
+        char live[600];
+        snprintf(live, sizeof live, ".live.%sjson", C.prefix);
+        unlinkat(C.dirfd, live, 0); /* the step is over: its profiles say it all */
     }
-    closedir(d);
-    free(st);
-    if (errors)
-        fprintf(stderr, "%s: %s: %ld records turned into profiles, %ld left running, %d kept with errors\n", prog,
-                dir, turned, left, errors);
-    return errors ? 1 : 0;
+    free(C.st);
+    if (turned < 0) {
+        fprintf(stderr, "%s: %s: some records could not be turned into profiles; they are kept\n", prog, dir);
+        return 1;
+    }
+    return 0;
 }

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -58,6 +59,7 @@ static struct {
     int job_dir;              /* SPOOL/job.<id>, or -1 */
     struct joblog_task *tasks;
     uint32_t ntasks;
+    pid_t watcher;            /* jobscreen-collect --watch while the step runs, or 0 */
 } st = { .job_dir = -1 };
 
 /* copy src into dst of size, cut when longer (names here are bounded before they get here) */
@@ -185,6 +187,7 @@ static void set_task_env(spank_t sp)
 }
 
 static void write_job_record(spank_t sp, int final, int64_t batch_status);
+static void start_watcher(void);
 
 int js_stepd_init_post_opt(spank_t sp)
 {
@@ -257,6 +260,7 @@ int js_stepd_init_post_opt(spank_t sp)
         st.failed = 1;
 
     set_task_env(sp);
+    start_watcher();
 
     uint32_t n = 0;
     if (spank_get_item(sp, S_JOB_LOCAL_TASK_COUNT, &n) == ESPANK_SUCCESS && n > 0) {
@@ -456,7 +460,7 @@ out:
 #define JS_COLLECT_SECONDS 60 /* a step's records are turned in well under a second; a bound all the same */
 
 /* In the collector's child: become the job's user for good, then run it. Never returns. */
-static void collector_child(char **argv, int out)
+static void collector_child(char **argv, int out, int watching)
 {
     gid_t gid = st.gid;
     int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -465,9 +469,49 @@ static void collector_child(char **argv, int out)
     if (setgroups(1, &gid) != 0 || setresgid(gid, gid, gid) != 0 || setresuid(st.uid, st.uid, st.uid) != 0 ||
         getuid() != st.uid || geteuid() != st.uid || (st.uid != 0 && setuid(0) == 0))
         _exit(126);
+    if (watching)
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* gone with slurmstepd, whatever happens */
     closefrom(3);
     execv(argv[0], argv);
     _exit(127);
+}
+
+/* While the step runs, jobscreen-collect --watch (as the job's user) turns the records of
+ * processes that ended into bundles, so that the spool holds a bounded number of files however
+ * many commands the step runs, and keeps a live snapshot of the running ones. Its messages go
+ * to slurmstepd's log file (stderr). */
+static void start_watcher(void)
+{
+    char dir[PATH_MAX + 64], step[JS_STEP_NAME_MAX];
+    if (!st.profiled || st.conf.collector[0] == '\0' || st.job_dir < 0)
+        return;
+    snprintf(dir, sizeof dir, "%s/job.%" PRIu32 "/" JS_PROFILES_DIR_NAME, st.conf.spool, st.job_id);
+    js_step_name(st.step_id, step, sizeof step);
+    char *argv[] = {st.conf.collector, "--watch", dir, step, st.node, NULL};
+    pid_t pid = fork();
+    if (pid == 0)
+        collector_child(argv, 2, 1);
+    if (pid < 0)
+        slurm_error("jobscreen: job %" PRIu32 ": cannot fork for %s --watch: %m; profiles come at step end",
+                    st.job_id, st.conf.collector);
+    else
+        st.watcher = pid;
+}
+
+/* The watcher ends before the final collection (which recovers whatever it left half done). */
+static void stop_watcher(void)
+{
+    if (st.watcher <= 0)
+        return;
+    kill(st.watcher, SIGTERM);
+    int wst;
+    for (int i = 0; i < 300 && waitpid(st.watcher, &wst, WNOHANG) == 0; i++)
+        usleep(10000);
+    if (kill(st.watcher, 0) == 0 && waitpid(st.watcher, &wst, WNOHANG) == 0) {
+        kill(st.watcher, SIGKILL);
+        waitpid(st.watcher, &wst, 0);
+    }
+    st.watcher = 0;
 }
 
 /* The step's records into profiles before the step record says the step is complete here:
@@ -506,7 +550,7 @@ static void collect_records(int64_t end_ns)
     argv[n] = NULL;
     pid_t pid = fork();
     if (pid == 0)
-        collector_child(argv, pfd[1]);
+        collector_child(argv, pfd[1], 0);
     close(pfd[1]);
     if (pid < 0) {
         slurm_error("jobscreen: job %" PRIu32 ": cannot fork for %s: %m", st.job_id, st.conf.collector);
@@ -563,6 +607,7 @@ int js_stepd_exit(spank_t sp)
     if (!st.enabled || st.job_dir < 0)
         goto done;
     int64_t end_ns = joblog_now_ns();
+    stop_watcher();
     collect_records(end_ns);
     struct joblog_step s;
     joblog_step_init(&s);

@@ -7,18 +7,21 @@ need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
-plan 9
+plan 10
 work=$(work_dir jsalice)
 out=$(cd "$work" && as_user jsalice timeout 60 srun -Q -N1 -n1 --chdir="$work" bash -c \
   'echo "$SLURM_JOB_ID $SLURM_STEP_ID $SLURMD_NODENAME $SLURM_CLUSTER_NAME $$"; exec "$0" "$1"' "$PROG/io_known" "$work" 2>&1)
 ok $? "srun as jsalice runs bash, which execs io_known"
 read -r job step node cluster pid <<< "$out"
 dir=$(job_dir "$job")/profiles
-f=$dir/$step.$node.$pid-1.json
-ok $([ -f "$f" ]; echo $?) "io_known's profile is profiles/$step.$node.<pid>-1.json in the job's spool"
-is "$(jq -r '[.end, (.exe | sub(".*/"; ""))] | @tsv' "$dir/$step.$node.$pid.json")" "$(printf 'exec\tbash')" \
+b=$dir/$step.$node.b1.json
+# the bundle the plugin's collector made at step end; bash's image and io_known's share the pid
+img() { jq -c --argjson p "$pid" --arg e "$1" '[.profiles[] | select(.pid == $p and (.exe | endswith($e)))][0]' "$b"; }
+f=$(mktemp); img /io_known > "$f"
+is "$(jq -r '.exe | sub(".*/"; "")' "$f")" io_known "io_known's profile is in $step.$node.b1.json in the job's spool"
+is "$(img /bash | jq -r '[.end, (.exe | sub(".*/"; ""))] | @tsv')" "$(printf 'exec\tbash')" \
    "beside it, bash's own profile, ended by the exec"
-is "$(stat -c '%U %a' "$f")" "jsalice 600" "owned by the job's user, 0600"
+is "$(stat -c '%U %a' "$b")" "jsalice 600" "owned by the job's user, 0600"
 is "$(jq -r '[.job_id, .step, .node, .task_id, .cluster, .uid] | @tsv' "$f")" \
    "$(printf '%s\t%s\t%s\t0\t%s\t%s' "$job" "$step" "$node" "$cluster" "$(id -u jsalice)")" \
    "the ids the plugin set: job, step, node, task, cluster; the user's uid"
@@ -26,5 +29,7 @@ is "$(jq -r '.slice_seconds' "$f")" 4 "the site's slice length"
 is "$(jq -c '.totals | [.posix_read_calls, .posix_read_bytes, .posix_write_calls, .posix_write_bytes, .stdio_write_calls, .stdio_write_bytes]' "$f")" \
    "[6,2174,13,2150,7,203]" "exact counts, as without the plugin"
 is "$(jq -c '[.files[].path]' "$f")" "[\"$work/posix.dat\",\"$work/copy.dat\",\"$work/stdio.txt\"]" "the file list"
-is "$(find "$dir" -name '.*' | wc -l)" 0 "no temporary file left in the spool"
+is "$(jq -r '[.end, .exit_code] | @tsv' "$f")" "$(printf 'exit\t0')" "io_known ended by exit, status 0 (main's return)"
+is "$(find "$dir" -name '.*' | wc -l)" 0 "no temporary file, marker or live snapshot left in the spool"
+rm -f "$f"
 done_testing

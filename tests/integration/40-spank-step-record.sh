@@ -42,12 +42,13 @@ if profiler_on; then
   is "$(awk '$1 == 0 {print $3, $4, $5, $6, $7}' <<< "$out")" "0 0 $job $(job_dir "$job")/profiles $js_profiler" \
     "task 0 sees its rank, step, job, profile dir and the profiler in LD_PRELOAD"
   is "$(stat -c '%U %a' "$(job_dir "$job")/profiles")" "jsalice 700" "profiles/ belongs to the job user, 0700"
-  for i in $(seq 100); do [ "$(ls "$(job_dir "$job")/profiles" | grep -c '^0\.localhost\.[0-9]*\.json$')" -ge 4 ] && break; sleep 0.1; done
-  is "$(ls "$(job_dir "$job")/profiles" | grep -c '^0\.localhost\.[0-9]*\.json$')" "4" "four profiles, one per rank"
+  # the step's profiles come in a bundle, made as the step ended (before its step record)
+  bundle=$(job_dir "$job")/profiles/0.localhost.b1.json
+  is "$(jget "$bundle" 'J(r["format"], len(r["profiles"]))')" "jobscreen-profile-bundle 4" "four profiles, one per rank, in one bundle"
   pids=$(jget "$rec" '" ".join(str(p) for p in sorted(t["pid"] for t in r["task_list"]))')
-  is "$(ls "$(job_dir "$job")/profiles" | sed -n 's/^0\.localhost\.\([0-9]*\)\.json$/\1/p' | sort -n | tr '\n' ' ' | sed 's/ $//')" \
-    "$pids" "the profiles are named by the pids in the step record"
-  is "$(stat -c %U "$(job_dir "$job")"/profiles/0.localhost.*.json | sort -u)" "jsalice" "the profiles are the user's"
+  is "$(jget "$bundle" '" ".join(str(p) for p in sorted(x["pid"] for x in r["profiles"]))')" \
+    "$pids" "the profiles are those of the pids in the step record"
+  is "$(stat -c %U "$(job_dir "$job")"/profiles/0.localhost.*.json | sort -u)" "jsalice" "the bundle is the user's"
 else
   is "$(jget "$rec" 'J(r["profiled"], r["profile_reason"], r["profiler"])')" "false profiler missing null" "without a profiler the step is marked unprofiled"
   for d in "task env" "profiles/ owner" "four profiles" "profile names" "profile owners"; do skip "$d" "no profiler built"; done

@@ -38,8 +38,7 @@ is "$(jget "$rec" 'sorted(t["task_id"] for t in r["task_list"])')" "[0, 1]" "bot
 if profiler_on; then
   is "$(jget "$rec" 'r["profiled"]')" "true" "the MPI step was profiled"
   dir=$(dirname "$rec")/profiles
-  for i in $(seq 100); do [ "$(ls "$dir" | grep -c '^0\.localhost\.[0-9]*\.json$')" -ge 2 ] && break; sleep 0.1; done
-  is "$(ls "$dir" | grep -c '^0\.localhost\.[0-9]*\.json$')" 2 "two profiles, one per rank"
+  is "$(jget "$dir/0.localhost.b1.json" 'sorted(x["mpi_rank"] for x in r["profiles"])')" "[0, 1]" "two profiles, one per rank, in the step's bundle"
 else
   skip "profiled" "no profiler built"; skip "two profiles" "no profiler built"
 fi

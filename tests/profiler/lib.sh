@@ -26,7 +26,7 @@ prof_srun() {
     JOBSCREEN_TASK_ID=$SLURM_PROCID JOBSCREEN_CLUSTER=$SLURM_CLUSTER_NAME \
     LD_PRELOAD=$lib exec "$@"' sh "$dir" "$PROF_LIB" "$@"
   local rc=$?
-  "$COLLECT" --final "$dir" || echo "prof_srun: jobscreen-collect failed on $dir" >&2
+  "$COLLECT" --final --each "$dir" || echo "prof_srun: jobscreen-collect failed on $dir" >&2
   return $rc
 }
 
