@@ -860,7 +860,7 @@ static size_t ready_count(void)
 #define JS_WATCH_TICK_MS 1000
 #define JS_WATCH_BATCH 256     /* ended records that trigger a pass at once */
 #define JS_WATCH_PASS_S 20     /* else a pass at least this often when one has ended */
-#define JS_WATCH_LIVE_S 30     /* the live snapshot: at least twice a minute */
+#define JS_WATCH_LIVE_S 15     /* the live snapshot: four times a minute */
 
 /* --watch: while the step runs, ended records go into bundles (the spool holds the running
  * processes and a bounded number of ended ones, however many commands the step runs) and the
