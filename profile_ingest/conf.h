@@ -21,6 +21,7 @@ struct pi_conf {
     int backoff_max_seconds;  /* database retry backoff cap */
     int once_retries;         /* --once: attempts while the database is down */
     int job_grace_seconds;    /* a final job's directory is cleaned this long after its end */
+    int orphan_grace_seconds; /* a job directory without job record, unchanged this long, is quarantined */
     int record_uid;           /* owner that records must have (root) */
     int migrate;              /* apply migrations at start */
     int log_level;

@@ -417,14 +417,112 @@ static struct seen_job *seen_find(struct ctx *c, long long job)
     return s;
 }
 
+/* Quarantine every file of dirfd/sub (leftovers: hidden ones too), then remove sub; 0 when
+ * done, -1 when the database is away (retry) or sub stays. */
+static int quarantine_dir(struct ctx *c, int dirfd, const char *jobname, const char *sub, long long job,
+                          const char *cluster, const char *why, struct scan_result *res)
+{
+    int pfd = pi_open_dir(dirfd, sub);
+    if (pfd < 0)
+        return errno == ENOENT ? 0 : -1;
+    DIR *d = fdopendir(dup(pfd));
+    struct dirent *e;
+    if (d)
+        rewinddir(d);
+    while (d && (e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char file[PATH_MAX], to[PATH_MAX];
+        if (strcmp(sub, jobname) == 0)
+            snprintf(file, sizeof file, "%s/%s", jobname, e->d_name);
+        else
+            snprintf(file, sizeof file, "%s/%s/%s", jobname, sub, e->d_name);
+        pi_quarantine_path(to, sizeof to, c->qdir, job, e->d_name);
+        if (pi_db_quarantine(&c->db, cluster, job, "", "", file, to, why) != PI_DB_OK) {
+            res->retry = 1;
+            break;
+        }
+        if (pi_quarantine_move(pfd, e->d_name, c->qdir, job, why) == 0)
+            pi_warn("refused %s: %s", file, why);
+    }
+    if (d)
+        closedir(d);
+    close(pfd);
+    if (res->retry)
+        return -1;
+    if (unlinkat(dirfd, sub, AT_REMOVEDIR) < 0 && errno != ENOENT) {
+        kept(c, jobname, "a directory of it could not be removed");
+        return -1;
+    }
+    return 0;
+}
+
+/* The newest change time (ns) of a directory and of the entries in it, profiles/ included. */
+static long long newest_change(int dirfd, const char *sub)
+{
+    struct stat sb;
+    long long newest = 0;
+    int fd = pi_open_dir(dirfd, sub);
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &sb) == 0)
+        newest = (long long)sb.st_mtim.tv_sec * 1000000000LL + sb.st_mtim.tv_nsec;
+    DIR *d = fdopendir(dup(fd));
+    struct dirent *e;
+    if (d)
+        rewinddir(d);
+    while (d && (e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            fstatat(fd, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        long long t = (long long)sb.st_mtim.tv_sec * 1000000000LL + sb.st_mtim.tv_nsec;
+        if (S_ISDIR(sb.st_mode) && strcmp(e->d_name, JS_PROFILES_DIR_NAME) == 0)
+            t = newest_change(fd, e->d_name);
+        if (t > newest)
+            newest = t;
+    }
+    if (d)
+        closedir(d);
+    close(fd);
+    return newest;
+}
+
+/* A job directory without a job record (the plugin could not write it: a full spool; or made
+ * by hand) that nothing has touched for orphan_grace_seconds: its files are quarantined with
+ * the reason and the directory removed, so that it cannot hold the spool for ever. */
+static void process_orphan_dir(struct ctx *c, int spoolfd, int jobfd, const char *jobname, long long job,
+                               struct scan_result *res)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    long long newest = newest_change(spoolfd, jobname);
+    if (newest == 0 || newest / 1000000000LL + c->conf.orphan_grace_seconds > now.tv_sec)
+        return;
+    if (pi_db_ensure(&c->db, c->conf.migrate) != PI_DB_OK) {
+        res->retry = 1;
+        return;
+    }
+    char why[128];
+    snprintf(why, sizeof why, "no job record, and nothing in its directory changed for %d s",
+             c->conf.orphan_grace_seconds);
+    if (quarantine_dir(c, jobfd, jobname, JS_PROFILES_DIR_NAME, job, c->conf.cluster, why, res) != 0)
+        return;
+    /* the step records and whatever else is beside them: alike */
+    if (quarantine_dir(c, spoolfd, jobname, jobname, job, c->conf.cluster, why, res) == 0)
+        pi_info("%s: no job record for %d s; quarantined and removed", jobname, c->conf.orphan_grace_seconds);
+}
+
 /* A job directory with no step record left: keep the job row up to date (job.json becomes
  * final at the job's end), and once the job is final and its grace time has passed,
  * quarantine leftover profiles and remove the directory. */
 static void process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *jobname, long long job, struct scan_result *res)
 {
     struct stat sb;
-    if (fstatat(jobfd, JS_JOB_RECORD_NAME, &sb, AT_SYMLINK_NOFOLLOW) < 0)
+    if (fstatat(jobfd, JS_JOB_RECORD_NAME, &sb, AT_SYMLINK_NOFOLLOW) < 0) {
+        if (errno == ENOENT)
+            process_orphan_dir(c, spoolfd, jobfd, jobname, job, res);
         return;
+    }
     struct seen_job *s = seen_find(c, job);
     long long mt = (long long)sb.st_mtim.tv_sec * 1000000000LL + sb.st_mtim.tv_nsec;
     char reason[PI_REASON_MAX];
@@ -488,32 +586,9 @@ static void process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *j
         res->retry = 1;
         return;
     }
-    int pfd = pi_open_dir(jobfd, JS_PROFILES_DIR_NAME);
-    if (pfd >= 0) {
-        DIR *d = fdopendir(dup(pfd));
-        struct dirent *e;
-        while (d && (e = readdir(d))) {
-            if (e->d_name[0] == '.')
-                continue;
-            char file[PATH_MAX], to[PATH_MAX];
-            snprintf(file, sizeof file, "job.%lld/%s/%s", job, JS_PROFILES_DIR_NAME, e->d_name);
-            pi_quarantine_path(to, sizeof to, c->qdir, job, e->d_name);
-            const char *why = "no step record names this profile's step and node (the job ended)";
-            if (pi_db_quarantine(&c->db, cluster, job, "", "", file, to, why) != PI_DB_OK) {
-                res->retry = 1;
-                break;
-            }
-            if (pi_quarantine_move(pfd, e->d_name, c->qdir, job, why) == 0)
-                pi_warn("refused %s: %s", file, why);
-        }
-        if (d)
-            closedir(d);
-        close(pfd);
-        if (res->retry)
-            return;
-        if (unlinkat(jobfd, JS_PROFILES_DIR_NAME, AT_REMOVEDIR) < 0 && errno != ENOENT)
-            kept(c, jobname, "its profiles/ directory could not be removed");
-    }
+    if (quarantine_dir(c, jobfd, jobname, JS_PROFILES_DIR_NAME, job, cluster,
+                       "no step record names this profile's step and node (the job ended)", res) != 0)
+        return;
     pi_dispose(jobfd, JS_JOB_RECORD_NAME, c->conf.archive, job, NULL);
     if (unlinkat(spoolfd, jobname, AT_REMOVEDIR) == 0)
         pi_info("%s: job ended and fully ingested; directory removed", jobname);

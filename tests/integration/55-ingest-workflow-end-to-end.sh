@@ -63,6 +63,7 @@ simulate/1 sim-0.bin read-only
 simulate/1 sim-1.bin read-only
 simulate/1 sim.out write-only
 plot/0 plot.txt write-only
+plot/0 sim.out read-only
 analyze/0 analysis.txt write-only
 analyze/0 sim.out read-only
 analyze/1 analysis.txt read-only
@@ -85,7 +86,8 @@ is "$got" "generate/0 simulate/0 input.dat
 generate/1 simulate/0 params.txt
 plot/0 archive/0 plot.txt
 analyze/1 archive/0 report.txt
-simulate/1 analyze/0 sim.out" "the file edges: who wrote what a later job read (analyze after simulate, unknown to Slurm)"
+simulate/1 plot/0 sim.out
+simulate/1 analyze/0 sim.out" "the file edges: who wrote what a later job read (analyze after simulate, unknown to Slurm; plot's head and od, killed by SIGPIPE, read sim.out too)"
 left=0; for n in generate simulate plot analyze archive; do [ -e "$JS_SPOOL_DIR/job.$(id "$n")" ] && left=$((left + 1)); done
 is "$left" "0" "the spool holds nothing more of the workflow"
 is "$(q "SELECT count(*) FROM js.quarantine")" "0" "nothing was quarantined"
