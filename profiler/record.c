@@ -110,14 +110,12 @@ static int rec_open_new(char *path)
 }
 
 /* Allocate [off, off+len) of the file: blocks reserved now cannot fail later (a full spool
- * would otherwise deliver SIGBUS at a store into the mapping). */
+ * would otherwise deliver SIGBUS at a store into the mapping). Zeros are written rather than
+ * fallocate()d: a store into a fallocated (unwritten) block costs ext4 a journalled extent
+ * conversion at its first fault, about 150 us a page here, against 1 us for a written one. */
 static int allocate(int fd, uint64_t off, uint64_t len)
 {
-    if (fallocate(fd, 0, (off_t)off, (off_t)len) == 0)
-        return 0;
-    if (errno != EOPNOTSUPP && errno != ENOSYS)
-        return -1;
-    static const char zero[4096];
+    static const char zero[JS_REC_CHUNK];
     for (uint64_t o = off; o < off + len; o += sizeof zero)
         if (real_pwrite(fd, zero, sizeof zero, (off_t)o) != (ssize_t)sizeof zero)
             return -1;
