@@ -12,6 +12,7 @@
 #include "log.h"
 #include "slice.h"
 #include "spool.h"
+#include "spool_quota.h"
 #include "validate.h"
 
 #include <dirent.h>
@@ -432,6 +433,10 @@ static int quarantine_dir(struct ctx *c, int dirfd, const char *jobname, const c
     while (d && (e = readdir(d))) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
+        if (strncmp(e->d_name, JS_QUOTA_PREFIX, strlen(JS_QUOTA_PREFIX)) == 0) {
+            unlinkat(pfd, e->d_name, 0); /* the job's spool quota ledger: no data of the job */
+            continue;
+        }
         char file[PATH_MAX], to[PATH_MAX];
         if (strcmp(sub, jobname) == 0)
             snprintf(file, sizeof file, "%s/%s", jobname, e->d_name);

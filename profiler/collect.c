@@ -473,6 +473,8 @@ static struct {
     char prefix[400];          /* "<step>.<node>." ("" with --each and no scope: every record) */
     struct mount *mounts;
     size_t nm;
+    struct js_quota *quota;    /* the job's share of the spool on the node, when there is one */
+    char step[64];             /* the scope's step (for the quota's refusals) */
 } C;
 
 static volatile sig_atomic_t stop;
@@ -533,8 +535,8 @@ static int load(const char *name, struct rec *r, int live)
     if (g->slices.truncated)
         add_missing(r, "slices after the 1 MiB slice budget");
     if (g->chunks_refused) {
-        char what[96];
-        snprintf(what, sizeof what, "what %llu blocks refused by a full spool would have held",
+        char what[128];
+        snprintf(what, sizeof what, "what %llu blocks refused by a full spool or the job's spool quota would have held",
                  (unsigned long long)g->chunks_refused);
         add_missing(r, what);
     }
@@ -546,6 +548,25 @@ static void unload(struct rec *r)
     if (r->m)
         munmap(r->m, r->size);
     r->m = NULL;
+}
+
+/* The job's share of the spool on the node (common/spool_quota.h), when the plugin made one. */
+static void quota_attach(const char *node)
+{
+    char name[400];
+    struct stat sb;
+    snprintf(name, sizeof name, JS_QUOTA_PREFIX "%s", node);
+    int fd = openat(C.dirfd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size >= (off_t)sizeof(struct js_quota)) {
+        void *m = mmap(NULL, sizeof(struct js_quota), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (m != MAP_FAILED && memcmp(((struct js_quota *)m)->magic, JS_QUOTA_MAGIC, 8) == 0)
+            C.quota = m;
+        else if (m != MAP_FAILED)
+            munmap(m, sizeof(struct js_quota));
+    }
+    close(fd);
 }
 
 /* --- bundles: <step>.<node>.b<seq>.json, many profiles in one file ---
@@ -562,6 +583,7 @@ struct bundle {
     char tmp[600];
     char **marks;
     size_t nmarks;
+    int64_t bytes;             /* allocated bytes of the records marked: discharged once published */
     struct js_out out;
 };
 
@@ -596,10 +618,24 @@ static void bundle_add(struct bundle *b, struct rec *r)
     write_profile(&b->out, r, C.mounts, C.nm);
 }
 
-/* Close the bundle and give it its name (final: never over another; live: replace). */
-static int bundle_close(struct bundle *b, const char *name, int replace)
+/* Close the bundle and give it its name (final: never over another; live: replace). A bundle
+ * may say how many processes of the step the job's spool quota kept from being recorded. */
+static int bundle_close(struct bundle *b, const char *name, int replace, int64_t unrecorded)
 {
-    js_out_raw(&b->out, "]}\n", 3);
+    js_out_raw(&b->out, "]", 1);
+    if (unrecorded > 0) {
+        char why[256];
+        snprintf(why, sizeof why, "the job's spool quota on this node (%lld B, %lld records) was reached",
+                 (long long)C.quota->cap_bytes, (long long)C.quota->cap_files);
+        comma(&b->out);
+        js_out_key(&b->out, "unrecorded");
+        js_out_raw(&b->out, "{", 1);
+        js_out_key(&b->out, "processes");
+        js_out_u64(&b->out, (uint64_t)unrecorded);
+        kv_s(&b->out, "reason", why, sizeof why);
+        js_out_raw(&b->out, "}", 1);
+    }
+    js_out_raw(&b->out, "}\n", 2);
     js_out_flush(&b->out);
     int werr = b->out.err;
     if (fsync(b->fd) != 0 && werr == 0)
@@ -618,14 +654,29 @@ static int bundle_close(struct bundle *b, const char *name, int replace)
     return 0;
 }
 
-/* The markers of bundle N are removed once it exists. */
+/* The markers of bundle N are removed once it exists, and their records leave the quota. */
 static void drop_marks(struct bundle *b)
 {
     for (size_t i = 0; i < b->nmarks; i++) {
         unlinkat(C.dirfd, b->marks[i], 0);
         free(b->marks[i]);
     }
+    js_quota_charge(C.quota, -(int64_t)b->nmarks, -b->bytes);
     b->nmarks = 0;
+    b->bytes = 0;
+}
+
+/* Allocated bytes of a record file, from its header (a marker left by a stopped run). */
+static int64_t record_bytes(const char *name)
+{
+    struct js_global g;
+    int fd = openat(C.dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int64_t n = 0;
+    if (fd >= 0 && pread(fd, &g, sizeof g, 0) == (ssize_t)sizeof g && memcmp(g.magic, JS_REC_MAGIC, 8) == 0)
+        n = js_rec_allocated(&g);
+    if (fd >= 0)
+        close(fd);
+    return n;
 }
 
 /* Does name (in the directory) start with the prefix and end with suffix? */
@@ -658,7 +709,9 @@ static unsigned recover(void)
         if (mk && strncmp(n + 1, C.prefix, strlen(C.prefix)) == 0 && sscanf(mk + strlen(JS_REC_SUFFIX JS_MARK), "%u", &seq) == 1) {
             struct stat sb;
             if (bundle_name(name, sizeof name, seq) == 0 && fstatat(C.dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
-                unlinkat(C.dirfd, n, 0); /* its profile is in the bundle */
+                int64_t bytes = record_bytes(n);
+                if (unlinkat(C.dirfd, n, 0) == 0) /* its profile is in the bundle */
+                    js_quota_charge(C.quota, -1, -bytes);
             } else {
                 snprintf(name, sizeof name, "%.*s", (int)(mk - n - 1 + strlen(JS_REC_SUFFIX)), n + 1);
                 renameat(C.dirfd, n, C.dirfd, name);
@@ -702,9 +755,11 @@ static char **list_records(size_t *n)
     return v;
 }
 
-/* One pass: every ready record into bundles; returns how many it turned, -1 on errors. */
+/* One pass: every ready record into bundles; returns how many it turned, -1 on errors. The
+ * final pass also says how many processes of the step the quota kept from being recorded. */
 static long bundle_pass(void)
 {
+    int64_t unrecorded = C.final ? js_quota_take_refused(C.quota, C.step) : 0;
     unsigned seq = recover();
     size_t n;
     char **names = list_records(&n);
@@ -731,23 +786,36 @@ static long bundle_pass(void)
             if (renameat(C.dirfd, names[i], C.dirfd, mark) == 0) {
                 bundle_add(&b, &r);
                 b.marks[b.nmarks++] = strdup(mark);
+                b.bytes += js_rec_allocated(r.g);
                 turned++;
             }
         }
         unload(&r);
-        if (b.fd >= 0 && (b.nmarks == JS_PROFILE_BUNDLE_MAX || i + 1 == n)) {
-            bundle_name(fin, sizeof fin, seq);
-            if (bundle_close(&b, fin, 0) == 0)
+        if (b.fd >= 0 && b.nmarks == JS_PROFILE_BUNDLE_MAX) {
+            bundle_name(fin, sizeof fin, seq++);
+            if (bundle_close(&b, fin, 0, 0) == 0)
                 drop_marks(&b);
             else
                 errors++; /* the markers stay: the next run puts them back */
-            seq++;
         }
     }
-    if (b.fd >= 0) { /* a break above */
-        close(b.fd);
-        unlinkat(C.dirfd, b.tmp, 0);
+    /* the last bundle, or one only to say what the quota kept from being recorded */
+    if (b.fd < 0 && unrecorded > 0 && b.marks) {
+        snprintf(tmp, sizeof tmp, ".%sb%u.json.tmp", C.prefix, seq);
+        if (bundle_open(&b, seq, tmp) != 0)
+            errors++;
     }
+    if (b.fd >= 0) {
+        bundle_name(fin, sizeof fin, seq);
+        if (bundle_close(&b, fin, 0, unrecorded) == 0) {
+            drop_marks(&b);
+            unrecorded = 0;
+        } else {
+            errors++;
+        }
+    }
+    for (; unrecorded > 0; unrecorded--) /* not said: left for the next run */
+        js_quota_refused(C.quota, C.step);
     for (size_t i = 0; names && i < n; i++)
         free(names[i]);
     free(names);
@@ -805,8 +873,10 @@ static long each_pass(void)
         int ready = load(names[i], &r, 0);
         if (ready < 0 || (ready == 1 && publish(&r) != 0))
             errors++;
-        else if (ready == 1 && unlinkat(C.dirfd, names[i], 0) == 0)
+        else if (ready == 1 && unlinkat(C.dirfd, names[i], 0) == 0) {
+            js_quota_charge(C.quota, -1, -js_rec_allocated(r.g));
             turned++;
+        }
         unload(&r);
         free(names[i]);
     }
@@ -830,7 +900,7 @@ static void live_snapshot(void)
                 bundle_add(&b, &r);
             unload(&r);
         }
-        bundle_close(&b, fin, 1);
+        bundle_close(&b, fin, 1, 0);
     }
     for (size_t i = 0; names && i < n; i++)
         free(names[i]);
@@ -929,12 +999,15 @@ int main(int argc, char **argv)
         if (strchr(argv[i + 1], '/') || strchr(argv[i + 2], '/'))
             return usage();
         snprintf(C.prefix, sizeof C.prefix, "%s.%s.", argv[i + 1], argv[i + 2]);
+        snprintf(C.step, sizeof C.step, "%s", argv[i + 1]);
     }
     C.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (C.dirfd < 0) {
         fprintf(stderr, "%s: %s: %s\n", prog, dir, strerror(errno));
         return 1;
     }
+    if (argc - i == 3)
+        quota_attach(argv[i + 2]);
     static char mountinfo[JS_MOUNTINFO_BYTES];
     static struct mount mounts[JS_MAX_MOUNTS];
     FILE *mi = fopen("/proc/self/mountinfo", "r");

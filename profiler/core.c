@@ -466,7 +466,7 @@ void js_end(const char *how)
         }
         /* a forked child that only exec'd says nothing: the new image records itself */
         if (!is_exit && strcmp(js_g->origin, "fork") == 0 && !js_any_activity() && js_files_in_use() == 0 &&
-            js_real_unlink(js_g->rec_path) == 0)
+            js_rec_remove() == 0)
             js_g->unlinked = 1;
         __atomic_store_n(&js_g->state, JS_REC_ENDED, __ATOMIC_RELEASE);
         if (is_exit)

@@ -14,9 +14,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "profile_format.h"
 #include "slices.h"
+#include "spool_quota.h"
 
 #define JS_REC_MAGIC "JSREC01"          /* 8 bytes with the NUL; changes with the layout */
 #define JS_REC_SUFFIX ".rec"
@@ -98,9 +100,14 @@ int js_rec_create(void);                 /* map a new record and move js_g into 
 int js_rec_rehome(void);                 /* a copy under this process's pid (fork child, failed exec) */
 void js_rec_detach(void);                /* stop recording here without touching the record */
 void js_rec_reinit_lock(void);           /* in a fork child */
+int js_rec_remove(void);                 /* remove this image's record (nothing to say): 0 or -1 */
+int64_t js_rec_allocated(const struct js_global *g); /* bytes of its chunks allocated */
 int js_rec_reserve(const void *p, size_t len); /* allocate the chunks under [p, p+len): 0 or -1 */
 void *js_rec_region(uint64_t off);       /* address of a region of this process's record */
 void js_rec_note_reaped(pid_t pid, int status, const void *rusage); /* a child was reaped */
+int js_quota_charge(struct js_quota *q, int64_t files, int64_t bytes); /* 0, or -1 (over: nothing charged) */
+void js_quota_refused(struct js_quota *q, const char *step);         /* a process of step not recorded */
+int64_t js_quota_take_refused(struct js_quota *q, const char *step); /* how many, reset to 0 */
 
 /* files.c */
 int js_files_lock(void);

@@ -25,6 +25,7 @@ struct js_global *js_g = &js_g_boot;
 static unsigned char *js_base;           /* this process's mapping of its record */
 static size_t js_map_bytes;
 
+static struct js_quota *js_quota;       /* the job's share of the spool here, or NULL: no cap */
 static pthread_mutex_t js_rec_mu = PTHREAD_MUTEX_INITIALIZER;
 static __thread int js_rec_busy __attribute__((tls_model("initial-exec")));
 
@@ -122,13 +123,58 @@ static int allocate(int fd, uint64_t off, uint64_t len)
     return 0;
 }
 
+/* The ledger the plugin made (profiles/.quota.<node>), mapped once per image; none: no cap. */
+static void quota_attach(void)
+{
+    char path[JS_REC_PATH_MAX];
+    struct stat sb;
+    if (js_quota != NULL)
+        return;
+    size_t dl = js_g->dir_len, nl = strnlen(js_g->node, sizeof js_g->node - 1), pl = sizeof JS_QUOTA_PREFIX - 1;
+    if (dl + 1 + pl + nl + 1 > sizeof path)
+        return;
+    memcpy(path, js_g->dir, dl);
+    path[dl] = '/';
+    memcpy(path + dl + 1, JS_QUOTA_PREFIX, pl);
+    memcpy(path + dl + 1 + pl, js_g->node, nl);
+    path[dl + 1 + pl + nl] = '\0';
+    int fd = js_real_open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return;
+    if (js_real_fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size >= (off_t)sizeof(struct js_quota)) {
+        void *m = mmap(NULL, sizeof(struct js_quota), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (m != MAP_FAILED && memcmp(((struct js_quota *)m)->magic, JS_QUOTA_MAGIC, 8) == 0)
+            js_quota = m;
+        else if (m != MAP_FAILED)
+            munmap(m, sizeof(struct js_quota));
+    }
+    js_real_close(fd);
+}
+
+static uint64_t chunks_in(uint64_t first, uint64_t last, const struct js_global *g);
+
 static int chunk_is_set(const struct js_global *g, uint64_t c)
 {
     return (__atomic_load_n(&g->alloc[c / 64], __ATOMIC_ACQUIRE) >> (c % 64)) & 1;
 }
 
+/* How many of the chunks first..last are not allocated yet. */
+static uint64_t chunks_in(uint64_t first, uint64_t last, const struct js_global *g)
+{
+    uint64_t n = 0;
+    for (uint64_t c = first; c <= last; c++)
+        n += !chunk_is_set(g, c);
+    return n;
+}
+
+/* Allocate the chunks first..last, charged to the job's share of the spool first. */
 static int allocate_chunks(int fd, struct js_global *g, uint64_t first, uint64_t last)
 {
+    int64_t bytes = (int64_t)(chunks_in(first, last, g) * JS_REC_CHUNK);
+    if (js_quota_charge(js_quota, 0, bytes) != 0) {
+        errno = EDQUOT;
+        return -1;
+    }
     for (uint64_t c = first; c <= last; c++) {
         if (chunk_is_set(g, c))
             continue;
@@ -146,8 +192,15 @@ int js_rec_create(void)
     if (resolve() != 0)
         return -1;
     layout(g);
+    quota_attach();
+    if (js_quota_charge(js_quota, 1, 0) != 0) {
+        js_quota_refused(js_quota, g->step);
+        js_note_error("the job's share of the spool on this node is used up; this process is not recorded", EDQUOT);
+        return -1;
+    }
     int fd = rec_open_new(path);
     if (fd < 0) {
+        js_quota_charge(js_quota, -1, 0);
         js_note_error("cannot create the record in JOBSCREEN_PROFILE_DIR", errno);
         return -1;
     }
@@ -160,6 +213,9 @@ int js_rec_create(void)
     js_real_close(fd);
     if (m == MAP_FAILED) {
         js_real_unlink(path);
+        js_quota_charge(js_quota, -1, -js_rec_allocated(g));
+        if (e == EDQUOT)
+            js_quota_refused(js_quota, g->step);
         js_note_error("cannot make the record in JOBSCREEN_PROFILE_DIR", e);
         return -1;
     }
@@ -180,9 +236,16 @@ int js_rec_rehome(void)
     struct js_global *g = js_g;
     if (js_base == NULL)
         return -1;
-    int fd = rec_open_new(path);
-    if (fd < 0)
+    int64_t bytes = js_rec_allocated(g);
+    if (js_quota_charge(js_quota, 1, bytes) != 0) {
+        js_quota_refused(js_quota, g->step);
         return -1;
+    }
+    int fd = rec_open_new(path);
+    if (fd < 0) {
+        js_quota_charge(js_quota, -1, -bytes);
+        return -1;
+    }
     int ok = real_ftruncate(fd, (off_t)js_map_bytes) == 0;
     /* copy what is allocated: the file's blocks are allocated by the writes */
     for (uint64_t c = 0; ok && c < js_map_bytes / JS_REC_CHUNK; c++)
@@ -192,10 +255,19 @@ int js_rec_rehome(void)
     js_real_close(fd);
     if (m == MAP_FAILED) {
         js_real_unlink(path);
+        js_quota_charge(js_quota, -1, -bytes);
         return -1;
     }
     memcpy(js_g->rec_path, path, strlen(path) + 1);
     js_g->unlinked = 0;
+    return 0;
+}
+
+int js_rec_remove(void)
+{
+    if (js_base == NULL || js_real_unlink(js_g->rec_path) != 0)
+        return -1;
+    js_quota_charge(js_quota, -1, -js_rec_allocated(js_g));
     return 0;
 }
 

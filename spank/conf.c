@@ -3,13 +3,36 @@
 
 #include "conf.h"
 
+#include <errno.h>
 #include <fnmatch.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "slice.h"
+
+int64_t js_parse_size(const char *s, int suffix)
+{
+    char *end;
+    if (s[0] < '0' || s[0] > '9')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    int shift = 0;
+    if (suffix && *end) {
+        const char *units = "KMGT";
+        const char *u = strchr(units, *end == 'k' ? 'K' : *end);
+        if (u == NULL || end[1] != '\0')
+            return -1;
+        shift = 10 * (int)(u - units + 1);
+        end++;
+    }
+    if (*end != '\0' || errno != 0 || v > (unsigned long long)(INT64_MAX >> shift))
+        return -1;
+    return (int64_t)(v << shift);
+}
 
 int js_parse_bool(const char *s)
 {
@@ -51,6 +74,8 @@ int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t err
     memset(conf, 0, sizeof *conf);
     conf->slice_seconds = JS_SLICE_DEFAULT_SECONDS;
     conf->default_on = 1;
+    conf->spool_quota = JS_SPOOL_QUOTA_DEFAULT;
+    conf->spool_files = JS_SPOOL_FILES_DEFAULT;
 #ifdef JS_COLLECTOR_DEFAULT
     snprintf(conf->collector, sizeof conf->collector, "%s", JS_COLLECTOR_DEFAULT);
 #endif
@@ -109,6 +134,17 @@ int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t err
             if (check_list(key, val, err, errlen) < 0 ||
                 copy_value(conf->exclude_exe, sizeof conf->exclude_exe, key, val, err, errlen) < 0)
                 return -1;
+        } else if (strcmp(key, "spool_quota") == 0 || strcmp(key, "spool_files") == 0) {
+            int64_t v = js_parse_size(val, key[6] == 'q');
+            if (v < 0) {
+                snprintf(err, errlen, "%s=%s: not a whole number%s (0: no cap)", key, val,
+                         key[6] == 'q' ? " of bytes, with an optional K, M, G or T" : "");
+                return -1;
+            }
+            if (key[6] == 'q')
+                conf->spool_quota = v;
+            else
+                conf->spool_files = v;
         } else {
             snprintf(err, errlen, "unknown argument '%s'", arg);
             return -1;

@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #define JS_LIST_MAX 1024
@@ -22,7 +23,15 @@ struct js_conf {
     char exclude_partitions[JS_LIST_MAX]; /* exclude_partitions=NAME,... */
     char exclude_exe[JS_LIST_MAX];        /* exclude_exe=PATTERN,... (fnmatch, on argv[0] and its basename) */
     int fail_on_error;         /* fail_on_error=yes|no (default no) */
+    int64_t spool_quota;       /* spool_quota=SIZE: bytes of records per job and node (0: no cap) */
+    int64_t spool_files;       /* spool_files=N: records per job and node (0: no cap) */
 };
+
+#define JS_SPOOL_QUOTA_DEFAULT (1LL << 30)
+#define JS_SPOOL_FILES_DEFAULT 10000
+
+/* A whole number, with a K/M/G/T (binary) suffix when suffix is set; -1 when it is not one. */
+int64_t js_parse_size(const char *s, int suffix);
 
 /* Parse the arguments into conf (defaults first).  Returns 0, or -1 with the first bad
  * argument named in err ("unknown argument 'x=1'", "slice=0: not a whole number of seconds

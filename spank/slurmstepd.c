@@ -38,6 +38,7 @@
 #include "jobscreen.h"
 #include "joblog.h"
 #include "record_format.h"
+#include "spool_quota.h"
 
 #define ENV_MAX 8192
 
@@ -188,6 +189,7 @@ static void set_task_env(spank_t sp)
 
 static void write_job_record(spank_t sp, int final, int64_t batch_status);
 static void start_watcher(void);
+static void make_quota_ledger(void);
 
 int js_stepd_init_post_opt(spank_t sp)
 {
@@ -260,6 +262,7 @@ int js_stepd_init_post_opt(spank_t sp)
         st.failed = 1;
 
     set_task_env(sp);
+    make_quota_ledger();
     start_watcher();
 
     uint32_t n = 0;
@@ -474,6 +477,45 @@ static void collector_child(char **argv, int out, int watching)
     closefrom(3);
     execv(argv[0], argv);
     _exit(127);
+}
+
+/* The job's share of the spool on this node (common/spool_quota.h): made by the first profiled
+ * step of the job here, with this step's caps, given to the job's user. Root writes into the
+ * user's directory only through a fresh file it created itself (O_EXCL, no link followed),
+ * published with linkat, which never replaces what is there. */
+static void make_quota_ledger(void)
+{
+    char name[300], tmp[340];
+    struct stat sb;
+    if (!st.profiled || st.job_dir < 0)
+        return;
+    int pfd = openat(st.job_dir, JS_PROFILES_DIR_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (pfd < 0)
+        return;
+    snprintf(name, sizeof name, JS_QUOTA_PREFIX "%s", st.node);
+    if (fstatat(pfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0) { /* an earlier step made it */
+        close(pfd);
+        return;
+    }
+    snprintf(tmp, sizeof tmp, ".quota-new.%s.%ld", st.node, (long)getpid());
+    int fd = openat(pfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        slurm_error("jobscreen: job %" PRIu32 ": cannot make its spool quota ledger: %m; its records are not capped",
+                    st.job_id);
+        close(pfd);
+        return;
+    }
+    static char page[4096];
+    struct js_quota q = {.cap_bytes = st.conf.spool_quota, .cap_files = st.conf.spool_files};
+    memcpy(q.magic, JS_QUOTA_MAGIC, sizeof q.magic);
+    memcpy(page, &q, sizeof q);
+    if (write(fd, page, sizeof page) != (ssize_t)sizeof page || fchown(fd, st.uid, st.gid) != 0 ||
+        (linkat(pfd, tmp, pfd, name, 0) != 0 && errno != EEXIST))
+        slurm_error("jobscreen: job %" PRIu32 ": cannot make its spool quota ledger: %m; its records are not capped",
+                    st.job_id);
+    unlinkat(pfd, tmp, 0);
+    close(fd);
+    close(pfd);
 }
 
 /* While the step runs, jobscreen-collect --watch (as the job's user) turns the records of

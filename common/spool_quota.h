@@ -1,0 +1,32 @@
+/*
+ * The job's share of the spool on a node: the file profiles/.quota.<node>, one page, made by
+ * the plugin (root) with the caps of plugstack.conf (spool_quota=, spool_files=) and given to
+ * the job's user; mapped shared by every profiled process of the job on the node and by
+ * jobscreen-collect. A record is charged when it is made or grows and discharged when the
+ * collector removes it; a process that finds the share used up is not recorded and is counted
+ * under its step, and the step's bundles say so ("unrecorded"). It bounds what the profiler
+ * puts in the spool; a user who writes into profiles/ by hand is bounded only by the file
+ * system's own quotas (docs/spool.md).
+ */
+#ifndef JS_SPOOL_QUOTA_H
+#define JS_SPOOL_QUOTA_H
+
+#include <stdint.h>
+
+#define JS_QUOTA_MAGIC "JSQUOTA1"
+#define JS_QUOTA_PREFIX ".quota."
+#define JS_QUOTA_STEPS 32
+
+struct js_quota {
+    char magic[8];
+    int64_t cap_bytes, cap_files;   /* set by the plugin; 0: no cap */
+    int64_t bytes, files;           /* records' allocated bytes and count, now */
+    struct {
+        int64_t state;              /* 0 free, 1 being claimed, 2 in use */
+        int64_t refused;            /* processes of this step not recorded */
+        char step[48];
+    } steps[JS_QUOTA_STEPS];
+};
+_Static_assert(sizeof(struct js_quota) <= 4096, "the quota ledger is one page");
+
+#endif
