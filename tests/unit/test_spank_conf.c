@@ -59,6 +59,33 @@ static void bad_arguments_are_named(void **state)
     assert_string_equal(err, "exclude_users=a,,b: not a comma-separated list of non-empty names");
 }
 
+static void spool_share_and_collector(void **state)
+{
+    (void)state;
+    struct js_conf c;
+    char err[256] = "";
+    assert_int_equal(PARSE(&c, err, "spool=/s"), 0);
+    assert_int_equal(c.spool_quota, JS_SPOOL_QUOTA_DEFAULT);
+    assert_int_equal(c.spool_files, JS_SPOOL_FILES_DEFAULT);
+    assert_int_equal(PARSE(&c, err, "spool=/s", "spool_quota=64M", "spool_files=500", "collector=/usr/libexec/c"), 0);
+    assert_int_equal(c.spool_quota, 64LL << 20);
+    assert_int_equal(c.spool_files, 500);
+    assert_string_equal(c.collector, "/usr/libexec/c");
+    assert_int_equal(PARSE(&c, err, "spool=/s", "spool_quota=0", "spool_files=0"), 0);
+    assert_int_equal(c.spool_quota, 0);
+    assert_int_equal(js_parse_size("2G", 1), 2LL << 30);
+    assert_int_equal(js_parse_size("3k", 1), 3072);
+    assert_int_equal(js_parse_size("12", 0), 12);
+    assert_int_equal(js_parse_size("5M", 0), -1);
+    assert_int_equal(js_parse_size("-1", 1), -1);
+    assert_int_equal(js_parse_size("1MB", 1), -1);
+    assert_int_equal(js_parse_size("99999999999999999999", 1), -1);
+    assert_int_equal(PARSE(&c, err, "spool=/s", "spool_quota=lots"), -1);
+    assert_string_equal(err, "spool_quota=lots: not a whole number of bytes, with an optional K, M, G or T (0: no cap)");
+    assert_int_equal(PARSE(&c, err, "spool=/s", "collector=relative/c"), -1);
+    assert_string_equal(err, "collector=relative/c: not an absolute path");
+}
+
 static void decision_follows_the_documented_order(void **state)
 {
     (void)state;
@@ -149,6 +176,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(all_arguments_parse_into_the_struct),
         cmocka_unit_test(bad_arguments_are_named),
+        cmocka_unit_test(spool_share_and_collector),
         cmocka_unit_test(decision_follows_the_documented_order),
         cmocka_unit_test(preload_holds_the_profiler_once),
         cmocka_unit_test(preload_loses_the_profiler_when_the_step_opts_out),
