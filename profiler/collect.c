@@ -927,6 +927,52 @@ static size_t ready_count(void)
     return ready;
 }
 
+/* Records made ahead for the step's processes to claim (profiler/record.c): .pool.<step>.<node>.<k>,
+ * sized and their first chunks written, charged to the quota like the records they become.
+ * Returns how many it had to make. */
+static unsigned pool_fill(void)
+{
+    static char zero[JS_REC_CHUNK];
+    struct js_global lay;
+    char name[600], tmp[600];
+    struct stat sb;
+    uint64_t size = js_rec_layout(&lay);
+    int64_t first = (int64_t)JS_REC_FIRST_CHUNKS * JS_REC_CHUNK;
+    unsigned made = 0;
+    for (unsigned k = 0; k < JS_REC_POOL && !stop; k++) {
+        snprintf(name, sizeof name, JS_REC_POOL_PREFIX "%s%u", C.prefix, k);
+        if (fstatat(C.dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+            continue;
+        if (js_quota_charge(C.quota, 1, first) != 0)
+            break; /* the job's share is used up: processes will find out themselves */
+        snprintf(tmp, sizeof tmp, ".pool-new.%s%u", C.prefix, k);
+        int fd = openat(C.dirfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        int ok = fd >= 0 && ftruncate(fd, (off_t)size) == 0;
+        for (uint64_t c = 0; ok && c < JS_REC_FIRST_CHUNKS; c++)
+            ok = pwrite(fd, zero, sizeof zero, (off_t)(c * JS_REC_CHUNK)) == (ssize_t)sizeof zero;
+        if (fd >= 0)
+            close(fd);
+        if (ok && renameat2(C.dirfd, tmp, C.dirfd, name, RENAME_NOREPLACE) == 0) {
+            made++;
+        } else {
+            unlinkat(C.dirfd, tmp, 0);
+            js_quota_charge(C.quota, -1, -first);
+        }
+    }
+    return made;
+}
+
+/* The step is over: the records nobody claimed go, and leave the quota. */
+static void pool_drain(void)
+{
+    char name[600];
+    for (unsigned k = 0; k < JS_REC_POOL; k++) {
+        snprintf(name, sizeof name, JS_REC_POOL_PREFIX "%s%u", C.prefix, k);
+        if (unlinkat(C.dirfd, name, 0) == 0)
+            js_quota_charge(C.quota, -1, -(int64_t)JS_REC_FIRST_CHUNKS * JS_REC_CHUNK);
+    }
+}
+
 #define JS_WATCH_TICK_MS 1000
 #define JS_WATCH_BATCH 256     /* ended records that trigger a pass at once */
 #define JS_WATCH_PASS_S 20     /* else a pass at least this often when one has ended */
@@ -953,7 +999,9 @@ static int watch(void)
             live_snapshot();
             last_live = now;
         }
-        struct timespec ts = {.tv_sec = JS_WATCH_TICK_MS / 1000, .tv_nsec = (JS_WATCH_TICK_MS % 1000) * 1000000L};
+        /* a pool that was drained is looked at again five times as soon */
+        long ms = pool_fill() > JS_REC_POOL / 2 ? JS_WATCH_TICK_MS / 5 : JS_WATCH_TICK_MS;
+        struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
         nanosleep(&ts, NULL);
     }
     return 0;
@@ -1022,6 +1070,7 @@ int main(int argc, char **argv)
         return watch();
     long turned = C.each ? each_pass() : bundle_pass();
     if (C.final && !C.each) {
+        pool_drain();
         char live[600];
         snprintf(live, sizeof live, ".live.%sjson", C.prefix);
         unlinkat(C.dirfd, live, 0); /* the step is over: its profiles say it all */

@@ -27,6 +27,9 @@
 #define JS_REC_PATH_BYTES (1u << 20)
 #define JS_REC_MAX_BYTES (8u << 20)     /* the whole mapping, sparse */
 #define JS_REC_CHUNK_WORDS (JS_REC_MAX_BYTES / JS_REC_CHUNK / 64)
+#define JS_REC_FIRST_CHUNKS ((JS_REC_HEADER_BYTES + JS_REC_CHUNK) / JS_REC_CHUNK) /* header, first threads */
+#define JS_REC_POOL_PREFIX ".pool."       /* .pool.<step>.<node>.<k>: records made ahead by the watcher */
+#define JS_REC_POOL 64
 
 enum { JS_REC_LIVE = 0, JS_REC_ENDED = 1 };
 
@@ -102,6 +105,7 @@ void js_rec_detach(void);                /* stop recording here without touching
 void js_rec_reinit_lock(void);           /* in a fork child */
 int js_rec_remove(void);                 /* remove this image's record (nothing to say): 0 or -1 */
 int64_t js_rec_allocated(const struct js_global *g); /* bytes of its chunks allocated */
+uint64_t js_rec_layout(struct js_global *g);         /* set the region offsets; the file's size */
 int js_rec_reserve(const void *p, size_t len); /* allocate the chunks under [p, p+len): 0 or -1 */
 void *js_rec_region(uint64_t off);       /* address of a region of this process's record */
 void js_rec_note_reaped(pid_t pid, int status, const void *rusage); /* a child was reaped */

@@ -1,13 +1,26 @@
 /*
- * The job's share of the spool on a node (common/spool_quota.h): charged by the profiler,
- * discharged by jobscreen-collect; and what a record holds of it. Lock-free: a process killed at any instruction
+ * What the profiler and jobscreen-collect both need of a record: its layout and size, the
+ * bytes it holds, and the job's share of the spool on a node (common/spool_quota.h), charged by
+ * the profiler and discharged by the collector. Lock-free: a process killed at any instruction
  * leaves the ledger consistent (at worst a charge that is never discharged, on the safe side).
  */
 #include "config.h"
 
+#include "js.h"
 #include "profile.h"
 
 #include <string.h>
+
+static uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
+
+uint64_t js_rec_layout(struct js_global *g)
+{
+    g->off_threads = JS_REC_HEADER_BYTES;
+    g->off_files = g->off_threads + align_up(sizeof(struct js_thread) * JS_MAX_THREADS, JS_REC_CHUNK);
+    g->off_paths = g->off_files + align_up(sizeof(struct js_file) * JS_PROFILE_MAX_FILES, JS_REC_CHUNK);
+    g->off_slices = g->off_paths + JS_REC_PATH_BYTES;
+    return g->off_slices + align_up(JS_PROFILE_SLICE_BUDGET, JS_REC_CHUNK);
+}
 
 int js_quota_charge(struct js_quota *q, int64_t files, int64_t bytes)
 {
