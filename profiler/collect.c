@@ -938,8 +938,13 @@ static unsigned pool_fill(void)
     struct stat sb;
     uint64_t size = js_rec_layout(&lay);
     int64_t first = (int64_t)JS_REC_FIRST_CHUNKS * JS_REC_CHUNK;
-    unsigned made = 0;
-    for (unsigned k = 0; k < JS_REC_POOL && !stop; k++) {
+    unsigned made = 0, size_k = JS_REC_POOL;
+    /* the pool takes at most a sixteenth of the job's share: steps beside this one need theirs */
+    if (C.quota && C.quota->cap_files > 0 && (int64_t)size_k > C.quota->cap_files / 16)
+        size_k = (unsigned)(C.quota->cap_files / 16);
+    if (C.quota && C.quota->cap_bytes > 0 && (int64_t)size_k * first > C.quota->cap_bytes / 16)
+        size_k = (unsigned)(C.quota->cap_bytes / 16 / first);
+    for (unsigned k = 0; k < size_k && !stop; k++) {
         snprintf(name, sizeof name, JS_REC_POOL_PREFIX "%s%u", C.prefix, k);
         if (fstatat(C.dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0)
             continue;

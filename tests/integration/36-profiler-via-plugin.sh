@@ -30,6 +30,6 @@ is "$(jq -c '.totals | [.posix_read_calls, .posix_read_bytes, .posix_write_calls
    "[6,2174,13,2150,7,203]" "exact counts, as without the plugin"
 is "$(jq -c '[.files[].path]' "$f")" "[\"$work/posix.dat\",\"$work/copy.dat\",\"$work/stdio.txt\"]" "the file list"
 is "$(jq -r '[.end, .exit_code] | @tsv' "$f")" "$(printf 'exit\t0')" "io_known ended by exit, status 0 (main's return)"
-is "$(find "$dir" -name '.*' | wc -l)" 0 "no temporary file, marker or live snapshot left in the spool"
+is "$(find "$dir" -name '.*' ! -name '.quota.*' | wc -l)" 0 "no temporary file, marker, pooled record or live snapshot left in the spool (only the job's quota ledger)"
 rm -f "$f"
 done_testing
