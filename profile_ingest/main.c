@@ -434,7 +434,7 @@ static int quarantine_dir(struct ctx *c, int dirfd, const char *jobname, const c
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
         if (strncmp(e->d_name, JS_QUOTA_PREFIX, strlen(JS_QUOTA_PREFIX)) == 0 ||
-            strncmp(e->d_name, ".pool.", 6) == 0) {
+            strncmp(e->d_name, ".pool.", 6) == 0 || strncmp(e->d_name, ".pool-new.", 10) == 0) {
             unlinkat(pfd, e->d_name, 0); /* the quota ledger, records made ahead: no data of the job */
             continue;
         }

@@ -281,7 +281,6 @@ static void decide_end(struct rec *r, int final)
         if (!x->seen)
             add_missing(r, final ? "how it ended (nobody reaped it in the step)" : "how it ended");
     }
-    (void)final;
 }
 
 static void comma_key(struct js_out *o, const char *k)
@@ -929,7 +928,10 @@ static size_t ready_count(void)
 
 /* Records made ahead for the step's processes to claim (profiler/record.c): .pool.<step>.<node>.<k>,
  * sized and their first chunks written, charged to the quota like the records they become.
- * Returns how many it had to make. */
+ * The pool starts small (a step that starts few processes pays little for it) and doubles,
+ * up to JS_REC_POOL, each time it is found more than half taken. Returns how many it made. */
+static unsigned pool_target = 4;
+
 static unsigned pool_fill(void)
 {
     static char zero[JS_REC_CHUNK];
@@ -938,7 +940,7 @@ static unsigned pool_fill(void)
     struct stat sb;
     uint64_t size = js_rec_layout(&lay);
     int64_t first = (int64_t)JS_REC_FIRST_CHUNKS * JS_REC_CHUNK;
-    unsigned made = 0, size_k = JS_REC_POOL;
+    unsigned made = 0, size_k = pool_target;
     /* the pool takes at most a sixteenth of the job's share: steps beside this one need theirs */
     if (C.quota && C.quota->cap_files > 0 && (int64_t)size_k > C.quota->cap_files / 16)
         size_k = (unsigned)(C.quota->cap_files / 16);
@@ -964,12 +966,41 @@ static unsigned pool_fill(void)
             js_quota_charge(C.quota, -1, -first);
         }
     }
+    static int filled;
+    if (!filled) { /* the first fill is no demand */
+        filled = 1;
+        return 0;
+    }
+    if (made > pool_target / 2 && pool_target < JS_REC_POOL)
+        pool_target *= 2;
     return made;
 }
 
-/* The step is over: the records nobody claimed go, and leave the quota. */
+/* The step is over: the records nobody claimed go, and leave the quota; so do the temporaries
+ * a watcher stopped in the middle left (slurmstepd kills what is left of a step). */
 static void pool_drain(void)
 {
+    char tmp[600];
+    DIR *d = open_dir();
+    struct dirent *e;
+    size_t pl = strlen(C.prefix);
+    while (d && (e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        if (strncmp(n, ".pool-new.", 10) == 0 && strncmp(n + 10, C.prefix, pl) == 0) {
+            if (unlinkat(C.dirfd, n, 0) == 0)
+                js_quota_charge(C.quota, -1, -(int64_t)JS_REC_FIRST_CHUNKS * JS_REC_CHUNK);
+        } else {
+            size_t l = strlen(n);
+            snprintf(tmp, sizeof tmp, ".live.%sjson.tmp", C.prefix);
+            int live_tmp = strcmp(n, tmp) == 0;
+            int bundle_tmp = n[0] == '.' && strncmp(n + 1, C.prefix, pl) == 0 && n[1 + pl] == 'b' && l > 9 &&
+                             strcmp(n + l - 9, ".json.tmp") == 0;
+            if (live_tmp || bundle_tmp)
+                unlinkat(C.dirfd, n, 0);
+        }
+    }
+    if (d)
+        closedir(d);
     char name[600];
     for (unsigned k = 0; k < JS_REC_POOL; k++) {
         snprintf(name, sizeof name, JS_REC_POOL_PREFIX "%s%u", C.prefix, k);
@@ -1005,7 +1036,8 @@ static int watch(void)
             last_live = now;
         }
         /* a pool that was drained is looked at again five times as soon */
-        long ms = pool_fill() > JS_REC_POOL / 2 ? JS_WATCH_TICK_MS / 5 : JS_WATCH_TICK_MS;
+        unsigned target = pool_target;
+        long ms = pool_fill() > target / 2 ? JS_WATCH_TICK_MS / 5 : JS_WATCH_TICK_MS;
         struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
         nanosleep(&ts, NULL);
     }

@@ -274,7 +274,12 @@ int js_rec_rehome(void)
     struct js_global *g = js_g;
     if (js_base == NULL)
         return -1;
-    int64_t bytes = js_rec_allocated(g);
+    /* the chunks to copy, as they are now: another thread of the parent may allocate more
+     * meanwhile, and those are the parent's (the child's header gets this bitmap) */
+    struct js_global snap;
+    for (unsigned w = 0; w < JS_REC_CHUNK_WORDS; w++)
+        snap.alloc[w] = __atomic_load_n(&g->alloc[w], __ATOMIC_ACQUIRE);
+    int64_t bytes = js_rec_allocated(&snap);
     if (js_quota_charge(js_quota, 1, bytes) != 0) {
         js_quota_refused(js_quota, g->step);
         return -1;
@@ -287,7 +292,7 @@ int js_rec_rehome(void)
     int ok = real_ftruncate(fd, (off_t)js_map_bytes) == 0;
     /* copy what is allocated: the file's blocks are allocated by the writes */
     for (uint64_t c = 0; ok && c < js_map_bytes / JS_REC_CHUNK; c++)
-        if (chunk_is_set(g, c))
+        if (chunk_is_set(&snap, c))
             ok = real_pwrite(fd, js_base + c * JS_REC_CHUNK, JS_REC_CHUNK, (off_t)(c * JS_REC_CHUNK)) == JS_REC_CHUNK;
     void *m = ok ? mmap(js_base, js_map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) : MAP_FAILED;
     js_real_close(fd);
@@ -296,6 +301,7 @@ int js_rec_rehome(void)
         js_quota_charge(js_quota, -1, -bytes);
         return -1;
     }
+    memcpy(js_g->alloc, snap.alloc, sizeof snap.alloc);
     memcpy(js_g->rec_path, path, strlen(path) + 1);
     js_g->unlinked = 0;
     return 0;
