@@ -1009,8 +1009,8 @@ static void pool_drain(void)
     }
 }
 
-#define JS_WATCH_TICK_MS 1000
-#define JS_WATCH_BATCH 256     /* ended records that trigger a pass at once */
+#define JS_WATCH_TICK_MS 250  /* a look at the directory: a readdir and two preads a record */
+#define JS_WATCH_BATCH 128     /* ended records that trigger a pass at once */
 #define JS_WATCH_PASS_S 20     /* else a pass at least this often when one has ended */
 #define JS_WATCH_LIVE_S 15     /* the live snapshot: four times a minute */
 
@@ -1027,7 +1027,8 @@ static int watch(void)
     while (!stop && getppid() == parent) {
         time_t now = time(NULL);
         size_t ready = ready_count();
-        if (ready >= JS_WATCH_BATCH || (ready > 0 && now - last_pass >= JS_WATCH_PASS_S)) {
+        int busy = ready >= JS_WATCH_BATCH;
+        if (busy || (ready > 0 && now - last_pass >= JS_WATCH_PASS_S)) {
             bundle_pass();
             last_pass = now;
         }
@@ -1035,9 +1036,13 @@ static int watch(void)
             live_snapshot();
             last_live = now;
         }
-        /* a pool that was drained is looked at again five times as soon */
-        unsigned target = pool_target;
-        long ms = pool_fill() > target / 2 ? JS_WATCH_TICK_MS / 5 : JS_WATCH_TICK_MS;
+        /* bundling comes first: while processes end in numbers, look again soon and leave the
+         * pool; a pool that was drained is looked at again five times as soon */
+        long ms = JS_WATCH_TICK_MS / 5;
+        if (!busy) {
+            unsigned target = pool_target;
+            ms = pool_fill() > target / 2 ? JS_WATCH_TICK_MS / 5 : JS_WATCH_TICK_MS;
+        }
         struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
         nanosleep(&ts, NULL);
     }
