@@ -537,7 +537,15 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
         if ((rc = check(db, q(db, "SELECT js_data.add_quarantine($1, $2, $3, $4, $5, $6, $7)", 7, p), PGRES_TUPLES_OK, "quarantine")) != PI_DB_OK)
             goto out;
     }
-    if (st->nbad || pi_step_has_missing(st)) {
+    if (st->unrecorded > 0) {
+        /* processes the profiler refused to record (the spool quota), as the bundles said */
+        char n[32];
+        snprintf(n, sizeof n, "%" PRId64, st->unrecorded);
+        const char *p[6] = { cid, job, st->step, st->node, n, st->unrecorded_reason[0] ? st->unrecorded_reason : NULL };
+        if ((rc = check(db, q(db, "SELECT js_data.ingest_unrecorded($1, $2, $3, $4, $5, $6)", 6, p), PGRES_TUPLES_OK, "unrecorded")) != PI_DB_OK)
+            goto out;
+    }
+    if (st->nbad || pi_step_has_missing(st) || st->unrecorded > 0) {
         /* say what is missing: on this step-node and on the step (over all its nodes) */
         const char *p[4] = { cid, job, st->step, st->node };
         if ((rc = check(db, q(db, "SELECT js_data.ingest_incomplete($1, $2, $3, $4)", 4, p), PGRES_TUPLES_OK, "incomplete")) != PI_DB_OK)

@@ -516,6 +516,30 @@ int pi_bundle_add(struct pi_step *st, const struct pi_conf *conf, const json_t *
                     json_is_integer(v) ? "other" : "missing", JS_PROFILE_BUNDLE_VERSION);
     if (!json_is_array(list) || json_array_size(list) > JS_PROFILE_BUNDLE_MAX)
         return fail(reason, size, "bundle without a \"profiles\" array of at most %d", JS_PROFILE_BUNDLE_MAX);
+    /* the processes the profiler refused to record (the spool quota): checked before any
+     * profile is added, so that a malformed one refuses the bundle whole */
+    const json_t *u = json_object_get(b, "unrecorded");
+    int64_t unrec = 0;
+    const char *ureason = NULL;
+    if (u) {
+        const json_t *n = json_object_get(u, "processes"), *text = json_object_get(u, "reason");
+        if (!json_is_object(u))
+            return fail(reason, size, "bundle: \"unrecorded\" is not an object");
+        if (!json_is_integer(n) || json_integer_value(n) < 1 || json_integer_value(n) > INT32_MAX)
+            return fail(reason, size, "bundle: \"unrecorded\": \"processes\" is missing or not an integer from 1 to %d", INT32_MAX);
+        if (!json_is_string(text) || json_string_length(text) > PI_UNRECORDED_REASON_MAX)
+            return fail(reason, size, "bundle: \"unrecorded\": \"reason\" is missing or not a string of at most %d bytes",
+                        PI_UNRECORDED_REASON_MAX);
+        if (memchr(json_string_value(text), '\0', json_string_length(text)))
+            return fail(reason, size, "bundle: \"unrecorded\": \"reason\" holds a NUL character");
+        unrec = json_integer_value(n);
+        if (unrec > INT32_MAX - st->unrecorded)
+            return fail(reason, size, "bundle: \"unrecorded\": more than %d processes for one step on one node", INT32_MAX);
+        ureason = json_string_value(text);
+    }
+    st->unrecorded += unrec;
+    if (ureason && ureason[0] && !st->unrecorded_reason[0])
+        snprintf(st->unrecorded_reason, sizeof st->unrecorded_reason, "%s", ureason);
     int rc = PI_OK;
     char why[PI_REASON_MAX];
     for (size_t i = 0; i < json_array_size(list); i++) {

@@ -15,6 +15,7 @@
 #define PI_REASON_MAX 512
 #define PI_MISSING_MAX 1024  /* bytes of a profile's "missing" (the writer keeps it under 128) */
 #define PI_SIGNAL_MAX 127    /* highest signal number a profile may name (Linux: 64) */
+#define PI_UNRECORDED_REASON_MAX 512 /* bytes of a bundle's "unrecorded": "reason" */
 
 enum pi_check { PI_OK = 0, PI_INVALID = -1, PI_UNKNOWN_VERSION = 1 };
 
@@ -68,6 +69,10 @@ struct pi_step {
     size_t nfiles, capfiles;
     struct pi_bad *bad;
     size_t nbad, capbad;
+    /* processes the profiler refused to record (a bundle's "unrecorded", summed over the
+     * bundles; at most INT32_MAX) and the first bundle's reason ("" when none said one) */
+    int64_t unrecorded;
+    char unrecorded_reason[PI_UNRECORDED_REASON_MAX + 1];
 };
 
 /* Parse JSON text (len bytes, no NUL needed); NULL with the reason set. */
@@ -95,7 +100,10 @@ int pi_is_bundle(const json_t *p);
 
 /* Validate and add every profile of a bundle; *count grows by the number of profiles and
  * must stay within conf->max_profiles. PI_OK, or the first failure with the reason naming
- * the profile (the good ones are added all the same). */
+ * the profile (the good ones are added all the same).  A bundle's optional "unrecorded"
+ * ({"processes": N >= 1, "reason": at most PI_UNRECORDED_REASON_MAX bytes}) adds N to
+ * st->unrecorded and keeps the first reason; a malformed one (or a wrong version or
+ * profiles list) refuses the whole bundle: nothing of it is added. */
 int pi_bundle_add(struct pi_step *st, const struct pi_conf *conf, const json_t *b, int *count, char *reason, size_t size);
 
 /* Record a refused profile (its name and reason) in st->bad. */

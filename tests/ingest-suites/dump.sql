@@ -5,10 +5,10 @@
 SELECT 'job', job_id, user_name, name, state, final, workflow_name, (SELECT count(*) FROM js.jobs j2 WHERE j2.workflow_id = j.workflow_id), steps, incomplete
   FROM js.jobs j ORDER BY job_id;
 SELECT 'step', job_id, step_id, name, state, profiled, nodes_ingested, incomplete, first_slice - 448804800, last_slice - 448804800,
-       processes, wall_ns, compute_ns, io_posix_ns, read_bytes, write_bytes, killed_processes, incomplete_reason
+       processes, wall_ns, compute_ns, io_posix_ns, read_bytes, write_bytes, killed_processes, incomplete_reason, unrecorded_processes
   FROM js.steps ORDER BY job_id, step_id;
 SELECT 'step_node', job_id, step_id, node, extract(epoch FROM start_time) - 1795219200, extract(epoch FROM end_time) - 1795219200,
-       profiles, quarantined, incomplete, incomplete_reason
+       profiles, quarantined, incomplete, incomplete_reason, unrecorded, unrecorded_reason
   FROM js.step_nodes ORDER BY job_id, step_id, node;
 SELECT 'process', job_id, step_id, node, pid, image, ended_by, extract(epoch FROM start_time) - 1795219200, wall_ns, compute_ns,
        posix_read_bytes, posix_write_bytes, cpu_ns, extract(epoch FROM end_time) - 1795219200, exit_code, signal, missing

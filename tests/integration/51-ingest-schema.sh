@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The schema: migrations apply once and again without change, a database of an older release
-# gains a new migration (006) on top, every table, column and view is commented, a newer schema than the binary knows is refused with a clear message, the
+# gains the new migrations (006, 007) on top, incomplete_reason orders its kinds of parts, every table, column and view is commented, a newer schema than the binary knows is refused with a clear message, the
 # configuration rejects unknown keys by name, --status reports the backlog, and the daemon
 # runs as a service account holding only CAP_DAC_OVERRIDE, or drops root for one (--user).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
@@ -8,7 +8,7 @@ need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/profile_ingest/spoolgen
 [ -x "$bin" ] || bail "no $bin (build first)"
-plan 17
+plan 18
 db=js_schema
 conn="$JS_PG_CONNINFO dbname=$db"
 dropdb --if-exists "$db" 2>/dev/null; createdb "$db"
@@ -17,11 +17,11 @@ q() { psql -X -q -At -d "$db" -c "$1"; }
 "$bin" --migrate --db "$conn" 2>"$JS_CLUSTER_DIR/schema.log"
 ok $? "--migrate applies the migrations"
 is "$(q "SELECT string_agg(version || ' ' || name, ', ' ORDER BY version) FROM js_data.schema_migrations")" \
-   "1 001_core, 2 002_metrics, 3 003_ingest, 4 004_views, 5 005_time_edge_index, 6 006_process_end, 20 020_report_views, 21 021_usage_rollups, 22 022_retention, 23 023_roles" "each migration is recorded once"
+   "1 001_core, 2 002_metrics, 3 003_ingest, 4 004_views, 5 005_time_edge_index, 6 006_process_end, 7 007_unrecorded, 20 020_report_views, 21 021_usage_rollups, 22 022_retention, 23 023_roles" "each migration is recorded once"
 before=$(q "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ('js', 'js_data')")
 "$bin" --migrate --db "$conn" 2>"$JS_CLUSTER_DIR/schema2.log"
 is "$?|$(q "SELECT count(*) FROM js_data.schema_migrations")|$(q "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ('js', 'js_data')")" \
-   "0|10|$before" "a second --migrate changes nothing"
+   "0|11|$before" "a second --migrate changes nothing"
 is "$(q "SELECT string_agg(c.relname, ' ') FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
          WHERE n.nspname IN ('js', 'js_data') AND c.relkind IN ('r', 'p', 'v') AND NOT c.relispartition
            AND obj_description(c.oid, 'pg_class') IS NULL")" "" "every table and view has a COMMENT"
@@ -29,6 +29,21 @@ is "$(q "SELECT string_agg(c.relname || '.' || a.attname, ' ') FROM pg_class c J
          JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
          WHERE n.nspname = 'js_data' AND c.relkind IN ('r', 'p') AND NOT c.relispartition
            AND col_description(c.oid, a.attnum) IS NULL")" "" "every column of every table has a COMMENT"
+# what is missing of a step, in words: quarantined profiles, processes not recorded (summed over
+# the nodes per reason; without a reason none is given), processes with something missing
+q "INSERT INTO js_data.clusters (cluster_id, name) VALUES (1, 'c');
+   INSERT INTO js_data.jobs (cluster_id, job_id, uid, record) VALUES (1, 5, 1000, '{}');
+   INSERT INTO js_data.steps (cluster_id, job_id, step_id) VALUES (1, 5, '0');
+   INSERT INTO js_data.step_nodes (cluster_id, job_id, step_id, node, record, unrecorded, unrecorded_reason)
+       VALUES (1, 5, '0', 'n1', '{}', 3, 'quota'), (1, 5, '0', 'n2', '{}', 1, 'quota'), (1, 5, '0', 'n3', '{}', 1, NULL),
+              (1, 5, '0', 'n4', '{}', 0, NULL);
+   INSERT INTO js_data.quarantine (cluster_id, job_id, step_id, node, file, moved_to, reason)
+       VALUES (1, 5, '0', 'n2', 'job.5/profiles/0.n2.b1.json', '/q/0.n2.b1.json', 'bad')"
+is "$(q "SELECT js_data.incomplete_reason(1::smallint, 5, '0', NULL) || '|' || js_data.incomplete_reason(1::smallint, 5, '0', 'n2')
+         || '|' || js_data.incomplete_reason(1::smallint, 5, '0', 'n3') || '|' || coalesce(js_data.incomplete_reason(1::smallint, 5, '0', 'n4'), '-')")" \
+   "1 profile quarantined: bad; 4 processes not recorded: quota; 1 process not recorded|1 profile quarantined: bad; 1 process not recorded: quota|1 process not recorded|-" \
+   "incomplete_reason: quarantined profiles, then processes not recorded summed over the nodes by reason; nothing for a complete node"
+q "DELETE FROM js_data.quarantine; DELETE FROM js_data.step_nodes; DELETE FROM js_data.steps; DELETE FROM js_data.jobs; DELETE FROM js_data.clusters"
 q "INSERT INTO js_data.schema_migrations (version, name) VALUES (99, '099_future')"
 out=$("$bin" --migrate --db "$conn" 2>&1); st=$?
 is "$st" "1" "a newer schema is refused (exit 1)"
@@ -43,8 +58,8 @@ is "$st|$(q "SELECT count(*) FROM js_data.schema_migrations WHERE version = 20")
    "0|1|t" "a migration missing below the highest applied one is applied"
 
 # A database of the release before 006 (migrations through 023, a step-node incomplete by a
-# quarantined profile) gains 006 on top: the views the reports stand on (020) survive the new
-# columns of js.steps, and the step's incomplete_reason is filled from its quarantine row.
+# quarantined profile) gains 006 and 007 on top: the views the reports stand on (020) survive the
+# new columns of js.steps, and the step's incomplete_reason is filled from its quarantine row.
 old=js_schema_old
 dropdb --if-exists "$old" 2>/dev/null; createdb "$old"
 for f in "$JS_TOP_SRCDIR"/sql/00[0-5]_*.sql "$JS_TOP_SRCDIR"/sql/02[0-3]_*.sql; do
@@ -63,9 +78,9 @@ INSERT INTO js_data.quarantine (cluster_id, job_id, step_id, node, file, moved_t
 SQL
 "$bin" --migrate --db "$JS_PG_CONNINFO dbname=$old" 2>"$JS_CLUSTER_DIR/schema-old.log"; st=$?
 is "$st|$(psql -X -At -d "$old" -c "SELECT string_agg(name, ' ' ORDER BY version) FROM js_data.schema_migrations WHERE version BETWEEN 5 AND 20")" \
-   "0|005_time_edge_index 006_process_end 020_report_views" "an older database gains 006 after 023"
-is "$(psql -X -At -d "$old" -c "SELECT string_agg(step_id || ':' || coalesce(incomplete_reason, '-') || ':' || killed_processes, ', ' ORDER BY step_id) FROM js.steps")|$(psql -X -At -d "$old" -c "SELECT incomplete_reason FROM js.step_nodes WHERE step_id = '0'")|$(psql -X -At -d "$old" -c "SELECT count(*) FROM js.step_report")" \
-   '0:1 profile quarantined: field "totals" is missing:0, 1:-:0|1 profile quarantined: field "totals" is missing|2' \
+   "0|005_time_edge_index 006_process_end 007_unrecorded 020_report_views" "an older database gains 006 and 007 after 023"
+is "$(psql -X -At -d "$old" -c "SELECT string_agg(step_id || ':' || coalesce(incomplete_reason, '-') || ':' || killed_processes || ':' || unrecorded_processes, ', ' ORDER BY step_id) FROM js.steps")|$(psql -X -At -d "$old" -c "SELECT incomplete_reason || ':' || unrecorded FROM js.step_nodes WHERE step_id = '0'")|$(psql -X -At -d "$old" -c "SELECT count(*) FROM js.step_report")" \
+   '0:1 profile quarantined: field "totals" is missing:0:0, 1:-:0:0|1 profile quarantined: field "totals" is missing:0|2' \
    "its incomplete step says why (from the quarantine), the complete one says nothing, and js.step_report still reads js.steps"
 dropdb "$old" 2>/dev/null
 

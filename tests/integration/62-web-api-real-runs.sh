@@ -15,7 +15,7 @@ command -v jq >/dev/null || skip_all "jq is not installed"
 api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"
 state=$JS_CLUSTER_DIR/web-e2e.env
 work=$JS_CLUSTER_DIR/web-e2e
-plan 50
+plan 52
 
 # --- real runs -----------------------------------------------------------------------------
 rm -rf "$work"; install -d -m 755 "$work"
@@ -50,6 +50,15 @@ killed=$((4000000000 + $$ % 1000000))
 "$JS_TOP_BUILDDIR/profile_ingest/spoolgen" "$spool2/spool" "$killed" 1 1 1 3 2 0 "$(id -u jsalice)" "$(id -g jsalice)" jsalice "" 1
 "$ingest" --once --spool "$spool2/spool" --db "$JS_PG_CONNINFO" --quarantine "$spool2/q" --set job_grace_seconds=0 2>"$spool2/log"
 is "$?|$(find "$spool2/spool" -type f | wc -l)" "0|0" "profile_ingest loads a step whose process was killed by SIGKILL"
+# a step of jsalice's on whose node the profiler refused to record 4 processes (the job's spool
+# quota): one profile, and a bundle of the collector that says so
+unrec=$((4100000000 + $$ % 1000000))
+"$JS_TOP_BUILDDIR/profile_ingest/spoolgen" "$spool2/spool" "$unrec" 1 1 1 1 2 0 "$(id -u jsalice)" "$(id -g jsalice)" jsalice
+printf '{"format": "jobscreen-profile-bundle", "version": 1, "profiles": [], "unrecorded": {"processes": 4, "reason": "the job'"'"'s spool quota on this node was reached"}}' \
+  > "$spool2/spool/job.$unrec/profiles/0.gen1.b1.json"
+chown jsalice:jsalice "$spool2/spool/job.$unrec/profiles/0.gen1.b1.json"; chmod 600 "$spool2/spool/job.$unrec/profiles/0.gen1.b1.json"
+"$ingest" --once --spool "$spool2/spool" --db "$JS_PG_CONNINFO" --quarantine "$spool2/q" --set job_grace_seconds=0 2>>"$spool2/log"
+is "$?|$(find "$spool2/spool" -type f | wc -l)" "0|0" "profile_ingest loads a step whose bundle says 4 processes were not recorded"
 cat > "$state" <<ENV
 gen=$gen sim=$sim plo=$plo ana=$ana arc=$arc evil=$evil bob=$bob killed=$killed
 ENV
@@ -115,8 +124,8 @@ jq -e '.step.killed_processes == 0 and (.step.process_list | length) == .step.pr
                                      and .end >= .start and (.exe | type == "string"))' <<< "$body" >/dev/null
 ok $? "step: lists each process of a real run, each ended by exit, _exit or exec, no signal, nothing missing"
 get jsalice --data-urlencode q=step --data-urlencode "job=$killed" --data-urlencode step=0
-is "$code|$(jq -r '[.step.processes, .step.killed_processes, .step.incomplete, .step.incomplete_reason] | map(tostring) | join("|")' <<< "$body")" \
-   "200|3|1|true|1 process: CPU time after the kill" "step: counts the killed process and says what is missing"
+is "$code|$(jq -r '[.step.processes, .step.killed_processes, .step.unrecorded_processes, .step.incomplete, .step.incomplete_reason] | map(tostring) | join("|")' <<< "$body")" \
+   "200|3|1|0|true|1 process: CPU time after the kill" "step: counts the killed process and says what is missing"
 is "$(jq -r '.step.process_list[0] | [.ended_by, .signal, .exit_code, .missing, .pid] | map(tostring) | join("|")' <<< "$body")" \
    "signal|9|null|CPU time after the kill|1002" "step: the killed process comes first: killed by signal 9, no exit status"
 jq -e '(.step.process_list[0].end | type == "number") and .step.process_list[0].end >= .step.start - 60 and .step.process_list[0].end <= .step.end + 60
@@ -125,6 +134,12 @@ ok $? "step: the end time of the killed process lies in the step; the others exi
 get jsalice --data-urlencode q=job --data-urlencode "id=$killed"
 is "$(jq -r '.job.steps[0] | [.killed_processes, .incomplete, .incomplete_reason] | map(tostring) | join("|")' <<< "$body")" \
    "1|true|1 process: CPU time after the kill" "job: its step carries the killed count and the incomplete reason"
+get jsalice --data-urlencode q=step --data-urlencode "job=$unrec" --data-urlencode step=0
+a=$(jq -r '[.step.processes, .step.unrecorded_processes, .step.incomplete, .step.incomplete_reason] | map(tostring) | join("|")' <<< "$body")
+get jsalice --data-urlencode q=job --data-urlencode "id=$unrec"
+is "$a|$(jq -r '.job.steps[0] | [.unrecorded_processes, .incomplete_reason] | map(tostring) | join("|")' <<< "$body")" \
+   "1|4|true|4 processes not recorded: the job's spool quota on this node was reached|4|4 processes not recorded: the job's spool quota on this node was reached" \
+   "step and job: the processes the profiler did not record are counted, and the step says why"
 get jsbob --data-urlencode q=step --data-urlencode "job=$killed" --data-urlencode step=0
 is "$code|$(grep -c 'CPU time after' <<< "$body")" "404|0" "step: jsbob gets a 404 for jsalice's step, not its processes"
 fid=$(jq -r '.step.files[] | select(.path | endswith("/sim.out")) | .id' < <(curl -s -G -u jsalice:jsalice "$api" --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=1))

@@ -1,6 +1,7 @@
 /* The schema's metric columns are exactly the profile format's metrics, in order: in every
  * per-slice and per-process table of sql/002_metrics.sql, each with a COMMENT, and in the
- * view js.processes as 006 spells it out. */
+ * view js.processes as 006 spells it out; and a view redefined by a later migration keeps the
+ * columns it had, in order, and gains new ones at its end only. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -97,12 +98,46 @@ static void process_view_keeps_every_metric(void **state)
     }
 }
 
+/* The select list of view in migration rel (from its CREATE OR REPLACE VIEW to its FROM), in
+ * a static buffer of its own (slot 0 or 1). */
+static const char *view_columns(const char *rel, const char *view, int slot)
+{
+    static char out[2][8192];
+    const char *sql = slurp(rel);
+    char head[128];
+    snprintf(head, sizeof head, "CREATE OR REPLACE VIEW %s AS", view);
+    const char *v = strstr(sql, head);
+    if (!v)
+        fail_msg("%s does not redefine %s", rel, view);
+    const char *end = strstr(v, "\n    FROM js_data.");
+    assert_non_null(end);
+    snprintf(out[slot], sizeof out[slot], "%.*s", (int)(end - v), v);
+    return out[slot];
+}
+
+/* 007 redefines js.steps and js.step_nodes: 006's select list, then the new columns */
+static void redefined_views_only_gain_columns_at_their_end(void **state)
+{
+    (void)state;
+    const char *views[][2] = { { "js.steps", "unrecorded_processes" }, { "js.step_nodes", "unrecorded_reason" } };
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
+        const char *old = view_columns("sql/006_process_end.sql", views[i][0], 0);
+        const char *now = view_columns("sql/007_unrecorded.sql", views[i][0], 1);
+        size_t n = strlen(old);
+        if (strncmp(old, now, n) != 0 || now[n] != ',')
+            fail_msg("%s of 007 does not begin with the columns of 006", views[i][0]);
+        if (!strstr(now + n, views[i][1]))
+            fail_msg("%s of 007 lacks %s after them", views[i][0], views[i][1]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(metric_columns_follow_the_profile_format),
         cmocka_unit_test(ingest_functions_add_every_metric_into_the_totals),
         cmocka_unit_test(process_view_keeps_every_metric),
+        cmocka_unit_test(redefined_views_only_gain_columns_at_their_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

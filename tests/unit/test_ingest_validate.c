@@ -269,6 +269,116 @@ static void bad_ends_signals_exit_codes_and_missing_are_refused(void **state)
     pi_conf_free(&conf);
 }
 
+/* A bundle of two profiles of the ENDS case, with "unrecorded" set to u (NULL: absent). */
+static json_t *ends_bundle(json_t *u)
+{
+    json_t *b = json_pack("{s:s, s:i, s:[oo]}", "format", JS_PROFILE_BUNDLE_FORMAT_NAME, "version",
+                          JS_PROFILE_BUNDLE_VERSION, "profiles", suite_json(ENDS "profiles/0.node1.1001.json"),
+                          suite_json(ENDS "profiles/0.node1.1003.json"));
+    assert_non_null(b);
+    if (u)
+        json_object_set_new(b, "unrecorded", u);
+    return b;
+}
+
+static int add_bundle(struct pi_step *st, const struct pi_conf *conf, json_t *b, char *reason)
+{
+    int count = 0;
+    int rc = pi_bundle_add(st, conf, b, &count, reason, PI_REASON_MAX);
+    json_decref(b);
+    return rc;
+}
+
+static void bundles_count_the_processes_not_recorded(void **state)
+{
+    (void)state;
+    struct pi_conf conf;
+    pi_conf_defaults(&conf);
+    struct pi_step st;
+    char reason[PI_REASON_MAX];
+    ends_step(&st);
+    /* absent: nothing was refused */
+    assert_int_equal(add_bundle(&st, &conf, ends_bundle(NULL), reason), PI_OK);
+    assert_int_equal(st.nprocs, 2);
+    assert_int_equal(st.unrecorded, 0);
+    assert_string_equal(st.unrecorded_reason, "");
+    /* present in a later bundle, then in another: the counts add up, the first reason stays */
+    assert_int_equal(add_bundle(&st, &conf, ends_bundle(json_pack("{s:i, s:s}", "processes", 12, "reason",
+                                                        "the job's spool quota on this node (1073741824 B, 10000 files) was reached")),
+                                reason), PI_OK);
+    assert_int_equal(st.nprocs, 4);
+    assert_int_equal(st.unrecorded, 12);
+    assert_string_equal(st.unrecorded_reason, "the job's spool quota on this node (1073741824 B, 10000 files) was reached");
+    assert_int_equal(add_bundle(&st, &conf, ends_bundle(json_pack("{s:i, s:s}", "processes", 3, "reason", "another")), reason), PI_OK);
+    assert_int_equal(st.unrecorded, 15);
+    assert_string_equal(st.unrecorded_reason, "the job's spool quota on this node (1073741824 B, 10000 files) was reached");
+    /* the longest reason allowed is kept whole */
+    struct pi_step st2;
+    ends_step(&st2);
+    char text[PI_UNRECORDED_REASON_MAX + 1];
+    memset(text, 'q', PI_UNRECORDED_REASON_MAX);
+    text[PI_UNRECORDED_REASON_MAX] = '\0';
+    assert_int_equal(add_bundle(&st2, &conf, ends_bundle(json_pack("{s:i, s:s}", "processes", 1, "reason", text)), reason), PI_OK);
+    assert_int_equal(st2.unrecorded, 1);
+    assert_string_equal(st2.unrecorded_reason, text);
+    /* an empty reason counts and leaves the reason to a later bundle */
+    struct pi_step st3;
+    ends_step(&st3);
+    assert_int_equal(add_bundle(&st3, &conf, ends_bundle(json_pack("{s:i, s:s}", "processes", 2, "reason", "")), reason), PI_OK);
+    assert_int_equal(add_bundle(&st3, &conf, ends_bundle(json_pack("{s:i, s:s}", "processes", 1, "reason", "quota")), reason), PI_OK);
+    assert_int_equal(st3.unrecorded, 3);
+    assert_string_equal(st3.unrecorded_reason, "quota");
+    pi_step_free(&st3);
+    pi_step_free(&st2);
+    pi_step_free(&st);
+    pi_conf_free(&conf);
+}
+
+/* A bundle whose "unrecorded" is u is refused whole with the reason want. */
+static void bundle_refused(json_t *u, int64_t before, const char *want)
+{
+    struct pi_conf conf;
+    pi_conf_defaults(&conf);
+    struct pi_step st;
+    char reason[PI_REASON_MAX] = "";
+    ends_step(&st);
+    st.unrecorded = before;
+    int rc = add_bundle(&st, &conf, ends_bundle(u), reason);
+    if (rc != PI_INVALID || strcmp(reason, want) != 0)
+        fail_msg("got %d \"%s\", want \"%s\"", rc, reason, want);
+    assert_int_equal(st.nprocs, 0);
+    assert_int_equal(st.unrecorded, before);
+    assert_string_equal(st.unrecorded_reason, "");
+    pi_step_free(&st);
+    pi_conf_free(&conf);
+}
+
+static void malformed_unrecorded_refuses_the_bundle(void **state)
+{
+    (void)state;
+    const char *procs = "bundle: \"unrecorded\": \"processes\" is missing or not an integer from 1 to 2147483647";
+    const char *why = "bundle: \"unrecorded\": \"reason\" is missing or not a string of at most 512 bytes";
+    bundle_refused(json_integer(12), 0, "bundle: \"unrecorded\" is not an object");
+    bundle_refused(json_null(), 0, "bundle: \"unrecorded\" is not an object");
+    bundle_refused(json_pack("{s:s}", "reason", "quota"), 0, procs);
+    bundle_refused(json_pack("{s:i, s:s}", "processes", 0, "reason", "quota"), 0, procs);
+    bundle_refused(json_pack("{s:i, s:s}", "processes", -3, "reason", "quota"), 0, procs);
+    bundle_refused(json_pack("{s:I, s:s}", "processes", (json_int_t)INT32_MAX + 1, "reason", "quota"), 0, procs);
+    bundle_refused(json_pack("{s:s, s:s}", "processes", "12", "reason", "quota"), 0, procs);
+    bundle_refused(json_pack("{s:f, s:s}", "processes", 12.0, "reason", "quota"), 0, procs);
+    bundle_refused(json_pack("{s:i}", "processes", 12), 0, why);
+    bundle_refused(json_pack("{s:i, s:i}", "processes", 12, "reason", 7), 0, why);
+    char text[PI_UNRECORDED_REASON_MAX + 2];
+    memset(text, 'q', sizeof text - 1);
+    text[sizeof text - 1] = '\0';
+    bundle_refused(json_pack("{s:i, s:s}", "processes", 12, "reason", text), 0, why);
+    bundle_refused(json_pack("{s:i, s:o}", "processes", 12, "reason", json_stringn("a\0b", 3)), 0,
+                   "bundle: \"unrecorded\": \"reason\" holds a NUL character");
+    /* the count of a step-node stays an integer of the database */
+    bundle_refused(json_pack("{s:i, s:s}", "processes", 2, "reason", "quota"), INT32_MAX - 1,
+                   "bundle: \"unrecorded\": more than 2147483647 processes for one step on one node");
+}
+
 static void broken_json_names_line_and_column(void **state)
 {
     (void)state;
@@ -288,6 +398,8 @@ int main(void)
         cmocka_unit_test(profiles_merge_per_slice_file_and_image),
         cmocka_unit_test(version_1_and_2_profiles_say_how_the_process_ended),
         cmocka_unit_test(bad_ends_signals_exit_codes_and_missing_are_refused),
+        cmocka_unit_test(bundles_count_the_processes_not_recorded),
+        cmocka_unit_test(malformed_unrecorded_refuses_the_bundle),
         cmocka_unit_test(broken_json_names_line_and_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
