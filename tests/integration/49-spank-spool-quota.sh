@@ -7,8 +7,9 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+. "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
-plan 10
+plan 12
 trap plugstack_restore EXIT
 args=$(cut -d' ' -f3- <<< "$js_plugstack_orig")
 plugstack_with "$args spool_quota=4M spool_files=20"
@@ -37,5 +38,16 @@ q=$(job_dir "$jb")/profiles/.quota.localhost
 is "$(od -An -t d8 -j 24 -N 16 "$q" | tr -s ' ' | sed 's/^ //')" "0 0" \
    "once collected, bob's records are all discharged from his share (bytes, files)"
 is "$(stat -c %U "$q")" jsbob "the ledger is bob's (his processes charge it), made by the plugin"
-rm -rf "$bob" "$alice"
+# through the ingest: the step says it is incomplete, and why
+spool=$(mktemp -d "$JS_CLUSTER_DIR/spool49.XXXXXX"); chmod 711 "$spool"
+cp -a "$(job_dir "$jb")" "$spool/"
+DB=js_t49
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" >/dev/null
+ingest_spool "$spool" "$DB"
+is "$(q "SELECT unrecorded_processes FROM js.steps WHERE job_id = $jb AND step_id = '0'")" "$n" \
+   "js.steps: the $n unrecorded process images"
+like "$(q "SELECT incomplete || ' ' || incomplete_reason FROM js.steps WHERE job_id = $jb AND step_id = '0'")" \
+   "^true .*$n processes not recorded: the job's spool quota on this node" "js.steps: incomplete, and why"
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null
+rm -rf "$bob" "$alice" "$spool" "$spool.log" "$spool.quarantine"
 done_testing
