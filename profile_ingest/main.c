@@ -418,6 +418,21 @@ static struct seen_job *seen_find(struct ctx *c, long long job)
     return s;
 }
 
+/* The room a step's plugin kept for its end (.reserve.<step>.<node>), left when slurmstepd died:
+ * no data of the job. */
+static void remove_reserves(int jobfd)
+{
+    DIR *d = fdopendir(dup(jobfd));
+    struct dirent *e;
+    if (d)
+        rewinddir(d);
+    while (d && (e = readdir(d)))
+        if (strncmp(e->d_name, ".reserve.", 9) == 0)
+            unlinkat(jobfd, e->d_name, 0);
+    if (d)
+        closedir(d);
+}
+
 /* Quarantine every file of dirfd/sub (leftovers: hidden ones too), then remove sub; 0 when
  * done, -1 when the database is away (retry) or sub stays. */
 static int quarantine_dir(struct ctx *c, int dirfd, const char *jobname, const char *sub, long long job,
@@ -596,6 +611,7 @@ static void process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *j
                        "no step record names this profile's step and node (the job ended)", res) != 0)
         return;
     pi_dispose(jobfd, JS_JOB_RECORD_NAME, c->conf.archive, job, NULL);
+    remove_reserves(jobfd);
     if (unlinkat(spoolfd, jobname, AT_REMOVEDIR) == 0)
         pi_info("%s: job ended and fully ingested; directory removed", jobname);
 }

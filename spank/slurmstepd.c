@@ -189,6 +189,7 @@ static void set_task_env(spank_t sp)
 
 static void write_job_record(spank_t sp, int final, int64_t batch_status);
 static void start_watcher(void);
+static void reserve_space(int take);
 static void make_quota_ledger(void);
 
 int js_stepd_init_post_opt(spank_t sp)
@@ -260,6 +261,7 @@ int js_stepd_init_post_opt(spank_t sp)
     }
     if (st.conf.fail_on_error && st.conf.profiler[0] && !in.profiler_usable)
         st.failed = 1;
+    reserve_space(1);
 
     set_task_env(sp);
     make_quota_ledger();
@@ -479,6 +481,34 @@ static void collector_child(char **argv, int out, int watching)
     _exit(127);
 }
 
+#define JS_SPOOL_RESERVE (1 << 20)
+
+/* Room for what the step's end writes, taken at its start in the root-owned job directory
+ * (.reserve.<step>.<node>, blocks allocated) and given back just before the end's writes: the
+ * step's bundles and its root-written records find room even when somebody filled the spool
+ * meanwhile (a user writing into profiles/ by hand, which the job's share cannot stop). */
+static void reserve_space(int take)
+{
+    char name[400], step[JS_STEP_NAME_MAX];
+    if (st.job_dir < 0)
+        return;
+    snprintf(name, sizeof name, ".reserve.%s.%s", js_step_name(st.step_id, step, sizeof step), st.node);
+    if (!take) {
+        unlinkat(st.job_dir, name, 0);
+        return;
+    }
+    int fd = openat(st.job_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return;
+    if (fallocate(fd, 0, 0, JS_SPOOL_RESERVE) != 0) {
+        static const char zero[65536];
+        for (int i = 0; i < JS_SPOOL_RESERVE / (int)sizeof zero; i++)
+            if (write(fd, zero, sizeof zero) != (ssize_t)sizeof zero)
+                break;
+    }
+    close(fd);
+}
+
 /* The job's share of the spool on this node (common/spool_quota.h): made by the first profiled
  * step of the job here, with this step's caps, given to the job's user. Root writes into the
  * user's directory only through a fresh file it created itself (O_EXCL, no link followed),
@@ -650,6 +680,7 @@ int js_stepd_exit(spank_t sp)
         goto done;
     int64_t end_ns = joblog_now_ns();
     stop_watcher();
+    reserve_space(0);
     collect_records(end_ns);
     struct joblog_step s;
     joblog_step_init(&s);

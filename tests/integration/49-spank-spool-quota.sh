@@ -3,13 +3,15 @@
 # (plugstack.conf spool_quota=, spool_files=), charged by the profiler where it makes and grows
 # records. jsbob's job starts more processes at once than his share holds: the ones beyond it
 # run unrecorded, and his step's bundle says how many and why; jsalice's job beside it keeps
-# every record and profile, and both steps' root-written records are there.
+# every record and profile, and both steps' root-written records are there. And when he fills
+# the spool's file system by hand (which no share can stop), a job already running keeps its
+# profiles and records: each step keeps room for its end from its start.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
-plan 12
+plan 16
 trap plugstack_restore EXIT
 args=$(cut -d' ' -f3- <<< "$js_plugstack_orig")
 plugstack_with "$args spool_quota=4M spool_files=20"
@@ -49,5 +51,30 @@ is "$(q "SELECT unrecorded_processes FROM js.steps WHERE job_id = $jb AND step_i
 like "$(q "SELECT incomplete || ' ' || incomplete_reason FROM js.steps WHERE job_id = $jb AND step_id = '0'")" \
    "^true .*$n processes not recorded: the job's spool quota on this node" "js.steps: incomplete, and why"
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null
-rm -rf "$bob" "$alice" "$spool" "$spool.log" "$spool.quarantine"
+rm -rf "$spool" "$spool.log" "$spool.quarantine"
+
+# --- a spool filled by hand: the room kept for each step's end ---
+small=$(mktemp -d "$JS_CLUSTER_DIR/small.XXXXXX")
+if mount -t tmpfs -o size=8m,mode=0711 tmpfs "$small"; then
+  trap 'plugstack_restore; umount -l "$small" 2>/dev/null' EXIT
+  plugstack_with "$(sed "s|spool=[^ ]*|spool=$small|" <<< "$args")"
+  ja=$(sub jsalice "$alice" -J patient --wrap 'srun bash -c "dd if=/dev/zero of=a.dat bs=64k count=4 2>/dev/null; sleep 6"')
+  for i in $(seq 100); do ls "$small/job.$ja/profiles/" 2>/dev/null | grep -q '^0\.' && break; sleep 0.1; done
+  # bob fills it and stays, so that nothing of his is given back while alice's job ends
+  hog=$(sub jsbob "$bob" -J filler --wrap 'srun bash -c "dd if=/dev/zero of=\$JOBSCREEN_PROFILE_DIR/fill bs=64k 2>/dev/null; df --output=avail -B1 \$JOBSCREEN_PROFILE_DIR | tail -1 > left; sleep 60"')
+  for i in $(seq 100); do [ -s "$bob/left" ] && break; sleep 0.1; done
+  is "$(tr -d ' ' < "$bob/left" 2>/dev/null)" 0 "jsbob filled the spool by hand (no byte left when his dd stopped)"
+  wait_job_done "$ja" 60 >/dev/null
+  for i in $(seq 50); do grep -qE '"final": ?true' "$small/job.$ja/job.json" 2>/dev/null && break; sleep 0.2; done
+  ok $([ -s "$small/job.$ja/step.0.localhost.json" ] && [ -s "$small/job.$ja/step.batch.localhost.json" ]; echo $?) \
+     "alice's running job still gets its step records"
+  is "$(jq -r '.final' "$small/job.$ja/job.json")" true "and its final job record"
+  is "$(cat "$small/job.$ja"/profiles/0.localhost.b*.json 2>/dev/null | jq -s '[.[].profiles[] | select(.exe | endswith("/dd")) | .totals.posix_write_bytes] | add')" 262144 \
+     "and its profiles: dd's 256 KiB"
+  scancel "$hog" 2>/dev/null; wait_job_done "$hog" 60 >/dev/null; plugstack_restore
+  umount -l "$small"
+else
+  for d in "filled by hand" "step records" "job record" "profiles"; do skip "$d" "cannot mount a tmpfs here"; done
+fi
+rm -rf "$bob" "$alice" "$small"
 done_testing
