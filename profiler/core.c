@@ -408,6 +408,8 @@ static void js_thread_gone(void *unused)
     if (js_prog_threads <= 1 && js_hb_running && !js_hb_stop) {
         js_hb_stop = 1;
         pthread_cond_broadcast(&js_hb_cv);
+        /* gone before this thread is: whoever joins it then finds one thread left */
+        js_hb_reap_locked();
     }
     pthread_mutex_unlock(&js_hb_mu);
     errno = e;
