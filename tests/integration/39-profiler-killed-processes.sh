@@ -2,14 +2,15 @@
 # A process that dies by a signal keeps everything it counted: a program that writes 10 MiB and
 # then raises SIGKILL, crashes with SIGSEGV, calls abort(), is cancelled with scancel, runs into
 # its job's time limit or is killed by the OOM killer shows the 10 MiB in js.steps after the
-# ingest, and how it ended in js.processes; `yes | head` keeps yes, ended by SIGPIPE.
+# ingest, and how it ended in js.processes; `yes | head` keeps yes, ended by SIGPIPE; the ranks
+# of an MPI job after one rank calls MPI_Abort keep theirs too.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
-plan 23
+plan 25
 work=$(work_dir jsalice)
 cp "$PROG/die" "$work/die"; chmod 755 "$work/die"
 sub() { (cd "$work" && as_user jsalice sbatch --parsable --chdir="$work" -o /dev/null "$@"); }
@@ -39,6 +40,10 @@ if [ -n "$cg" ] && chown jsalice "$cg/cgroup.procs"; then
   oom=$(sub -J oom --wrap "srun sh -c 'echo \$\$ > $cg/cgroup.procs && ./die oom oom.dat; true'")
 fi
 (cd "$work" && as_user jsalice timeout 60 srun -Q -J pipe sh -c 'yes | head -c 1000 > /dev/null')
+if [ "$JS_HAVE_MPI" = yes ] && [ -x "$PROG/mpi_abort" ]; then
+  cp "$PROG/mpi_abort" "$work/mpi_abort"; chmod 755 "$work/mpi_abort"
+  (cd "$work" && as_user jsalice timeout 60 srun -Q -J mpiabort --mpi=pmix -n2 ./mpi_abort "$work" >/dev/null 2>&1)
+fi
 wait_gone "$cancel" 100; [ -n "$oom" ] && wait_gone "$oom" 300
 wait_gone "$limit" 900; ok $? "the job with a one-minute limit ended"
 is "$(job_state "$limit")" TIMEOUT "and Slurm says TIMEOUT"
@@ -92,6 +97,15 @@ is "$(q "SELECT p.ended_by || '|' || p.exit_code FROM js.processes p JOIN js.job
    "exit|0" "head ended by exit, status 0"
 is "$(q "SELECT p.stdio_read_bytes + p.posix_read_bytes FROM js.processes p JOIN js.jobs j USING (cluster_id, job_id) WHERE j.name = 'pipe' AND p.exe LIKE '%/head'")" 1000 \
    "head read its 1000 bytes"
+if [ "$JS_HAVE_MPI" = yes ] && [ -x "$PROG/mpi_abort" ]; then
+  is "$(q "SELECT string_agg(p.mpi_rank || ':' || (p.posix_write_bytes >= 1048576), ',' ORDER BY p.mpi_rank) FROM js.processes p JOIN js.jobs j USING (cluster_id, job_id) WHERE j.name = 'mpiabort' AND p.exe LIKE '%/mpi_abort'")" \
+     "0:true,1:true" "MPI_Abort on rank 1: both ranks have their records and their 1 MiB"
+  is "$(q "SELECT string_agg(p.ended_by || '/' || coalesce(p.exit_code::text, '-') || '/' || p.signal, ',' ORDER BY p.mpi_rank) FROM js.processes p JOIN js.jobs j USING (cluster_id, job_id) WHERE j.name = 'mpiabort' AND p.exe LIKE '%/mpi_abort'")" \
+     "signal/-/9,_exit/3/0" "rank 0 killed by SIGKILL, rank 1 ended by its abort with status 3"
+else
+  skip "MPI_Abort: both ranks' records" "built without MPI"
+  skip "MPI_Abort: how each rank ended" "built without MPI"
+fi
 # the step record is written after the collector: the ingest saw every profile of the cancelled job
 is "$(q "SELECT count(*) FROM js.processes p JOIN js.jobs j USING (cluster_id, job_id) WHERE j.name = 'cancel' AND p.exe LIKE '%/die'")" 1 \
    "the cancelled step's killed process is there once"
