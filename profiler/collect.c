@@ -1,11 +1,14 @@
 /*
  * jobscreen-collect: turns the records that profiled processes left in a profile directory
- * (profile.h) into profiles (docs/profile-format.md), one per process image, and removes each
- * record it turned. Run as the job's user: by the plugin at step end (spank/slurmstepd.c), by
- * hand, or by the tests after a step. Nothing here trusts a record more than its owner would:
- * every offset and count is checked against the layout before it is used.
+ * (profile.h) into profiles (docs/profile-format.md), in bundles per step and node, and
+ * removes each record it turned. Run as the job's user: by the plugin while a step runs and at
+ * its end (spank/slurmstepd.c), by hand, or by the tests after a step. Nothing here trusts a
+ * record more than its owner would: every offset and count is checked against the layout
+ * before it is used. Design: docs/profiler.md, "Collection".
  *
- *   jobscreen-collect [--final] [--seen-ns NS] [--status PID=WAITSTATUS]... DIR [STEP NODE]
+ *   jobscreen-collect --watch DIR STEP NODE      while the step runs (bundles, live snapshot, pool)
+ *   jobscreen-collect --final [--seen-ns NS] [--status PID=WAITSTATUS]... DIR STEP NODE
+ *   jobscreen-collect [--final] --each DIR [STEP NODE]   one profile file per record
  *
  * Without --final only the records of images that ended (or were reaped) are turned; with it
  * (step end: every process of the step is gone) all of them, those nobody saw end as "unknown".

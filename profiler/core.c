@@ -123,7 +123,6 @@ static double js_ns_per_tick(void)
 #endif
 }
 
-
 void js_note_error(const char *what, int err)
 {
     if (js_g->err_what == NULL) {

@@ -1,7 +1,8 @@
 /*
  * The record file of a process image (layout in profile.h, design in docs/profiler.md):
- * created at start, copied under the child's pid at fork, its chunks allocated before first
- * use, and the status of a reaped child written into the child's record.
+ * taken from the pool the step's collector keeps or made at start, copied under the child's
+ * pid at fork, its chunks allocated (and charged to the job's share of the spool) before
+ * first use, and the status of a reaped child written into the child's record.
  * Every file operation here uses the real functions and holds no descriptor between calls.
  */
 #include "config.h"
@@ -11,12 +12,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h> /* RENAME_NOREPLACE, without stdio */
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <linux/fs.h> /* RENAME_NOREPLACE, without stdio */
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -45,7 +46,6 @@ static int resolve(void)
     }
     return real_pwrite && real_pread && real_ftruncate ? 0 : -1;
 }
-
 
 void *js_rec_region(uint64_t off)
 {
@@ -183,8 +183,6 @@ static void quota_attach(void)
     js_real_close(fd);
 }
 
-static uint64_t chunks_in(uint64_t first, uint64_t last, const struct js_global *g);
-
 static int chunk_is_set(const struct js_global *g, uint64_t c)
 {
     return (__atomic_load_n(&g->alloc[c / 64], __ATOMIC_ACQUIRE) >> (c % 64)) & 1;
@@ -210,8 +208,12 @@ static int allocate_chunks(int fd, struct js_global *g, uint64_t first, uint64_t
     for (uint64_t c = first; c <= last; c++) {
         if (chunk_is_set(g, c))
             continue;
-        if (allocate(fd, c * JS_REC_CHUNK, JS_REC_CHUNK) != 0)
+        if (allocate(fd, c * JS_REC_CHUNK, JS_REC_CHUNK) != 0) {
+            int e = errno;
+            js_quota_charge(js_quota, 0, -(int64_t)(chunks_in(c, last, g) * JS_REC_CHUNK)); /* not taken */
+            errno = e;
             return -1;
+        }
         __atomic_fetch_or(&g->alloc[c / 64], 1ULL << (c % 64), __ATOMIC_RELEASE);
     }
     return 0;
