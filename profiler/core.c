@@ -428,7 +428,7 @@ static int js_any_activity(void)
     return 0;
 }
 
-int js_exec_should_write(void)
+int js_recording_here(void)
 {
     return js_on && getpid() == js_pid;
 }

@@ -24,7 +24,7 @@ extern char **environ;
     JS_EXPORT int name params \
     { \
         JS_REAL(int, name, params); \
-        int w = js_exec_should_write(); \
+        int w = js_recording_here(); \
         if (w) \
             js_end("exec"); \
         int r = real_##name args; \
@@ -85,11 +85,17 @@ JS_EXPORT int execle(const char *p, const char *arg, ...)
 typedef int (*js_main_fn)(int, char **, char **);
 static js_main_fn js_program_main;
 
+/* The status this image is about to exit with, into its record (not a vfork child's). */
+static void note_exit_status(int status)
+{
+    if (js_on && getpid() == js_pid)
+        js_g->exit_code = status & 0xff;
+}
+
 static int js_main(int argc, char **argv, char **envp)
 {
     int rc = js_program_main(argc, argv, envp);
-    if (js_on && getpid() == js_pid)
-        js_g->exit_code = rc & 0xff;
+    note_exit_status(rc);
     return rc;
 }
 
@@ -106,8 +112,7 @@ JS_EXPORT int __libc_start_main(js_main_fn main_fn, int argc, char **argv, void 
 JS_EXPORT void exit(int status)
 {
     JS_REAL(void, exit, (int));
-    if (js_on && getpid() == js_pid)
-        js_g->exit_code = status & 0xff;
+    note_exit_status(status);
     real_exit(status);
     __builtin_unreachable();
 }
@@ -115,8 +120,7 @@ JS_EXPORT void exit(int status)
 JS_EXPORT void _exit(int status)
 {
     JS_REAL(void, _exit, (int));
-    if (js_on && getpid() == js_pid)
-        js_g->exit_code = status & 0xff;
+    note_exit_status(status);
     js_end("_exit");
     real__exit(status);
     __builtin_unreachable();
@@ -125,8 +129,7 @@ JS_EXPORT void _exit(int status)
 JS_EXPORT void _Exit(int status)
 {
     JS_REAL(void, _Exit, (int));
-    if (js_on && getpid() == js_pid)
-        js_g->exit_code = status & 0xff;
+    note_exit_status(status);
     js_end("_exit");
     real__Exit(status);
     __builtin_unreachable();

@@ -153,11 +153,9 @@ void *js_next(const char *name);
 
 /* --- core.c --- */
 extern pid_t js_pid;
-extern const char *js_profile_dir;
-extern size_t js_profile_dir_len;
 void js_end(const char *how);      /* the image ends (exit, exec, _exit): final fold, end marked */
 void js_exec_failed(void);         /* an exec returned: the image is live again */
-int js_exec_should_write(void);
+int js_recording_here(void);     /* recording, and not a vfork child */
 
 /* real functions the profiler itself uses (never counted) */
 extern ssize_t (*js_real_write)(int, const void *, size_t);
@@ -166,6 +164,5 @@ extern int (*js_real_open)(const char *, int, ...);
 extern int (*js_real_close)(int);
 extern int (*js_real_fstat)(int, struct stat *);
 extern int (*js_real_unlink)(const char *);
-
 
 #endif

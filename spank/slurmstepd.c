@@ -140,6 +140,13 @@ static int profiler_usable(const char *path)
     return 1;
 }
 
+/* The step's profiles/ directory (the tasks' JOBSCREEN_PROFILE_DIR) and the step's name. */
+static void profiles_dir(char *dir, size_t dirsize, char *step, size_t stepsize)
+{
+    snprintf(dir, dirsize, "%s/job.%" PRIu32 "/" JS_PROFILES_DIR_NAME, st.conf.spool, st.job_id);
+    js_step_name(st.step_id, step, stepsize);
+}
+
 static void set_task_env(spank_t sp)
 {
     char ld[ENV_MAX], out[ENV_MAX], val[PATH_MAX + 64], step[JS_STEP_NAME_MAX];
@@ -154,13 +161,13 @@ static void set_task_env(spank_t sp)
     }
     if (st.profiled) {
         job_setenv(sp, "LD_PRELOAD", out);
-        snprintf(val, sizeof val, "%s/job.%" PRIu32 "/" JS_PROFILES_DIR_NAME, st.conf.spool, st.job_id);
+        profiles_dir(val, sizeof val, step, sizeof step);
         job_setenv(sp, "JOBSCREEN_PROFILE_DIR", val);
         snprintf(val, sizeof val, "%d", st.conf.slice_seconds);
         job_setenv(sp, "JOBSCREEN_SLICE_SECONDS", val);
         snprintf(val, sizeof val, "%" PRIu32, st.job_id);
         job_setenv(sp, "JOBSCREEN_JOB_ID", val);
-        job_setenv(sp, "JOBSCREEN_STEP", js_step_name(st.step_id, step, sizeof step));
+        job_setenv(sp, "JOBSCREEN_STEP", step);
         job_setenv(sp, "JOBSCREEN_NODE", st.node);
         if (st.cluster[0])
             job_setenv(sp, "JOBSCREEN_CLUSTER", st.cluster);
@@ -557,8 +564,7 @@ static void start_watcher(void)
     char dir[PATH_MAX + 64], step[JS_STEP_NAME_MAX];
     if (!st.profiled || st.conf.collector[0] == '\0' || st.job_dir < 0)
         return;
-    snprintf(dir, sizeof dir, "%s/job.%" PRIu32 "/" JS_PROFILES_DIR_NAME, st.conf.spool, st.job_id);
-    js_step_name(st.step_id, step, sizeof step);
+    profiles_dir(dir, sizeof dir, step, sizeof step);
     char *argv[] = {st.conf.collector, "--watch", dir, step, st.node, NULL};
     pid_t pid = fork();
     if (pid == 0)
@@ -594,8 +600,7 @@ static void collect_records(int64_t end_ns)
     char dir[PATH_MAX + 64], step[JS_STEP_NAME_MAX], seen[32];
     if (!st.profiled || st.conf.collector[0] == '\0')
         return;
-    snprintf(dir, sizeof dir, "%s/job.%" PRIu32 "/" JS_PROFILES_DIR_NAME, st.conf.spool, st.job_id);
-    js_step_name(st.step_id, step, sizeof step);
+    profiles_dir(dir, sizeof dir, step, sizeof step);
     char **argv = calloc(8 + 2 * (size_t)st.ntasks, sizeof *argv);
     char (*status)[48] = calloc((size_t)st.ntasks + 1, sizeof *status);
     int pfd[2];

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The spool's faults never reach the program: a full file system and a directory the user
 # cannot write leave the program's exit status and output as they were, and no stray files.
+# And a collector stopped in the middle of a bundle neither loses nor doubles a profile.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
-plan 6
+plan 9
 base=$(mktemp -d /tmp/js-prof37.XXXXXX); chmod 755 "$base"
 
 # --- full: a 4 KiB tmpfs, filled up ---
@@ -38,4 +39,21 @@ out=$(prof_srun "$base/p" -N1 -n1 -- sh -c 'echo out; echo err >&2; exit 7' 2>"$
 is "$out $(grep -c '^err$' "$base/err")" "out
 rc=7 1" "a profiled shell's stdout, stderr and exit status 7 reach srun unchanged"
 rm -rf "$base" "$base/p.ids"
+# --- a collector stopped between its markers and its bundle ---
+rec=$base/rec; mkdir -p "$rec"
+for i in 1 2; do
+  timeout 60 srun -Q -N1 -n1 env JOBSCREEN_PROFILE_DIR="$rec" JOBSCREEN_STEP=0 JOBSCREEN_NODE=n1 JOBSCREEN_JOB_ID=1 \
+    LD_PRELOAD="$PROF_LIB" "$PROG/exit_now" "$base/x$i" >/dev/null 2>&1
+done
+a=$(ls "$rec" | sed -n 1p) b=$(ls "$rec" | sed -n 2p)
+pid_of() { sed 's/^0\.n1\.\([0-9]*\).*/\1/' <<< "$1"; }
+# a: marked for bundle 1, which never appeared; b: marked for bundle 2, which did (empty here)
+mv "$rec/$a" "$rec/.$a.in-b1"; mv "$rec/$b" "$rec/.$b.in-b2"
+echo '{"format":"jobscreen-profile-bundle","version":1,"profiles":[]}' > "$rec/0.n1.b2.json"
+"$COLLECT" --final "$rec" 0 n1
+is "$(ls -A "$rec" | grep -c '^\.')" 0 "the next collection leaves no marker"
+is "$(cat "$rec"/0.n1.b*.json | jq -s --argjson p "$(pid_of "$a")" '[.[].profiles[] | select(.pid == $p)] | length')" 1 \
+   "the record marked for a bundle that never appeared is put back and bundled once"
+is "$(cat "$rec"/0.n1.b*.json | jq -s --argjson p "$(pid_of "$b")" '[.[].profiles[] | select(.pid == $p)] | length')" 0 \
+   "the record marked for a bundle that exists is not bundled again"
 done_testing
