@@ -91,6 +91,8 @@ struct joblog_step {
     char *profiler_version;
     int64_t slice_seconds;
     char *workflow;
+    int64_t unrecorded;          /* processes whose profiles the spool's share refused; 0: none */
+    char *unrecorded_reason;     /* why, in words (owned) */
     int truncated;
 };
 
@@ -125,12 +127,17 @@ int64_t joblog_now_ns(void);
 /*
  * The spool (docs/spool.md).  joblog_spool_job_dir opens (creating when missing) the job's
  * directory SPOOL/job.<jobid> (root 0711) and, when make_profiles is set, its profiles/
- * (uid:gid 0700).  No symbolic link is followed anywhere; the spool must be a directory owned
+ * (root 0700: only root copies profiles into the spool).  No symbolic link is followed anywhere; the spool must be a directory owned
  * by root (our effective uid) that group and others cannot write, and an existing job
  * directory must be owned by root.  Returns an open directory fd, or -1 with a message in err.
  */
-int joblog_spool_job_dir(const char *spool, uint32_t job_id, int make_profiles, uid_t uid, gid_t gid,
-                         char *err, size_t errlen);
+int joblog_spool_job_dir(const char *spool, uint32_t job_id, int make_profiles, char *err, size_t errlen);
+
+/* The job's directory in the record area, RECORD_DIR/job.<jobid> (uid:gid 0700: the running
+ * processes' records, JOBSCREEN_PROFILE_DIR), made when missing; RECORD_DIR is made (root 0711)
+ * when missing and must be root's, not writable by group or others. Returns an open directory
+ * fd, or -1 with a message in err. */
+int joblog_record_job_dir(const char *record_dir, uint32_t job_id, uid_t uid, gid_t gid, char *err, size_t errlen);
 
 /* Write a record atomically into dirfd: ".<name>.<pid>.tmp" (0644, O_EXCL, O_NOFOLLOW), then rename to
  * name.  Returns 0, or -1 with a message in err. */

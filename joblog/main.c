@@ -52,7 +52,7 @@ static int one_job(uint32_t id, const char *spool, int print, const char *workfl
         return 1;
     }
     if (!print) {
-        dirfd = joblog_spool_job_dir(spool, id, 0, 0, 0, err, sizeof err);
+        dirfd = joblog_spool_job_dir(spool, id, 0, err, sizeof err);
         if (dirfd < 0) {
             fprintf(stderr, "joblog: job %u: %s\n", id, err);
             joblog_job_free(&job);

@@ -61,7 +61,8 @@ void joblog_step_init(struct joblog_step *step)
 void joblog_step_free(struct joblog_step *step)
 {
     char **strings[] = { &step->cluster, &step->node, &step->node_list, &step->user,
-                         &step->work_dir, &step->profiler, &step->profiler_version, &step->workflow };
+                         &step->work_dir, &step->profiler, &step->profiler_version, &step->workflow,
+                         &step->unrecorded_reason };
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         free(*strings[i]);
         *strings[i] = NULL;
@@ -458,6 +459,10 @@ json_t *joblog_step_to_json(const struct joblog_step *step, int64_t written_ns)
     put(o, "writer_version", json_string(PACKAGE_VERSION), &fail);
     put(o, "written_ns", json_integer(written_ns), &fail);
     put(o, "truncated", json_boolean(truncated), &fail);
+    /* optional (record-format.md): only when the spool's share refused something */
+    if (step->unrecorded > 0)
+        put(o, "unrecorded", json_pack("{s:I,s:s}", "processes", (json_int_t)step->unrecorded, "reason",
+                                       step->unrecorded_reason ? step->unrecorded_reason : ""), &fail);
     if (fail) {
         json_decref(o);
         return NULL;

@@ -59,8 +59,7 @@ static int open_subdir(int dirfd, const char *name, mode_t mode, uid_t owner, in
     return fd;
 }
 
-int joblog_spool_job_dir(const char *spool, uint32_t job_id, int make_profiles, uid_t uid, gid_t gid,
-                         char *err, size_t errlen)
+int joblog_spool_job_dir(const char *spool, uint32_t job_id, int make_profiles, char *err, size_t errlen)
 {
     uid_t me = geteuid();
     char name[64];
@@ -94,16 +93,17 @@ int joblog_spool_job_dir(const char *spool, uint32_t job_id, int make_profiles, 
         close(jfd);
         return fail(err, errlen, "%s/%s: chmod: %s", spool, name, strerror(e));
     }
+    /* profiles/: what root copies from the record area (docs/spool.md); root's alone, so that
+     * nothing the user's processes do can fill the spool. One an earlier version made the
+     * user's is taken back. */
     if (make_profiles) {
-        int pfd;
         if (mkdirat(jfd, JS_PROFILES_DIR_NAME, 0700) < 0 && errno != EEXIST) {
             int e = errno;
             close(jfd);
             return fail(err, errlen, "%s/%s/" JS_PROFILES_DIR_NAME ": %s", spool, name, strerror(e));
         }
-        pfd = openat(jfd, JS_PROFILES_DIR_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (pfd < 0 || fstat(pfd, &st) < 0 || !S_ISDIR(st.st_mode) ||
-            (st.st_uid != me && st.st_uid != uid)) {
+        int pfd = openat(jfd, JS_PROFILES_DIR_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (pfd < 0 || fstat(pfd, &st) < 0 || !S_ISDIR(st.st_mode)) {
             int e = pfd < 0 ? errno : EPERM;
             if (pfd >= 0)
                 close(pfd);
@@ -112,23 +112,56 @@ int joblog_spool_job_dir(const char *spool, uint32_t job_id, int make_profiles, 
                 e = ELOOP;
             close(jfd);
             return fail(err, errlen, "%s/%s/" JS_PROFILES_DIR_NAME ": %s", spool, name,
-                        e == EPERM   ? "not a directory owned by root or the job's user"
+                        e == EPERM   ? "not a directory"
                         : e == ELOOP ? "is a symbolic link; not followed" : strerror(e));
         }
-        if ((st.st_uid != uid || st.st_gid != gid) && fchown(pfd, uid, gid) < 0) {
+        if (((st.st_uid != me || st.st_gid != getegid()) && fchown(pfd, me, getegid()) < 0) ||
+            ((st.st_mode & 07777) != 0700 && fchmod(pfd, 0700) < 0)) {
             int e = errno;
             close(pfd);
             close(jfd);
-            return fail(err, errlen, "%s/%s/" JS_PROFILES_DIR_NAME ": chown %u:%u: %s", spool, name,
-                        (unsigned)uid, (unsigned)gid, strerror(e));
-        }
-        if ((st.st_mode & 07777) != 0700 && fchmod(pfd, 0700) < 0) {
-            int e = errno;
-            close(pfd);
-            close(jfd);
-            return fail(err, errlen, "%s/%s/" JS_PROFILES_DIR_NAME ": chmod: %s", spool, name, strerror(e));
+            return fail(err, errlen, "%s/%s/" JS_PROFILES_DIR_NAME ": %s", spool, name, strerror(e));
         }
         close(pfd);
+    }
+    return jfd;
+}
+
+int joblog_record_job_dir(const char *record_dir, uint32_t job_id, uid_t uid, gid_t gid, char *err, size_t errlen)
+{
+    uid_t me = geteuid();
+    char name[64];
+    struct stat st;
+    int created;
+
+    if (record_dir == NULL || record_dir[0] != '/')
+        return fail(err, errlen, "record_dir=%s: not an absolute path", record_dir ? record_dir : "(unset)");
+    if (mkdir(record_dir, 0711) == 0)
+        chmod(record_dir, 0711); /* whatever the umask */
+    int rfd = open(record_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (rfd < 0)
+        return fail(err, errlen, "record_dir=%s: %s", record_dir, strerror(errno));
+    if (fstat(rfd, &st) < 0 || st.st_uid != me || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+        close(rfd);
+        return fail(err, errlen, "record_dir=%s: must be a directory owned by uid %u and not writable by group or others",
+                    record_dir, (unsigned)me);
+    }
+    js_job_dir_name(name, sizeof name, job_id);
+    /* only root makes entries here: one that exists was made for this job's user (a job id
+     * is not reused while its directory stands) */
+    int jfd = open_subdir(rfd, name, 0700, me, &created);
+    if (jfd < 0 && errno == EPERM)
+        jfd = open_subdir(rfd, name, 0700, uid, &created);
+    close(rfd);
+    if (jfd < 0)
+        return fail(err, errlen, "%s/%s: %s", record_dir, name,
+                    errno == EPERM   ? "exists but is not a directory of root or the job's user"
+                    : errno == ELOOP ? "is a symbolic link; not followed" : strerror(errno));
+    if (fstat(jfd, &st) < 0 || ((st.st_uid != uid || st.st_gid != gid) && fchown(jfd, uid, gid) < 0) ||
+        ((st.st_mode & 07777) != 0700 && fchmod(jfd, 0700) < 0)) {
+        int e = errno;
+        close(jfd);
+        return fail(err, errlen, "%s/%s: %s", record_dir, name, strerror(e));
     }
     return jfd;
 }

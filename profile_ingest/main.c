@@ -418,16 +418,17 @@ static struct seen_job *seen_find(struct ctx *c, long long job)
     return s;
 }
 
-/* The room a step's plugin kept for its end (.reserve.<step>.<node>), left when slurmstepd died:
- * no data of the job. */
-static void remove_reserves(int jobfd)
+/* The plugin's ledgers (.spool.<node>, .relay.<step>.<node>: docs/spool.md) and the room an
+ * older plugin kept for a step's end (.reserve.<step>.<node>): no data of the job. */
+static void remove_ledgers(int jobfd)
 {
     DIR *d = fdopendir(dup(jobfd));
     struct dirent *e;
     if (d)
         rewinddir(d);
     while (d && (e = readdir(d)))
-        if (strncmp(e->d_name, ".reserve.", 9) == 0)
+        if (strncmp(e->d_name, ".reserve.", 9) == 0 || strncmp(e->d_name, ".spool.", 7) == 0 ||
+            strncmp(e->d_name, ".relay.", 7) == 0)
             unlinkat(jobfd, e->d_name, 0);
     if (d)
         closedir(d);
@@ -450,7 +451,7 @@ static int quarantine_dir(struct ctx *c, int dirfd, const char *jobname, const c
             continue;
         if (strncmp(e->d_name, JS_QUOTA_PREFIX, strlen(JS_QUOTA_PREFIX)) == 0 ||
             strncmp(e->d_name, ".pool.", 6) == 0 || strncmp(e->d_name, ".pool-new.", 10) == 0) {
-            unlinkat(pfd, e->d_name, 0); /* the quota ledger, records made ahead: no data of the job */
+            unlinkat(pfd, e->d_name, 0); /* an older plugin's quota ledger and records made ahead: no data */
             continue;
         }
         char file[PATH_MAX], to[PATH_MAX];
@@ -611,7 +612,7 @@ static void process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *j
                        "no step record names this profile's step and node (the job ended)", res) != 0)
         return;
     pi_dispose(jobfd, JS_JOB_RECORD_NAME, c->conf.archive, job, NULL);
-    remove_reserves(jobfd);
+    remove_ledgers(jobfd);
     if (unlinkat(spoolfd, jobname, AT_REMOVEDIR) == 0)
         pi_info("%s: job ended and fully ingested; directory removed", jobname);
 }

@@ -125,6 +125,16 @@ int pi_record_check(const json_t *r, int is_step, char *reason, size_t size)
         return fail(reason, size, "start_ns and end_ns do not make a time span");
     if (len < 1 || len > 3600)
         return fail(reason, size, "field \"slice_seconds\" is out of range");
+    /* optional: the profiles the spool's share on the node refused (record-format.md) */
+    const json_t *u = json_object_get(r, "unrecorded");
+    if (u) {
+        const json_t *n = json_object_get(u, "processes"), *text = json_object_get(u, "reason");
+        if (!json_is_object(u) || !json_is_integer(n) || json_integer_value(n) < 1 || json_integer_value(n) > INT32_MAX ||
+            !json_is_string(text) || json_string_length(text) > PI_UNRECORDED_REASON_MAX ||
+            memchr(json_string_value(text), '\0', json_string_length(text)))
+            return fail(reason, size, "field \"unrecorded\" is not {\"processes\": 1 to %d, \"reason\": a string of at most %d bytes}",
+                        INT32_MAX, PI_UNRECORDED_REASON_MAX);
+    }
     return PI_OK;
 }
 
@@ -142,6 +152,12 @@ void pi_step_init(struct pi_step *st, json_t *job, json_t *rec, const char *defa
     snprintf(st->node, sizeof st->node, "%s", json_string_value(json_object_get(rec, "node")));
     const char *cl = json_string_value(json_object_get(rec, "cluster"));
     snprintf(st->cluster, sizeof st->cluster, "%s", cl && *cl ? cl : default_cluster);
+    /* what the plugin's relay could not keep (checked by pi_record_check); the bundles add theirs */
+    const json_t *u = json_object_get(rec, "unrecorded");
+    if (u) {
+        st->unrecorded = json_integer_value(json_object_get(u, "processes"));
+        snprintf(st->unrecorded_reason, sizeof st->unrecorded_reason, "%s", json_string_value(json_object_get(u, "reason")));
+    }
 }
 
 void pi_step_free(struct pi_step *st)

@@ -627,7 +627,7 @@ static int bundle_close(struct bundle *b, const char *name, int replace, int64_t
     js_out_raw(&b->out, "]", 1);
     if (unrecorded > 0) {
         char why[256];
-        snprintf(why, sizeof why, "the job's spool quota on this node (%lld B, %lld records) was reached",
+        snprintf(why, sizeof why, "the job's record quota on this node (%lld B, %lld records) was reached",
                  (long long)C.quota->cap_bytes, (long long)C.quota->cap_files);
         comma(&b->out);
         js_out_key(&b->out, "unrecorded");
@@ -697,20 +697,33 @@ static DIR *open_dir(void)
     return d;
 }
 
-/* Markers left by a run that stopped: removed, or put back; returns the next free sequence. */
+/* Does bundle seq exist: published here, or already taken into the spool by the plugin's relay
+ * (which leaves an empty tombstone, .<bundle>.sent, until this run has seen it)? */
+static int bundle_exists(unsigned seq)
+{
+    char name[600], tomb[620];
+    struct stat sb;
+    if (bundle_name(name, sizeof name, seq) != 0)
+        return 0;
+    snprintf(tomb, sizeof tomb, ".%s.sent", name);
+    return fstatat(C.dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 || fstatat(C.dirfd, tomb, &sb, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+/* Markers left by a run that stopped: removed, or put back; then the tombstones go. Returns
+ * the next free sequence. */
 static unsigned recover(void)
 {
     unsigned next = 1;
     DIR *d = open_dir();
     struct dirent *e;
     char name[600];
+    size_t pl = strlen(C.prefix);
     while (d && (e = readdir(d)) != NULL) {
         const char *n = e->d_name;
         unsigned seq;
         const char *mk = n[0] == '.' ? strstr(n, JS_REC_SUFFIX JS_MARK) : NULL;
-        if (mk && strncmp(n + 1, C.prefix, strlen(C.prefix)) == 0 && sscanf(mk + strlen(JS_REC_SUFFIX JS_MARK), "%u", &seq) == 1) {
-            struct stat sb;
-            if (bundle_name(name, sizeof name, seq) == 0 && fstatat(C.dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+        if (mk && strncmp(n + 1, C.prefix, pl) == 0 && sscanf(mk + strlen(JS_REC_SUFFIX JS_MARK), "%u", &seq) == 1) {
+            if (bundle_exists(seq)) {
                 int64_t bytes = record_bytes(n);
                 if (unlinkat(C.dirfd, n, 0) == 0) /* its profile is in the bundle */
                     js_quota_charge(C.quota, -1, -bytes);
@@ -720,10 +733,16 @@ static unsigned recover(void)
             }
             if (seq >= next)
                 next = seq + 1;
-        } else if (ours(n, ".json") && n[strlen(C.prefix)] == 'b' &&
-                   sscanf(n + strlen(C.prefix) + 1, "%u", &seq) == 1 && seq >= next) {
+        } else if (ours(n, ".json") && n[pl] == 'b' && sscanf(n + pl + 1, "%u", &seq) == 1 && seq >= next) {
             next = seq + 1;
         }
+    }
+    /* every marker is settled: the tombstones have told what they had to */
+    for (d ? rewinddir(d) : (void)0; d && (e = readdir(d)) != NULL;) {
+        size_t l = strlen(e->d_name);
+        if (e->d_name[0] == '.' && strncmp(e->d_name + 1, C.prefix, pl) == 0 && e->d_name[1 + pl] == 'b' && l > 5 &&
+            strcmp(e->d_name + l - 5, ".sent") == 0)
+            unlinkat(C.dirfd, e->d_name, 0);
     }
     if (d)
         closedir(d);

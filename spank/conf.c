@@ -76,6 +76,9 @@ int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t err
     conf->default_on = 1;
     conf->spool_quota = JS_SPOOL_QUOTA_DEFAULT;
     conf->spool_files = JS_SPOOL_FILES_DEFAULT;
+    conf->record_quota = JS_RECORD_QUOTA_DEFAULT;
+    conf->record_files = JS_RECORD_FILES_DEFAULT;
+    snprintf(conf->record_dir, sizeof conf->record_dir, "%s", JS_RECORD_DIR_DEFAULT);
 #ifdef JS_COLLECTOR_DEFAULT
     snprintf(conf->collector, sizeof conf->collector, "%s", JS_COLLECTOR_DEFAULT);
 #endif
@@ -96,12 +99,14 @@ int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t err
         memcpy(key, arg, klen);
         key[klen] = '\0';
         const char *val = eq + 1;
-        if (strcmp(key, "profiler") == 0 || strcmp(key, "spool") == 0 || strcmp(key, "collector") == 0) {
+        if (strcmp(key, "profiler") == 0 || strcmp(key, "spool") == 0 || strcmp(key, "collector") == 0 ||
+            strcmp(key, "record_dir") == 0) {
             if (val[0] != '/') {
                 snprintf(err, errlen, "%s=%s: not an absolute path", key, val);
                 return -1;
             }
-            char *dst = key[0] == 'p' ? conf->profiler : key[0] == 's' ? conf->spool : conf->collector;
+            char *dst = key[0] == 'p' ? conf->profiler : key[0] == 's' ? conf->spool
+                      : key[0] == 'c' ? conf->collector : conf->record_dir;
             if (copy_value(dst, PATH_MAX, key, val, err, errlen) < 0)
                 return -1;
         } else if (strcmp(key, "slice") == 0) {
@@ -134,17 +139,18 @@ int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t err
             if (check_list(key, val, err, errlen) < 0 ||
                 copy_value(conf->exclude_exe, sizeof conf->exclude_exe, key, val, err, errlen) < 0)
                 return -1;
-        } else if (strcmp(key, "spool_quota") == 0 || strcmp(key, "spool_files") == 0) {
-            int64_t v = js_parse_size(val, key[6] == 'q');
+        } else if (strcmp(key, "spool_quota") == 0 || strcmp(key, "spool_files") == 0 ||
+                   strcmp(key, "record_quota") == 0 || strcmp(key, "record_files") == 0) {
+            int bytes = strstr(key, "_quota") != NULL;
+            int64_t v = js_parse_size(val, bytes);
             if (v < 0) {
                 snprintf(err, errlen, "%s=%s: not a whole number%s (0: no cap)", key, val,
-                         key[6] == 'q' ? " of bytes, with an optional K, M, G or T" : "");
+                         bytes ? " of bytes, with an optional K, M, G or T" : "");
                 return -1;
             }
-            if (key[6] == 'q')
-                conf->spool_quota = v;
-            else
-                conf->spool_files = v;
+            int64_t *dst = key[0] == 's' ? (bytes ? &conf->spool_quota : &conf->spool_files)
+                                         : (bytes ? &conf->record_quota : &conf->record_files);
+            *dst = v;
         } else {
             snprintf(err, errlen, "unknown argument '%s'", arg);
             return -1;

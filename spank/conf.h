@@ -17,18 +17,24 @@ struct js_conf {
     char profiler[PATH_MAX];   /* profiler=PATH; empty: no profiling */
     char collector[PATH_MAX];  /* collector=PATH: jobscreen-collect (default: the installed one) */
     char spool[PATH_MAX];      /* spool=DIR (required) */
+    char record_dir[PATH_MAX]; /* record_dir=DIR: where running processes keep their records */
     int slice_seconds;         /* slice=N (1..3600, default 4) */
     int default_on;            /* default=on|off */
     char exclude_users[JS_LIST_MAX];      /* exclude_users=NAME|UID,... */
     char exclude_partitions[JS_LIST_MAX]; /* exclude_partitions=NAME,... */
     char exclude_exe[JS_LIST_MAX];        /* exclude_exe=PATTERN,... (fnmatch, on argv[0] and its basename) */
     int fail_on_error;         /* fail_on_error=yes|no (default no) */
-    int64_t spool_quota;       /* spool_quota=SIZE: bytes of records per job and node (0: no cap) */
-    int64_t spool_files;       /* spool_files=N: records per job and node (0: no cap) */
+    int64_t spool_quota;       /* spool_quota=SIZE: bytes of profiles in the spool per job and node (0: no cap) */
+    int64_t spool_files;       /* spool_files=N: bundles of profiles in the spool per job and node (0: no cap) */
+    int64_t record_quota;      /* record_quota=SIZE: bytes of records at once per job and node (0: no cap) */
+    int64_t record_files;      /* record_files=N: records at once per job and node (0: no cap) */
 };
 
+#define JS_RECORD_DIR_DEFAULT "/dev/shm/jobscreen"
 #define JS_SPOOL_QUOTA_DEFAULT (1LL << 30)
 #define JS_SPOOL_FILES_DEFAULT 10000
+#define JS_RECORD_QUOTA_DEFAULT (1LL << 30)
+#define JS_RECORD_FILES_DEFAULT 10000
 
 /* A whole number, with a K/M/G/T (binary) suffix when suffix is set; -1 when it is not one. */
 int64_t js_parse_size(const char *s, int suffix);

@@ -14,7 +14,9 @@
 
 #include <slurm/spank.h>
 
+#include "conf.h"
 #include "jobscreen.h"
+#include "relay.h"
 
 SPANK_PLUGIN(jobscreen, 1);
 
@@ -107,4 +109,22 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
     (void)ac;
     (void)av;
     return spank_context() == S_CTX_REMOTE ? js_stepd_exit(sp) : ESPANK_SUCCESS;
+}
+
+/* At the job's end on each node (slurmd runs this as root, in the job epilog's context, for
+ * every job on every node it ran on): the job's directory in the record area goes. */
+int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
+{
+    struct js_conf conf;
+    char err[512];
+    uint32_t job_id;
+    int64_t left = 0;
+    if (js_conf_parse(&conf, ac, av, err, sizeof err) < 0 || spank_get_item(sp, S_JOB_ID, &job_id) != ESPANK_SUCCESS)
+        return ESPANK_SUCCESS;
+    if (js_relay_remove_job(conf.record_dir, job_id, &left) != 0)
+        slurm_error("jobscreen: job %u: cannot remove all of %s/job.%u: %m", job_id, conf.record_dir, job_id);
+    if (left > 0)
+        slurm_error("jobscreen: job %u: %lld records no collector turned were removed with %s/job.%u", job_id,
+                    (long long)left, conf.record_dir, job_id);
+    return ESPANK_SUCCESS;
 }

@@ -38,6 +38,7 @@
 #include "jobscreen.h"
 #include "joblog.h"
 #include "record_format.h"
+#include "relay.h"
 #include "spool_quota.h"
 
 #define ENV_MAX 8192
@@ -58,10 +59,11 @@ static struct {
     int profiled;
     const char *reason;
     int job_dir;              /* SPOOL/job.<id>, or -1 */
+    int rec_dir;              /* RECORD_DIR/job.<id> (the user's), or -1: profiled steps only */
     struct joblog_task *tasks;
     uint32_t ntasks;
-    pid_t watcher;            /* jobscreen-collect --watch while the step runs, or 0 */
-} st = { .job_dir = -1 };
+    pid_t watcher;            /* the relay, parent of jobscreen-collect --watch, while the step runs; or 0 */
+} st = { .job_dir = -1, .rec_dir = -1 };
 
 /* copy src into dst of size, cut when longer (names here are bounded before they get here) */
 static void copy_str(char *dst, size_t size, const char *src)
@@ -140,10 +142,10 @@ static int profiler_usable(const char *path)
     return 1;
 }
 
-/* The step's profiles/ directory (the tasks' JOBSCREEN_PROFILE_DIR) and the step's name. */
-static void profiles_dir(char *dir, size_t dirsize, char *step, size_t stepsize)
+/* The job's directory in the record area (the tasks' JOBSCREEN_PROFILE_DIR) and the step's name. */
+static void records_dir(char *dir, size_t dirsize, char *step, size_t stepsize)
 {
-    snprintf(dir, dirsize, "%s/job.%" PRIu32 "/" JS_PROFILES_DIR_NAME, st.conf.spool, st.job_id);
+    snprintf(dir, dirsize, "%s/job.%" PRIu32, st.conf.record_dir, st.job_id);
     js_step_name(st.step_id, step, stepsize);
 }
 
@@ -161,7 +163,7 @@ static void set_task_env(spank_t sp)
     }
     if (st.profiled) {
         job_setenv(sp, "LD_PRELOAD", out);
-        profiles_dir(val, sizeof val, step, sizeof step);
+        records_dir(val, sizeof val, step, sizeof step);
         job_setenv(sp, "JOBSCREEN_PROFILE_DIR", val);
         snprintf(val, sizeof val, "%d", st.conf.slice_seconds);
         job_setenv(sp, "JOBSCREEN_SLICE_SECONDS", val);
@@ -196,7 +198,6 @@ static void set_task_env(spank_t sp)
 
 static void write_job_record(spank_t sp, int final, int64_t batch_status);
 static void start_watcher(void);
-static void reserve_space(int take);
 static void make_quota_ledger(void);
 
 int js_stepd_init_post_opt(spank_t sp)
@@ -256,7 +257,7 @@ int js_stepd_init_post_opt(spank_t sp)
     st.reason = js_decide(&in);
     st.profiled = strcmp(st.reason, "on") == 0;
 
-    st.job_dir = joblog_spool_job_dir(st.conf.spool, st.job_id, st.profiled, st.uid, st.gid, err, sizeof err);
+    st.job_dir = joblog_spool_job_dir(st.conf.spool, st.job_id, st.profiled, err, sizeof err);
     if (st.job_dir < 0) {
         slurm_error("jobscreen: %s; job %" PRIu32 " runs without the profiler and without records",
                     err, st.job_id);
@@ -266,9 +267,17 @@ int js_stepd_init_post_opt(spank_t sp)
         }
         st.failed = st.conf.fail_on_error;
     }
+    if (st.profiled) {
+        st.rec_dir = joblog_record_job_dir(st.conf.record_dir, st.job_id, st.uid, st.gid, err, sizeof err);
+        if (st.rec_dir < 0) {
+            slurm_error("jobscreen: %s; job %" PRIu32 " runs without the profiler", err, st.job_id);
+            st.profiled = 0;
+            st.reason = "spool error";
+            st.failed = st.conf.fail_on_error;
+        }
+    }
     if (st.conf.fail_on_error && st.conf.profiler[0] && !in.profiler_usable)
         st.failed = 1;
-    reserve_space(1);
 
     set_task_env(sp);
     make_quota_ledger();
@@ -488,102 +497,139 @@ static void collector_child(char **argv, int out, int watching)
     _exit(127);
 }
 
-#define JS_SPOOL_RESERVE (1 << 20)
-
-/* Room for what the step's end writes, taken at its start in the root-owned job directory
- * (.reserve.<step>.<node>, blocks allocated) and given back just before the end's writes: the
- * step's bundles and its root-written records find room even when somebody filled the spool
- * meanwhile (a user writing into profiles/ by hand, which the job's share cannot stop). */
-static void reserve_space(int take)
-{
-    char name[400], step[JS_STEP_NAME_MAX];
-    if (st.job_dir < 0)
-        return;
-    snprintf(name, sizeof name, ".reserve.%s.%s", js_step_name(st.step_id, step, sizeof step), st.node);
-    if (!take) {
-        unlinkat(st.job_dir, name, 0);
-        return;
-    }
-    int fd = openat(st.job_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return;
-    if (fallocate(fd, 0, 0, JS_SPOOL_RESERVE) != 0) {
-        static const char zero[65536];
-        for (int i = 0; i < JS_SPOOL_RESERVE / (int)sizeof zero; i++)
-            if (write(fd, zero, sizeof zero) != (ssize_t)sizeof zero)
-                break;
-    }
-    close(fd);
-}
-
-/* The job's share of the spool on this node (common/spool_quota.h): made by the first profiled
- * step of the job here, with this step's caps, given to the job's user. Root writes into the
- * user's directory only through a fresh file it created itself (O_EXCL, no link followed),
- * published with linkat, which never replaces what is there. */
+/* The job's record quota on this node (common/spool_quota.h): made in the record area by the
+ * first profiled step of the job here, with this step's caps, given to the job's user. Root
+ * writes into the user's directory only through a fresh file it created itself (O_EXCL, no
+ * link followed), published with linkat, which never replaces what is there. */
 static void make_quota_ledger(void)
 {
     char name[300], tmp[340];
     struct stat sb;
-    if (!st.profiled || st.job_dir < 0)
-        return;
-    int pfd = openat(st.job_dir, JS_PROFILES_DIR_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (pfd < 0)
+    if (!st.profiled || st.rec_dir < 0)
         return;
     snprintf(name, sizeof name, JS_QUOTA_PREFIX "%s", st.node);
-    if (fstatat(pfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0) { /* an earlier step made it */
-        close(pfd);
+    if (fstatat(st.rec_dir, name, &sb, AT_SYMLINK_NOFOLLOW) == 0) /* an earlier step made it */
         return;
-    }
     snprintf(tmp, sizeof tmp, ".quota-new.%s.%ld", st.node, (long)getpid());
-    int fd = openat(pfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int fd = openat(st.rec_dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
-        slurm_error("jobscreen: job %" PRIu32 ": cannot make its spool quota ledger: %m; its records are not capped",
+        slurm_error("jobscreen: job %" PRIu32 ": cannot make its record quota ledger: %m; its records are not capped",
                     st.job_id);
-        close(pfd);
         return;
     }
     static char page[4096];
-    struct js_quota q = {.cap_bytes = st.conf.spool_quota, .cap_files = st.conf.spool_files};
+    struct js_quota q = {.cap_bytes = st.conf.record_quota, .cap_files = st.conf.record_files};
     memcpy(q.magic, JS_QUOTA_MAGIC, sizeof q.magic);
     memcpy(page, &q, sizeof q);
     if (write(fd, page, sizeof page) != (ssize_t)sizeof page || fchown(fd, st.uid, st.gid) != 0 ||
-        (linkat(pfd, tmp, pfd, name, 0) != 0 && errno != EEXIST))
-        slurm_error("jobscreen: job %" PRIu32 ": cannot make its spool quota ledger: %m; its records are not capped",
+        (linkat(st.rec_dir, tmp, st.rec_dir, name, 0) != 0 && errno != EEXIST))
+        slurm_error("jobscreen: job %" PRIu32 ": cannot make its record quota ledger: %m; its records are not capped",
                     st.job_id);
-    unlinkat(pfd, tmp, 0);
+    unlinkat(st.rec_dir, tmp, 0);
     close(fd);
-    close(pfd);
+}
+
+/* The relay of this step: the record area's bundles into the spool's profiles/ (relay.h).
+ * NULL when the step has no profiles/ to relay into. */
+static struct js_relay *step_relay(void)
+{
+    static struct js_relay r;
+    static int made;
+    if (made)
+        return r.profilesfd >= 0 ? &r : NULL;
+    made = 1;
+    r.profilesfd = -1;
+    if (!st.profiled || st.rec_dir < 0 || st.job_dir < 0)
+        return NULL;
+    r.recfd = st.rec_dir;
+    r.jobfd = st.job_dir;
+    r.profilesfd = openat(st.job_dir, JS_PROFILES_DIR_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (r.profilesfd < 0) {
+        slurm_error("jobscreen: job %" PRIu32 ": %s/job.%" PRIu32 "/" JS_PROFILES_DIR_NAME ": %m; the step's profiles stay in %s",
+                    st.job_id, st.conf.spool, st.job_id, st.conf.record_dir);
+        return NULL;
+    }
+    js_step_name(st.step_id, r.step, sizeof r.step);
+    copy_str(r.node, sizeof r.node, st.node);
+    r.uid = st.uid;
+    r.gid = st.gid;
+    r.cap_bytes = st.conf.spool_quota;
+    r.cap_files = st.conf.spool_files;
+    return &r;
+}
+
+#define JS_RELAY_TICK_MS 1000 /* how soon a bundle leaves the record area (memory) for the spool */
+
+static volatile sig_atomic_t relay_stop;
+static void on_relay_term(int sig) { (void)sig; relay_stop = 1; }
+
+/* The relay process while the step runs (root, a child of slurmstepd): starts the collector
+ * as the job's user, moves what it bundles into the spool every second, and when told to
+ * stop (or when slurmstepd goes) stops the collector and makes a last pass. It logs with
+ * dprintf only: slurm's logging is not for a forked child of a threaded slurmstepd. */
+static void relay_main(char **collector_argv)
+{
+    struct sigaction sa = {.sa_handler = on_relay_term};
+    sigaction(SIGTERM, &sa, NULL);
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    pid_t collector = fork();
+    if (collector == 0)
+        collector_child(collector_argv, 2, 1);
+    if (collector < 0)
+        dprintf(2, "jobscreen: job %" PRIu32 ": cannot fork for %s --watch: %s\n", st.job_id, st.conf.collector,
+                strerror(errno));
+    struct js_relay *r = step_relay();
+    char err[512];
+    while (!relay_stop) {
+        struct timespec ts = {.tv_sec = JS_RELAY_TICK_MS / 1000, .tv_nsec = (JS_RELAY_TICK_MS % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+        if (r && js_relay_pass(r, 0, err, sizeof err) < 0)
+            dprintf(2, "jobscreen: job %" PRIu32 ": relay: %s\n", st.job_id, err);
+    }
+    if (collector > 0) {
+        int wst;
+        kill(collector, SIGTERM);
+        for (int i = 0; i < 300 && waitpid(collector, &wst, WNOHANG) == 0; i++)
+            usleep(10000);
+        if (waitpid(collector, &wst, WNOHANG) == 0) {
+            kill(collector, SIGKILL);
+            waitpid(collector, &wst, 0);
+        }
+    }
+    if (r && js_relay_pass(r, 0, err, sizeof err) < 0)
+        dprintf(2, "jobscreen: job %" PRIu32 ": relay: %s\n", st.job_id, err);
+    _exit(0);
 }
 
 /* While the step runs, jobscreen-collect --watch (as the job's user) turns the records of
- * processes that ended into bundles, so that the spool holds a bounded number of files however
- * many commands the step runs, and keeps a live snapshot of the running ones. Its messages go
- * to slurmstepd's log file (stderr). */
+ * processes that ended into bundles, so that the record area holds a bounded number of files
+ * however many commands the step runs, and keeps a live snapshot of the running ones; the
+ * relay above it moves both into the spool. Messages go to slurmstepd's log file (stderr). */
 static void start_watcher(void)
 {
     char dir[PATH_MAX + 64], step[JS_STEP_NAME_MAX];
-    if (!st.profiled || st.conf.collector[0] == '\0' || st.job_dir < 0)
+    if (!st.profiled || st.conf.collector[0] == '\0' || st.job_dir < 0 || st.rec_dir < 0)
         return;
-    profiles_dir(dir, sizeof dir, step, sizeof step);
+    records_dir(dir, sizeof dir, step, sizeof step);
     char *argv[] = {st.conf.collector, "--watch", dir, step, st.node, NULL};
     pid_t pid = fork();
     if (pid == 0)
-        collector_child(argv, 2, 1);
+        relay_main(argv);
     if (pid < 0)
-        slurm_error("jobscreen: job %" PRIu32 ": cannot fork for %s --watch: %m; profiles come at step end",
-                    st.job_id, st.conf.collector);
+        slurm_error("jobscreen: job %" PRIu32 ": cannot fork the relay: %m; profiles come at step end", st.job_id);
     else
         st.watcher = pid;
 }
 
-/* The watcher ends before the final collection (which recovers whatever it left half done). */
+/* The relay and its collector end before the final collection (which recovers whatever they
+ * left half done). */
 static void stop_watcher(void)
 {
     if (st.watcher <= 0)
         return;
     kill(st.watcher, SIGTERM);
     int wst;
-    for (int i = 0; i < 300 && waitpid(st.watcher, &wst, WNOHANG) == 0; i++)
+    for (int i = 0; i < 500 && waitpid(st.watcher, &wst, WNOHANG) == 0; i++)
         usleep(10000);
     if (kill(st.watcher, 0) == 0 && waitpid(st.watcher, &wst, WNOHANG) == 0) {
         kill(st.watcher, SIGKILL);
@@ -592,15 +638,15 @@ static void stop_watcher(void)
     st.watcher = 0;
 }
 
-/* The step's records into profiles before the step record says the step is complete here:
+/* The step's records into bundles before the step record says the step is complete here:
  * jobscreen-collect runs as the job's user (nothing that runs as root reads what the user's
  * processes wrote), told how slurmstepd saw each task end. Its messages go to the slurmd log. */
 static void collect_records(int64_t end_ns)
 {
     char dir[PATH_MAX + 64], step[JS_STEP_NAME_MAX], seen[32];
-    if (!st.profiled || st.conf.collector[0] == '\0')
+    if (!st.profiled || st.conf.collector[0] == '\0' || st.rec_dir < 0)
         return;
-    profiles_dir(dir, sizeof dir, step, sizeof step);
+    records_dir(dir, sizeof dir, step, sizeof step);
     char **argv = calloc(8 + 2 * (size_t)st.ntasks, sizeof *argv);
     char (*status)[48] = calloc((size_t)st.ntasks + 1, sizeof *status);
     int pfd[2];
@@ -678,6 +724,29 @@ out:
     free(status);
 }
 
+/* The last bundles into the spool; what the spool's share refused goes into the step record. */
+static void relay_last(struct joblog_step *s)
+{
+    char err[512], why[512];
+    struct js_relay *r = step_relay();
+    if (r == NULL)
+        return;
+    if (js_relay_pass(r, 1, err, sizeof err) < 0)
+        slurm_error("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, err);
+    struct js_relay_refused refused;
+    js_relay_refused(r, &refused);
+    if (refused.bundles > 0) {
+        snprintf(why, sizeof why, "the job's spool quota on this node (%" PRId64 " B, %" PRId64 " bundles) was reached",
+                 st.conf.spool_quota, st.conf.spool_files);
+        slurm_error("jobscreen: job %" PRIu32 ": %s: %" PRId64 " bundles (%" PRId64 " B, %" PRId64 " processes) not kept",
+                    st.job_id, why, refused.bundles, refused.bytes, refused.processes);
+        s->unrecorded = refused.processes;
+        joblog_set_string(&s->unrecorded_reason, why, NULL);
+    }
+    close(r->profilesfd);
+    r->profilesfd = -1;
+}
+
 int js_stepd_exit(spank_t sp)
 {
     char err[512], name[512];
@@ -685,11 +754,11 @@ int js_stepd_exit(spank_t sp)
         goto done;
     int64_t end_ns = joblog_now_ns();
     stop_watcher();
-    reserve_space(0);
     collect_records(end_ns);
     struct joblog_step s;
     joblog_step_init(&s);
     fill_step(sp, &s, end_ns);
+    relay_last(&s);
     json_t *rec = joblog_step_to_json(&s, joblog_now_ns());
     if (js_step_record_name(name, sizeof name, st.step_id, st.node) < 0)
         slurm_error("jobscreen: node name %s cannot name a step record", st.node);
@@ -716,6 +785,9 @@ done:
     if (st.job_dir >= 0)
         close(st.job_dir);
     st.job_dir = -1;
+    if (st.rec_dir >= 0)
+        close(st.rec_dir);
+    st.rec_dir = -1;
     free(st.tasks);
     st.tasks = NULL;
     st.ntasks = 0;

@@ -36,12 +36,12 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
-static void job_dir_is_0711_and_profiles_0700_of_the_job_user(void **state)
+static void job_dir_is_0711_and_profiles_0700_of_root(void **state)
 {
     (void)state;
     char err[256], path[512];
     struct stat st;
-    int fd = joblog_spool_job_dir(spool, 17, 1, getuid(), getgid(), err, sizeof err);
+    int fd = joblog_spool_job_dir(spool, 17, 1, err, sizeof err);
     assert_true(fd >= 0);
     snprintf(path, sizeof path, "%s/job.17", spool);
     assert_int_equal(lstat(path, &st), 0);
@@ -52,9 +52,42 @@ static void job_dir_is_0711_and_profiles_0700_of_the_job_user(void **state)
     assert_int_equal(st.st_uid, getuid());
     close(fd);
     /* a second step of the job finds it there */
-    fd = joblog_spool_job_dir(spool, 17, 1, getuid(), getgid(), err, sizeof err);
+    fd = joblog_spool_job_dir(spool, 17, 1, err, sizeof err);
     assert_true(fd >= 0);
     close(fd);
+}
+
+/* The record area: the job's directory is the job user's, 0700, under a root-owned parent that
+ * nobody else can write; one the user replaced by a link is refused. */
+static void record_dir_is_the_job_users_under_a_root_parent(void **state)
+{
+    (void)state;
+    char err[256], area[512], path[600];
+    struct stat st;
+    uid_t user = geteuid() == 0 ? 65534 : getuid();
+    gid_t group = geteuid() == 0 ? 65534 : getgid();
+    snprintf(area, sizeof area, "%s/records", spool);
+    int fd = joblog_record_job_dir(area, 21, user, group, err, sizeof err);
+    if (fd < 0)
+        fail_msg("%s", err);
+    assert_int_equal(lstat(area, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0711);
+    snprintf(path, sizeof path, "%s/job.21", area);
+    assert_int_equal(lstat(path, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0700);
+    assert_int_equal(st.st_uid, user);
+    assert_int_equal(st.st_gid, group);
+    close(fd);
+    fd = joblog_record_job_dir(area, 21, user, group, err, sizeof err); /* the job's next step */
+    assert_true(fd >= 0);
+    close(fd);
+    snprintf(path, sizeof path, "%s/job.22", area);
+    assert_int_equal(symlink("/tmp", path), 0);
+    assert_int_equal(joblog_record_job_dir(area, 22, user, group, err, sizeof err), -1);
+    assert_non_null(strstr(err, "job.22: is a symbolic link; not followed"));
+    assert_int_equal(chmod(area, 0777), 0);
+    assert_int_equal(joblog_record_job_dir(area, 23, user, group, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not writable by group or others"));
 }
 
 static void symbolic_links_are_never_followed(void **state)
@@ -65,13 +98,13 @@ static void symbolic_links_are_never_followed(void **state)
     assert_int_equal(mkdir(target, 0755), 0);
     snprintf(path, sizeof path, "%s/job.18", spool);
     assert_int_equal(symlink(target, path), 0);
-    assert_int_equal(joblog_spool_job_dir(spool, 18, 1, getuid(), getgid(), err, sizeof err), -1);
+    assert_int_equal(joblog_spool_job_dir(spool, 18, 1, err, sizeof err), -1);
     assert_non_null(strstr(err, "job.18: is a symbolic link; not followed"));
 
-    int fd = joblog_spool_job_dir(spool, 19, 0, getuid(), getgid(), err, sizeof err);
+    int fd = joblog_spool_job_dir(spool, 19, 0, err, sizeof err);
     assert_true(fd >= 0);
     assert_int_equal(symlinkat(target, fd, "profiles"), 0);
-    assert_int_equal(joblog_spool_job_dir(spool, 19, 1, getuid(), getgid(), err, sizeof err), -1);
+    assert_int_equal(joblog_spool_job_dir(spool, 19, 1, err, sizeof err), -1);
     if (strstr(err, "job.19/profiles: is a symbolic link; not followed") == NULL)
         fail_msg("%s", err);
     /* a record name that is a link to elsewhere is replaced, not written through */
@@ -94,12 +127,12 @@ static void spool_writable_by_others_or_missing_is_refused(void **state)
     snprintf(path, sizeof path, "%s/open", spool);
     assert_int_equal(mkdir(path, 0777), 0);
     assert_int_equal(chmod(path, 0777), 0);
-    assert_int_equal(joblog_spool_job_dir(path, 1, 0, getuid(), getgid(), err, sizeof err), -1);
+    assert_int_equal(joblog_spool_job_dir(path, 1, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "not writable by group or others"));
     snprintf(path, sizeof path, "%s/missing", spool);
-    assert_int_equal(joblog_spool_job_dir(path, 1, 0, getuid(), getgid(), err, sizeof err), -1);
+    assert_int_equal(joblog_spool_job_dir(path, 1, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "No such file or directory"));
-    assert_int_equal(joblog_spool_job_dir("relative", 1, 0, getuid(), getgid(), err, sizeof err), -1);
+    assert_int_equal(joblog_spool_job_dir("relative", 1, 0, err, sizeof err), -1);
     assert_string_equal(err, "spool=relative: not an absolute path");
 }
 
@@ -107,7 +140,7 @@ static void record_appears_whole_with_no_temporary_left(void **state)
 {
     (void)state;
     char err[256];
-    int fd = joblog_spool_job_dir(spool, 20, 0, getuid(), getgid(), err, sizeof err);
+    int fd = joblog_spool_job_dir(spool, 20, 0, err, sizeof err);
     assert_true(fd >= 0);
     json_t *rec = json_pack("{s:s,s:i}", "format", JS_STEP_RECORD_FORMAT, "version", 1);
     assert_int_equal(joblog_write_record(fd, "step.0.n1.json", rec, err, sizeof err), 0);
@@ -140,7 +173,7 @@ static void previous_job_record_lends_its_dependency_and_workflow(void **state)
 {
     (void)state;
     char err[256];
-    int fd = joblog_spool_job_dir(spool, 21, 0, getuid(), getgid(), err, sizeof err);
+    int fd = joblog_spool_job_dir(spool, 21, 0, err, sizeof err);
     assert_true(fd >= 0);
     struct joblog_job job;
     joblog_job_init(&job);
@@ -172,7 +205,8 @@ static void previous_job_record_lends_its_dependency_and_workflow(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(job_dir_is_0711_and_profiles_0700_of_the_job_user, setup, teardown),
+        cmocka_unit_test_setup_teardown(job_dir_is_0711_and_profiles_0700_of_root, setup, teardown),
+        cmocka_unit_test_setup_teardown(record_dir_is_the_job_users_under_a_root_parent, setup, teardown),
         cmocka_unit_test_setup_teardown(symbolic_links_are_never_followed, setup, teardown),
         cmocka_unit_test_setup_teardown(spool_writable_by_others_or_missing_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(record_appears_whole_with_no_temporary_left, setup, teardown),

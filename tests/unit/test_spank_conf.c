@@ -84,6 +84,20 @@ static void spool_share_and_collector(void **state)
     assert_string_equal(err, "spool_quota=lots: not a whole number of bytes, with an optional K, M, G or T (0: no cap)");
     assert_int_equal(PARSE(&c, err, "spool=/s", "collector=relative/c"), -1);
     assert_string_equal(err, "collector=relative/c: not an absolute path");
+    /* the record area: in memory by default, capped on its own */
+    assert_int_equal(PARSE(&c, err, "spool=/s"), 0);
+    assert_string_equal(c.record_dir, JS_RECORD_DIR_DEFAULT);
+    assert_int_equal(c.record_quota, JS_RECORD_QUOTA_DEFAULT);
+    assert_int_equal(c.record_files, JS_RECORD_FILES_DEFAULT);
+    assert_int_equal(PARSE(&c, err, "spool=/s", "record_dir=/run/js", "record_quota=8M", "record_files=30"), 0);
+    assert_string_equal(c.record_dir, "/run/js");
+    assert_int_equal(c.record_quota, 8LL << 20);
+    assert_int_equal(c.record_files, 30);
+    assert_int_equal(c.spool_quota, JS_SPOOL_QUOTA_DEFAULT);
+    assert_int_equal(PARSE(&c, err, "spool=/s", "record_files=2K"), -1);
+    assert_string_equal(err, "record_files=2K: not a whole number (0: no cap)");
+    assert_int_equal(PARSE(&c, err, "spool=/s", "record_dir=shm"), -1);
+    assert_string_equal(err, "record_dir=shm: not an absolute path");
 }
 
 static void decision_follows_the_documented_order(void **state)

@@ -1,0 +1,58 @@
+/*
+ * jobscreen plugin: the relay, root's side of collection (docs/spool.md, "Two places").
+ *
+ * The running processes keep their records in the record area (record_dir=, the job user's
+ * directory there); jobscreen-collect, as the user, turns them into bundles in that same
+ * directory. The relay, as root, moves each finished bundle into the spool's profiles/ (root's
+ * alone), under a name it chooses itself, charging it to the job's share of the spool on the
+ * node (spool_quota=, spool_files=): that is where the share is enforced, so nothing the
+ * user's processes do can fill the spool. It never interprets a bundle: it copies bytes, and
+ * of a bundle it refuses it counts the lines (one per profile) to say how many processes that
+ * left unrecorded. The live snapshot is copied likewise, replaced each time it changes.
+ *
+ * Root files in the spool's job directory (ledgers, read and written under flock):
+ *   .spool.<node>           the job's share on the node: bytes and bundles taken
+ *   .relay.<step>.<node>    the step's next bundle number, and what the share refused
+ * Needs no Slurm: unit-tested on its own (tests/unit/test_spank_relay.c).
+ */
+#ifndef JOBSCREEN_RELAY_H
+#define JOBSCREEN_RELAY_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+struct js_relay {
+    int recfd;          /* RECORD_DIR/job.<id>: the user's */
+    int jobfd;          /* SPOOL/job.<id>: root's (the ledgers) */
+    int profilesfd;     /* SPOOL/job.<id>/profiles: root's (the bundles) */
+    char step[64], node[256];
+    uid_t uid;          /* the job's user: what is copied must be theirs, and the copy is too */
+    gid_t gid;
+    int64_t cap_bytes, cap_files; /* the job's share of the spool on the node; 0: no cap */
+    /* the live snapshot last copied */
+    dev_t live_dev;
+    ino_t live_ino;
+    struct timespec live_mtime;
+    off_t live_size;
+};
+
+/* What the share refused of a step on a node, from its ledger. */
+struct js_relay_refused {
+    int64_t processes, bundles, bytes;
+};
+
+/* One pass: every finished bundle of the step on the node into the spool (or refused and
+ * counted), the live snapshot when it changed. With final set (the step is over and its
+ * collector done) also removes the live snapshot and the tombstones. Returns the bundles
+ * moved, or -1 with the first problem in err (the others are tried all the same). */
+int js_relay_pass(struct js_relay *r, int final, char *err, size_t errlen);
+
+/* What the share refused of r's step on its node so far (zeros when nothing). */
+void js_relay_refused(const struct js_relay *r, struct js_relay_refused *out);
+
+/* At the job's end on the node: its directory in the record area goes, with whatever is in it
+ * (no link followed). *records_left: how many records no collector turned. 0, or -1. */
+int js_relay_remove_job(const char *record_dir, uint32_t job_id, int64_t *records_left);
+
+#endif

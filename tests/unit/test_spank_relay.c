@@ -1,0 +1,257 @@
+/* Unit tests of the plugin's relay (spank/relay.h): finished bundles move from the record area
+ * into the spool's profiles/ under names root chooses, the job's share is charged and enforced
+ * there, a refused bundle is counted in processes, a bundle stopped half way is finished
+ * exactly once, and nothing but the user's own regular files is ever copied. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "relay.h"
+
+static char top[256];
+static struct js_relay R;
+
+static int dir_at(const char *sub)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", top, sub);
+    if (mkdir(p, 0700) != 0)
+        return -1;
+    return open(p, O_RDONLY | O_DIRECTORY);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(top, sizeof top, "/tmp/js-test-relay.XXXXXX");
+    if (mkdtemp(top) == NULL)
+        return -1;
+    memset(&R, 0, sizeof R);
+    R.recfd = dir_at("records");
+    R.jobfd = dir_at("job");
+    R.profilesfd = dir_at("job/profiles");
+    snprintf(R.step, sizeof R.step, "0");
+    snprintf(R.node, sizeof R.node, "n1");
+    R.uid = geteuid(); /* the user's files are ours here: the owner check is tested apart */
+    R.gid = getegid();
+    return R.recfd >= 0 && R.jobfd >= 0 && R.profilesfd >= 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[300];
+    close(R.recfd);
+    close(R.jobfd);
+    close(R.profilesfd);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* a bundle of n profiles (one line each, as jobscreen-collect writes them) */
+static void put_bundle(const char *name, int n)
+{
+    int fd = openat(R.recfd, name, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(fd >= 0);
+    dprintf(fd, "{\"format\":\"jobscreen-profile-bundle\",\"version\":1,\"profiles\":[");
+    for (int i = 0; i < n; i++)
+        dprintf(fd, "%s{\"pid\":%d}\n", i ? "," : "", 100 + i);
+    dprintf(fd, "]}\n");
+    close(fd);
+}
+
+static int exists(int dirfd, const char *name)
+{
+    struct stat sb;
+    return fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+static off_t size_of(int dirfd, const char *name)
+{
+    struct stat sb;
+    return fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 ? sb.st_size : -1;
+}
+
+static void bundles_move_under_roots_names_and_leave_tombstones(void **state)
+{
+    (void)state;
+    char err[256];
+    put_bundle("0.n1.b1.json", 3);
+    put_bundle("0.n1.b2.json", 1);
+    put_bundle("1.n1.b1.json", 1);   /* another step's: not this relay's */
+    put_bundle("0.n2.b1.json", 1);   /* another node's */
+    put_bundle("0.n1.b3.json.tmp", 1); /* not finished */
+    off_t s1 = size_of(R.recfd, "0.n1.b1.json");
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 2);
+    assert_int_equal(size_of(R.profilesfd, "0.n1.b1.json"), s1);
+    assert_true(exists(R.profilesfd, "0.n1.b2.json"));
+    assert_false(exists(R.recfd, "0.n1.b1.json"));
+    assert_int_equal(size_of(R.recfd, ".0.n1.b1.json.sent"), 0); /* emptied: its memory is given back */
+    assert_true(exists(R.recfd, "1.n1.b1.json"));
+    assert_true(exists(R.recfd, "0.n2.b1.json"));
+    assert_true(exists(R.recfd, "0.n1.b3.json.tmp"));
+    /* the collector numbers from 1 again once its tombstones are gone: root's names go on */
+    unlinkat(R.recfd, ".0.n1.b1.json.sent", 0);
+    put_bundle("0.n1.b1.json", 2);
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 1);
+    assert_true(exists(R.profilesfd, "0.n1.b3.json"));
+    /* the end: tombstones of the step go, the others' stay */
+    assert_int_equal(js_relay_pass(&R, 1, err, sizeof err), 0);
+    assert_false(exists(R.recfd, ".0.n1.b2.json.sent"));
+    struct js_relay_refused none;
+    js_relay_refused(&R, &none);
+    assert_int_equal(none.bundles, 0);
+}
+
+static void the_share_is_enforced_and_what_it_refuses_counted(void **state)
+{
+    (void)state;
+    char err[256];
+    R.cap_files = 2;
+    put_bundle("0.n1.b1.json", 5);
+    put_bundle("0.n1.b2.json", 1);
+    put_bundle("0.n1.b3.json", 7);
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 2);
+    assert_false(exists(R.profilesfd, "0.n1.b3.json"));
+    assert_false(exists(R.recfd, "0.n1.b3.json")); /* refused: gone from memory too */
+    struct js_relay_refused ref;
+    js_relay_refused(&R, &ref);
+    assert_int_equal(ref.bundles, 1);
+    assert_int_equal(ref.processes, 7);
+    assert_true(ref.bytes > 0);
+    /* the share is the job's on the node: another step of it finds it taken */
+    struct js_relay other = R;
+    snprintf(other.step, sizeof other.step, "batch");
+    put_bundle("batch.n1.b1.json", 4);
+    assert_int_equal(js_relay_pass(&other, 0, err, sizeof err), 0);
+    js_relay_refused(&other, &ref);
+    assert_int_equal(ref.processes, 4);
+    /* and bytes: a share of 100 B takes nothing bigger */
+    R.cap_files = 0;
+    R.cap_bytes = 100;
+    snprintf(R.node, sizeof R.node, "n2");
+    put_bundle("0.n2.b1.json", 9);
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 0);
+    js_relay_refused(&R, &ref);
+    assert_int_equal(ref.processes, 9);
+}
+
+static void a_bundle_stopped_half_way_is_finished_once(void **state)
+{
+    (void)state;
+    char err[256];
+    R.cap_files = 1; /* room for one bundle: taking the share twice for it would refuse it */
+    put_bundle("0.n1.b1.json", 2);
+    /* the copy cannot be made (its temporary name is taken): the bundle stays, in flight */
+    assert_int_equal(mkdirat(R.profilesfd, ".0.n1.b1.json.tmp", 0700), 0);
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "0.n1.b1.json: cannot copy into the spool as 0.n1.b1.json"));
+    assert_true(exists(R.recfd, "0.n1.b1.json"));
+    /* the next pass finishes it under the same name, without taking the share again */
+    assert_int_equal(unlinkat(R.profilesfd, ".0.n1.b1.json.tmp", AT_REMOVEDIR), 0);
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 1);
+    assert_true(exists(R.profilesfd, "0.n1.b1.json"));
+    struct js_relay_refused ref;
+    js_relay_refused(&R, &ref);
+    assert_int_equal(ref.bundles, 0);
+    /* the share is used up now: the next bundle is refused */
+    put_bundle("0.n1.b2.json", 3);
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 0);
+    js_relay_refused(&R, &ref);
+    assert_int_equal(ref.processes, 3);
+}
+
+static void only_the_users_own_regular_files_are_copied(void **state)
+{
+    (void)state;
+    char err[256], target[512];
+    /* a link to a file of root's, a FIFO, a second link to a file: never copied */
+    snprintf(target, sizeof target, "%s/secret", top);
+    int fd = open(target, O_WRONLY | O_CREAT, 0600);
+    assert_true(fd >= 0);
+    dprintf(fd, "secret\n");
+    close(fd);
+    assert_int_equal(symlinkat(target, R.recfd, "0.n1.b1.json"), 0);
+    assert_int_equal(mkfifoat(R.recfd, "0.n1.b2.json", 0600), 0);
+    char p[600];
+    snprintf(p, sizeof p, "%s/records/0.n1.b3.json", top);
+    assert_int_equal(link(target, p), 0);
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), -1);
+    assert_false(exists(R.profilesfd, "0.n1.b1.json"));
+    assert_false(exists(R.profilesfd, "0.n1.b2.json"));
+    assert_false(exists(R.profilesfd, "0.n1.b3.json"));
+    assert_non_null(strstr(err, "left where it is"));
+    /* a file of another user's */
+    if (geteuid() == 0) {
+        put_bundle("0.n1.b4.json", 1);
+        assert_int_equal(fchownat(R.recfd, "0.n1.b4.json", 65534, 65534, 0), 0);
+        js_relay_pass(&R, 0, err, sizeof err);
+        assert_false(exists(R.profilesfd, "0.n1.b1.json"));
+        assert_true(exists(R.recfd, "0.n1.b4.json"));
+    }
+}
+
+static void the_live_snapshot_is_copied_when_it_changes_and_goes_at_the_end(void **state)
+{
+    (void)state;
+    char err[256];
+    int fd = openat(R.recfd, ".live.0.n1.json", O_WRONLY | O_CREAT, 0600);
+    dprintf(fd, "{\"profiles\":[]}\n");
+    close(fd);
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 0);
+    off_t first = size_of(R.profilesfd, ".live.0.n1.json");
+    assert_true(first > 0);
+    fd = openat(R.recfd, ".live.0.n1.json.tmp", O_WRONLY | O_CREAT, 0600);
+    dprintf(fd, "{\"profiles\":[{\"pid\":1}]}\n");
+    close(fd);
+    assert_int_equal(renameat(R.recfd, ".live.0.n1.json.tmp", R.recfd, ".live.0.n1.json"), 0);
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 0);
+    assert_true(size_of(R.profilesfd, ".live.0.n1.json") > first);
+    assert_int_equal(js_relay_pass(&R, 1, err, sizeof err), 0);
+    assert_false(exists(R.profilesfd, ".live.0.n1.json"));
+}
+
+static void the_jobs_record_area_goes_at_its_end(void **state)
+{
+    (void)state;
+    char area[512], p[700];
+    int64_t left = -1;
+    snprintf(area, sizeof area, "%s/area", top);
+    assert_int_equal(mkdir(area, 0711), 0);
+    snprintf(p, sizeof p, "%s/job.7", area);
+    assert_int_equal(mkdir(p, 0700), 0);
+    snprintf(p, sizeof p, "%s/job.7/0.n1.42.rec", area);
+    close(open(p, O_WRONLY | O_CREAT, 0600));
+    snprintf(p, sizeof p, "%s/job.7/deep", area);
+    assert_int_equal(mkdir(p, 0700), 0);
+    snprintf(p, sizeof p, "%s/job.7/deep/away", area);
+    assert_int_equal(symlink(top, p), 0);
+    assert_int_equal(js_relay_remove_job(area, 7, &left), 0);
+    assert_int_equal(left, 1);
+    snprintf(p, sizeof p, "%s/job.7", area);
+    assert_false(exists(AT_FDCWD, p));
+    assert_true(exists(AT_FDCWD, top)); /* the link was removed, not followed */
+    assert_int_equal(js_relay_remove_job(area, 8, &left), 0); /* none: nothing to do */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(bundles_move_under_roots_names_and_leave_tombstones, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_share_is_enforced_and_what_it_refuses_counted, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_bundle_stopped_half_way_is_finished_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(only_the_users_own_regular_files_are_copied, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_live_snapshot_is_copied_when_it_changes_and_goes_at_the_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_jobs_record_area_goes_at_its_end, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
