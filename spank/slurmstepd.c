@@ -491,7 +491,10 @@ static void collector_child(char **argv, int out, int watching)
         getuid() != st.uid || geteuid() != st.uid || (st.uid != 0 && setuid(0) == 0))
         _exit(126);
     if (watching)
-        prctl(PR_SET_PDEATHSIG, SIGTERM); /* gone with slurmstepd, whatever happens */
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* gone with its parent, whatever happens */
+    /* the signal mask stays: the final collector keeps SIGTERM blocked as slurmstepd's thread
+     * had it, which proctrack/linuxproc sends to everything under slurmstepd as the step ends;
+     * the watching one has the relay's, empty, and ends on its SIGTERM */
     closefrom(3);
     execv(argv[0], argv);
     _exit(127);
@@ -570,7 +573,10 @@ static void on_relay_term(int sig) { (void)sig; relay_stop = 1; }
 static void relay_main(char **collector_argv)
 {
     struct sigaction sa = {.sa_handler = on_relay_term};
+    sigset_t none;
+    sigemptyset(&none);
     sigaction(SIGTERM, &sa, NULL);
+    sigprocmask(SIG_SETMASK, &none, NULL); /* slurmstepd's thread that forked us blocks signals */
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     pid_t collector = fork();
     if (collector == 0)

@@ -1,33 +1,36 @@
 #!/usr/bin/env bash
 # While a step runs, the plugin's collector (jobscreen-collect --watch, as the job's user) turns
-# the records of processes that ended into bundles: a step that runs 1,000 short commands
-# leaves a bounded number of files in the spool at any time, every command's I/O reaches the
-# database, and a live snapshot of the running processes is refreshed four times a minute.
+# the records of processes that ended into bundles, and its relay (root) moves them into the
+# spool: a step that runs 1,000 short commands leaves a bounded number of files in the record
+# area and in the spool at any time, every command's I/O reaches the database, and a live
+# snapshot of the running processes is refreshed four times a minute.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
-plan 10
+plan 11
 work=$(work_dir jsalice)
 
 # --- 1,000 commands, each reading and writing its own small file ---
 job=$(cd "$work" && as_user jsalice sbatch --parsable --chdir="$work" -o /dev/null -J many --wrap \
   'srun bash -c "for i in \$(seq 1000); do cat /etc/hostname > f\$i; done; sleep 3"')
-dir=$(job_dir "$job")/profiles
+dir=$(job_dir "$job")/profiles recs=$JS_RECORD_DIR/job.$job
 most=0 seen_bundle=no
 for i in $(seq 1200); do
-  n=$(find "$dir" -maxdepth 1 -type f 2>/dev/null | wc -l)
+  n=$(( $(find "$dir" -maxdepth 1 -type f 2>/dev/null | wc -l) + $(find "$recs" -maxdepth 1 -type f 2>/dev/null | wc -l) ))
   [ "$n" -gt "$most" ] && most=$n
   ls "$dir" 2>/dev/null | grep -q '^0\.localhost\.b[0-9]*\.json$' && seen_bundle=yes
   case "$(job_state "$job")" in COMPLETED|FAILED|CANCELLED|TIMEOUT) break ;; esac
   sleep 0.1
 done
 is "$(job_state "$job")" COMPLETED "the job of 1,000 commands completes"
-ok $(( most < 700 ? 0 : 1 )) "the spool never held more than $most files for it (bounded: not one per command)"
+ok $(( most < 700 ? 0 : 1 )) "the record area and the spool never held more than $most files for it (bounded: not one per command)"
 is "$seen_bundle" yes "bundles appeared while the step ran"
 for i in $(seq 50); do [ -e "$(job_dir "$job")/step.0.localhost.json" ] && break; sleep 0.2; done
-is "$(ls "$dir" | grep -vc '^\(0\|batch\)\.localhost\.b[0-9]*\.json$')" 0 "at the end only bundles are left: no record, marker or snapshot"
+is "$(ls -A "$dir" | grep -vc '^\(0\|batch\)\.localhost\.b[0-9]*\.json$')" 0 "at the end only bundles are left in the spool: no temporary or snapshot"
+for i in $(seq 50); do [ -e "$recs" ] || break; sleep 0.2; done
+ok $([ ! -e "$recs" ]; echo $?) "and the job's record area is gone (job epilog)"
 spool=$(mktemp -d "$JS_CLUSTER_DIR/spool48.XXXXXX"); chmod 711 "$spool"
 cp -a "$(job_dir "$job")" "$spool/"
 DB=js_t48

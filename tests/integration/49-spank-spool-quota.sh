@@ -1,45 +1,53 @@
 #!/usr/bin/env bash
-# One user cannot take the spool from everyone: each job has a share of it per node
-# (plugstack.conf spool_quota=, spool_files=), charged by the profiler where it makes and grows
-# records. jsbob's job starts more processes at once than his share holds: the ones beyond it
-# run unrecorded, and his step's bundle says how many and why; jsalice's job beside it keeps
-# every record and profile, and both steps' root-written records are there. And when he fills
-# the spool's file system by hand (which no share can stop), a job already running keeps its
-# profiles and records: each step keeps room for its end from its start.
+# One user cannot take the spool from everyone. The user's processes write only into their
+# job's directory of the record area (record_dir=, memory); the spool is root's, and the
+# plugin's relay puts each bundle there charged to the job's share on the node
+# (spool_quota=, spool_files=), which it enforces where it writes. jsbob's job makes more
+# profiles than his share holds, and writes a bundle by hand: both are refused, counted, and
+# said in his step record and through the ingest in js.steps; jsalice's job beside his keeps
+# every profile. The profiler's own cap on the record area (record_quota=, record_files=)
+# refuses processes beyond it, and the bundle says so. Nobody can write into the spool.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
-plan 16
+plan 18
 trap plugstack_restore EXIT
 args=$(cut -d' ' -f3- <<< "$js_plugstack_orig")
-plugstack_with "$args spool_quota=4M spool_files=20"
 bob=$(work_dir jsbob) alice=$(work_dir jsalice)
 sub() { local u=$1 w=$2; shift 2; (cd "$w" && as_user "$u" sbatch --parsable --chdir="$w" -o out.txt "$@"); }
-# bob: 60 processes alive at once (each record holds a file of the share while it lives)
-jb=$(sub jsbob "$bob" -J hog --wrap 'srun bash -c "for i in \$(seq 60); do sleep 3 & done; wait; echo done"')
-ja=$(sub jsalice "$alice" -J fair --wrap 'srun bash -c "for i in \$(seq 5); do dd if=/dev/zero of=f\$i bs=64k count=4 2>/dev/null; done"')
+bundles() { cat "$(job_dir "$1")"/profiles/0.localhost.b*.json 2>/dev/null; }
+
+# --- the spool's share: 24 KiB of bundles per job and node ---
+plugstack_with "$args spool_quota=24K"
+# bob: 20 processes (a bundle of their profiles is far more than 24 KiB), and a bundle of his own
+# making, written by hand where the collector writes them, and an attempt at the spool itself
+jb=$(sub jsbob "$bob" -J hog --wrap 'srun bash -c "for i in \$(seq 20); do cat /etc/hostname > /dev/null; done
+  head -c 65536 /dev/zero > \$JOBSCREEN_PROFILE_DIR/0.localhost.b77.json
+  touch $JS_SPOOL_DIR/job.\$SLURM_JOB_ID/profiles/mine 2> spool.err || echo refused > spool.txt; echo done"')
+ja=$(sub jsalice "$alice" -J fair --wrap 'srun bash -c "dd if=/dev/zero of=f1 bs=1k count=1 2>/dev/null"')
 wait_job_done "$jb" 90 >/dev/null; wait_job_done "$ja" 90 >/dev/null
-is "$(job_state "$jb") $(cat "$bob/out.txt")" "COMPLETED done" "bob's job runs to its end: unrecorded processes run as ever"
-is "$(job_state "$ja")" COMPLETED "alice's job completes"
+is "$(job_state "$jb") $(cat "$bob/out.txt")" "COMPLETED done" "bob's job runs to its end: what the share refuses changes nothing for the job"
+is "$(cat "$bob/spool.txt" 2>/dev/null)" refused "bob cannot create a file in the spool (its profiles/ is root's)"
 for j in "$jb" "$ja"; do wait_file "$(job_dir "$j")/step.0.localhost.json"; done
-ok $([ -s "$(job_dir "$jb")/step.0.localhost.json" ] && [ -s "$(job_dir "$ja")/step.0.localhost.json" ]; echo $?) \
-   "both steps' records, written by root, are there"
-bb=$(ls "$(job_dir "$jb")"/profiles/0.localhost.b*.json | tail -1)
-n=$(jq -r '.unrecorded.processes // 0' "$bb")
-ok $(( n >= 30 ? 0 : 1 )) "bob's bundle: $n process images of his not recorded (his share holds 20 records)"
-like "$(jq -r '.unrecorded.reason' "$bb")" "spool quota on this node \\(4194304 B, 20 records\\)" "and why, in words"
-rec=$(cat "$(job_dir "$jb")"/profiles/0.localhost.b*.json | jq -s '[.[].profiles | length] | add')
-ok $(( rec + n >= 61 ? 0 : 1 )) "recorded ($rec) and unrecorded ($n) cover every process of his step (bash and 60 sleeps; a forked child refused before its exec counts as an image of its own)"
-is "$(cat "$(job_dir "$ja")"/profiles/0.localhost.b*.json | jq -s '[.[].profiles[] | select(.exe | endswith("/dd"))] | length')" 5 \
-   "alice's step: all five dd processes recorded"
-is "$(cat "$(job_dir "$ja")"/profiles/0.localhost.b*.json | jq -s '[.[] | .unrecorded.processes // 0] | add')" 0 \
-   "nothing of hers unrecorded"
-q=$(job_dir "$jb")/profiles/.quota.localhost
-is "$(od -An -t d8 -j 24 -N 16 "$q" | tr -s ' ' | sed 's/^ //')" "0 0" \
-   "once collected, bob's records are all discharged from his share (bytes, files)"
-is "$(stat -c %U "$q")" jsbob "the ledger is bob's (his processes charge it), made by the plugin"
+rec=$(job_dir "$jb")/step.0.localhost.json
+n=$(jq -r '.unrecorded.processes // 0' "$rec")
+kept=$(bundles "$jb" | jq -s '[.[].profiles | length] | add // 0')
+ok $(( n >= 1 && n + kept >= 21 ? 0 : 1 )) "bob's step record: $n processes whose profiles the share refused; with the $kept kept, every process (bash and 20 cat at least)"
+like "$(jq -r '.unrecorded.reason' "$rec")" "^the job's spool quota on this node \\(24576 B, 10000 bundles\\) was reached$" "and why, in words"
+sizes=$(stat -c %s "$(job_dir "$jb")"/profiles/* 2>/dev/null | awk '{s += $1; n++} END {print s + 0, n + 0}')
+taken=$(od -An -t d8 -j 8 -N 16 "$(job_dir "$jb")/.spool.localhost" 2>/dev/null | tr -s ' ' | sed 's/^ //')
+is "${taken:-0 0} $(stat -c %U "$(job_dir "$jb")/.spool.localhost")" "$sizes root" \
+   "the share's ledger (root's) holds the bytes and bundles of his in the spool ($sizes)"
+ok $(( ${sizes% *} <= 24576 ? 0 : 1 )) "which are at most his share, 24 KiB: his hand-made 64 KiB bundle is not among them"
+is "$(bundles "$ja" | jq -s '[.[].profiles[] | select(.exe | endswith("/dd"))] | length')" 1 \
+   "alice's job beside his: her dd's profile is in the spool"
+is "$(jq -r '.unrecorded.processes // 0' "$(job_dir "$ja")/step.0.localhost.json")" 0 "nothing of hers refused"
+is "$(stat -c '%U %a' "$(job_dir "$ja")/profiles") $(stat -c %U "$(job_dir "$ja")"/profiles/0.localhost.b1.json)" \
+   "root 700 jsalice" "the spool's profiles/ is root's; the bundle in it is hers (copied by root, given to her)"
+ok $([ ! -e "$JS_RECORD_DIR/job.$ja" ] && [ ! -e "$JS_RECORD_DIR/job.$jb" ]; echo $?) \
+   "the jobs' directories in the record area are gone with the jobs (job epilog)"
 # through the ingest: the step says it is incomplete, and why
 spool=$(mktemp -d "$JS_CLUSTER_DIR/spool49.XXXXXX"); chmod 711 "$spool"
 cp -a "$(job_dir "$jb")" "$spool/"
@@ -47,34 +55,24 @@ DB=js_t49
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" >/dev/null
 ingest_spool "$spool" "$DB"
 is "$(q "SELECT unrecorded_processes FROM js.steps WHERE job_id = $jb AND step_id = '0'")" "$n" \
-   "js.steps: the $n unrecorded process images"
+   "js.steps: the $n processes not recorded"
 like "$(q "SELECT incomplete || ' ' || incomplete_reason FROM js.steps WHERE job_id = $jb AND step_id = '0'")" \
-   "^true .*$n processes not recorded: the job's spool quota on this node" "js.steps: incomplete, and why"
+   "^true $n processes not recorded: the job's spool quota on this node" "js.steps: incomplete, and why"
+is "$(ls -A "$spool")" "" "the ingest empties the job's directory, the relay's ledgers with it"
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null
 rm -rf "$spool" "$spool.log" "$spool.quarantine"
 
-# --- a spool filled by hand: the room kept for each step's end ---
-small=$(mktemp -d "$JS_CLUSTER_DIR/small.XXXXXX")
-if mount -t tmpfs -o size=8m,mode=0711 tmpfs "$small"; then
-  trap 'plugstack_restore; umount -l "$small" 2>/dev/null' EXIT
-  plugstack_with "$(sed "s|spool=[^ ]*|spool=$small|" <<< "$args")"
-  ja=$(sub jsalice "$alice" -J patient --wrap 'srun bash -c "dd if=/dev/zero of=a.dat bs=64k count=4 2>/dev/null; sleep 6"')
-  for i in $(seq 100); do ls "$small/job.$ja/profiles/" 2>/dev/null | grep -q '^0\.' && break; sleep 0.1; done
-  # bob fills it and stays, so that nothing of his is given back while alice's job ends
-  hog=$(sub jsbob "$bob" -J filler --wrap 'srun bash -c "dd if=/dev/zero of=\$JOBSCREEN_PROFILE_DIR/fill bs=64k 2>/dev/null; df --output=avail -B1 \$JOBSCREEN_PROFILE_DIR | tail -1 > left; sleep 60"')
-  for i in $(seq 100); do [ -s "$bob/left" ] && break; sleep 0.1; done
-  is "$(tr -d ' ' < "$bob/left" 2>/dev/null)" 0 "jsbob filled the spool by hand (no byte left when his dd stopped)"
-  wait_job_done "$ja" 60 >/dev/null
-  for i in $(seq 50); do grep -qE '"final": ?true' "$small/job.$ja/job.json" 2>/dev/null && break; sleep 0.2; done
-  ok $([ -s "$small/job.$ja/step.0.localhost.json" ] && [ -s "$small/job.$ja/step.batch.localhost.json" ]; echo $?) \
-     "alice's running job still gets its step records"
-  is "$(jq -r '.final' "$small/job.$ja/job.json")" true "and its final job record"
-  is "$(cat "$small/job.$ja"/profiles/0.localhost.b*.json 2>/dev/null | jq -s '[.[].profiles[] | select(.exe | endswith("/dd")) | .totals.posix_write_bytes] | add')" 262144 \
-     "and its profiles: dd's 256 KiB"
-  scancel "$hog" 2>/dev/null; wait_job_done "$hog" 60 >/dev/null; plugstack_restore
-  umount -l "$small"
-else
-  for d in "filled by hand" "step records" "job record" "profiles"; do skip "$d" "cannot mount a tmpfs here"; done
-fi
-rm -rf "$bob" "$alice" "$small"
+# --- the profiler's cap on the record area: 20 records at once per job and node ---
+plugstack_with "$args record_quota=4M record_files=20"
+jb=$(sub jsbob "$bob" -J many --wrap 'srun bash -c "for i in \$(seq 60); do sleep 3 & done; wait; echo done"')
+wait_job_done "$jb" 90 >/dev/null
+is "$(job_state "$jb") $(tail -1 "$bob/out.txt")" "COMPLETED done" "bob's job runs to its end: unrecorded processes run as ever"
+wait_file "$(job_dir "$jb")/step.0.localhost.json"
+u=$(bundles "$jb" | jq -s '[.[] | .unrecorded.processes // 0] | add')
+ok $(( u >= 30 ? 0 : 1 )) "his bundles: $u process images not recorded (the record area holds 20 records of his at once)"
+like "$(bundles "$jb" | jq -rs '[.[] | .unrecorded.reason // empty] | first')" \
+   "^the job's record quota on this node \\(4194304 B, 20 records\\) was reached$" "and why, in words"
+rec=$(bundles "$jb" | jq -s '[.[].profiles | length] | add')
+ok $(( rec + u >= 61 ? 0 : 1 )) "recorded ($rec) and unrecorded ($u) cover every process of his step (bash and 60 sleeps; a forked child refused before its exec counts as an image of its own)"
+rm -rf "$bob" "$alice"
 done_testing
