@@ -1,12 +1,12 @@
 /*
- * The job's share of the spool on a node: the file profiles/.quota.<node>, one page, made by
- * the plugin (root) with the caps of plugstack.conf (spool_quota=, spool_files=) and given to
- * the job's user; mapped shared by every profiled process of the job on the node and by
+ * The job's record quota on a node: the file RECORD_DIR/job.<id>/.quota.<node>, one page, made
+ * by the plugin (root) with the caps of plugstack.conf (record_quota=, record_files=) and given
+ * to the job's user; mapped shared by every profiled process of the job on the node and by
  * jobscreen-collect. A record is charged when it is made or grows and discharged when the
- * collector removes it; a process that finds the share used up is not recorded and is counted
+ * collector removes it; a process that finds the quota used up is not recorded and is counted
  * under its step, and the step's bundles say so ("unrecorded"). It bounds what the profiler
- * puts in the spool; a user who writes into profiles/ by hand is bounded only by the file
- * system's own quotas (docs/spool.md).
+ * keeps in the record area (the job's memory); the spool is bounded apart, by root, where its
+ * relay writes (spank/relay.h, docs/plugin.md "Two places").
  */
 #ifndef JS_SPOOL_QUOTA_H
 #define JS_SPOOL_QUOTA_H

@@ -9,7 +9,7 @@ plan 29
 uid=$(id -u jsalice); gid=$(id -g jsalice)
 work=$(work_dir jsalice)
 out=$(cd "$work" && as_user jsalice timeout 60 srun -n4 --chdir="$work" bash -c \
-  'echo "$SLURM_PROCID $SLURM_JOB_ID $JOBSCREEN_TASK_ID $JOBSCREEN_STEP $JOBSCREEN_JOB_ID $JOBSCREEN_PROFILE_DIR $LD_PRELOAD $(stat -c %U.%a "$JOBSCREEN_PROFILE_DIR")"' 2>&1)
+  '[ -O "$JOBSCREEN_PROFILE_DIR" ] && o=mine; echo "$SLURM_PROCID $SLURM_JOB_ID $JOBSCREEN_TASK_ID $JOBSCREEN_STEP $JOBSCREEN_JOB_ID $JOBSCREEN_PROFILE_DIR $LD_PRELOAD $o"' 2>&1)
 ok $? "srun -n4 as jsalice exits 0"
 job=$(awk '$1 == 0 {print $2}' <<< "$out")
 like "$job" '^[0-9]+$' "task 0 reports its job id"
@@ -39,8 +39,8 @@ is "$(jget "$jrec" 'J(r["job_id"], r["batch"], r["final"], r["state"], r["user"]
   "$job false false RUNNING jsalice" "an srun-only job gets a provisional job record"
 if profiler_on; then
   is "$(jget "$rec" 'J(r["profiled"], r["profile_reason"], r["profiler"])')" "true on $js_profiler" "the step is marked profiled with the library's path"
-  is "$(awk '$1 == 0 {print $3, $4, $5, $6, $7, $8}' <<< "$out")" "0 0 $job $JS_RECORD_DIR/job.$job $js_profiler jsalice.700" \
-    "task 0 sees its rank, step, job, its record directory (in the record area, the job user's, 0700) and the profiler in LD_PRELOAD"
+  is "$(awk '$1 == 0 {print $3, $4, $5, $6, $7, $8}' <<< "$out")" "0 0 $job $JS_RECORD_DIR/job.$job $js_profiler mine" \
+    "task 0 sees its rank, step, job, its record directory (in the record area, its own) and the profiler in LD_PRELOAD"
   is "$(stat -c '%U %a' "$(job_dir "$job")/profiles")" "root 700" "the spool's profiles/ is root's, 0700: the user's processes cannot write into the spool"
   # the step's profiles come in a bundle, made as the step ended (before its step record)
   bundle=$(job_dir "$job")/profiles/0.localhost.b1.json

@@ -12,7 +12,7 @@ need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
-plan 18
+plan 17
 trap plugstack_restore EXIT
 args=$(cut -d' ' -f3- <<< "$js_plugstack_orig")
 bob=$(work_dir jsbob) alice=$(work_dir jsalice)
