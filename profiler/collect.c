@@ -534,11 +534,13 @@ static int load(const char *name, struct rec *r, int live)
         decide_end(r, C.final);
         fold_rest(r, g->state == JS_REC_ENDED ? g->cpu_user_ns + g->cpu_sys_ns : r->cpu_user_ns + r->cpu_sys_ns);
     }
+    /* a record that could not grow stops its slices too: say which bound it was */
     if (g->slices.truncated)
-        add_missing(r, "slices after the 1 MiB slice budget");
+        add_missing(r, g->chunks_refused ? "slices after the record could not grow" : "slices after the 1 MiB slice budget");
     if (g->chunks_refused) {
-        char what[128];
-        snprintf(what, sizeof what, "what %llu blocks refused by a full spool or the job's spool quota would have held",
+        char what[160];
+        snprintf(what, sizeof what,
+                 "files and slices the record had no room for (refused room %llu times: a full record area or the job's record quota)",
                  (unsigned long long)g->chunks_refused);
         add_missing(r, what);
     }

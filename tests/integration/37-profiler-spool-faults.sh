@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The spool's faults never reach the program: a full file system and a directory the user
 # cannot write leave the program's exit status and output as they were, and no stray files.
-# And a collector stopped in the middle of a bundle neither loses nor doubles a profile.
+# A record that the job's record quota stops from growing keeps what it holds and says what it
+# lacks. And a collector stopped in the middle of a bundle neither loses nor doubles a profile,
+# also when the plugin's relay has already taken the bundle into the spool.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
-plan 9
+plan 13
 base=$(mktemp -d /tmp/js-prof37.XXXXXX); chmod 755 "$base"
 
 # --- full: a 4 KiB tmpfs, filled up ---
@@ -39,6 +41,23 @@ out=$(prof_srun "$base/p" -N1 -n1 -- sh -c 'echo out; echo err >&2; exit 7' 2>"$
 is "$out $(grep -c '^err$' "$base/err")" "out
 rc=7 1" "a profiled shell's stdout, stderr and exit status 7 reach srun unchanged"
 rm -rf "$base" "$base/p.ids"
+
+# --- a record that cannot grow: a record quota of 64 KiB (the header and two chunks) ---
+grow=$base/grow; mkdir -p "$grow" "$base/g"
+python3 -c 'import struct, sys; open(sys.argv[1], "wb").write(struct.pack("<8sqqqq", b"JSQUOTA1", 65536, 0, 0, 0).ljust(4096, b"\0"))' \
+  "$grow/.quota.n1"
+out=$(timeout 60 srun -Q -N1 -n1 env JOBSCREEN_PROFILE_DIR="$grow" JOBSCREEN_STEP=0 JOBSCREEN_NODE=n1 JOBSCREEN_JOB_ID=1 \
+  LD_PRELOAD="$PROF_LIB" bash -c 'for i in {1..600}; do : > "$0/f$i"; done; echo done' "$base/g" 2>&1; echo "rc=$?")
+is "$out" "done
+rc=0" "a record refused room to grow: the program runs as ever"
+"$COLLECT" --final --each "$grow" 0 n1
+p=$(ls "$grow"/0.n1.*.json)
+is "$(jq -r '[.end, .exit_code, .files_dropped, .totals.posix_open_calls >= 600] | @tsv' "$p")" "$(printf 'exit\t0\t600\ttrue')" \
+   "its profile keeps its counts and how it ended; the 600 files it had no room to list are counted as dropped"
+like "$(jq -r .missing "$p")" "^slices after the record could not grow; files and slices the record had no room for \\(refused room [0-9]+ times: a full record area or the job's record quota\\)$" \
+   "and it says what it lacks, and why"
+rm -rf "$grow" "$base/g"
+
 # --- a collector stopped between its markers and its bundle ---
 rec=$base/rec; mkdir -p "$rec"
 for i in 1 2; do
@@ -56,4 +75,12 @@ is "$(cat "$rec"/0.n1.b*.json | jq -s --argjson p "$(pid_of "$a")" '[.[].profile
    "the record marked for a bundle that never appeared is put back and bundled once"
 is "$(cat "$rec"/0.n1.b*.json | jq -s --argjson p "$(pid_of "$b")" '[.[].profiles[] | select(.pid == $p)] | length')" 0 \
    "the record marked for a bundle that exists is not bundled again"
+# the relay took bundle 5 into the spool and left its tombstone before the markers went
+rm -f "$rec"/0.n1.b*.json
+timeout 60 srun -Q -N1 -n1 env JOBSCREEN_PROFILE_DIR="$rec" JOBSCREEN_STEP=0 JOBSCREEN_NODE=n1 JOBSCREEN_JOB_ID=1 \
+  LD_PRELOAD="$PROF_LIB" "$PROG/exit_now" "$base/x3" >/dev/null 2>&1
+c=$(ls "$rec" | grep '\.rec$')
+mv "$rec/$c" "$rec/.$c.in-b5"; : > "$rec/.0.n1.b5.json.sent"
+"$COLLECT" --final "$rec" 0 n1
+is "$(ls -A "$rec" | tr '\n' ' ')" "" "a record marked for a bundle the relay took is not bundled again; the marker and the tombstone go"
 done_testing
