@@ -59,6 +59,24 @@ static int open_subdir(int dirfd, const char *name, mode_t mode, uid_t owner, in
     return fd;
 }
 
+/* Open the directory that plugstack.conf's key names: an absolute path to a directory of ours
+ * that group and others cannot write. follow: the path's last component may be a link. */
+static int open_top_dir(const char *key, const char *path, int follow, char *err, size_t errlen)
+{
+    struct stat st;
+    if (path == NULL || path[0] != '/')
+        return fail(err, errlen, "%s=%s: not an absolute path", key, path ? path : "(unset)");
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+    if (fd < 0)
+        return fail(err, errlen, "%s=%s: %s", key, path, strerror(errno));
+    if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+        close(fd);
+        return fail(err, errlen, "%s=%s: must be a directory owned by uid %u and not writable by group or others", key,
+                    path, (unsigned)geteuid());
+    }
+    return fd;
+}
+
 int joblog_spool_job_dir(const char *spool, uint32_t job_id, int make_profiles, char *err, size_t errlen)
 {
     uid_t me = geteuid();
@@ -66,16 +84,9 @@ int joblog_spool_job_dir(const char *spool, uint32_t job_id, int make_profiles, 
     struct stat st;
     int created;
 
-    if (spool == NULL || spool[0] != '/')
-        return fail(err, errlen, "spool=%s: not an absolute path", spool ? spool : "(unset)");
-    int sfd = open(spool, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int sfd = open_top_dir("spool", spool, 1, err, errlen);
     if (sfd < 0)
-        return fail(err, errlen, "spool=%s: %s", spool, strerror(errno));
-    if (fstat(sfd, &st) < 0 || st.st_uid != me || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-        close(sfd);
-        return fail(err, errlen, "spool=%s: must be a directory owned by uid %u and not writable by group or others",
-                    spool, (unsigned)me);
-    }
+        return -1;
     js_job_dir_name(name, sizeof name, job_id);
     int jfd = open_subdir(sfd, name, 0711, me, &created);
     if (jfd < 0) {
@@ -134,18 +145,12 @@ int joblog_record_job_dir(const char *record_dir, uint32_t job_id, uid_t uid, gi
     struct stat st;
     int created;
 
-    if (record_dir == NULL || record_dir[0] != '/')
-        return fail(err, errlen, "record_dir=%s: not an absolute path", record_dir ? record_dir : "(unset)");
-    if (mkdir(record_dir, 0711) == 0)
+    /* made here when missing: the default lives in /dev/shm, which a reboot empties */
+    if (record_dir && record_dir[0] == '/' && mkdir(record_dir, 0711) == 0)
         chmod(record_dir, 0711); /* whatever the umask */
-    int rfd = open(record_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int rfd = open_top_dir("record_dir", record_dir, 0, err, errlen);
     if (rfd < 0)
-        return fail(err, errlen, "record_dir=%s: %s", record_dir, strerror(errno));
-    if (fstat(rfd, &st) < 0 || st.st_uid != me || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-        close(rfd);
-        return fail(err, errlen, "record_dir=%s: must be a directory owned by uid %u and not writable by group or others",
-                    record_dir, (unsigned)me);
-    }
+        return -1;
     js_job_dir_name(name, sizeof name, job_id);
     /* only root makes entries here: one that exists was made for this job's user (a job id
      * is not reused while its directory stands) */
