@@ -163,6 +163,41 @@ int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t err
     return 0;
 }
 
+static int expand_node(char *path, size_t size, const char *key, const char *node, char *err, size_t errlen)
+{
+    char out[PATH_MAX];
+    size_t o = 0, nl = strlen(node);
+    for (const char *p = path; *p; p++) {
+        if (p[0] == '%' && p[1] == 'n') {
+            if (o + nl >= sizeof out)
+                goto long_path;
+            memcpy(out + o, node, nl);
+            o += nl;
+            p++;
+        } else {
+            if (o + 1 >= sizeof out)
+                goto long_path;
+            out[o++] = *p;
+        }
+    }
+    out[o] = '\0';
+    if (o >= size)
+        goto long_path;
+    memcpy(path, out, o + 1);
+    return 0;
+long_path:
+    snprintf(err, errlen, "%s=%s: longer than %zu bytes with the node name %s", key, path, size - 1, node);
+    return -1;
+}
+
+int js_conf_expand_node(struct js_conf *conf, const char *node, char *err, size_t errlen)
+{
+    if (expand_node(conf->spool, sizeof conf->spool, "spool", node, err, errlen) < 0 ||
+        expand_node(conf->record_dir, sizeof conf->record_dir, "record_dir", node, err, errlen) < 0)
+        return -1;
+    return 0;
+}
+
 /* Call fn on each element of a comma-separated list until it returns nonzero. */
 static int list_any(const char *list, int (*fn)(const char *elem, const void *arg), const void *arg)
 {

@@ -44,6 +44,10 @@ int64_t js_parse_size(const char *s, int suffix);
  * between 1 and 3600"). */
 int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t errlen);
 
+/* "%n" in spool= and record_dir= becomes the node's name (as in slurm.conf's SlurmdSpoolDir):
+ * several slurmd on one machine keep apart. -1 with err when a path gets too long. */
+int js_conf_expand_node(struct js_conf *conf, const char *node, char *err, size_t errlen);
+
 /* 1/true/yes/on -> 1, 0/false/no/off -> 0, else -1 */
 int js_parse_bool(const char *s);
 

@@ -10,7 +10,9 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <slurm/spank.h>
 
@@ -119,7 +121,17 @@ int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
     char err[512];
     uint32_t job_id;
     int64_t left = 0;
-    if (js_conf_parse(&conf, ac, av, err, sizeof err) < 0 || spank_get_item(sp, S_JOB_ID, &job_id) != ESPANK_SUCCESS)
+    char node[256];
+    const char *nn = getenv("SLURMD_NODENAME"); /* slurmd's epilog environment names the node */
+    if (nn == NULL || nn[0] == '\0') {
+        if (gethostname(node, sizeof node) != 0)
+            node[0] = '\0';
+        node[sizeof node - 1] = '\0';
+        node[strcspn(node, ".")] = '\0';
+        nn = node;
+    }
+    if (js_conf_parse(&conf, ac, av, err, sizeof err) < 0 || js_conf_expand_node(&conf, nn, err, sizeof err) < 0 ||
+        spank_get_item(sp, S_JOB_ID, &job_id) != ESPANK_SUCCESS)
         return ESPANK_SUCCESS;
     if (js_relay_remove_job(conf.record_dir, job_id, &left) != 0)
         slurm_error("jobscreen: job %u: cannot remove all of %s/job.%u: %m", job_id, conf.record_dir, job_id);

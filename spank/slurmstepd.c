@@ -213,6 +213,11 @@ int js_stepd_init_post_opt(spank_t sp)
         return ESPANK_SUCCESS;
     }
     find_node_name(sp);
+    if (js_conf_expand_node(&st.conf, st.node, err, sizeof err) < 0) {
+        slurm_error("jobscreen: plugstack.conf: %s; jobscreen is disabled for this step", err);
+        st.enabled = 0;
+        return ESPANK_SUCCESS;
+    }
     const char *v = getenv("SLURM_CLUSTER_NAME");
     if (v == NULL)
         v = job_getenv(sp, "SLURM_CLUSTER_NAME", buf, sizeof buf);

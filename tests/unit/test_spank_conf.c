@@ -98,6 +98,17 @@ static void spool_share_and_collector(void **state)
     assert_string_equal(err, "record_files=2K: not a whole number (0: no cap)");
     assert_int_equal(PARSE(&c, err, "spool=/s", "record_dir=shm"), -1);
     assert_string_equal(err, "record_dir=shm: not an absolute path");
+    /* %n: the node's name, for several slurmd on one machine */
+    assert_int_equal(PARSE(&c, err, "spool=/s/%n/spool", "record_dir=/dev/shm/js/%n"), 0);
+    assert_int_equal(js_conf_expand_node(&c, "n3", err, sizeof err), 0);
+    assert_string_equal(c.spool, "/s/n3/spool");
+    assert_string_equal(c.record_dir, "/dev/shm/js/n3");
+    char longname[PATH_MAX];
+    memset(longname, 'x', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    assert_int_equal(PARSE(&c, err, "spool=/s/%n/spool"), 0);
+    assert_int_equal(js_conf_expand_node(&c, longname, err, sizeof err), -1);
+    assert_non_null(strstr(err, "longer than"));
 }
 
 static void decision_follows_the_documented_order(void **state)
