@@ -134,8 +134,9 @@ int64_t joblog_now_ns(void);
 int joblog_spool_job_dir(const char *spool, uint32_t job_id, int make_profiles, char *err, size_t errlen);
 
 /* The job's directory in the record area, RECORD_DIR/job.<jobid> (uid:gid 0700: the running
- * processes' records, JOBSCREEN_PROFILE_DIR), made when missing; RECORD_DIR is made (root 0711)
- * when missing and must be root's, not writable by group or others. Returns an open directory
+ * processes' records, JOBSCREEN_PROFILE_DIR), made when missing. RECORD_DIR's missing
+ * components are made (root 0711); every component must be root's and not writable by group or
+ * others (a sticky one like /dev/shm may be), the last one strictly. Returns an open directory
  * fd, or -1 with a message in err. */
 int joblog_record_job_dir(const char *record_dir, uint32_t job_id, uid_t uid, gid_t gid, char *err, size_t errlen);
 

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +139,50 @@ int joblog_spool_job_dir(const char *spool, uint32_t job_id, int make_profiles, 
     return jfd;
 }
 
+/* Open path, a directory, making its missing components (0711): every component must be ours
+ * and not writable by group or others, or a sticky directory of ours (/tmp, /dev/shm), so that
+ * no user can have made or can swap any part of it; no link is followed. */
+static int open_root_path(const char *key, const char *path, char *err, size_t errlen)
+{
+    char comp[PATH_MAX];
+    struct stat st;
+    if (path == NULL || path[0] != '/')
+        return fail(err, errlen, "%s=%s: not an absolute path", key, path ? path : "(unset)");
+    int fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const char *p = path;
+    while (fd >= 0) {
+        p += strspn(p, "/");
+        size_t n = strcspn(p, "/");
+        if (n == 0)
+            break;
+        if (n >= sizeof comp) {
+            close(fd);
+            return fail(err, errlen, "%s=%s: a component is too long", key, path);
+        }
+        memcpy(comp, p, n);
+        comp[n] = '\0';
+        p += n;
+        int made = mkdirat(fd, comp, 0711) == 0;
+        int next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        close(fd);
+        fd = next;
+        if (fd >= 0 && made && fchmod(fd, 0711) != 0) /* whatever the umask */
+            fd = (close(fd), -1);
+        if (fd < 0)
+            return fail(err, errlen, "%s=%s: %s: %s", key, path, comp, strerror(errno));
+        int last = p[strspn(p, "/")] == '\0';
+        if (fstat(fd, &st) < 0 || st.st_uid != geteuid() ||
+            ((st.st_mode & (S_IWGRP | S_IWOTH)) && (last || !(st.st_mode & S_ISVTX)))) {
+            close(fd);
+            return fail(err, errlen, "%s=%s: %s must be a directory owned by uid %u and not writable by group or others%s",
+                        key, path, comp, (unsigned)geteuid(), last ? "" : " (or sticky)");
+        }
+    }
+    if (fd < 0)
+        return fail(err, errlen, "%s=%s: %s", key, path, strerror(errno));
+    return fd;
+}
+
 int joblog_record_job_dir(const char *record_dir, uint32_t job_id, uid_t uid, gid_t gid, char *err, size_t errlen)
 {
     uid_t me = geteuid();
@@ -145,10 +190,7 @@ int joblog_record_job_dir(const char *record_dir, uint32_t job_id, uid_t uid, gi
     struct stat st;
     int created;
 
-    /* made here when missing: the default lives in /dev/shm, which a reboot empties */
-    if (record_dir && record_dir[0] == '/' && mkdir(record_dir, 0711) == 0)
-        chmod(record_dir, 0711); /* whatever the umask */
-    int rfd = open_top_dir("record_dir", record_dir, 0, err, errlen);
+    int rfd = open_root_path("record_dir", record_dir, err, errlen);
     if (rfd < 0)
         return -1;
     js_job_dir_name(name, sizeof name, job_id);

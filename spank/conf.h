@@ -30,7 +30,7 @@ struct js_conf {
     int64_t record_files;      /* record_files=N: records at once per job and node (0: no cap) */
 };
 
-#define JS_RECORD_DIR_DEFAULT "/dev/shm/jobscreen"
+#define JS_RECORD_DIR_DEFAULT "/run/jobscreen"
 #define JS_SPOOL_QUOTA_DEFAULT (1LL << 30)
 #define JS_SPOOL_FILES_DEFAULT 10000
 #define JS_RECORD_QUOTA_DEFAULT (1LL << 30)

@@ -66,7 +66,7 @@ static void record_dir_is_the_job_users_under_a_root_parent(void **state)
     struct stat st;
     uid_t user = geteuid() == 0 ? 65534 : getuid();
     gid_t group = geteuid() == 0 ? 65534 : getgid();
-    snprintf(area, sizeof area, "%s/records", spool);
+    snprintf(area, sizeof area, "%s/records/n1", spool); /* its missing parent is made too */
     int fd = joblog_record_job_dir(area, 21, user, group, err, sizeof err);
     if (fd < 0)
         fail_msg("%s", err);
@@ -88,6 +88,17 @@ static void record_dir_is_the_job_users_under_a_root_parent(void **state)
     assert_int_equal(chmod(area, 0777), 0);
     assert_int_equal(joblog_record_job_dir(area, 23, user, group, err, sizeof err), -1);
     assert_non_null(strstr(err, "not writable by group or others"));
+    assert_int_equal(chmod(area, 0711), 0);
+    /* a parent anybody may write (and no sticky bit) could be swapped: refused */
+    snprintf(path, sizeof path, "%s/records", spool);
+    assert_int_equal(chmod(path, 0777), 0);
+    assert_int_equal(joblog_record_job_dir(area, 24, user, group, err, sizeof err), -1);
+    assert_non_null(strstr(err, "records must be a directory owned by uid"));
+    assert_int_equal(chmod(path, 01777), 0); /* sticky, as /dev/shm: fine */
+    fd = joblog_record_job_dir(area, 24, user, group, err, sizeof err);
+    if (fd < 0)
+        fail_msg("%s", err);
+    close(fd);
 }
 
 static void symbolic_links_are_never_followed(void **state)
