@@ -5,7 +5,7 @@
 need_cluster
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
 plan 23
-base=$(mktemp -d /tmp/js-prof30.XXXXXX); dir=$base/profiles; work=$base/work
+base=$(mktemp -d "$JS_SHARED_DIR"/js-prof30.XXXXXX); dir=$base/profiles; work=$base/work
 mkdir -p "$dir" "$work"
 prof_srun "$dir" -N1 -n1 -- "$PROG/io_known" "$work"
 ok $? "io_known runs to exit 0 under the profiler in an srun step"

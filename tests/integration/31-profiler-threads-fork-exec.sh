@@ -5,7 +5,7 @@
 need_cluster
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
 plan 15
-base=$(mktemp -d /tmp/js-prof31.XXXXXX)
+base=$(mktemp -d "$JS_SHARED_DIR"/js-prof31.XXXXXX)
 
 # --- 8 threads x 20000 records, own files and one shared file ---
 dir=$base/t; work=$base/tw; mkdir -p "$dir" "$work"

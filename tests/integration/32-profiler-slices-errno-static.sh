@@ -6,7 +6,7 @@
 need_cluster
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
 plan 12
-base=$(mktemp -d /tmp/js-prof32.XXXXXX)
+base=$(mktemp -d "$JS_SHARED_DIR"/js-prof32.XXXXXX)
 
 # --- 15 writes of 1 B, 200 ms apart, 1 s slices ---
 dir=$base/s; mkdir -p "$dir"

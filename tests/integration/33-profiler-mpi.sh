@@ -6,7 +6,7 @@ need_cluster
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
 [ "$JS_HAVE_MPI" = yes ] || skip_all "built without MPI"
 plan 10
-base=$(mktemp -d /tmp/js-prof33.XXXXXX); dir=$base/p; mkdir -p "$dir"
+base=$(mktemp -d "$JS_SHARED_DIR"/js-prof33.XXXXXX); dir=$base/p; mkdir -p "$dir"
 prof_srun "$dir" -N1 -n2 --mpi=pmix -- "$PROG/mpi_pingpong"
 ok $? "mpi_pingpong runs on 2 ranks under srun --mpi=pmix with the profiler"
 is "$(find "$dir" -name '*.json' | wc -l)" 2 "one profile per rank"

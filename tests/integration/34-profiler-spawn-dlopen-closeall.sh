@@ -6,7 +6,7 @@
 need_cluster
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
 plan 7
-base=$(mktemp -d /tmp/js-prof34.XXXXXX); dir=$base/p; work=$base/w; mkdir -p "$dir" "$work"
+base=$(mktemp -d "$JS_SHARED_DIR"/js-prof34.XXXXXX); dir=$base/p; work=$base/w; mkdir -p "$dir" "$work"
 prof_srun "$dir" -N1 -n1 -- "$PROG/spawn_misc" "$work"
 ok $? "spawn_misc runs to exit 0 under the profiler"
 is "$(find "$dir" -name '*.json' | wc -l)" 3 "three images: the program, /bin/true after vfork, the spawned child"

@@ -6,7 +6,7 @@
 need_cluster
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
 plan 9
-base=$(mktemp -d /tmp/js-prof35.XXXXXX)
+base=$(mktemp -d "$JS_SHARED_DIR"/js-prof35.XXXXXX)
 
 # 3 threads x 14 pairs of writes, 200 ms apart: about 3 s, 1 s slices
 dir=$base/t; work=$base/tw; mkdir -p "$dir" "$work"

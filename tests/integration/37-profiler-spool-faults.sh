@@ -9,7 +9,7 @@ need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
 plan 13
-base=$(mktemp -d /tmp/js-prof37.XXXXXX); chmod 755 "$base"
+base=$(mktemp -d "$JS_SHARED_DIR"/js-prof37.XXXXXX); chmod 755 "$base"
 
 # --- full: a 4 KiB tmpfs, filled up ---
 full=$base/full; mkdir -p "$full" "$base/w1"

@@ -7,7 +7,7 @@
 need_cluster
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
 plan 10
-base=$(mktemp -d /tmp/js-prof38.XXXXXX)
+base=$(mktemp -d "$JS_SHARED_DIR"/js-prof38.XXXXXX)
 
 # --- pthread_exit in main, a worker still writing: the step ends as it would bare ---
 dir=$base/p; work=$base/pw; mkdir -p "$dir" "$work"

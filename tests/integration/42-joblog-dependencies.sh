@@ -46,7 +46,7 @@ recs=$(grep -l "\"array_job_id\":$arr," "$JS_SPOOL_DIR"/job.*/job.json 2>/dev/nu
 is "$(echo "$recs" | grep -c .)" 3 "three job records carry array_job_id $arr"
 is "$(for r in $recs; do jget "$r" 'r["array_task_id"]'; done | sort -n | tr '\n' ' ')" "0 1 2 " "with array_task_id 0, 1, 2"
 tid=$(for r in $recs; do jget "$r" 'J(r["job_id"], r["array_task_id"])'; done | awk '$2 == 1 {print $1}')
-is "$(jget "$(job_dir "$tid")/step.batch.localhost.json" 'J(r["array_job_id"], r["array_task_id"])')" "$arr 1" \
+is "$(jget "$(job_dir "$tid")/step.batch.$(job_node "$tid").json" 'J(r["array_job_id"], r["array_task_id"])')" "$arr 1" \
   "the array task's step record carries the array ids too"
 
 # a batch script given as a file, and its exit code

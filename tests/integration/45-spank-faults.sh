@@ -53,7 +53,7 @@ ok $? "missing profiler: srun exits 0"
 job=${out%% *}
 is "${out#* }" "unset" "missing profiler: the task has no LD_PRELOAD (it would break every program)"
 logged "jobscreen: profiler=$JS_CLUSTER_DIR/no-such-profiler.so: No such file or directory; the tasks run without the profiler" "missing profiler: logged"
-rec=$(job_dir "$job")/step.0.localhost.json; wait_file "$rec"
+rec=$(job_dir "$job")/step.0.$(job_node "$job").json; wait_file "$rec"
 is "$(jget "$rec" 'J(r["profiled"], r["profile_reason"])')" "false profiler missing" "missing profiler: the step record says so"
 
 log_mark

@@ -21,7 +21,8 @@ step_reason() {
     dir=$(grep -l "\"name\":\"$name\"" "$JS_SPOOL_DIR"/job.*/job.json 2>/dev/null | head -n 1)
     [ -n "$dir" ] && break; sleep 0.1
   done
-  f=$(dirname "$dir")/step.0.localhost.json
+  local job=${dir%/job.json}; job=${job##*/job.}
+  f=$(dirname "$dir")/step.0.$(job_node "$job").json
   wait_file "$f" && jget "$f" 'J(r["profiled"], r["profile_reason"], r["slice_seconds"])'
 }
 # a profiler path that exists, so that the decision is not "profiler missing"

@@ -14,16 +14,16 @@ out=$(cd "$work" && as_user jsalice timeout 90 salloc -Q -n2 --workflow=wf47 --n
   'echo "job $SLURM_JOB_ID"; srun -n1 --exact sleep 1 & srun -n1 --exact sleep 1 & wait' 2>&1)
 ok $? "salloc with two concurrent steps exits 0"
 job=$(sed -n 's/^job //p' <<< "$out")
-d=$(job_dir "$job")
-wait_file "$d/step.0.localhost.json"; wait_file "$d/step.1.localhost.json"
-is "$(ls "$d" | tr '\n' ' ')" "job.json step.0.localhost.json step.1.localhost.json " \
+d=$(job_dir "$job") node=$(job_node "$job")
+wait_file "$d/step.0.$node.json"; wait_file "$d/step.1.$node.json"
+is "$(ls "$d" | tr '\n' ' ')" "job.json step.0.$node.json step.1.$node.json " \
   "two step records and one job record, no profiles/ (salloc --no-profile), no temporaries"
 is "$(ls -a "$d" | grep -c '\.tmp$')" 0 "no temporary file left by the two writers"
 is "$(jget "$d/job.json" 'J(r["job_id"], r["batch"], r["final"], r["state"], r["workflow"], r["tasks"])')" \
   "$job false false RUNNING wf47 2" "the job record of an salloc job: provisional, tagged, whole"
-is "$(for s in 0 1; do jget "$d/step.$s.localhost.json" 'J(r["profiled"], r["profile_reason"], r["workflow"], r["executable"])'; done | sort -u)" \
+is "$(for s in 0 1; do jget "$d/step.$s.$node.json" 'J(r["profiled"], r["profile_reason"], r["workflow"], r["executable"])'; done | sort -u)" \
   "false no-profile option wf47 sleep" "salloc --no-profile and --workflow reach both steps"
-is "$(jget "$d/step.0.localhost.json" 'r["end_ns"] - 10**9 >= r["start_ns"]')" "true" "a 1 s sleep step lasts at least 1 s"
+is "$(jget "$d/step.0.$node.json" 'r["end_ns"] - 10**9 >= r["start_ns"]')" "true" "a 1 s sleep step lasts at least 1 s"
 
 # srun --dependency: srun-only jobs capture it too
 a=$(cd "$work" && as_user jsalice sbatch --parsable --chdir="$work" -o /dev/null --wrap 'sleep 1')

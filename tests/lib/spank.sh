@@ -32,9 +32,9 @@ work_dir() {
   echo "$d"
 }
 
-# log_mark / log_since: what the slurmd log gained since the mark
-log_mark() { _log_mark=$(stat -c %s "$JS_SLURMD_LOG"); }
-log_since() { tail -c +$((_log_mark + 1)) "$JS_SLURMD_LOG"; }
+# log_mark / log_since: what the nodes' slurmd logs gained since the mark
+log_mark() { local f; _log_marks=(); for f in $JS_SLURMD_LOGS; do _log_marks+=("$(stat -c %s "$f" 2>/dev/null || echo 0)"); done; }
+log_since() { local f i=0; for f in $JS_SLURMD_LOGS; do tail -c +$((${_log_marks[i]:-0} + 1)) "$f" 2>/dev/null; i=$((i + 1)); done; }
 
 # profiler_on: the cluster's plugstack.conf names a profiler (built before the cluster came up)
 js_profiler=$(sed -n 's/.* profiler=\([^ ]*\).*/\1/p' "$JS_PLUGSTACK")
@@ -51,3 +51,17 @@ plugstack_restore() { echo "$js_plugstack_orig" > "$JS_PLUGSTACK"; }
 
 # job_dir JOBID
 job_dir() { echo "$JS_SPOOL_DIR/job.$1"; }
+
+# job_nodes JOBID: the nodes Slurm gave the job, one per line; job_node JOBID: the first.
+# While a job completes its NodeList holds only the nodes still completing: wait that out.
+job_nodes() {
+  local i line
+  for i in $(seq 100); do
+    line=$(scontrol -o show job "$1" 2>/dev/null)
+    case $line in *JobState=COMPLETING*|*" NodeList= "*|"") sleep 0.1 ;; *) break ;; esac
+  done
+  local list; list=$(sed -n 's/.* NodeList=\([^ ]*\).*/\1/p' <<< "$line")
+  case $list in ""|"(null)") return 0 ;; esac # not started yet
+  scontrol show hostnames "$list"
+}
+job_node() { job_nodes "$1" | head -n 1; }
