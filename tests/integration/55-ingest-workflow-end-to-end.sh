@@ -7,7 +7,7 @@ need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 [ -x "$bin" ] || bail "no $bin (build first)"
 grep -q jobscreen.so "$JS_PLUGSTACK" || skip_all "the cluster runs without the SPANK plugin"
-plan 13
+plan 14
 
 db=js_e2e
 dropdb --if-exists "$db" 2>/dev/null; createdb "$db"
@@ -47,7 +47,9 @@ ok "$([ "$(q "SELECT count(*) FROM js.processes WHERE job_id = $(id simulate) AN
    "both ranks of simulate's step 0 have a profile of md5sum"
 
 # files of the work directory (but Slurm's NAME-ID.out, written by slurmstepd), per job and step, by access mode
-got=$(q "SELECT a.job_id || '/' || a.step_id || ' ' || replace(a.path, '$work/', '') || ' ' || a.access FROM js.file_accesses a
+# (simulate's step 0 runs on two nodes: a file it read on both is one line here)
+got=$(q "SELECT a.job_id || '/' || a.step_id || ' ' || replace(a.path, '$work/', '') || ' ' || a.access
+         FROM (SELECT DISTINCT job_id, step_id, path, access FROM js.file_accesses) a
          WHERE a.job_id IN ($jobs_in) AND a.path LIKE '$work/%' AND a.path !~ '/(generate|simulate|plot|analyze|archive)-[0-9]+[.]out$' ORDER BY a.job_id, a.step_id, a.path" | name_of)
 want="generate/0 input.dat write-only
 generate/1 params.txt write-only
@@ -74,6 +76,9 @@ archive/0 results.tar write-only"
 is "$got" "$want" "the files each step wrote and read"
 is "$(q "SELECT bytes_written FROM js.file_accesses WHERE job_id = $(id generate) AND path = '$work/input.dat'")" "4194304" \
    "generate wrote 64 x 64 KiB into input.dat"
+is "$(q "SELECT count(*) || ' ' || count(DISTINCT file_node) || ' ' || bool_and(scope = 'local') || ' ' || min(bytes_written) FROM js.file_accesses
+         WHERE job_id = $(id simulate) AND path = '/tmp/stage-$(id simulate).dat'")" "2 2 true 4194304" \
+   "simulate staged its input in each node's /tmp: two node-local files, 4 MiB written to each"
 
 got=$(q "SELECT from_job || ' ' || to_job || ' ' || condition FROM js.dependencies WHERE kind = 'scheduler' AND to_job IN ($jobs_in) ORDER BY to_job, from_job" | name_of)
 is "$got" "generate simulate afterok

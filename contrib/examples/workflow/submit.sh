@@ -19,7 +19,7 @@ submit() { # submit NAME [sbatch options...] -- SCRIPT
 }
 
 submit generate --ntasks=1 "$here/generate.sbatch"
-submit simulate --ntasks=2 --dependency="afterok:$id_generate" "$here/simulate.sbatch"
+submit simulate --nodes=2 --ntasks=2 --dependency="afterok:$id_generate" "$here/simulate.sbatch"
 submit plot --ntasks=1 --dependency="afterany:$id_simulate" "$here/plot.sbatch"
 
 # Like a workflow engine: wait for "simulate" ourselves, then submit without telling Slurm.
