@@ -89,7 +89,7 @@ int joblog_spool_job_dir(const char *spool, uint32_t job_id, int make_profiles, 
     if (sfd < 0)
         return -1;
     js_job_dir_name(name, sizeof name, job_id);
-    int jfd = open_subdir(sfd, name, 0711, me, &created);
+    int jfd = open_subdir(sfd, name, 0700, me, &created);
     if (jfd < 0) {
         int e = errno;
         close(sfd);
@@ -99,8 +99,9 @@ int joblog_spool_job_dir(const char *spool, uint32_t job_id, int make_profiles, 
                     : e == ELOOP ? "is a symbolic link; not followed" : strerror(e));
     }
     close(sfd);
-    /* mode regardless of umask; a directory a previous step made is left as it is */
-    if (created && fchmod(jfd, 0711) < 0) {
+    /* root's alone (records hold users' command lines and directories: nobody else reads them;
+     * the ingest has CAP_DAC_OVERRIDE); also one an earlier version made 0711 */
+    if (fstat(jfd, &st) < 0 || ((st.st_mode & 07777) != 0700 && fchmod(jfd, 0700) < 0)) {
         int e = errno;
         close(jfd);
         return fail(err, errlen, "%s/%s: chmod: %s", spool, name, strerror(e));
@@ -224,11 +225,11 @@ int joblog_write_record(int dirfd, const char *name, json_t *record, char *err, 
     if (text == NULL)
         return fail(err, errlen, "%s: cannot format the record (out of memory)", name);
     size_t len = strlen(text);
-    int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0 && errno == EEXIST) {
         /* left by a writer that died under the same pid: ours to replace */
         unlinkat(dirfd, tmp, 0);
-        fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     }
     if (fd < 0) {
         int e = errno;
@@ -250,7 +251,7 @@ int joblog_write_record(int dirfd, const char *name, json_t *record, char *err, 
         off += (size_t)w;
     }
     free(text);
-    if (write(fd, "\n", 1) != 1 || fchmod(fd, 0644) < 0 || close(fd) < 0) {
+    if (write(fd, "\n", 1) != 1 || fchmod(fd, 0600) < 0 || close(fd) < 0) {
         int e = errno;
         unlinkat(dirfd, tmp, 0);
         return fail(err, errlen, "%s: %s", tmp, strerror(e));

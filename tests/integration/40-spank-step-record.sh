@@ -35,8 +35,8 @@ is "$(jget "$rec" 'r["elapsed_ns"] == r["end_ns"] - r["start_ns"] and r["elapsed
 now=$(date +%s%N)
 is "$(jget "$rec" "abs(r['end_ns'] - $now) < 60 * 10**9 and r['written_ns'] >= r['end_ns']")" "true" "times are ns since the epoch, written after the end"
 is "$(jget "$rec" 'r["slice_seconds"]')" "4" "slice length of the site default"
-is "$(stat -c '%U %a' "$rec")" "root 644" "the record is root's, 0644"
-is "$(stat -c '%U %a' "$(job_dir "$job")")" "root 711" "the job directory is root's, 0711"
+is "$(stat -c '%U %a' "$rec")" "root 600" "the record is root's, 0600: no other user reads it"
+is "$(stat -c '%U %a' "$(job_dir "$job")")" "root 700" "the job directory is root's, 0700"
 jrec=$(job_dir "$job")/job.json
 wait_file "$jrec"
 is "$(jget "$jrec" 'J(r["job_id"], r["batch"], r["final"], r["state"], r["user"])')" \

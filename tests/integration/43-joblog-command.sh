@@ -26,7 +26,7 @@ is "$(jget "$work/printed.json" 'J(r["dependency"], r["workflow"])')" "null null
 rec=$(job_dir "$b")/job.json
 is "$(jget "$rec" 'J(r["source"], r["dependency"], r["workflow"], r["exit_code"], r["state"])')" "joblog afterok:$a wf43 4 FAILED" \
   "the captured dependency and workflow are kept"
-is "$(stat -c '%U %a' "$rec")" "root 644" "root's record, 0644"
+is "$(stat -c '%U %a' "$rec")" "root 600" "root's record, 0600"
 ok "$(ls -a "$(job_dir "$b")" | grep -c '\.tmp$')" "no temporary left behind"
 
 # a job that never ran: pending on a failed dependency, then cancelled
@@ -36,7 +36,7 @@ scancel "$c"; wait_job_done "$c" 30 >/dev/null
 "$joblog" --spool "$JS_SPOOL_DIR" "$c"; ok $? "joblog backfills a job that never ran"
 is "$(jget "$(job_dir "$c")/job.json" 'J(r["job_id"], r["state"], r["final"], r["start_ns"] is None or r["start_ns"] >= r["submit_ns"], r["user"])')" \
   "$c CANCELLED true true jsalice" "its record: cancelled, final, the user's"
-is "$(stat -c '%U %a' "$(job_dir "$c")")" "root 711" "joblog makes the job directory like the plugin does"
+is "$(stat -c '%U %a' "$(job_dir "$c")")" "root 700" "joblog makes the job directory like the plugin does"
 ok "$([ ! -e "$(job_dir "$c")/profiles" ]; echo $?)" "and no profiles/ (nothing to profile)"
 
 # epilog style: the job id from SLURM_JOB_ID

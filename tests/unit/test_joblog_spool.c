@@ -36,7 +36,7 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
-static void job_dir_is_0711_and_profiles_0700_of_root(void **state)
+static void job_dir_and_profiles_are_0700_of_root(void **state)
 {
     (void)state;
     char err[256], path[512];
@@ -45,7 +45,7 @@ static void job_dir_is_0711_and_profiles_0700_of_root(void **state)
     assert_true(fd >= 0);
     snprintf(path, sizeof path, "%s/job.17", spool);
     assert_int_equal(lstat(path, &st), 0);
-    assert_int_equal(st.st_mode & 07777, 0711);
+    assert_int_equal(st.st_mode & 07777, 0700);
     snprintf(path, sizeof path, "%s/job.17/profiles", spool);
     assert_int_equal(lstat(path, &st), 0);
     assert_int_equal(st.st_mode & 07777, 0700);
@@ -166,7 +166,7 @@ static void record_appears_whole_with_no_temporary_left(void **state)
     json_decref(back);
     struct stat st;
     assert_int_equal(fstatat(fd, "step.0.n1.json", &st, 0), 0);
-    assert_int_equal(st.st_mode & 0777, 0644);
+    assert_int_equal(st.st_mode & 0777, 0600);
     int dfd = dup(fd);
     DIR *d = fdopendir(dfd);
     struct dirent *e;
@@ -216,7 +216,7 @@ static void previous_job_record_lends_its_dependency_and_workflow(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(job_dir_is_0711_and_profiles_0700_of_root, setup, teardown),
+        cmocka_unit_test_setup_teardown(job_dir_and_profiles_are_0700_of_root, setup, teardown),
         cmocka_unit_test_setup_teardown(record_dir_is_the_job_users_under_a_root_parent, setup, teardown),
         cmocka_unit_test_setup_teardown(symbolic_links_are_never_followed, setup, teardown),
         cmocka_unit_test_setup_teardown(spool_writable_by_others_or_missing_is_refused, setup, teardown),
