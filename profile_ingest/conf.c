@@ -37,6 +37,8 @@ void pi_conf_defaults(struct pi_conf *c)
     c->once_retries = 5;
     c->job_grace_seconds = 300;
     c->orphan_grace_seconds = 7 * 86400;
+    c->quarantine = strdup(PI_QUARANTINE_DEFAULT);
+    c->quarantine_days = 30;
     c->record_uid = 0;
     c->migrate = 1;
     c->log_level = PI_INFO;
@@ -98,6 +100,7 @@ int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err
         { "once_retries", offsetof(struct pi_conf, once_retries), 0, 1000 },
         { "job_grace_seconds", offsetof(struct pi_conf, job_grace_seconds), 0, 30 * 86400 },
         { "orphan_grace_seconds", offsetof(struct pi_conf, orphan_grace_seconds), 0, 365 * 86400 },
+        { "quarantine_days", offsetof(struct pi_conf, quarantine_days), 0, 36500 },
         { "record_uid", offsetof(struct pi_conf, record_uid), 0, INT_MAX },
     };
     long long n;

@@ -6,12 +6,13 @@
 #include <stddef.h>
 
 #define PI_CONF_DEFAULT_PATH SYSCONFDIR "/jobscreen/profile_ingest.conf"
+#define PI_QUARANTINE_DEFAULT LOCALSTATEDIR "/lib/jobscreen/quarantine"
 #define PI_MAX_LIST 32
 
 struct pi_conf {
     char *db;                 /* libpq connection string */
     char *spool;              /* spool directory */
-    char *quarantine;         /* quarantine directory (default SPOOL/.quarantine) */
+    char *quarantine;         /* quarantine directory, outside the spool (PI_QUARANTINE_DEFAULT) */
     char *archive;            /* NULL: remove ingested files; else move them here */
     char *cluster;            /* cluster name when a record has none */
     char *user;               /* started as root: run as this account with CAP_DAC_OVERRIDE only */
@@ -22,6 +23,7 @@ struct pi_conf {
     int once_retries;         /* --once: attempts while the database is down */
     int job_grace_seconds;    /* a final job's directory is cleaned this long after its end */
     int orphan_grace_seconds; /* a job directory without job record, unchanged this long, is quarantined */
+    int quarantine_days;      /* quarantined files older than this are removed; 0: kept */
     int record_uid;           /* owner that records must have (root) */
     int migrate;              /* apply migrations at start */
     int log_level;

@@ -898,10 +898,7 @@ static int load_conf(struct ctx *c, struct pi_conf *out)
 
 static void apply_conf(struct ctx *c)
 {
-    if (c->conf.quarantine)
-        snprintf(c->qdir, sizeof c->qdir, "%s", c->conf.quarantine);
-    else
-        snprintf(c->qdir, sizeof c->qdir, "%s/.quarantine", c->conf.spool);
+    snprintf(c->qdir, sizeof c->qdir, "%s", c->conf.quarantine);
     pi_log_open(c->conf.syslog, (enum pi_level)c->conf.log_level);
 }
 
@@ -1046,6 +1043,7 @@ int main(int argc, char **argv)
             sleep((unsigned)backoff);
             backoff = backoff * 2 > c.conf.backoff_max_seconds ? c.conf.backoff_max_seconds : backoff * 2;
         }
+        pi_quarantine_expire(c.qdir, c.conf.quarantine_days);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
         pi_info("done: %ld step records, %ld profiles, %ld slice rows, %ld files quarantined; %.2f s, %.1f step records/s; backlog %ld",
@@ -1061,7 +1059,7 @@ int main(int argc, char **argv)
         pi_warn("inotify on %s: %s: rescanning every %d s only", c.conf.spool, strerror(errno), c.conf.rescan_seconds);
     pi_info("started: spool %s, quarantine %s, rescan every %d s", c.conf.spool, c.qdir, c.conf.rescan_seconds);
     int backoff = 1;
-    time_t last_report = time(NULL);
+    time_t last_report = time(NULL), last_expire = 0;
     long window_steps = 0, window_slices = 0;
     while (!stop_requested) {
         if (reload_requested) {
@@ -1089,6 +1087,10 @@ int main(int argc, char **argv)
         window_steps += r.steps;
         window_slices += r.slices;
         time_t now = time(NULL);
+        if (now - last_expire >= 3600) {
+            pi_quarantine_expire(c.qdir, c.conf.quarantine_days);
+            last_expire = now;
+        }
         if (r.steps > 0 || now - last_report >= 60) {
             if (window_steps > 0 || r.backlog > 0)
                 pi_info("rate: %ld step records, %ld slice rows in the last %ld s; backlog %ld step records",

@@ -3,6 +3,7 @@
 #include "spool.h"
 #include "log.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int pi_read_file(int dirfd, const char *name, uid_t want_uid, const char *owner, long long max, char **buf,
@@ -163,6 +165,41 @@ int pi_quarantine_move(int dirfd, const char *name, const char *qdir, long long 
         return 0;
     pi_error("quarantine: cannot move %s to %s: %s", name, to, strerror(errno));
     return -1;
+}
+
+long pi_quarantine_expire(const char *qdir, int days)
+{
+    long gone = 0;
+    if (days <= 0)
+        return 0;
+    time_t before = time(NULL) - (time_t)days * 86400;
+    int qfd = open(qdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *q = qfd >= 0 ? fdopendir(qfd) : NULL;
+    struct dirent *j;
+    while (q && (j = readdir(q)) != NULL) {
+        if (strncmp(j->d_name, "job.", 4) != 0)
+            continue;
+        int jfd = openat(qfd, j->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        DIR *d = jfd >= 0 ? fdopendir(jfd) : NULL;
+        struct dirent *e;
+        struct stat sb;
+        while (d && (e = readdir(d)) != NULL)
+            if (e->d_name[0] != '.' && fstatat(jfd, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode) &&
+                sb.st_mtime < before && unlinkat(jfd, e->d_name, 0) == 0)
+                gone++;
+        if (d)
+            closedir(d);
+        else if (jfd >= 0)
+            close(jfd);
+        unlinkat(qfd, j->d_name, AT_REMOVEDIR); /* only when empty */
+    }
+    if (q)
+        closedir(q);
+    else if (qfd >= 0)
+        close(qfd);
+    if (gone)
+        pi_info("quarantine: %ld files older than %d days removed from %s", gone, days, qdir);
+    return gone;
 }
 
 int pi_dispose(int dirfd, const char *name, const char *archive, long long job, const char *sub)

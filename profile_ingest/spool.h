@@ -22,6 +22,9 @@ int pi_mkdirs(const char *path);
 /* Move name (in dirfd) to DIR/job.<id>/name and write DIR/job.<id>/name.reason; when
  * rename fails across file systems, copy then unlink.  0, or -1 logged. */
 int pi_quarantine_move(int dirfd, const char *name, const char *qdir, long long job, const char *reason);
+/* Remove what was quarantined more than days ago (0: nothing), with the job directories it
+ * leaves empty; logs how much went. Returns the files removed. */
+long pi_quarantine_expire(const char *qdir, int days);
 /* Where pi_quarantine_move puts it. */
 void pi_quarantine_path(char *out, size_t size, const char *qdir, long long job, const char *name);
 /* Remove name in dirfd, or move it to ARCHIVE/job.<id>/[sub/]name when archive is set. */

@@ -1,4 +1,4 @@
-/* Unit tests of profile_ingest's configuration (profile_ingest/conf.c). */
+/* Unit tests of profile_ingest's configuration (profile_ingest/conf.c) and its quarantine's retention. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -8,11 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "conf.h"
+#include "spool.h"
 
 static void defaults_are_documented_values(void **state)
 {
@@ -26,7 +30,44 @@ static void defaults_are_documented_values(void **state)
     assert_true(pi_conf_is_shared_fs(&c, "lustre"));
     assert_false(pi_conf_is_shared_fs(&c, "ext4"));
     assert_null(c.archive);
+    /* the quarantine lives outside the spool, and is emptied after 30 days */
+    assert_non_null(strstr(c.quarantine, "/lib/jobscreen/quarantine"));
+    assert_int_equal(c.quarantine_days, 30);
     pi_conf_free(&c);
+}
+
+/* A file quarantined more than quarantine_days ago goes, with its job directory once empty; a
+ * recent one stays. */
+static void old_quarantine_goes(void **state)
+{
+    (void)state;
+    char q[] = "/tmp/js-test-quarantine.XXXXXX", path[256];
+    assert_non_null(mkdtemp(q));
+    snprintf(path, sizeof path, "%s/job.1", q);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/job.2", q);
+    assert_int_equal(mkdir(path, 0700), 0);
+    const char *files[] = {"job.1/0.n1.b1.json", "job.1/0.n1.b1.json.reason", "job.2/0.n1.b1.json"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", q, files[i]);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fclose(f);
+        if (i < 2) { /* 31 days old */
+            struct timespec old[2] = {{.tv_sec = time(NULL) - 31 * 86400}, {.tv_sec = time(NULL) - 31 * 86400}};
+            assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+        }
+    }
+    assert_int_equal(pi_quarantine_expire(q, 0), 0);
+    assert_int_equal(pi_quarantine_expire(q, 30), 2);
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/job.1", q);
+    assert_int_equal(stat(path, &sb), -1);
+    snprintf(path, sizeof path, "%s/job.2/0.n1.b1.json", q);
+    assert_int_equal(stat(path, &sb), 0);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", q);
+    assert_int_equal(system(cmd), 0);
 }
 
 static void keys_are_checked_by_name_and_range(void **state)
@@ -76,6 +117,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(defaults_are_documented_values),
+        cmocka_unit_test(old_quarantine_goes),
         cmocka_unit_test(keys_are_checked_by_name_and_range),
         cmocka_unit_test(files_report_the_line_of_an_error),
     };
