@@ -13,6 +13,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -81,26 +82,50 @@ void *js_next(const char *name)
 static const char js_libc_unknown; /* 0: "not known to be single-threaded" */
 const volatile char *js_libc_single = &js_libc_unknown;
 static int js_cancel_seen;          /* pthread_cancel was called: libc's wrappers only */
-static void *js_libc;               /* libc's handle, once looked up; (void *)-1: none */
+static uintptr_t js_libc_lo, js_libc_hi; /* libc's loaded segments, once found; hi 1: none */
+
+static int find_libc(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size, (void)arg;
+    const char *slash = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+    if (slash == NULL || strcmp(slash + 1, "libc.so.6") != 0)
+        return 0;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_LOAD) {
+            uintptr_t a = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+            if (a < lo)
+                lo = a;
+            if (a + info->dlpi_phdr[i].p_memsz > hi)
+                hi = a + info->dlpi_phdr[i].p_memsz;
+        }
+    js_libc_lo = lo;
+    js_libc_hi = hi;
+    return 1;
+}
 
 /* The next definition of name; *is_libc when it is libc's own (not another preload tool's).
- * Only asked while recording: a library that does not record just forwards. */
+ * Only asked while recording: a library that does not record just forwards. No dlopen or
+ * dladdr: the first allocates (a program that never calls malloc would pay for its set-up),
+ * the second scans libc's whole symbol table. */
 void *js_next_libc(const char *name, int *is_libc)
 {
     void *p = dlsym(RTLD_NEXT, name);
     if (!js_on || p == NULL)
         return p;
-    if (js_libc == NULL) {
-        void *h = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-        /* libc's flag, glibc 2.32 on (without it no wrapper makes system calls itself); the
-         * definition everyone sees, which is the one libc updates even when the program has
-         * a copy of it (copy relocation) */
-        const char *flag = h ? dlsym(RTLD_DEFAULT, "__libc_single_threaded") : NULL;
-        if (flag && !__atomic_load_n(&js_cancel_seen, __ATOMIC_RELAXED))
+    if (js_libc_hi == 0) {
+        /* libc's flag, glibc 2.32 on (without it no wrapper makes system calls itself): the
+         * definition everyone sees, which libc updates even where the program has a copy of
+         * it (copy relocation) */
+        const char *flag = dlsym(RTLD_DEFAULT, "__libc_single_threaded");
+        if (flag == NULL || dl_iterate_phdr(find_libc, NULL) == 0) {
+            js_libc_lo = 0;
+            js_libc_hi = 1; /* nothing is libc's */
+        } else if (!__atomic_load_n(&js_cancel_seen, __ATOMIC_RELAXED)) {
             js_libc_single = flag;
-        js_libc = flag ? h : (void *)-1;
+        }
     }
-    *is_libc = js_libc != (void *)-1 && dlsym(js_libc, name) == p;
+    *is_libc = (uintptr_t)p >= js_libc_lo && (uintptr_t)p < js_libc_hi;
     return p;
 }
 

@@ -94,10 +94,13 @@ static int rec_claim_pooled(char *path)
     memcpy(p, js_g->node, nl);
     p += nl;
     *p++ = '.';
+    /* the watcher fills the pool from .0 up, 4 records at first, doubling up to JS_REC_POOL: one
+     * try in each size class, the smallest first, finds a record of a small pool at once */
+    static const unsigned class_first[] = {0, 4, 8, 16, 32}, class_size[] = {4, 4, 8, 16, 32};
+    _Static_assert(32 + 32 == JS_REC_POOL, "the size classes cover the pool");
     pid_t pid = getpid();
-    unsigned first = (unsigned)pid % JS_REC_POOL;
-    for (unsigned t = 0; t < 4; t++) {
-        char *q = put_u(p, (first + t * 17) % JS_REC_POOL);
+    for (unsigned t = 0; t < sizeof class_first / sizeof class_first[0]; t++) {
+        char *q = put_u(p, class_first[t] + (unsigned)pid % class_size[t]);
         *q = '\0';
         for (unsigned n = 0; n < 8; n++) {
             rec_name(path, pid, n);
@@ -147,12 +150,15 @@ static int on_tmpfs(int fd)
  * a written one. A tmpfs has no such conversion, and fallocate spares copying the zeros. */
 static int allocate(int fd, uint64_t off, uint64_t len)
 {
-    static const char zero[JS_REC_CHUNK];
+    static const char zero[16u << 10];
     if (js_rec_on_tmpfs && js_sys_fallocate(fd, (off_t)off, (off_t)len) == 0)
         return 0;
-    for (uint64_t o = off; o < off + len; o += sizeof zero)
-        if (js_sys_pwrite(fd, zero, sizeof zero, (off_t)o) != (ssize_t)sizeof zero)
+    for (uint64_t o = off; o < off + len;) {
+        size_t n = off + len - o < sizeof zero ? (size_t)(off + len - o) : sizeof zero;
+        if (js_sys_pwrite(fd, zero, n, (off_t)o) != (ssize_t)n)
             return -1;
+        o += n;
+    }
     return 0;
 }
 
@@ -206,16 +212,22 @@ static int allocate_chunks(int fd, struct js_global *g, uint64_t first, uint64_t
         errno = EDQUOT;
         return -1;
     }
-    for (uint64_t c = first; c <= last; c++) {
-        if (chunk_is_set(g, c))
+    for (uint64_t c = first; c <= last;) {
+        if (chunk_is_set(g, c)) {
+            c++;
             continue;
-        if (allocate(fd, c * JS_REC_CHUNK, JS_REC_CHUNK) != 0) {
+        }
+        uint64_t end = c; /* a run of chunks to allocate with one call */
+        while (end < last && !chunk_is_set(g, end + 1))
+            end++;
+        if (allocate(fd, c * JS_REC_CHUNK, (end - c + 1) * JS_REC_CHUNK) != 0) {
             int e = errno;
             js_quota_charge(js_quota, 0, -(int64_t)(chunks_in(c, last, g) * JS_REC_CHUNK)); /* not taken */
             errno = e;
             return -1;
         }
-        __atomic_fetch_or(&g->alloc[c / 64], 1ULL << (c % 64), __ATOMIC_RELEASE);
+        for (; c <= end; c++)
+            __atomic_fetch_or(&g->alloc[c / 64], 1ULL << (c % 64), __ATOMIC_RELEASE);
     }
     return 0;
 }
@@ -227,7 +239,9 @@ int js_rec_create(void)
     js_map_bytes = js_rec_layout(g);
     quota_attach();
     memset(g->alloc, 0, sizeof g->alloc);
-    int fd = rec_claim_pooled(path);
+    /* records made ahead come with the plugin, which makes the quota ledger before it starts
+     * the watcher that keeps them: no ledger, no pool to look for */
+    int fd = js_quota ? rec_claim_pooled(path) : -1;
     int pooled = fd >= 0;
     if (pooled) { /* made ahead, sized, its first chunks written and charged */
         for (uint64_t c = 0; c < JS_REC_FIRST_CHUNKS; c++)
@@ -250,6 +264,15 @@ int js_rec_create(void)
     if (pooled || (js_sys_ftruncate(fd, (off_t)js_map_bytes) == 0 && allocate_chunks(fd, g, 0, JS_REC_FIRST_CHUNKS - 1) == 0))
         m = mmap(NULL, js_map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     int e = errno;
+    if (m != MAP_FAILED) {
+        /* the first page of the file list, of its paths and of the slices: nearly every process
+         * needs them, and now they cost no opening of the record each (one that is refused
+         * is asked for again when it is needed) */
+        const uint64_t firsts[] = {g->off_files, g->off_paths, g->off_slices};
+        for (unsigned i = 0; i < sizeof firsts / sizeof firsts[0]; i++)
+            if (allocate_chunks(fd, g, firsts[i] / JS_REC_CHUNK, firsts[i] / JS_REC_CHUNK) != 0)
+                break;
+    }
     js_sys_close(fd);
     if (m == MAP_FAILED) {
         js_sys_unlink(path);
@@ -292,10 +315,18 @@ int js_rec_rehome(void)
         return -1;
     }
     int ok = js_sys_ftruncate(fd, (off_t)js_map_bytes) == 0;
-    /* copy what is allocated: the file's blocks are allocated by the writes */
-    for (uint64_t c = 0; ok && c < js_map_bytes / JS_REC_CHUNK; c++)
-        if (chunk_is_set(&snap, c))
-            ok = js_sys_pwrite(fd, js_base + c * JS_REC_CHUNK, JS_REC_CHUNK, (off_t)(c * JS_REC_CHUNK)) == JS_REC_CHUNK;
+    /* copy what is allocated, a run of chunks at a time: the file's blocks are allocated by the writes */
+    const uint64_t nchunks = js_map_bytes / JS_REC_CHUNK;
+    for (uint64_t c = 0; ok && c < nchunks; c++) {
+        if (!chunk_is_set(&snap, c))
+            continue;
+        uint64_t end = c;
+        while (end + 1 < nchunks && chunk_is_set(&snap, end + 1))
+            end++;
+        size_t n = (size_t)(end - c + 1) * JS_REC_CHUNK;
+        ok = js_sys_pwrite(fd, js_base + c * JS_REC_CHUNK, n, (off_t)(c * JS_REC_CHUNK)) == (ssize_t)n;
+        c = end;
+    }
     void *m = ok ? mmap(js_base, js_map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) : MAP_FAILED;
     js_sys_close(fd);
     if (m == MAP_FAILED) {
