@@ -160,24 +160,36 @@ static inline uint64_t zero_bytes(uint64_t x)
     return (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
 }
 
-/* A path (len bytes, NUL-terminated) with no ".", ".." or empty component after a '/'. First 8
- * bytes at a step for any '/' followed by '/' or '.' (none in most paths), then, if there is,
- * from '/' to '/' with memchr. */
-static int clean(const char *p, size_t len)
+/* The hash of a path of len bytes at a layer (as hash_path) and, in the same pass, whether it
+ * surely has no ".", ".." or empty component: 1, or 0 when it is not clean (or may not be: a
+ * '/' followed by '/' or '.', which a name like ".cache" also is, is then looked at exactly). */
+static int path_key(const char *p, size_t len, int layer, uint32_t *hash)
 {
-    const uint64_t slash = 0x2f2f2f2f2f2f2f2fULL, dot = 0x2e2e2e2e2e2e2e2eULL;
-    uint64_t maybe = 0, w, next;
-    if (len < 8)
+    const uint64_t k = 0xff51afd7ed558ccdULL, slash = 0x2f2f2f2f2f2f2f2fULL, dot = 0x2e2e2e2e2e2e2e2eULL;
+    if (len < 8) {
+        *hash = hash_path(p, len, layer);
         return clean_exact(p, len);
-    for (size_t i = 0;; i += 8) { /* p[len] is the NUL: next is in bounds; the last step overlaps */
-        if (i + 8 > len)
-            i = len - 8;
-        memcpy(&w, p + i, 8);
-        memcpy(&next, p + i + 1, 8);
-        maybe |= zero_bytes(w ^ slash) & (zero_bytes(next ^ slash) | zero_bytes(next ^ dot));
-        if (i + 8 == len)
-            break;
     }
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)layer ^ ((uint64_t)len << 40), w;
+    uint64_t maybe = 0, carry = 0; /* carry: a '/' ends the word before, in byte 0's place */
+    size_t i = 0;
+    for (;; i += 8) {
+        int last = i + 8 >= len;
+        if (last)
+            i = len - 8; /* the last word overlaps the one before: its pairs are all inside it */
+        memcpy(&w, p + i, 8);
+        uint64_t sl = zero_bytes(w ^ slash), sd = sl | zero_bytes(w ^ dot);
+        maybe |= (sl & (sd >> 8)) | (carry & sd); /* a '/' and after it a '/' or '.' */
+        carry = sl >> 56;
+        h = (h ^ w) * k;
+        if (last)
+            break;
+        h ^= h >> 32;
+    }
+    h ^= h >> 29;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 32;
+    *hash = (uint32_t)h;
     return maybe == 0 || clean_exact(p, len);
 }
 
@@ -193,18 +205,16 @@ static int cwd_refresh(void)
     return ok ? 0 : -1;
 }
 
-/* The absolute form of path when it needs no resolving: an absolute path with no ".", ".." or
- * empty component (returned as it is), or such a relative one from the cached working
- * directory (joined into out). NULL: absolute() must resolve it (under the lock). No lock and
- * no system call, so it is safe in a signal handler and leaves errno alone. */
+/* The absolute form of path if it needs no resolving (path_key says whether it does): an
+ * absolute path as it is, or a relative one joined to the cached working directory in out.
+ * NULL: absolute() must make it (under the lock). No lock and no system call, so it is safe in a
+ * signal handler and leaves errno alone. */
 static const char *absolute_fast(char *out, size_t cap, int dirfd, const char *path, size_t *len)
 {
     size_t l = strnlen(path, cap);
     if (l == 0 || l >= cap || path[l - 1] == '/')
         return NULL;
     if (path[0] == '/') {
-        if (!clean(path, l))
-            return NULL;
         *len = l;
         return path;
     }
@@ -223,8 +233,6 @@ static const char *absolute_fast(char *out, size_t cap, int dirfd, const char *p
     if (n > 1)
         out[n++] = '/';
     memcpy(out + n, path, l + 1);
-    if (!clean(out + n - 1, l + 1))
-        return NULL;
     *len = n + l;
     return out;
 }
@@ -233,7 +241,7 @@ static const char *absolute_fast(char *out, size_t cap, int dirfd, const char *p
 static int absolute(char *out, size_t cap, int dirfd, const char *path)
 {
     size_t n = 0;
-    if (path[0] == '/' && clean(path, strlen(path))) {
+    if (path[0] == '/' && clean_exact(path, strlen(path))) {
         size_t l = strnlen(path, cap);
         if (l >= cap)
             return -1;
@@ -388,11 +396,14 @@ void js_file_opened(int fd, const char *path, int dirfd, int flags, int layer)
     int below_mpi = t && t->in_mpi && layer == JS_LAYER_POSIX;
     int at = below_mpi ? JS_LAYER_MPIIO : layer;
     size_t len;
+    uint32_t h;
     const char *fast = absolute_fast(abs, sizeof abs, dirfd, path, &len);
+    if (fast && !path_key(fast, len, at, &h))
+        fast = NULL;
     if (fast) { /* the common case: a file listed before, found without the lock */
         if (excluded(fast))
             return;
-        struct js_file *f = find(fast, hash_path(fast, len, at), at);
+        struct js_file *f = find(fast, h, at);
         if (f || below_mpi) {
             if (f)
                 opened(f, fd, flags, below_mpi);
