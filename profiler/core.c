@@ -802,7 +802,6 @@ __attribute__((constructor)) static void js_init(int argc, char **argv)
     while (dl > 1 && js_g->dir[dl - 1] == '/')
         js_g->dir[--dl] = '\0';
     js_g->dir_len = dl;
-    js_env_str("JOBSCREEN_CLUSTER", js_g->cluster, sizeof js_g->cluster);
     js_env_str("JOBSCREEN_STEP", js_g->step, sizeof js_g->step);
     js_env_str("JOBSCREEN_NODE", js_g->node, sizeof js_g->node);
     if (js_g->node[0] == '\0')
@@ -811,14 +810,19 @@ __attribute__((constructor)) static void js_init(int argc, char **argv)
         goto out; /* the file name would not be a spool name */
     if (js_env_u64("JOBSCREEN_JOB_ID", &js_g->job_id) != 0)
         js_g->job_id = 0;
-    uint64_t task;
-    js_g->task_id = js_env_u64("JOBSCREEN_TASK_ID", &task) == 0 ? (int64_t)task : -1;
     js_g->slice_seconds = js_slice_parse_seconds(getenv("JOBSCREEN_SLICE_SECONDS"));
     if (js_g->slice_seconds < 0) {
         js_g->slice_seconds = JS_SLICE_DEFAULT_SECONDS;
         js_note_error("JOBSCREEN_SLICE_SECONDS is not a whole number of seconds; using 4", EINVAL);
     }
 
+    /* the record: from here on everything counted is in the spool, whatever becomes of us; the
+     * identity is written straight into it (fewer pages touched than building it aside) */
+    if (js_rec_create() != 0)
+        goto out;
+    js_env_str("JOBSCREEN_CLUSTER", js_g->cluster, sizeof js_g->cluster);
+    uint64_t task;
+    js_g->task_id = js_env_u64("JOBSCREEN_TASK_ID", &task) == 0 ? (int64_t)task : -1;
     js_pid = getpid();
     js_g->pid = js_pid;
     js_g->ppid = (int32_t)getppid();
@@ -830,10 +834,6 @@ __attribute__((constructor)) static void js_init(int argc, char **argv)
     set_word(js_g->origin, sizeof js_g->origin, "start");
     js_g->exit_code = -1;
     js_g->ns_per_tick = 1.0;
-
-    /* the record: from here on everything counted is in the spool, whatever becomes of us */
-    if (js_rec_create() != 0)
-        goto out;
     js_pool = js_rec_region(js_g->off_threads);
     js_slices_init(&js_g->slices, js_rec_region(js_g->off_slices), JS_PROFILE_SLICE_BUDGET);
     js_files_attach();
@@ -847,6 +847,7 @@ __attribute__((constructor)) static void js_init(int argc, char **argv)
     js_g->last_fold_ns = js_g->start_ns;
     js_g->cur_slice = js_slice_of_ns((int64_t)js_g->start_ns, js_g->slice_seconds);
     js_boundary_s = (js_g->cur_slice + 1) * js_g->slice_seconds;
+    js_rec_publish();
     js_on = 1;
     js_thread_register();
     /* the first thread's end (pthread_exit in main) is seen like any other's */

@@ -103,6 +103,7 @@ int js_hb_is_running(void);
 
 /* record.c */
 int js_rec_create(void);                 /* map a new record and move js_g into it; 0 or -1 */
+void js_rec_publish(void);               /* its header is complete: valid for readers from now on */
 int js_rec_rehome(void);                 /* a copy under this process's pid (fork child, failed exec) */
 void js_rec_detach(void);                /* stop recording here without touching the record */
 void js_rec_reinit_lock(void);           /* in a fork child */

@@ -284,13 +284,34 @@ int js_rec_create(void)
     }
     js_base = m;
     struct js_global *r = m;
-    memcpy(r, g, sizeof *r);
-    memcpy(r->magic, JS_REC_MAGIC, sizeof r->magic);
+    /* The boot header holds only what making the record needed (where, the step and node, the
+     * job and slice length for messages, an error noted, the chunks allocated): copied field by
+     * field, not all 18 KiB, which would touch every page of both. The caller writes the
+     * identity into the record itself, then js_rec_publish() makes it valid. */
     r->header_bytes = sizeof *r;
     r->base = (uint64_t)(uintptr_t)m;
+    memcpy(r->alloc, g->alloc, sizeof r->alloc);
+    js_rec_layout(r);
+    memcpy(r->step, g->step, sizeof r->step);
+    memcpy(r->node, g->node, strnlen(g->node, sizeof r->node - 1));
+    memcpy(r->dir, g->dir, g->dir_len + 1);
+    r->dir_len = g->dir_len;
+    r->job_id = g->job_id;
+    r->slice_seconds = g->slice_seconds;
+    if (g->err_what) {
+        r->err_what = g->err_what;
+        r->err_errno = g->err_errno;
+    }
     memcpy(r->rec_path, path, strlen(path) + 1);
     js_g = r;
     return 0;
+}
+
+/* The record's header is complete: a reader may take it from now on (the magic is last). */
+void js_rec_publish(void)
+{
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    memcpy((char *)js_g->magic, JS_REC_MAGIC, sizeof js_g->magic);
 }
 
 int js_rec_rehome(void)
