@@ -30,7 +30,6 @@ __thread struct js_thread *js_tls __attribute__((tls_model("initial-exec")));
 volatile int js_on;
 pid_t js_pid;
 
-
 static struct js_thread *js_pool;      /* JS_MAX_THREADS blocks, in the record */
 static struct js_thread *js_list;      /* every block ever handed out, push-only */
 static struct js_thread js_sink;       /* threads beyond the pool count here, never folded */
