@@ -13,6 +13,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -28,13 +29,6 @@
 __thread struct js_thread *js_tls __attribute__((tls_model("initial-exec")));
 volatile int js_on;
 pid_t js_pid;
-
-ssize_t (*js_real_write)(int, const void *, size_t);
-ssize_t (*js_real_read)(int, void *, size_t);
-int (*js_real_open)(const char *, int, ...);
-int (*js_real_close)(int);
-int (*js_real_fstat)(int, struct stat *);
-int (*js_real_unlink)(const char *);
 
 static struct js_thread *js_pool;      /* JS_MAX_THREADS blocks, in the record */
 static struct js_thread *js_list;      /* every block ever handed out, push-only */
@@ -82,6 +76,85 @@ int js_mt;                            /* the program has started a thread: the h
 void *js_next(const char *name)
 {
     return dlsym(RTLD_NEXT, name);
+}
+
+static const char js_libc_unknown; /* 0: "not known to be single-threaded" */
+const volatile char *js_libc_single = &js_libc_unknown;
+static int js_cancel_seen;          /* pthread_cancel was called: libc's wrappers only */
+static uintptr_t js_libc_lo, js_libc_hi; /* libc's loaded segments, once found; hi 1: none */
+
+static int find_libc(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size, (void)arg;
+    const char *slash = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+    if (slash == NULL || strcmp(slash + 1, "libc.so.6") != 0)
+        return 0;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_LOAD) {
+            uintptr_t a = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+            if (a < lo)
+                lo = a;
+            if (a + info->dlpi_phdr[i].p_memsz > hi)
+                hi = a + info->dlpi_phdr[i].p_memsz;
+        }
+    js_libc_lo = lo;
+    js_libc_hi = hi;
+    return 1;
+}
+
+/* The next definition of name; *is_libc when it is libc's own (not another preload tool's).
+ * Only asked while recording: a library that does not record just forwards. No dlopen or
+ * dladdr: the first allocates (a program that never calls malloc would pay for its set-up),
+ * the second scans libc's whole symbol table. */
+void *js_next_libc(const char *name, int *is_libc)
+{
+    void *p = dlsym(RTLD_NEXT, name);
+    if (!js_on || p == NULL)
+        return p;
+    if (js_libc_hi == 0) {
+        /* libc's flag, glibc 2.32 on (without it no wrapper makes system calls itself): the
+         * definition everyone sees, which libc updates even where the program has a copy of
+         * it (copy relocation) */
+        const char *flag = dlsym(RTLD_DEFAULT, "__libc_single_threaded");
+        if (flag == NULL || dl_iterate_phdr(find_libc, NULL) == 0) {
+            js_libc_lo = 0;
+            js_libc_hi = 1; /* nothing is libc's */
+        } else if (!__atomic_load_n(&js_cancel_seen, __ATOMIC_RELAXED)) {
+            js_libc_single = flag;
+        }
+    }
+    *is_libc = (uintptr_t)p >= js_libc_lo && (uintptr_t)p < js_libc_hi;
+    return p;
+}
+
+long js_syscall_failed(long r)
+{
+    errno = (int)-r;
+    return -1;
+}
+
+#if !JS_DIRECT_SYSCALLS
+long js_syscall4(long nr, long a, long b, long c, long d)
+{
+    int e = errno;
+    long r = syscall(nr, a, b, c, d);
+    if (r == -1) {
+        r = -errno;
+        errno = e;
+    }
+    return r;
+}
+#endif
+
+/* A thread cancelling itself makes libc's read() and the like act as cancellation points even
+ * in a single-threaded process: from the first pthread_cancel on, the wrappers call libc. */
+JS_EXPORT int pthread_cancel(pthread_t th)
+{
+    JS_REAL(int, pthread_cancel, (pthread_t));
+    __atomic_store_n(&js_cancel_seen, 1, __ATOMIC_RELAXED);
+    js_libc_single = &js_libc_unknown;
+    return real_pthread_cancel(th);
 }
 
 #if !(defined(__x86_64__) || defined(__i386__))
@@ -677,21 +750,33 @@ static void js_env_str(const char *name, char *dst, size_t cap)
     dst[n] = '\0';
 }
 
-/* The command line, NULs turned into spaces, truncated to cap - 1 bytes. */
-static void js_read_args(char *dst, size_t cap)
+/* The command line, NULs turned into spaces, truncated to cap - 1 bytes: what
+ * /proc/self/cmdline says, taken from the arguments glibc passes to constructors when it
+ * does (no /proc read at start), else from /proc. */
+static void js_read_args(char *dst, size_t cap, int argc, char **argv)
 {
     size_t n = 0;
-    int fd = js_real_open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-    while (fd >= 0 && n < cap - 1) {
-        ssize_t r = js_real_read(fd, dst + n, cap - 1 - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        n += (size_t)r;
+    if (argc > 0 && argv != NULL) {
+        for (int i = 0; i < argc && argv[i] && n < cap - 1; i++) {
+            size_t l = strnlen(argv[i], cap - 1 - n);
+            memcpy(dst + n, argv[i], l);
+            n += l;
+            if (n < cap - 1)
+                dst[n++] = '\0';
+        }
+    } else {
+        int fd = js_sys_open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC, 0);
+        while (fd >= 0 && n < cap - 1) {
+            ssize_t r = js_sys_read(fd, dst + n, cap - 1 - n);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0)
+                break;
+            n += (size_t)r;
+        }
+        if (fd >= 0)
+            js_sys_close(fd);
     }
-    if (fd >= 0)
-        js_real_close(fd);
     while (n > 0 && dst[n - 1] == '\0')
         n--;
     for (size_t i = 0; i < n; i++)
@@ -700,7 +785,8 @@ static void js_read_args(char *dst, size_t cap)
     dst[n] = '\0';
 }
 
-__attribute__((constructor)) static void js_init(void)
+/* glibc calls constructors with main's arguments */
+__attribute__((constructor)) static void js_init(int argc, char **argv)
 {
     int e = errno;
     const char *dir = getenv("JOBSCREEN_PROFILE_DIR");
@@ -708,15 +794,6 @@ __attribute__((constructor)) static void js_init(void)
     size_t vl = ver ? strlen(ver) : 0;
     if (dir == NULL || dir[0] != '/' || (vl >= 4 && strcmp(ver + vl - 4, " off") == 0))
         goto out; /* not a profiled task: forward every call, record nothing */
-    js_real_write = (ssize_t(*)(int, const void *, size_t))js_next("write");
-    js_real_read = (ssize_t(*)(int, void *, size_t))js_next("read");
-    js_real_open = (int (*)(const char *, int, ...))js_next("open");
-    js_real_close = (int (*)(int))js_next("close");
-    js_real_fstat = (int (*)(int, struct stat *))js_next("fstat");
-    js_real_unlink = (int (*)(const char *))js_next("unlink");
-    if (!js_real_write || !js_real_read || !js_real_open || !js_real_close || !js_real_fstat || !js_real_unlink)
-        goto out;
-
     size_t dl = strnlen(dir, sizeof js_g->dir);
     if (dl >= sizeof js_g->dir - 1)
         goto out;
@@ -724,23 +801,27 @@ __attribute__((constructor)) static void js_init(void)
     while (dl > 1 && js_g->dir[dl - 1] == '/')
         js_g->dir[--dl] = '\0';
     js_g->dir_len = dl;
-    js_env_str("JOBSCREEN_CLUSTER", js_g->cluster, sizeof js_g->cluster);
     js_env_str("JOBSCREEN_STEP", js_g->step, sizeof js_g->step);
     js_env_str("JOBSCREEN_NODE", js_g->node, sizeof js_g->node);
     if (js_g->node[0] == '\0')
         gethostname(js_g->node, sizeof js_g->node - 1);
     if (js_g->step[0] == '\0' || strchr(js_g->step, '/') || strchr(js_g->node, '/'))
-        goto out; /* the file name would not be a spool name */
+        goto out; /* the file name would not be a record name */
     if (js_env_u64("JOBSCREEN_JOB_ID", &js_g->job_id) != 0)
         js_g->job_id = 0;
-    uint64_t task;
-    js_g->task_id = js_env_u64("JOBSCREEN_TASK_ID", &task) == 0 ? (int64_t)task : -1;
     js_g->slice_seconds = js_slice_parse_seconds(getenv("JOBSCREEN_SLICE_SECONDS"));
     if (js_g->slice_seconds < 0) {
         js_g->slice_seconds = JS_SLICE_DEFAULT_SECONDS;
         js_note_error("JOBSCREEN_SLICE_SECONDS is not a whole number of seconds; using 4", EINVAL);
     }
 
+    /* the record: from here on everything counted is in the record area, whatever becomes of us; the
+     * identity is written straight into it (fewer pages touched than building it aside) */
+    if (js_rec_create() != 0)
+        goto out;
+    js_env_str("JOBSCREEN_CLUSTER", js_g->cluster, sizeof js_g->cluster);
+    uint64_t task;
+    js_g->task_id = js_env_u64("JOBSCREEN_TASK_ID", &task) == 0 ? (int64_t)task : -1;
     js_pid = getpid();
     js_g->pid = js_pid;
     js_g->ppid = (int32_t)getppid();
@@ -748,14 +829,10 @@ __attribute__((constructor)) static void js_init(void)
     gethostname(js_g->hostname, sizeof js_g->hostname - 1);
     ssize_t el = readlink("/proc/self/exe", js_g->exe, sizeof js_g->exe - 1);
     js_g->exe[el > 0 ? el : 0] = '\0';
-    js_read_args(js_g->args, sizeof js_g->args);
+    js_read_args(js_g->args, sizeof js_g->args, argc, argv);
     set_word(js_g->origin, sizeof js_g->origin, "start");
     js_g->exit_code = -1;
     js_g->ns_per_tick = 1.0;
-
-    /* the record: from here on everything counted is in the spool, whatever becomes of us */
-    if (js_rec_create() != 0)
-        goto out;
     js_pool = js_rec_region(js_g->off_threads);
     js_slices_init(&js_g->slices, js_rec_region(js_g->off_slices), JS_PROFILE_SLICE_BUDGET);
     js_files_attach();
@@ -769,6 +846,7 @@ __attribute__((constructor)) static void js_init(void)
     js_g->last_fold_ns = js_g->start_ns;
     js_g->cur_slice = js_slice_of_ns((int64_t)js_g->start_ns, js_g->slice_seconds);
     js_boundary_s = (js_g->cur_slice + 1) * js_g->slice_seconds;
+    js_rec_publish();
     js_on = 1;
     js_thread_register();
     /* the first thread's end (pthread_exit in main) is seen like any other's */

@@ -2,6 +2,8 @@
  * The file-access list: a fixed pool of JS_PROFILE_MAX_FILES entries, one per (path, layer),
  * found by hash at open; a table from descriptor to entry for the reads and writes (lock-free
  * lookups, atomic per-file counters); the working directory cached until chdir/fchdir.
+ * An open of a file already listed takes no lock: the hash chains only ever grow, each entry
+ * published whole (release) before it can be found; only a new entry takes the lock.
  */
 #include "config.h"
 
@@ -26,7 +28,9 @@ static struct js_file *js_hash[JS_HASH_SLOTS];
 static char *js_arena;
 static pthread_mutex_t js_files_mu = PTHREAD_MUTEX_INITIALIZER;
 static char js_cwd[PATH_MAX];
+static size_t js_cwd_len;
 static int js_cwd_ok;
+static unsigned js_cwd_seq; /* odd while js_cwd is rewritten (under the lock): lock-free readers retry */
 
 /* Set on this thread from before it takes js_files_mu until after it lets go: a signal handler
  * that opens a file meanwhile must not wait for the lock its own thread holds. */
@@ -77,12 +81,27 @@ void js_cwd_changed(void)
     __atomic_store_n(&js_cwd_ok, 0, __ATOMIC_RELAXED);
 }
 
-static uint32_t hash_str(const char *s, int layer)
+/* Hash of a path of len bytes at a layer, 8 bytes at a step (the last step overlaps). */
+static uint32_t hash_path(const char *s, size_t len, int layer)
 {
-    uint32_t h = 2166136261u ^ (uint32_t)layer;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
+    const uint64_t k = 0xff51afd7ed558ccdULL;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)layer ^ ((uint64_t)len << 40), w = 0;
+    if (len >= 8) {
+        for (size_t i = 0; i + 8 < len; i += 8) {
+            memcpy(&w, s + i, 8);
+            h = (h ^ w) * k;
+            h ^= h >> 32;
+        }
+        memcpy(&w, s + len - 8, 8);
+    } else {
+        for (size_t i = 0; i < len; i++)
+            w |= (uint64_t)(unsigned char)s[i] << (8 * i);
+    }
+    h = (h ^ w) * k;
+    h ^= h >> 29;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 32;
+    return (uint32_t)h;
 }
 
 /* Append "/" and a path to dst (length *n, capacity cap), resolving "." and ".." lexically. */
@@ -120,21 +139,109 @@ static int path_join(char *dst, size_t *n, size_t cap, const char *rel)
     return 0;
 }
 
-/* An absolute path with no ".", ".." or empty component can be taken as it is. */
-static int clean(const char *p)
+/* A path (len bytes, NUL-terminated) with no ".", ".." or empty component after a '/': from
+ * '/' to '/' with memchr, a step per component. */
+static int clean_exact(const char *p, size_t len)
 {
-    for (const char *q = p; *q; q++)
-        if (q[0] == '/' && (q[1] == '/' || (q[1] == '.' && (q[2] == '/' || q[2] == '\0' ||
-                                                             (q[2] == '.' && (q[3] == '/' || q[3] == '\0'))))))
+    const char *end = p + len;
+    for (const char *q = memchr(p, '/', len); q; q = memchr(q + 1, '/', (size_t)(end - q - 1))) {
+        if (q[1] == '/' || (q[1] == '.' && (q[2] == '/' || q[2] == '\0' ||
+                                            (q[2] == '.' && (q[3] == '/' || q[3] == '\0')))))
             return 0;
+        if (q + 1 == end)
+            break;
+    }
     return 1;
+}
+
+/* Bytes of x that are 0 have their high bit set (and maybe some bytes above them: a hint). */
+static inline uint64_t zero_bytes(uint64_t x)
+{
+    return (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
+}
+
+/* The hash of a path of len bytes at a layer (as hash_path) and, in the same pass, whether it
+ * surely has no ".", ".." or empty component: 1, or 0 when it is not clean (or may not be: a
+ * '/' followed by '/' or '.', which a name like ".cache" also is, is then looked at exactly). */
+static int path_key(const char *p, size_t len, int layer, uint32_t *hash)
+{
+    const uint64_t k = 0xff51afd7ed558ccdULL, slash = 0x2f2f2f2f2f2f2f2fULL, dot = 0x2e2e2e2e2e2e2e2eULL;
+    if (len < 8) {
+        *hash = hash_path(p, len, layer);
+        return clean_exact(p, len);
+    }
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)layer ^ ((uint64_t)len << 40), w;
+    uint64_t maybe = 0, carry = 0; /* carry: a '/' ends the word before, in byte 0's place */
+    size_t i = 0;
+    for (;; i += 8) {
+        int last = i + 8 >= len;
+        if (last)
+            i = len - 8; /* the last word overlaps the one before: its pairs are all inside it */
+        memcpy(&w, p + i, 8);
+        uint64_t sl = zero_bytes(w ^ slash), sd = sl | zero_bytes(w ^ dot);
+        maybe |= (sl & (sd >> 8)) | (carry & sd); /* a '/' and after it a '/' or '.' */
+        carry = sl >> 56;
+        h = (h ^ w) * k;
+        if (last)
+            break;
+        h ^= h >> 32;
+    }
+    h ^= h >> 29;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 32;
+    *hash = (uint32_t)h;
+    return maybe == 0 || clean_exact(p, len);
+}
+
+/* getcwd into the cache; caller holds js_files_mu. 0, or -1 when it cannot be known. */
+static int cwd_refresh(void)
+{
+    __atomic_store_n(&js_cwd_seq, js_cwd_seq + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    int ok = getcwd(js_cwd, sizeof js_cwd) != NULL;
+    js_cwd_len = ok ? strnlen(js_cwd, sizeof js_cwd) : 0;
+    __atomic_store_n(&js_cwd_seq, js_cwd_seq + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&js_cwd_ok, ok, __ATOMIC_RELAXED);
+    return ok ? 0 : -1;
+}
+
+/* The absolute form of path if it needs no resolving (path_key says whether it does): an
+ * absolute path as it is, or a relative one joined to the cached working directory in out.
+ * NULL: absolute() must make it (under the lock). No lock and no system call, so it is safe in a
+ * signal handler and leaves errno alone. */
+static const char *absolute_fast(char *out, size_t cap, int dirfd, const char *path, size_t *len)
+{
+    size_t l = strnlen(path, cap);
+    if (l == 0 || l >= cap || path[l - 1] == '/')
+        return NULL;
+    if (path[0] == '/') {
+        *len = l;
+        return path;
+    }
+    if (dirfd != AT_FDCWD)
+        return NULL;
+    unsigned seq = __atomic_load_n(&js_cwd_seq, __ATOMIC_ACQUIRE);
+    if ((seq & 1) || !__atomic_load_n(&js_cwd_ok, __ATOMIC_RELAXED))
+        return NULL;
+    size_t n = js_cwd_len;
+    if (n == 0 || n + 1 + l + 1 > cap)
+        return NULL;
+    memcpy(out, js_cwd, n);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&js_cwd_seq, __ATOMIC_RELAXED) != seq)
+        return NULL;
+    if (n > 1)
+        out[n++] = '/';
+    memcpy(out + n, path, l + 1);
+    *len = n + l;
+    return out;
 }
 
 /* The absolute form of path as seen from dirfd. Returns 0, or -1 when it cannot be known. */
 static int absolute(char *out, size_t cap, int dirfd, const char *path)
 {
     size_t n = 0;
-    if (path[0] == '/' && clean(path)) {
+    if (path[0] == '/' && clean_exact(path, strlen(path))) {
         size_t l = strnlen(path, cap);
         if (l >= cap)
             return -1;
@@ -145,12 +252,9 @@ static int absolute(char *out, size_t cap, int dirfd, const char *path)
     }
     if (path[0] != '/') {
         if (dirfd == AT_FDCWD) {
-            if (!__atomic_load_n(&js_cwd_ok, __ATOMIC_RELAXED)) {
-                if (getcwd(js_cwd, sizeof js_cwd) == NULL)
-                    return -1;
-                __atomic_store_n(&js_cwd_ok, 1, __ATOMIC_RELAXED);
-            }
-            n = strnlen(js_cwd, cap - 1);
+            if (!__atomic_load_n(&js_cwd_ok, __ATOMIC_RELAXED) && cwd_refresh() != 0)
+                return -1;
+            n = js_cwd_len < cap - 1 ? js_cwd_len : cap - 1;
             memcpy(out, js_cwd, n);
         } else {
             char link[64] = "/proc/self/fd/";
@@ -194,15 +298,24 @@ static int excluded(const char *p)
 }
 
 
-/* Find or make the entry of (path, layer); caller holds js_files_mu. NULL when the list is full. */
-static struct js_file *entry_of(const char *abs, int layer, int fd, int *fresh)
+/* The entry of (path, layer) with hash h, or NULL; no lock needed. */
+static struct js_file *find(const char *abs, uint32_t h, int layer)
 {
-    uint32_t h = hash_str(abs, layer);
-    struct js_file **slot = &js_hash[h % JS_HASH_SLOTS];
-    for (struct js_file *f = *slot; f; f = f->hnext)
+    for (struct js_file *f = __atomic_load_n(&js_hash[h % JS_HASH_SLOTS], __ATOMIC_ACQUIRE); f; f = f->hnext)
         if (f->hash == h && f->layer == layer && strcmp(f->path, abs) == 0)
             return f;
+    return NULL;
+}
+
+/* Find or make the entry of (path, layer); caller holds js_files_mu. NULL when the list is full. */
+static struct js_file *entry_of(const char *abs, int layer, int fd)
+{
     size_t len = strlen(abs) + 1;
+    uint32_t h = hash_path(abs, len - 1, layer);
+    struct js_file **slot = &js_hash[h % JS_HASH_SLOTS];
+    struct js_file *found = find(abs, h, layer);
+    if (found)
+        return found;
     unsigned n = js_g->nfiles;
     if (n >= JS_PROFILE_MAX_FILES || js_g->paths_used + len > JS_REC_PATH_BYTES ||
         js_rec_reserve(&js_file_pool[n], sizeof *js_file_pool) != 0 ||
@@ -221,15 +334,14 @@ static struct js_file *entry_of(const char *abs, int layer, int fd, int *fresh)
     f->first_open_ns = js_coarse_now_ns();
     if (fd >= 0) {
         struct stat st;
-        if (js_real_fstat(fd, &st) == 0) {
+        if (js_sys_fstat(fd, &st) == 0) {
             f->dev = (uint64_t)st.st_dev;
             f->ino = (uint64_t)st.st_ino;
         }
     }
     f->hnext = *slot;
-    *slot = f;
+    __atomic_store_n(slot, f, __ATOMIC_RELEASE); /* whole before it can be found */
     __atomic_store_n(&js_g->nfiles, n + 1, __ATOMIC_RELEASE);
-    *fresh = 1;
     return f;
 }
 
@@ -242,43 +354,73 @@ static int mode_of(int flags)
     }
 }
 
+/* A 4-byte counter of an entry: as js_fadd. */
+static void fadd32(int *p, int n)
+{
+    if (JS_LIKELY(!js_mt)) {
+#if defined(__x86_64__)
+        __asm__ volatile("addl %1, %0" : "+m"(*p) : "er"(n));
+#else
+        __atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+#endif
+    } else {
+        __atomic_fetch_add(p, n, __ATOMIC_RELAXED);
+    }
+}
+
+/* fd is open on f now. below_mpi: an open by the MPI library of an MPI-IO file (its lower layer). */
+static void opened(struct js_file *f, int fd, int flags, int below_mpi)
+{
+    if (!below_mpi) {
+        if (f->opens == 0) /* its first open (in a forked child: the first since the fork) */
+            __atomic_store_n(&f->first_open_ns, js_coarse_now_ns(), __ATOMIC_RELAXED);
+        js_fadd(&f->opens, 1);
+        uint8_t m = (uint8_t)mode_of(flags);
+        if ((f->open_mode & m) != m)
+            __atomic_fetch_or(&f->open_mode, m, __ATOMIC_RELAXED);
+    }
+    fadd32(&f->open_count, 1);
+    if (fd < JS_FD_MAX)
+        __atomic_store_n(&js_fds[fd], f, __ATOMIC_RELEASE);
+}
+
 void js_file_opened(int fd, const char *path, int dirfd, int flags, int layer)
 {
     if (fd < 0 || path == NULL || !js_on)
         return;
     if (flags & (O_PATH | O_DIRECTORY))
         return;
-    int e = errno;
     char abs[JS_PROFILE_MAX_PATH];
     struct js_thread *t = js_tls;
+    /* below MPI: only the lower layer of an MPI-IO file is of interest */
+    int below_mpi = t && t->in_mpi && layer == JS_LAYER_POSIX;
+    int at = below_mpi ? JS_LAYER_MPIIO : layer;
+    size_t len;
+    uint32_t h;
+    const char *fast = absolute_fast(abs, sizeof abs, dirfd, path, &len);
+    if (fast && !path_key(fast, len, at, &h))
+        fast = NULL;
+    if (fast) { /* the common case: a file listed before, found without the lock */
+        if (excluded(fast))
+            return;
+        struct js_file *f = find(fast, h, at);
+        if (f || below_mpi) {
+            if (f)
+                opened(f, fd, flags, below_mpi);
+            return;
+        }
+    }
+    int e = errno;
     if (!files_lock()) {
         errno = e;
         return;
     }
-    if (absolute(abs, sizeof abs, dirfd, path) == 0 && !excluded(abs)) {
-        struct js_file *f = NULL;
-        int fresh = 0;
-        if (t && t->in_mpi && layer == JS_LAYER_POSIX) {
-            /* below MPI: only the lower layer of an MPI-IO file is of interest */
-            uint32_t h = hash_str(abs, JS_LAYER_MPIIO);
-            for (f = js_hash[h % JS_HASH_SLOTS]; f; f = f->hnext)
-                if (f->hash == h && f->layer == JS_LAYER_MPIIO && strcmp(f->path, abs) == 0)
-                    break;
-            if (f && fd < JS_FD_MAX) {
-                f->open_count++;
-                __atomic_store_n(&js_fds[fd], f, __ATOMIC_RELEASE);
-            }
-        } else {
-            f = entry_of(abs, layer, fd, &fresh);
-            if (f) {
-                if (f->opens == 0 && !fresh)
-                    f->first_open_ns = js_coarse_now_ns(); /* first open in a forked child */
-                f->opens++;
-                f->open_count++;
-                f->open_mode |= (uint8_t)mode_of(flags);
-                if (fd < JS_FD_MAX)
-                    __atomic_store_n(&js_fds[fd], f, __ATOMIC_RELEASE);
-            }
+    if (fast != NULL || absolute(abs, sizeof abs, dirfd, path) == 0) {
+        const char *p = fast ? fast : abs;
+        if (!excluded(p)) {
+            struct js_file *f = below_mpi ? find(p, hash_path(p, strlen(p), at), at) : entry_of(p, layer, fd);
+            if (f)
+                opened(f, fd, flags, below_mpi);
         }
     }
     files_unlock();
@@ -292,7 +434,6 @@ struct js_file *js_file_lookup_open(const char *path, int layer, int accmode)
     int e = errno;
     char abs[JS_PROFILE_MAX_PATH];
     struct js_file *f = NULL;
-    int fresh = 0;
     /* MPI-IO names may carry a file-system prefix such as "ufs:" */
     const char *colon = strchr(path, ':');
     if (colon && colon - path > 1 && strchr(path, '/') > colon)
@@ -302,11 +443,11 @@ struct js_file *js_file_lookup_open(const char *path, int layer, int accmode)
         return NULL;
     }
     if (absolute(abs, sizeof abs, AT_FDCWD, path) == 0 && !excluded(abs)) {
-        f = entry_of(abs, layer, -1, &fresh);
+        f = entry_of(abs, layer, -1);
         if (f) {
-            f->opens++;
-            f->open_count++;
-            f->open_mode |= (uint8_t)accmode;
+            js_fadd(&f->opens, 1);
+            fadd32(&f->open_count, 1);
+            __atomic_fetch_or(&f->open_mode, (uint8_t)accmode, __ATOMIC_RELAXED);
         }
     }
     files_unlock();

@@ -5,8 +5,10 @@
 #ifndef JS_PROFILER_H
 #define JS_PROFILER_H
 
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -151,18 +153,94 @@ void *js_next(const char *name);
     if (JS_UNLIKELY(real_##name == NULL)) \
         real_##name = (type(*) args)js_next(#name)
 
+/* --- system calls made by the wrappers themselves ---
+ * On this kind of machine a return that follows a system call is often mispredicted (the kernel's
+ * path, read of /dev/zero most of all, leaves the return-stack predictor of no use): each level of
+ * functions between the program and the kernel costs 10-20 ns on the way back. A wrapper that
+ * calls libc's read() adds one such level. So where the next definition is libc's own and libc
+ * itself would make nothing but the system call (the process is single-threaded, by libc's own
+ * flag: no cancellation point can act), the wrapper makes the system call itself, with the
+ * same result and errno. Another preload tool after us, or a second thread, and the wrapper
+ * calls the next definition as usual. docs/profiler.md, "The hot path". */
+void *js_next_libc(const char *name, int *is_libc);
+extern const volatile char *js_libc_single; /* libc's __libc_single_threaded; a 0 when unknown */
+#define JS_REAL_LIBC(type, name, args) \
+    static type(*real_##name) args; \
+    static int libc_##name; \
+    if (JS_UNLIKELY(real_##name == NULL)) \
+        real_##name = (type(*) args)js_next_libc(#name, &libc_##name)
+/* may the wrapper of name make the system call itself now? */
+#define JS_DIRECT(name) (JS_DIRECT_SYSCALLS && libc_##name && *js_libc_single)
+
+#if defined(__x86_64__)
+#define JS_DIRECT_SYSCALLS 1
+static inline long js_syscall4(long nr, long a, long b, long c, long d)
+{
+    long r;
+    register long r10 __asm__("r10") = d;
+    __asm__ volatile("syscall" : "=a"(r) : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10) : "rcx", "r11", "memory");
+    return r;
+}
+#else
+#define JS_DIRECT_SYSCALLS 0 /* libc's syscall() is a level of its own: no gain on the hot path */
+long js_syscall4(long nr, long a, long b, long c, long d);
+#endif
+/* a raw system call's result as libc returns it: -1 and errno on failure */
+long js_syscall_failed(long r);
+static inline long js_sysret(long r)
+{
+    return JS_UNLIKELY((unsigned long)r > -4096UL) ? js_syscall_failed(r) : r;
+}
+
+/* The profiler's own file operations (the record, /proc, the quota ledger): system calls, never
+ * a wrapper (ours would count them as the program's; another tool's would see them) and no
+ * dlsym at start. */
+static inline int js_sys_open(const char *path, int flags, int mode)
+{
+    return (int)js_sysret(js_syscall4(SYS_openat, AT_FDCWD, (long)path, flags, mode));
+}
+static inline int js_sys_close(int fd)
+{
+    return (int)js_sysret(js_syscall4(SYS_close, fd, 0, 0, 0));
+}
+static inline ssize_t js_sys_read(int fd, void *buf, size_t n)
+{
+    return js_sysret(js_syscall4(SYS_read, fd, (long)buf, (long)n, 0));
+}
+static inline ssize_t js_sys_pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+    return js_sysret(js_syscall4(SYS_pwrite64, fd, (long)buf, (long)n, (long)off));
+}
+static inline ssize_t js_sys_pread(int fd, void *buf, size_t n, off_t off)
+{
+    return js_sysret(js_syscall4(SYS_pread64, fd, (long)buf, (long)n, (long)off));
+}
+static inline int js_sys_ftruncate(int fd, off_t len)
+{
+    return (int)js_sysret(js_syscall4(SYS_ftruncate, fd, (long)len, 0, 0));
+}
+static inline int js_sys_fallocate(int fd, off_t off, off_t len)
+{
+    return (int)js_sysret(js_syscall4(SYS_fallocate, fd, 0, (long)off, (long)len));
+}
+static inline int js_sys_fstat(int fd, struct stat *st)
+{
+#ifdef SYS_fstat
+    return (int)js_sysret(js_syscall4(SYS_fstat, fd, (long)st, 0, 0));
+#else
+    return (int)js_sysret(js_syscall4(SYS_newfstatat, fd, (long)"", (long)st, AT_EMPTY_PATH));
+#endif
+}
+static inline int js_sys_unlink(const char *path)
+{
+    return (int)js_sysret(js_syscall4(SYS_unlinkat, AT_FDCWD, (long)path, 0, 0));
+}
+
 /* --- core.c --- */
 extern pid_t js_pid;
 void js_end(const char *how);      /* the image ends (exit, exec, _exit): final fold, end marked */
 void js_exec_failed(void);         /* an exec returned: the image is live again */
 int js_recording_here(void);     /* recording, and not a vfork child */
 
-/* real functions the profiler itself uses (never counted) */
-extern ssize_t (*js_real_write)(int, const void *, size_t);
-extern ssize_t (*js_real_read)(int, void *, size_t);
-extern int (*js_real_open)(const char *, int, ...);
-extern int (*js_real_close)(int);
-extern int (*js_real_fstat)(int, struct stat *);
-extern int (*js_real_unlink)(const char *);
 
 #endif

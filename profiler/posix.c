@@ -53,7 +53,7 @@ static inline void after_rw(struct js_thread *t, int fd, ssize_t r, int wr, uint
     }
 }
 
-/* RW(return type, name, (params), (args), fd, requested bytes, is-write) */
+/* RW(name, (params), (args), requested bytes, is-write): the wrapper of a call on descriptor fd */
 #define JS_RW(name, params, args, nbytes, wr) \
     JS_EXPORT ssize_t name params \
     { \
@@ -67,6 +67,22 @@ static inline void after_rw(struct js_thread *t, int fd, ssize_t r, int wr, uint
         after_rw(t, fd, r, wr, w, t0); \
         return r; \
     }
+/* The same for a call that libc makes as one system call, (sys) its number and arguments: made
+ * by the wrapper itself where JS_DIRECT allows (js.h), one return level less. ok: the
+ * condition under which libc would make it (a fortified call's length check). */
+#define JS_RW_SYS(name, params, args, nbytes, wr, ok, sys) \
+    JS_EXPORT ssize_t name params \
+    { \
+        JS_REAL_LIBC(ssize_t, name, params); \
+        struct js_thread *t = js_self(); \
+        if (!t) \
+            return real_##name args; \
+        uint32_t w = js_sample(t, (nbytes)); \
+        uint64_t t0 = w ? js_ticks() : 0; \
+        ssize_t r = JS_DIRECT(name) && (ok) ? js_sysret(js_syscall4 sys) : real_##name args; \
+        after_rw(t, fd, r, wr, w, t0); \
+        return r; \
+    }
 
 static size_t iov_bytes(const struct iovec *iov, int n)
 {
@@ -76,12 +92,14 @@ static size_t iov_bytes(const struct iovec *iov, int n)
     return s;
 }
 
-JS_RW(read, (int fd, void *buf, size_t n), (fd, buf, n), n, 0)
-JS_RW(write, (int fd, const void *buf, size_t n), (fd, buf, n), n, 1)
-JS_RW(pread, (int fd, void *buf, size_t n, off_t o), (fd, buf, n, o), n, 0)
-JS_RW(pwrite, (int fd, const void *buf, size_t n, off_t o), (fd, buf, n, o), n, 1)
-JS_RW(pread64, (int fd, void *buf, size_t n, off64_t o), (fd, buf, n, o), n, 0)
-JS_RW(pwrite64, (int fd, const void *buf, size_t n, off64_t o), (fd, buf, n, o), n, 1)
+#define JS_SYS3(nr, a, b, c) (nr, (long)(a), (long)(b), (long)(c), 0)
+#define JS_SYS4(nr, a, b, c, d) (nr, (long)(a), (long)(b), (long)(c), (long)(d))
+JS_RW_SYS(read, (int fd, void *buf, size_t n), (fd, buf, n), n, 0, 1, JS_SYS3(SYS_read, fd, buf, n))
+JS_RW_SYS(write, (int fd, const void *buf, size_t n), (fd, buf, n), n, 1, 1, JS_SYS3(SYS_write, fd, buf, n))
+JS_RW_SYS(pread, (int fd, void *buf, size_t n, off_t o), (fd, buf, n, o), n, 0, 1, JS_SYS4(SYS_pread64, fd, buf, n, o))
+JS_RW_SYS(pwrite, (int fd, const void *buf, size_t n, off_t o), (fd, buf, n, o), n, 1, 1, JS_SYS4(SYS_pwrite64, fd, buf, n, o))
+JS_RW_SYS(pread64, (int fd, void *buf, size_t n, off64_t o), (fd, buf, n, o), n, 0, 1, JS_SYS4(SYS_pread64, fd, buf, n, o))
+JS_RW_SYS(pwrite64, (int fd, const void *buf, size_t n, off64_t o), (fd, buf, n, o), n, 1, 1, JS_SYS4(SYS_pwrite64, fd, buf, n, o))
 JS_RW(readv, (int fd, const struct iovec *iov, int c), (fd, iov, c), iov_bytes(iov, c), 0)
 JS_RW(writev, (int fd, const struct iovec *iov, int c), (fd, iov, c), iov_bytes(iov, c), 1)
 JS_RW(preadv, (int fd, const struct iovec *iov, int c, off_t o), (fd, iov, c, o), iov_bytes(iov, c), 0)
@@ -89,9 +107,12 @@ JS_RW(pwritev, (int fd, const struct iovec *iov, int c, off_t o), (fd, iov, c, o
 JS_RW(preadv64, (int fd, const struct iovec *iov, int c, off64_t o), (fd, iov, c, o), iov_bytes(iov, c), 0)
 JS_RW(pwritev64, (int fd, const struct iovec *iov, int c, off64_t o), (fd, iov, c, o), iov_bytes(iov, c), 1)
 /* what programs built with _FORTIFY_SOURCE call instead of read/pread */
-JS_RW(__read_chk, (int fd, void *buf, size_t n, size_t buflen), (fd, buf, n, buflen), n, 0)
-JS_RW(__pread_chk, (int fd, void *buf, size_t n, off_t o, size_t buflen), (fd, buf, n, o, buflen), n, 0)
-JS_RW(__pread64_chk, (int fd, void *buf, size_t n, off64_t o, size_t buflen), (fd, buf, n, o, buflen), n, 0)
+JS_RW_SYS(__read_chk, (int fd, void *buf, size_t n, size_t buflen), (fd, buf, n, buflen), n, 0, n <= buflen,
+          JS_SYS3(SYS_read, fd, buf, n))
+JS_RW_SYS(__pread_chk, (int fd, void *buf, size_t n, off_t o, size_t buflen), (fd, buf, n, o, buflen), n, 0, n <= buflen,
+          JS_SYS4(SYS_pread64, fd, buf, n, o))
+JS_RW_SYS(__pread64_chk, (int fd, void *buf, size_t n, off64_t o, size_t buflen), (fd, buf, n, o, buflen), n, 0,
+          n <= buflen, JS_SYS4(SYS_pread64, fd, buf, n, o))
 
 JS_RW(preadv2, (int fd, const struct iovec *iov, int c, off_t o, int fl), (fd, iov, c, o, fl), iov_bytes(iov, c), 0)
 JS_RW(pwritev2, (int fd, const struct iovec *iov, int c, off_t o, int fl), (fd, iov, c, o, fl), iov_bytes(iov, c), 1)
@@ -130,13 +151,15 @@ static inline void count_meta(int metric)
         js_add(t, metric, 1);
 }
 
+/* direct: the wrapper may make the system call itself (JS_DIRECT) */
 static int open_common(int (*real)(const char *, int, ...), int dirfd, int (*realat)(int, const char *, int, ...),
-                       const char *path, int flags, mode_t mode)
+                       const char *path, int flags, mode_t mode, int direct)
 {
     struct js_thread *t = js_self();
     uint32_t w = t ? js_sample(t, 0) : 0;
     uint64_t t0 = w ? js_ticks() : 0;
-    int fd = realat ? realat(dirfd, path, flags, mode) : real(path, flags, mode);
+    int fd = direct && t ? (int)js_sysret(js_syscall4(SYS_openat, dirfd, (long)path, flags, mode))
+                         : realat ? realat(dirfd, path, flags, mode) : real(path, flags, mode);
     if (t) {
         if (!t->in_mpi) {
             js_add(t, JS_M_POSIX_OPEN_CALLS, 1);
@@ -150,10 +173,11 @@ static int open_common(int (*real)(const char *, int, ...), int dirfd, int (*rea
 }
 
 #define JS_NEEDS_MODE(f) (((f) & O_CREAT) || (((f) & O_TMPFILE) == O_TMPFILE))
+/* libc's open and openat are one openat system call (the mode only when the flags need one) */
 #define JS_OPEN(name) \
     JS_EXPORT int name(const char *path, int flags, ...) \
     { \
-        JS_REAL(int, name, (const char *, int, ...)); \
+        JS_REAL_LIBC(int, name, (const char *, int, ...)); \
         mode_t mode = 0; \
         if (JS_NEEDS_MODE(flags)) { \
             va_list ap; \
@@ -161,12 +185,12 @@ static int open_common(int (*real)(const char *, int, ...), int dirfd, int (*rea
             mode = (mode_t)va_arg(ap, int); \
             va_end(ap); \
         } \
-        return open_common(real_##name, AT_FDCWD, NULL, path, flags, mode); \
+        return open_common(real_##name, AT_FDCWD, NULL, path, flags, mode, JS_DIRECT(name)); \
     }
 #define JS_OPENAT(name) \
     JS_EXPORT int name(int dirfd, const char *path, int flags, ...) \
     { \
-        JS_REAL(int, name, (int, const char *, int, ...)); \
+        JS_REAL_LIBC(int, name, (int, const char *, int, ...)); \
         mode_t mode = 0; \
         if (JS_NEEDS_MODE(flags)) { \
             va_list ap; \
@@ -174,7 +198,7 @@ static int open_common(int (*real)(const char *, int, ...), int dirfd, int (*rea
             mode = (mode_t)va_arg(ap, int); \
             va_end(ap); \
         } \
-        return open_common(NULL, dirfd, real_##name, path, flags, mode); \
+        return open_common(NULL, dirfd, real_##name, path, flags, mode, JS_DIRECT(name)); \
     }
 JS_OPEN(open)
 JS_OPEN(open64)
@@ -183,7 +207,7 @@ JS_OPENAT(openat64)
 
 static int open2(int (*real)(const char *, int, ...), const char *path, int flags)
 {
-    return open_common(real, AT_FDCWD, NULL, path, flags, 0);
+    return open_common(real, AT_FDCWD, NULL, path, flags, 0, 0);
 }
 /* fortified opens without a mode argument */
 JS_EXPORT int __open_2(const char *path, int flags)
@@ -199,33 +223,33 @@ JS_EXPORT int __open64_2(const char *path, int flags)
 JS_EXPORT int __openat_2(int dirfd, const char *path, int flags)
 {
     JS_REAL(int, openat, (int, const char *, int, ...));
-    return open_common(NULL, dirfd, real_openat, path, flags, 0);
+    return open_common(NULL, dirfd, real_openat, path, flags, 0, 0);
 }
 JS_EXPORT int __openat64_2(int dirfd, const char *path, int flags)
 {
     JS_REAL(int, openat64, (int, const char *, int, ...));
-    return open_common(NULL, dirfd, real_openat64, path, flags, 0);
+    return open_common(NULL, dirfd, real_openat64, path, flags, 0, 0);
 }
 JS_EXPORT int creat(const char *path, mode_t mode)
 {
     JS_REAL(int, open, (const char *, int, ...));
-    return open_common(real_open, AT_FDCWD, NULL, path, O_CREAT | O_WRONLY | O_TRUNC, mode);
+    return open_common(real_open, AT_FDCWD, NULL, path, O_CREAT | O_WRONLY | O_TRUNC, mode, 0);
 }
 JS_EXPORT int creat64(const char *path, mode_t mode)
 {
     JS_REAL(int, open64, (const char *, int, ...));
-    return open_common(real_open64, AT_FDCWD, NULL, path, O_CREAT | O_WRONLY | O_TRUNC, mode);
+    return open_common(real_open64, AT_FDCWD, NULL, path, O_CREAT | O_WRONLY | O_TRUNC, mode, 0);
 }
 
 /* --- descriptors --- */
 JS_EXPORT int close(int fd)
 {
-    JS_REAL(int, close, (int));
+    JS_REAL_LIBC(int, close, (int));
     struct js_thread *t = js_self();
     if (!t)
         return real_close(fd);
     js_file_closed(fd);
-    int r = real_close(fd);
+    int r = JS_DIRECT(close) ? (int)js_sysret(js_syscall4(SYS_close, fd, 0, 0, 0)) : real_close(fd);
     if (!t->in_mpi)
         js_add(t, JS_M_POSIX_META_CALLS, 1);
     return r;

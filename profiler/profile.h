@@ -6,8 +6,9 @@
  * (docs/profile-format.md). Layout and life: docs/profiler.md, "The record".
  *
  * The file: [header | thread blocks | file entries | paths | slices], each region at a fixed
- * offset, the whole sparse; 16 KiB chunks are allocated (fallocate) before first use, so a full
- * spool refuses a chunk (counted as dropped data) instead of killing the program with SIGBUS.
+ * offset, the whole sparse; 4 KiB chunks are allocated (fallocate on a tmpfs, zeros written
+ * elsewhere) before first use, so a full record area refuses a chunk (counted as dropped data) instead
+ * of killing the program with SIGBUS.
  */
 #ifndef JS_PROFILE_H
 #define JS_PROFILE_H
@@ -20,10 +21,12 @@
 #include "slices.h"
 #include "spool_quota.h"
 
-#define JS_REC_MAGIC "JSREC01"          /* 8 bytes with the NUL; changes with the layout */
+#define JS_REC_MAGIC "JSREC02"          /* 8 bytes with the NUL; changes with the layout */
 #define JS_REC_SUFFIX ".rec"
-#define JS_REC_CHUNK (16u << 10)
-#define JS_REC_HEADER_BYTES (32u << 10)
+/* a page: every page allocated is zeroed and every page touched faults once per image, which
+ * is most of what a record costs a short process */
+#define JS_REC_CHUNK (4u << 10)
+#define JS_REC_HEADER_BYTES (20u << 10)
 #define JS_REC_PATH_BYTES (1u << 20)
 #define JS_REC_MAX_BYTES (8u << 20)     /* the whole mapping, sparse */
 #define JS_REC_CHUNK_WORDS (JS_REC_MAX_BYTES / JS_REC_CHUNK / 64)
@@ -78,7 +81,7 @@ struct js_global {
     unsigned nfiles;           /* file entries used, at off_files */
     uint64_t files_dropped;
     uint64_t paths_used;       /* bytes used at off_paths */
-    uint64_t chunks_refused;   /* chunks the spool refused: what they would have held is missing */
+    uint64_t chunks_refused;   /* chunks the record area or its quota refused: what they would have held is missing */
 
     /* the writer's own (meaningless to a reader) */
     char dir[4096];
@@ -100,6 +103,7 @@ int js_hb_is_running(void);
 
 /* record.c */
 int js_rec_create(void);                 /* map a new record and move js_g into it; 0 or -1 */
+void js_rec_publish(void);               /* its header is complete: valid for readers from now on */
 int js_rec_rehome(void);                 /* a copy under this process's pid (fork child, failed exec) */
 void js_rec_detach(void);                /* stop recording here without touching the record */
 void js_rec_reinit_lock(void);           /* in a fork child */

@@ -1,7 +1,7 @@
 /*
  * The record file of a process image (layout in profile.h, design in docs/profiler.md):
  * taken from the pool the step's collector keeps or made at start, copied under the child's
- * pid at fork, its chunks allocated (and charged to the job's share of the spool) before
+ * pid at fork, its chunks allocated (and charged to the job's record quota) before
  * first use, and the status of a reaped child written into the child's record.
  * Every file operation here uses the real functions and holds no descriptor between calls.
  */
@@ -13,12 +13,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h> /* RENAME_NOREPLACE, without stdio */
+#include <linux/magic.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 _Static_assert(sizeof(struct js_global) <= JS_REC_HEADER_BYTES, "the record header outgrew its region");
@@ -28,24 +30,9 @@ struct js_global *js_g = &js_g_boot;
 static unsigned char *js_base;           /* this process's mapping of its record */
 static size_t js_map_bytes;
 
-static struct js_quota *js_quota;       /* the job's share of the spool here, or NULL: no cap */
+static struct js_quota *js_quota;       /* the job's record quota here, or NULL: no cap */
 static pthread_mutex_t js_rec_mu = PTHREAD_MUTEX_INITIALIZER;
 static __thread int js_rec_busy __attribute__((tls_model("initial-exec")));
-
-/* the real calls: ours would count the record's own I/O as the program's */
-static ssize_t (*real_pwrite)(int, const void *, size_t, off_t);
-static ssize_t (*real_pread)(int, void *, size_t, off_t);
-static int (*real_ftruncate)(int, off_t);
-
-static int resolve(void)
-{
-    if (real_pwrite == NULL) {
-        real_pwrite = (ssize_t(*)(int, const void *, size_t, off_t))js_next("pwrite");
-        real_pread = (ssize_t(*)(int, void *, size_t, off_t))js_next("pread");
-        real_ftruncate = (int (*)(int, off_t))js_next("ftruncate");
-    }
-    return real_pwrite && real_pread && real_ftruncate ? 0 : -1;
-}
 
 void *js_rec_region(uint64_t off)
 {
@@ -107,17 +94,21 @@ static int rec_claim_pooled(char *path)
     memcpy(p, js_g->node, nl);
     p += nl;
     *p++ = '.';
-    unsigned first = (unsigned)getpid() % JS_REC_POOL;
-    for (unsigned t = 0; t < 4; t++) {
-        char *q = put_u(p, (first + t * 17) % JS_REC_POOL);
+    /* the watcher fills the pool from .0 up, 4 records at first, doubling up to JS_REC_POOL: one
+     * try in each size class, the smallest first, finds a record of a small pool at once */
+    static const unsigned class_first[] = {0, 4, 8, 16, 32}, class_size[] = {4, 4, 8, 16, 32};
+    _Static_assert(32 + 32 == JS_REC_POOL, "the size classes cover the pool");
+    pid_t pid = getpid();
+    for (unsigned t = 0; t < sizeof class_first / sizeof class_first[0]; t++) {
+        char *q = put_u(p, class_first[t] + (unsigned)pid % class_size[t]);
         *q = '\0';
         for (unsigned n = 0; n < 8; n++) {
-            rec_name(path, getpid(), n);
+            rec_name(path, pid, n);
             if (syscall(SYS_renameat2, AT_FDCWD, pool, AT_FDCWD, path, RENAME_NOREPLACE) == 0) {
-                int fd = js_real_open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+                int fd = js_sys_open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0);
                 if (fd >= 0)
                     return fd;
-                js_real_unlink(path);
+                js_sys_unlink(path);
                 return -1;
             }
             if (errno != EEXIST)
@@ -130,9 +121,10 @@ static int rec_claim_pooled(char *path)
 /* A new record file of this pid, never an existing one: its descriptor, -1 on error. */
 static int rec_open_new(char *path)
 {
+    pid_t pid = getpid();
     for (unsigned n = 0; n < 1000; n++) {
-        rec_name(path, getpid(), n);
-        int fd = js_real_open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+        rec_name(path, pid, n);
+        int fd = js_sys_open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
         if (fd >= 0)
             return fd;
         if (errno != EEXIST)
@@ -142,16 +134,31 @@ static int rec_open_new(char *path)
     return -1;
 }
 
-/* Allocate [off, off+len) of the file: blocks reserved now cannot fail later (a full spool
- * would otherwise deliver SIGBUS at a store into the mapping). Zeros are written rather than
- * fallocate()d: a store into a fallocated (unwritten) block costs ext4 a journalled extent
- * conversion at its first fault, about 150 us a page here, against 1 us for a written one. */
+/* The record is on a tmpfs (the plugin's default record_dir=): set when it is made. */
+static int js_rec_on_tmpfs;
+
+static int on_tmpfs(int fd)
+{
+    struct statfs sfs;
+    return js_sysret(js_syscall4(SYS_fstatfs, fd, (long)&sfs, 0, 0)) == 0 && sfs.f_type == TMPFS_MAGIC;
+}
+
+/* Allocate [off, off+len) of the file: blocks reserved now cannot fail later (a full record area
+ * would otherwise deliver SIGBUS at a store into the mapping). On a disk file system zeros are
+ * written rather than fallocate()d: a store into a fallocated (unwritten) block costs ext4 a
+ * journalled extent conversion at its first fault, about 150 us a page here, against 1 us for
+ * a written one. A tmpfs has no such conversion, and fallocate spares copying the zeros. */
 static int allocate(int fd, uint64_t off, uint64_t len)
 {
-    static const char zero[JS_REC_CHUNK];
-    for (uint64_t o = off; o < off + len; o += sizeof zero)
-        if (real_pwrite(fd, zero, sizeof zero, (off_t)o) != (ssize_t)sizeof zero)
+    static const char zero[16u << 10];
+    if (js_rec_on_tmpfs && js_sys_fallocate(fd, (off_t)off, (off_t)len) == 0)
+        return 0;
+    for (uint64_t o = off; o < off + len;) {
+        size_t n = off + len - o < sizeof zero ? (size_t)(off + len - o) : sizeof zero;
+        if (js_sys_pwrite(fd, zero, n, (off_t)o) != (ssize_t)n)
             return -1;
+        o += n;
+    }
     return 0;
 }
 
@@ -170,17 +177,17 @@ static void quota_attach(void)
     memcpy(path + dl + 1, JS_QUOTA_PREFIX, pl);
     memcpy(path + dl + 1 + pl, js_g->node, nl);
     path[dl + 1 + pl + nl] = '\0';
-    int fd = js_real_open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+    int fd = js_sys_open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0);
     if (fd < 0)
         return;
-    if (js_real_fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size >= (off_t)sizeof(struct js_quota)) {
+    if (js_sys_fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size >= (off_t)sizeof(struct js_quota)) {
         void *m = mmap(NULL, sizeof(struct js_quota), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         if (m != MAP_FAILED && memcmp(((struct js_quota *)m)->magic, JS_QUOTA_MAGIC, 8) == 0)
             js_quota = m;
         else if (m != MAP_FAILED)
             munmap(m, sizeof(struct js_quota));
     }
-    js_real_close(fd);
+    js_sys_close(fd);
 }
 
 static int chunk_is_set(const struct js_global *g, uint64_t c)
@@ -197,7 +204,7 @@ static uint64_t chunks_in(uint64_t first, uint64_t last, const struct js_global 
     return n;
 }
 
-/* Allocate the chunks first..last, charged to the job's share of the spool first. */
+/* Allocate the chunks first..last, charged to the job's record quota first. */
 static int allocate_chunks(int fd, struct js_global *g, uint64_t first, uint64_t last)
 {
     int64_t bytes = (int64_t)(chunks_in(first, last, g) * JS_REC_CHUNK);
@@ -205,16 +212,22 @@ static int allocate_chunks(int fd, struct js_global *g, uint64_t first, uint64_t
         errno = EDQUOT;
         return -1;
     }
-    for (uint64_t c = first; c <= last; c++) {
-        if (chunk_is_set(g, c))
+    for (uint64_t c = first; c <= last;) {
+        if (chunk_is_set(g, c)) {
+            c++;
             continue;
-        if (allocate(fd, c * JS_REC_CHUNK, JS_REC_CHUNK) != 0) {
+        }
+        uint64_t end = c; /* a run of chunks to allocate with one call */
+        while (end < last && !chunk_is_set(g, end + 1))
+            end++;
+        if (allocate(fd, c * JS_REC_CHUNK, (end - c + 1) * JS_REC_CHUNK) != 0) {
             int e = errno;
             js_quota_charge(js_quota, 0, -(int64_t)(chunks_in(c, last, g) * JS_REC_CHUNK)); /* not taken */
             errno = e;
             return -1;
         }
-        __atomic_fetch_or(&g->alloc[c / 64], 1ULL << (c % 64), __ATOMIC_RELEASE);
+        for (; c <= end; c++)
+            __atomic_fetch_or(&g->alloc[c / 64], 1ULL << (c % 64), __ATOMIC_RELEASE);
     }
     return 0;
 }
@@ -223,12 +236,12 @@ int js_rec_create(void)
 {
     struct js_global *g = js_g;
     char path[JS_REC_PATH_MAX];
-    if (resolve() != 0)
-        return -1;
     js_map_bytes = js_rec_layout(g);
     quota_attach();
     memset(g->alloc, 0, sizeof g->alloc);
-    int fd = rec_claim_pooled(path);
+    /* records made ahead come with the plugin, which makes the quota ledger before it starts
+     * the watcher that keeps them: no ledger, no pool to look for */
+    int fd = js_quota ? rec_claim_pooled(path) : -1;
     int pooled = fd >= 0;
     if (pooled) { /* made ahead, sized, its first chunks written and charged */
         for (uint64_t c = 0; c < JS_REC_FIRST_CHUNKS; c++)
@@ -236,7 +249,7 @@ int js_rec_create(void)
     } else {
         if (js_quota_charge(js_quota, 1, 0) != 0) {
             js_quota_refused(js_quota, g->step);
-            js_note_error("the job's share of the spool on this node is used up; this process is not recorded", EDQUOT);
+            js_note_error("the job's record quota on this node is used up; this process is not recorded", EDQUOT);
             return -1;
         }
         fd = rec_open_new(path);
@@ -246,13 +259,23 @@ int js_rec_create(void)
             return -1;
         }
     }
+    js_rec_on_tmpfs = on_tmpfs(fd);
     void *m = MAP_FAILED;
-    if (pooled || (real_ftruncate(fd, (off_t)js_map_bytes) == 0 && allocate_chunks(fd, g, 0, JS_REC_FIRST_CHUNKS - 1) == 0))
+    if (pooled || (js_sys_ftruncate(fd, (off_t)js_map_bytes) == 0 && allocate_chunks(fd, g, 0, JS_REC_FIRST_CHUNKS - 1) == 0))
         m = mmap(NULL, js_map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     int e = errno;
-    js_real_close(fd);
+    if (m != MAP_FAILED) {
+        /* the first page of the file list, of its paths and of the slices: nearly every process
+         * needs them, and now they cost no opening of the record each (one that is refused
+         * is asked for again when it is needed) */
+        const uint64_t firsts[] = {g->off_files, g->off_paths, g->off_slices};
+        for (unsigned i = 0; i < sizeof firsts / sizeof firsts[0]; i++)
+            if (allocate_chunks(fd, g, firsts[i] / JS_REC_CHUNK, firsts[i] / JS_REC_CHUNK) != 0)
+                break;
+    }
+    js_sys_close(fd);
     if (m == MAP_FAILED) {
-        js_real_unlink(path);
+        js_sys_unlink(path);
         js_quota_charge(js_quota, -1, -js_rec_allocated(g));
         if (e == EDQUOT)
             js_quota_refused(js_quota, g->step);
@@ -261,13 +284,34 @@ int js_rec_create(void)
     }
     js_base = m;
     struct js_global *r = m;
-    memcpy(r, g, sizeof *r);
-    memcpy(r->magic, JS_REC_MAGIC, sizeof r->magic);
+    /* The boot header holds only what making the record needed (where, the step and node, the
+     * job and slice length for messages, an error noted, the chunks allocated): copied field by
+     * field, not all 18 KiB, which would touch every page of both. The caller writes the
+     * identity into the record itself, then js_rec_publish() makes it valid. */
     r->header_bytes = sizeof *r;
     r->base = (uint64_t)(uintptr_t)m;
+    memcpy(r->alloc, g->alloc, sizeof r->alloc);
+    js_rec_layout(r);
+    memcpy(r->step, g->step, sizeof r->step);
+    memcpy(r->node, g->node, strnlen(g->node, sizeof r->node - 1));
+    memcpy(r->dir, g->dir, g->dir_len + 1);
+    r->dir_len = g->dir_len;
+    r->job_id = g->job_id;
+    r->slice_seconds = g->slice_seconds;
+    if (g->err_what) {
+        r->err_what = g->err_what;
+        r->err_errno = g->err_errno;
+    }
     memcpy(r->rec_path, path, strlen(path) + 1);
     js_g = r;
     return 0;
+}
+
+/* The record's header is complete: a reader may take it from now on (the magic is last). */
+void js_rec_publish(void)
+{
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    memcpy((char *)js_g->magic, JS_REC_MAGIC, sizeof js_g->magic);
 }
 
 int js_rec_rehome(void)
@@ -291,15 +335,23 @@ int js_rec_rehome(void)
         js_quota_charge(js_quota, -1, -bytes);
         return -1;
     }
-    int ok = real_ftruncate(fd, (off_t)js_map_bytes) == 0;
-    /* copy what is allocated: the file's blocks are allocated by the writes */
-    for (uint64_t c = 0; ok && c < js_map_bytes / JS_REC_CHUNK; c++)
-        if (chunk_is_set(&snap, c))
-            ok = real_pwrite(fd, js_base + c * JS_REC_CHUNK, JS_REC_CHUNK, (off_t)(c * JS_REC_CHUNK)) == JS_REC_CHUNK;
+    int ok = js_sys_ftruncate(fd, (off_t)js_map_bytes) == 0;
+    /* copy what is allocated, a run of chunks at a time: the file's blocks are allocated by the writes */
+    const uint64_t nchunks = js_map_bytes / JS_REC_CHUNK;
+    for (uint64_t c = 0; ok && c < nchunks; c++) {
+        if (!chunk_is_set(&snap, c))
+            continue;
+        uint64_t end = c;
+        while (end + 1 < nchunks && chunk_is_set(&snap, end + 1))
+            end++;
+        size_t n = (size_t)(end - c + 1) * JS_REC_CHUNK;
+        ok = js_sys_pwrite(fd, js_base + c * JS_REC_CHUNK, n, (off_t)(c * JS_REC_CHUNK)) == (ssize_t)n;
+        c = end;
+    }
     void *m = ok ? mmap(js_base, js_map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) : MAP_FAILED;
-    js_real_close(fd);
+    js_sys_close(fd);
     if (m == MAP_FAILED) {
-        js_real_unlink(path);
+        js_sys_unlink(path);
         js_quota_charge(js_quota, -1, -bytes);
         return -1;
     }
@@ -311,7 +363,7 @@ int js_rec_rehome(void)
 
 int js_rec_remove(void)
 {
-    if (js_base == NULL || js_real_unlink(js_g->rec_path) != 0)
+    if (js_base == NULL || js_sys_unlink(js_g->rec_path) != 0)
         return -1;
     js_quota_charge(js_quota, -1, -js_rec_allocated(js_g));
     return 0;
@@ -350,14 +402,14 @@ int js_rec_reserve(const void *p, size_t len)
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     pthread_mutex_lock(&js_rec_mu);
     int rc = -1;
-    int fd = js_real_open(g->rec_path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+    int fd = js_sys_open(g->rec_path, O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0);
     if (fd >= 0) {
         rc = allocate_chunks(fd, g, first, last);
-        js_real_close(fd);
+        js_sys_close(fd);
     }
     if (rc != 0) {
         __atomic_fetch_add(&g->chunks_refused, 1, __ATOMIC_RELAXED);
-        js_note_error("the spool refused to grow the record (full?)", errno);
+        js_note_error("the record area refused to grow the record (full, or the record quota?)", errno);
     }
     pthread_mutex_unlock(&js_rec_mu);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -389,7 +441,7 @@ void js_rec_note_reaped(pid_t pid, int status, const void *rusage)
     }
     for (unsigned n = 0; n < 64; n++) {
         rec_name(path, pid, n);
-        int fd = js_real_open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+        int fd = js_sys_open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0);
         if (fd < 0) {
             if (errno == ENOENT)
                 break;
@@ -401,13 +453,13 @@ void js_rec_note_reaped(pid_t pid, int status, const void *rusage)
         int32_t rpid = 0;
         char end[8] = "";
         struct js_reaped old = {0};
-        if (real_pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h && memcmp(h.magic, JS_REC_MAGIC, 8) == 0 &&
-            real_pread(fd, &rpid, sizeof rpid, offsetof(struct js_global, pid)) == (ssize_t)sizeof rpid &&
-            real_pread(fd, end, sizeof end, offsetof(struct js_global, end)) == (ssize_t)sizeof end &&
-            real_pread(fd, &old, sizeof old, offsetof(struct js_global, reaped)) == (ssize_t)sizeof old &&
+        if (js_sys_pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h && memcmp(h.magic, JS_REC_MAGIC, 8) == 0 &&
+            js_sys_pread(fd, &rpid, sizeof rpid, offsetof(struct js_global, pid)) == (ssize_t)sizeof rpid &&
+            js_sys_pread(fd, end, sizeof end, offsetof(struct js_global, end)) == (ssize_t)sizeof end &&
+            js_sys_pread(fd, &old, sizeof old, offsetof(struct js_global, reaped)) == (ssize_t)sizeof old &&
             rpid == pid && strcmp(end, "exec") != 0 && !old.seen)
-            (void)!real_pwrite(fd, &r, sizeof r, offsetof(struct js_global, reaped));
-        js_real_close(fd);
+            (void)!js_sys_pwrite(fd, &r, sizeof r, offsetof(struct js_global, reaped));
+        js_sys_close(fd);
     }
     errno = e;
 }
