@@ -248,10 +248,10 @@ int jt_parcel_parse(const char *body, size_t len, struct jt_parcel *p, char *rea
     size_t cap = 0;
     const struct jt_name *pinned = NULL; /* the step-node every file of the parcel belongs to */
     for (;;) {
-        size_t at = pos;
+        size_t at = pos, k = p->nfiles + 1; /* the entry's number, for reasons (before any free) */
         if (take_line(body, len, &pos, line, sizeof line - 1) < 0) {
             jt_parcel_free(p);
-            return fail(reason, rsize, "entry %zu (byte %zu): no complete header line (truncated, or a name too long)", p->nfiles + 1, at);
+            return fail(reason, rsize, "entry %zu (byte %zu): no complete header line (truncated, or a name too long)", k, at);
         }
         if (strcmp(line, "end") == 0)
             break;
@@ -260,23 +260,23 @@ int jt_parcel_parse(const char *body, size_t len, struct jt_parcel *p, char *rea
         size_t sz;
         if (!sp) {
             jt_parcel_free(p);
-            return fail(reason, rsize, "entry %zu: header \"%.64s\" is not \"<name> <size>\"", p->nfiles + 1, line);
+            return fail(reason, rsize, "entry %zu: header \"%.64s\" is not \"<name> <size>\"", k, line);
         }
         *sp = '\0';
         if (jt_name_parse(line, &f.n, reason, rsize) < 0) {
             char r[JT_REASON_MAX];
             snprintf(r, sizeof r, "%s", reason);
             jt_parcel_free(p);
-            return fail(reason, rsize, "entry %zu: %s", p->nfiles + 1, r);
+            return fail(reason, rsize, "entry %zu: %s", k, r);
         }
         if (parse_size(sp + 1, jt_kind_max_bytes(f.n.kind), &sz) < 0) {
             jt_parcel_free(p);
-            return fail(reason, rsize, "entry %zu (%s): size \"%.32s\" is not a number of bytes up to %lld", p->nfiles + 1,
+            return fail(reason, rsize, "entry %zu (%s): size \"%.32s\" is not a number of bytes up to %lld", k,
                         line, sp + 1, jt_kind_max_bytes(f.n.kind));
         }
         if (sz > len - pos) {
             jt_parcel_free(p);
-            return fail(reason, rsize, "entry %zu (%s): %zu bytes announced, %zu left (truncated)", p->nfiles + 1, line, sz, len - pos);
+            return fail(reason, rsize, "entry %zu (%s): %zu bytes announced, %zu left (truncated)", k, line, sz, len - pos);
         }
         if (p->nfiles >= JT_PARCEL_MAX_FILES) {
             jt_parcel_free(p);
@@ -291,7 +291,7 @@ int jt_parcel_parse(const char *body, size_t len, struct jt_parcel *p, char *rea
             if (pinned && (strcmp(pinned->step, f.n.step) != 0 || strcmp(pinned->node, f.n.node) != 0)) {
                 char r[2048];
                 snprintf(r, sizeof r, "entry %zu: %s is of step %s on node %s, the parcel's earlier files of step %s on node %s",
-                         p->nfiles + 1, line, f.n.step, f.n.node, pinned->step, pinned->node);
+                         k, line, f.n.step, f.n.node, pinned->step, pinned->node);
                 jt_parcel_free(p);
                 return fail(reason, rsize, "%s", r);
             }
