@@ -136,7 +136,7 @@ int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err
             return -1;
         }
         c->max_profile_bytes = n;
-    } else if (!strcmp(key, "migrate") || !strcmp(key, "syslog")) {
+    } else if (!strcmp(key, "migrate") || !strcmp(key, "syslog") || !strcmp(key, "received")) {
         int b = parse_bool(value);
         if (b < 0) {
             snprintf(err, errsize, "%s: \"%s\" is not yes or no", key, value);
@@ -144,6 +144,8 @@ int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err
         }
         if (!strcmp(key, "migrate"))
             c->migrate = b;
+        else if (!strcmp(key, "received"))
+            c->received = b;
         else
             c->syslog = b;
     } else if (!strcmp(key, "log_level")) {

@@ -25,6 +25,7 @@ struct pi_conf {
     int orphan_grace_seconds; /* a job directory without job record, unchanged this long, is quarantined */
     int quarantine_days;      /* quarantined files older than this are removed; 0: kept */
     int record_uid;           /* owner that records must have (root) */
+    int received;             /* a received spool (jobscreen-receive): profiles are record_uid's too */
     int migrate;              /* apply migrations at start */
     int log_level;
     int syslog;

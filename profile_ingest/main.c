@@ -293,7 +293,11 @@ static void *load_profiles(void *arg)
                 pi_step_add_bad(st, e->d_name, reason);
                 continue;
             }
-            int r = pi_read_file(it->pfd, e->d_name, (uid_t)st->uid, "the job's user", it->conf->max_profile_bytes, &buf, &len, reason, sizeof reason);
+            /* in a received spool the receiver wrote every file, after checking that root on
+             * the node sent it (root's relay only copies the job user's own files) */
+            uid_t owner = it->conf->received ? (uid_t)it->conf->record_uid : (uid_t)st->uid;
+            int r = pi_read_file(it->pfd, e->d_name, owner, it->conf->received ? "the receiver (record_uid)" : "the job's user",
+                                 it->conf->max_profile_bytes, &buf, &len, reason, sizeof reason);
             if (r == PI_READ_GONE)
                 continue;
             if (r == PI_READ_REFUSED) {

@@ -1,0 +1,207 @@
+/* Unit tests of the parcel format (transport/parcel.c, docs/transport.md): what the writer
+ * makes the reader takes back byte for byte; every malformed parcel is refused with its
+ * reason; only the spool's names pass. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "parcel.h"
+
+static void round_trip_gives_back_every_file_byte_for_byte(void **state)
+{
+    (void)state;
+    struct jt_buf b = { 0 };
+    const char bin[] = { 'a', '\n', '\0', 'e', 'n', 'd', '\n' }; /* newlines, NUL, "end" inside */
+    assert_int_equal(jt_parcel_begin(&b, 4294967295U), 0);
+    assert_int_equal(jt_parcel_add(&b, "job.json", "{\"final\":true}", 14), 0);
+    assert_int_equal(jt_parcel_add(&b, "profiles/0.n1.b1.json", bin, sizeof bin), 0);
+    assert_int_equal(jt_parcel_add(&b, "profiles/0.n1.b12.json", "", 0), 0);
+    assert_int_equal(jt_parcel_add(&b, "profiles/.live.0.n1.json", "x", 1), 0);
+    assert_int_equal(jt_parcel_add(&b, "step.0.n1.json", "{}", 2), 0);
+    assert_int_equal(jt_parcel_end(&b), 0);
+    struct jt_parcel p;
+    char reason[JT_REASON_MAX] = "";
+    assert_int_equal(jt_parcel_parse(b.data, b.len, &p, reason, sizeof reason), 0);
+    assert_int_equal(p.job_id, 4294967295U);
+    assert_int_equal(p.nfiles, 5);
+    assert_string_equal(p.files[1].name, "profiles/0.n1.b1.json");
+    assert_int_equal(p.files[1].n.kind, JT_BUNDLE);
+    assert_int_equal(p.files[1].n.bundle, 1);
+    assert_int_equal(p.files[1].len, sizeof bin);
+    assert_memory_equal(p.files[1].data, bin, sizeof bin);
+    assert_int_equal(p.files[2].len, 0);
+    assert_int_equal(p.files[3].n.kind, JT_LIVE);
+    assert_int_equal(p.files[4].n.kind, JT_STEP_RECORD);
+    assert_string_equal(p.files[4].n.step, "0");
+    assert_string_equal(p.files[4].n.node, "n1");
+    jt_parcel_free(&p);
+    jt_buf_free(&b);
+}
+
+static void entry_size_is_what_add_adds(void **state)
+{
+    (void)state;
+    struct jt_buf b = { 0 };
+    jt_parcel_begin(&b, 7);
+    size_t before = b.len;
+    jt_parcel_add(&b, "profiles/batch.n2.b3.json", "0123456789", 10);
+    assert_int_equal(b.len - before, jt_parcel_entry_size("profiles/batch.n2.b3.json", 10));
+    jt_buf_free(&b);
+}
+
+static void names_of_the_spool_pass(void **state)
+{
+    (void)state;
+    const char *good[] = { "job.json", "step.0.n1.json", "step.batch.node-7.json", "step.extern.a_b.json",
+                           "step.7.x.y.json", "profiles/12.n1.b0.json", "profiles/interactive.n1.b99.json",
+                           "profiles/.live.3.n4.json", NULL };
+    struct jt_name n;
+    char reason[JT_REASON_MAX];
+    for (const char **g = good; *g; g++) {
+        if (jt_name_parse(*g, &n, reason, sizeof reason) != 0)
+            fail_msg("%s refused: %s", *g, reason);
+    }
+}
+
+static void other_names_are_refused_with_the_rule_they_break(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name, *reason;
+    } bad[] = {
+        { "", "empty name" },
+        { "../job.json", "holds \"..\"" },
+        { "profiles/../step.0.n1.json", "holds \"..\"" },
+        { "step.0.n1..json", "holds \"..\"" },
+        { "/etc/passwd", "has a '/' other than that of profiles/" },
+        { "profiles/sub/0.n1.b1.json", "has a '/' other than that of profiles/" },
+        { "x/job.json", "has a '/' other than that of profiles/" },
+        { ".job.json", "starts with '.'" },
+        { "profiles/.0.n1.b1.json.sent", "starts with '.' but not with .live." },
+        { ".relay.0.n1", "starts with '.'" },
+        { "step.x.n1.json", "is not job.json, step.<step>.<node>.json" },
+        { "step.0..json", "holds \"..\"" },
+        { "step.0.n1.txt", "is not job.json" },
+        { "step.0.n 1.json", "is not job.json" },
+        { "job.json.tmp", "is not job.json" },
+        { "profiles/0.n1.json", "is neither profiles/<step>.<node>.b<N>.json" },
+        { "profiles/0.n1.b01.json", "is neither" },
+        { "profiles/0.n1.bx.json", "is neither" },
+        { "profiles/0.n1.b1.json.tmp", "is neither" },
+        { "profiles/.live.0.json", "is neither" },
+        { "profiles/", "is neither" },
+        { NULL, NULL },
+    };
+    struct jt_name n;
+    char reason[JT_REASON_MAX];
+    for (int i = 0; bad[i].name; i++) {
+        reason[0] = '\0';
+        if (jt_name_parse(bad[i].name, &n, reason, sizeof reason) != -1)
+            fail_msg("\"%s\" accepted", bad[i].name);
+        if (!strstr(reason, bad[i].reason))
+            fail_msg("\"%s\": reason \"%s\" lacks \"%s\"", bad[i].name, reason, bad[i].reason);
+    }
+    char longname[JT_NAME_MAX + 10];
+    memset(longname, 'a', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    assert_int_equal(jt_name_parse(longname, &n, reason, sizeof reason), -1);
+    assert_non_null(strstr(reason, "name longer than"));
+}
+
+static void writer_refuses_what_the_reader_would(void **state)
+{
+    (void)state;
+    struct jt_buf b = { 0 };
+    assert_int_equal(jt_parcel_begin(&b, 0), -1);
+    jt_parcel_begin(&b, 5);
+    assert_int_equal(jt_parcel_add(&b, "../x", "", 0), -1);
+    assert_int_equal(jt_parcel_add(&b, "job.json", "", 5 * 1024 * 1024), -1); /* records are at most 4 MiB */
+    jt_buf_free(&b);
+}
+
+/* Each case: a body and the reason it must be refused with. */
+static void malformed_parcels_are_refused_with_their_reason(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *what, *body, *reason;
+    } cases[] = {
+        { "empty body", "", "no header line" },
+        { "foreign magic", "jobscreen-parcel-x 1 job.5\nend\n", "header is not" },
+        { "unknown version", "jobscreen-parcel 2 job.5\nend\n", "parcel version 2 (this reader knows version 1)" },
+        { "job id 0", "jobscreen-parcel 1 job.0\nend\n", "is not job.<id>" },
+        { "job id too large", "jobscreen-parcel 1 job.4294967296\nend\n", "is not job.<id>" },
+        { "job id with leading zero", "jobscreen-parcel 1 job.05\nend\n", "is not job.<id>" },
+        { "header with extra words", "jobscreen-parcel 1 job.5 x\nend\n", "header is not" },
+        { "header with two blanks", "jobscreen-parcel  1 job.5\nend\n", "is not job.<id>" },
+        { "no file", "jobscreen-parcel 1 job.5\nend\n", "no file in the parcel" },
+        { "no end", "jobscreen-parcel 1 job.5\njob.json 2\n{}", "entry 2 (byte 38): no complete header line" },
+        { "bytes after end", "jobscreen-parcel 1 job.5\njob.json 2\n{}end\nx", "1 bytes after \"end\"" },
+        { "truncated file", "jobscreen-parcel 1 job.5\njob.json 20\n{}end\n", "20 bytes announced, 6 left (truncated)" },
+        { "size not a number", "jobscreen-parcel 1 job.5\njob.json 2x\n{}end\n", "size \"2x\" is not a number" },
+        { "negative size", "jobscreen-parcel 1 job.5\njob.json -2\n{}end\n", "size \"-2\" is not a number" },
+        { "size with leading zero", "jobscreen-parcel 1 job.5\njob.json 02\n{}end\n", "size \"02\"" },
+        { "record over 4 MiB", "jobscreen-parcel 1 job.5\njob.json 4194305\n", "up to 4194304" },
+        { "no size", "jobscreen-parcel 1 job.5\njob.json\n{}end\n", "is not \"<name> <size>\"" },
+        { "bad name", "jobscreen-parcel 1 job.5\n../job.json 2\n{}end\n", "entry 1: name \"../job.json\" holds \"..\"" },
+        { "a ledger", "jobscreen-parcel 1 job.5\n.spool.n1 0\nend\n", "starts with '.'" },
+        { "twice the same", "jobscreen-parcel 1 job.5\njob.json 2\n{}job.json 2\n{}end\n", "job.json appears twice" },
+        { "two step-nodes", "jobscreen-parcel 1 job.5\nstep.0.n1.json 2\n{}profiles/0.n2.b1.json 0\nend\n",
+          "is of step 0 on node n2, the parcel's earlier files of step 0 on node n1" },
+        { "two steps", "jobscreen-parcel 1 job.5\nprofiles/1.n1.b1.json 0\nstep.0.n1.json 2\n{}end\n",
+          "is of step 0 on node n1, the parcel's earlier files of step 1 on node n1" },
+        { "NUL in a header", "jobscreen-parcel 1 job.5\njob.js\0n 2\n{}end\n", "no complete header line" },
+        { NULL, NULL, NULL },
+    };
+    for (int i = 0; cases[i].what; i++) {
+        /* bodies with a NUL: measure to the last "\n" written */
+        size_t len = strlen(cases[i].body);
+        if (!strcmp(cases[i].what, "NUL in a header"))
+            len = sizeof "jobscreen-parcel 1 job.5\njob.js\0n 2\n{}end\n" - 1;
+        struct jt_parcel p;
+        char reason[JT_REASON_MAX] = "";
+        if (jt_parcel_parse(cases[i].body, len, &p, reason, sizeof reason) != -1)
+            fail_msg("%s: accepted", cases[i].what);
+        if (!strstr(reason, cases[i].reason))
+            fail_msg("%s: reason \"%s\" lacks \"%s\"", cases[i].what, reason, cases[i].reason);
+        assert_null(p.files);
+    }
+}
+
+static void too_many_files_are_refused(void **state)
+{
+    (void)state;
+    struct jt_buf b = { 0 };
+    char name[64];
+    jt_parcel_begin(&b, 9);
+    for (int i = 0; i <= JT_PARCEL_MAX_FILES; i++) {
+        snprintf(name, sizeof name, "profiles/0.n1.b%d.json", i);
+        jt_parcel_add(&b, name, "", 0);
+    }
+    jt_parcel_end(&b);
+    struct jt_parcel p;
+    char reason[JT_REASON_MAX] = "";
+    assert_int_equal(jt_parcel_parse(b.data, b.len, &p, reason, sizeof reason), -1);
+    assert_string_equal(reason, "more than 4096 files");
+    jt_buf_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(round_trip_gives_back_every_file_byte_for_byte),
+        cmocka_unit_test(entry_size_is_what_add_adds),
+        cmocka_unit_test(names_of_the_spool_pass),
+        cmocka_unit_test(other_names_are_refused_with_the_rule_they_break),
+        cmocka_unit_test(writer_refuses_what_the_reader_would),
+        cmocka_unit_test(malformed_parcels_are_refused_with_their_reason),
+        cmocka_unit_test(too_many_files_are_refused),
+    };
+    return cmocka_run_group_tests_name("transport parcel", tests, NULL, NULL);
+}

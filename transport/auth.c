@@ -1,0 +1,84 @@
+/* Parcel credentials: munge + SHA-256 (auth.h). */
+#include "config.h"
+
+#include "auth.h"
+
+#include <munge.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int jt_sha256(const void *data, size_t len, unsigned char out[JT_DIGEST_BYTES])
+{
+    unsigned int n = 0;
+    return EVP_Digest(data, len, out, &n, EVP_sha256(), NULL) == 1 && n == JT_DIGEST_BYTES ? 0 : -1;
+}
+
+static munge_ctx_t context(const char *socket, char *reason, size_t rsize)
+{
+    munge_ctx_t ctx = munge_ctx_create();
+    if (!ctx) {
+        snprintf(reason, rsize, "munge: out of memory");
+        return NULL;
+    }
+    if (socket && *socket && munge_ctx_set(ctx, MUNGE_OPT_SOCKET, socket) != EMUNGE_SUCCESS) {
+        snprintf(reason, rsize, "munge: socket %s: %s", socket, munge_ctx_strerror(ctx));
+        munge_ctx_destroy(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+int jt_credential_make(const char *socket, const void *body, size_t len, char **cred, char *reason, size_t rsize)
+{
+    unsigned char digest[JT_DIGEST_BYTES];
+    *cred = NULL;
+    if (jt_sha256(body, len, digest) < 0) {
+        snprintf(reason, rsize, "SHA-256 failed");
+        return -1;
+    }
+    munge_ctx_t ctx = context(socket, reason, rsize);
+    if (!ctx)
+        return -1;
+    munge_err_t e = munge_encode(cred, ctx, digest, sizeof digest);
+    if (e != EMUNGE_SUCCESS)
+        snprintf(reason, rsize, "munge_encode: %s", munge_ctx_strerror(ctx) ? munge_ctx_strerror(ctx) : munge_strerror(e));
+    munge_ctx_destroy(ctx);
+    return e == EMUNGE_SUCCESS ? 0 : -1;
+}
+
+int jt_credential_check(const char *socket, const char *cred, const void *body, size_t len, uid_t want_uid, uid_t *uid,
+                        char *reason, size_t rsize)
+{
+    *uid = (uid_t)-1;
+    if (!cred || !*cred) {
+        snprintf(reason, rsize, "no credential (header " JT_CREDENTIAL_HEADER ")");
+        return -1;
+    }
+    munge_ctx_t ctx = context(socket, reason, rsize);
+    if (!ctx)
+        return -1;
+    void *payload = NULL;
+    int plen = 0;
+    gid_t gid;
+    munge_err_t e = munge_decode(cred, ctx, &payload, &plen, uid, &gid);
+    int rc = -1;
+    unsigned char digest[JT_DIGEST_BYTES];
+    if (e != EMUNGE_SUCCESS) {
+        /* munged names the cause: replayed, expired, invalid, ... */
+        snprintf(reason, rsize, "credential refused by munge: %s", munge_ctx_strerror(ctx) ? munge_ctx_strerror(ctx) : munge_strerror(e));
+        if (e != EMUNGE_CRED_REPLAYED && e != EMUNGE_CRED_EXPIRED && e != EMUNGE_CRED_REWOUND)
+            *uid = (uid_t)-1;
+    } else if (*uid != want_uid)
+        snprintf(reason, rsize, "credential of uid %u, not of uid %u (root on a node)", (unsigned)*uid, (unsigned)want_uid);
+    else if (jt_sha256(body, len, digest) < 0)
+        snprintf(reason, rsize, "SHA-256 failed");
+    else if (plen != JT_DIGEST_BYTES || memcmp(payload, digest, JT_DIGEST_BYTES) != 0)
+        snprintf(reason, rsize, "the body does not match the credential's SHA-256 (altered after the credential was made)");
+    else
+        rc = 0;
+    free(payload);
+    munge_ctx_destroy(ctx);
+    return rc;
+}

@@ -1,0 +1,77 @@
+/*
+ * Parcels: what jobscreen-send posts and jobscreen-receive stores (docs/transport.md).
+ *
+ *   jobscreen-parcel 1 job.<jobid>\n
+ *   <name> <size>\n<size bytes>        once per file
+ *   end\n
+ *
+ * Names are relative to the job's directory and only of the spool's forms (docs/spool.md):
+ * job.json, step.<step>.<node>.json, profiles/<step>.<node>.b<N>.json and
+ * profiles/.live.<step>.<node>.json. The reader is strict: it refuses anything else with a
+ * reason, before a byte is stored.
+ */
+#ifndef JT_PARCEL_H
+#define JT_PARCEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define JT_PARCEL_MAGIC "jobscreen-parcel"
+#define JT_PARCEL_VERSION 1
+/* Bound on a whole parcel (the receiver refuses a larger Content-Length). */
+#define JT_PARCEL_MAX_BYTES (256LL * 1024 * 1024)
+#define JT_PARCEL_MAX_FILES 4096
+/* Longest name in a parcel ("profiles/.live." + step + node + ".json"), with NUL. */
+#define JT_NAME_MAX 320
+#define JT_NODE_MAX 256
+#define JT_REASON_MAX 512
+
+enum jt_kind { JT_JOB_RECORD, JT_STEP_RECORD, JT_BUNDLE, JT_LIVE };
+
+struct jt_name {
+    enum jt_kind kind;
+    char step[16];           /* JS_STEP_NAME_MAX */
+    char node[JT_NODE_MAX];
+    unsigned long bundle;    /* N of a bundle */
+};
+
+/* Parse a name of a parcel (relative to the job directory). 0, or -1 with the reason. */
+int jt_name_parse(const char *name, struct jt_name *out, char *reason, size_t rsize);
+/* Parse a plain file name inside profiles/ ("<s>.<n>.b<N>.json" or ".live.<s>.<n>.json"),
+ * as the sender lists it. 0, or -1. */
+int jt_profile_name_parse(const char *base, struct jt_name *out);
+/* Largest file of a kind: records JS_RECORD_MAX_FILE_BYTES, profiles JS_PROFILE_MAX_BYTES. */
+long long jt_kind_max_bytes(enum jt_kind kind);
+
+/* Writing: a growing buffer. Each call returns 0, or -1 (out of memory, or a name the
+ * reader would refuse: the writer never makes a parcel the receiver refuses). */
+struct jt_buf {
+    char *data;
+    size_t len, cap;
+};
+void jt_buf_free(struct jt_buf *b);
+int jt_parcel_begin(struct jt_buf *b, uint32_t job_id);
+int jt_parcel_add(struct jt_buf *b, const char *name, const void *data, size_t len);
+int jt_parcel_end(struct jt_buf *b);
+/* What jt_parcel_add adds for a file of len bytes named name (to keep parcels bounded). */
+size_t jt_parcel_entry_size(const char *name, size_t len);
+
+/* Reading: files point into the body (not copied). */
+struct jt_file {
+    char name[JT_NAME_MAX];
+    struct jt_name n;
+    const char *data;
+    size_t len;
+};
+struct jt_parcel {
+    uint32_t job_id;
+    size_t nfiles;
+    struct jt_file *files;
+};
+/* Parse body strictly: header, every entry, "end\n" exactly at the end, no name twice,
+ * every profile and live snapshot of one step-node, and a step record (at most one) of the
+ * same step-node. 0, or -1 with the reason ("entry 3: name \"../x\": ..."). */
+int jt_parcel_parse(const char *body, size_t len, struct jt_parcel *p, char *reason, size_t rsize);
+void jt_parcel_free(struct jt_parcel *p);
+
+#endif

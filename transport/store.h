@@ -1,0 +1,15 @@
+/* The receiver's side of the spool: a parsed parcel into RECEIVED/job.<id>/, atomically
+ * and durably (docs/transport.md, "Storing"). */
+#ifndef JT_STORE_H
+#define JT_STORE_H
+
+#include <stddef.h>
+
+#include "parcel.h"
+
+/* Store p under the directory spoolfd: each file under a temporary name, fsynced, renamed;
+ * profiles first, the job record, the step record last; then the directories fsynced.
+ * A job directory must be the caller's own (euid). 0, or -1 with the reason. */
+int jt_store(int spoolfd, const struct jt_parcel *p, char *reason, size_t rsize);
+
+#endif
