@@ -2,8 +2,8 @@
  * jobscreen SPANK plugin: entry points.
  *
  * Slurm calls the slurm_spank_* functions below in several contexts (srun, sbatch/salloc,
- * slurmd, slurmstepd).  Each hands off to the code of its context: the options live here (they
- * are the same everywhere), everything that happens in the step lives in slurmstepd.c.
+ * slurmd, slurmstepd, the job epilog).  Each hands off to the code of its context: the options
+ * and the job epilog live here, everything that happens in the step lives in slurmstepd.c.
  * Whatever goes wrong is logged with a "jobscreen:" prefix and the function still returns
  * success: the plugin never fails a job on its own account (unless the site set fail_on_error).
  */

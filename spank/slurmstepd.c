@@ -3,14 +3,18 @@
  *
  *   init            (root)  start time; plugstack.conf arguments (a bad one disables the plugin
  *                           for this step)
- *   init_post_opt   (root)  decide whether to profile; the job's spool directory; the tasks'
- *                           environment (LD_PRELOAD once, JOBSCREEN_*); in the batch step, a first
- *                           job record that holds the dependency while the job is alive
+ *   init_post_opt   (root)  decide whether to profile; the job's spool directory and, when
+ *                           profiled, its directory in the record area; the tasks' environment
+ *                           (LD_PRELOAD once, JOBSCREEN_*); the relay (relay.h) and its collector;
+ *                           in the batch step, a first job record that holds the dependency while
+ *                           the job is alive
  *   task_post_fork  (root)  pid of each task
  *   task_init       (user)  JOBSCREEN_TASK_ID of each task; fail_on_error=yes fails tasks here
  *   task_exit       (root)  exit status of each task
- *   exit            (root)  the step record; the job record (final at the end of the batch step,
- *                           provisional after the first step of a job without batch script)
+ *   exit            (root)  the relay stopped, the final collection (as the user), the last
+ *                           bundles relayed; the step record; the job record (final at the end of
+ *                           the batch step, provisional after the first step of a job without
+ *                           batch script)
  *
  * Every error is logged with "jobscreen:" and the step goes on; only fail_on_error=yes turns a
  * spool or profiler error into a failed step (its tasks exit 1 in task_init).
