@@ -177,13 +177,16 @@ static void bury(const struct js_relay *r, int fd, const char *name)
         unlinkat(r->recfd, name, 0);
 }
 
-/* The lines of a refused bundle: one per profile, and one that closes the bundle. */
+/* The lines of a refused bundle: one per profile, and one that closes the bundle. Read no
+ * further than a bundle can be long: a huge (sparse) file must not hold up the step's end. */
 static int64_t profiles_in(int fd, off_t size)
 {
     static char buf[1 << 16];
     int64_t lines = 0;
     off_t at = 0;
     ssize_t n;
+    if (size > (off_t)JS_PROFILE_MAX_BYTES)
+        size = (off_t)JS_PROFILE_MAX_BYTES;
     while (at < size && (n = pread(fd, buf, sizeof buf, at)) > 0) {
         for (ssize_t i = 0; i < n; i++)
             lines += buf[i] == '\n';

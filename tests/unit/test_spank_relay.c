@@ -11,6 +11,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -135,6 +136,18 @@ static void the_share_is_enforced_and_what_it_refuses_counted(void **state)
     assert_int_equal(js_relay_pass(&other, 0, err, sizeof err), 0);
     js_relay_refused(&other, &ref);
     assert_int_equal(ref.processes, 4);
+    /* a huge file in a bundle's name (sparse: no memory of the user's) is refused at once,
+     * read no further than a bundle can be long */
+    int hfd = openat(R.recfd, "0.n1.b9.json", O_WRONLY | O_CREAT, 0600);
+    assert_true(hfd >= 0);
+    assert_int_equal(ftruncate(hfd, (off_t)1 << 40), 0);
+    close(hfd);
+    time_t t0 = time(NULL);
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 0);
+    assert_true(time(NULL) - t0 < 10);
+    assert_false(exists(R.recfd, "0.n1.b9.json"));
+    js_relay_refused(&R, &ref);
+    assert_int_equal(ref.bundles, 2);
     /* and bytes: a share of 100 B takes nothing bigger */
     R.cap_files = 0;
     R.cap_bytes = 100;
