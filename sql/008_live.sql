@@ -244,3 +244,10 @@ CREATE OR REPLACE VIEW js.step_slices AS
     FROM (SELECT * FROM js_data.slice_metrics UNION ALL SELECT * FROM js_data.live_slice_metrics) m
     GROUP BY cluster_id, job_id, step_id, slice;
 COMMENT ON VIEW js.step_slices IS 'per-slice metric vectors of a step summed over its nodes (only slices with activity), provisional ones (running step-nodes) included';
+
+CREATE VIEW js.live_step_nodes AS
+    SELECT l.cluster_id, l.job_id, l.step_id, l.node, l.start_time, l.snapshot_time, l.profiles, l.running,
+           l.ingested_at, j.uid
+    FROM js_data.live_step_nodes l
+    JOIN js_data.jobs j ON j.cluster_id = l.cluster_id AND j.job_id = l.job_id;
+COMMENT ON VIEW js.live_step_nodes IS 'the running step-nodes: a step on a node of which only a live snapshot is stored (provisional data), with the time of that snapshot';
