@@ -271,10 +271,9 @@ static int prepare_step(struct ctx *c, struct item *it, struct scan_result *res)
     return 1;
 }
 
-/* The profiles of an item's step on its node: files and memory only (a worker thread). */
-static void *load_profiles(void *arg)
+/* Read, check and add the profiles of an item's step on its node (not yet merged). */
+static void read_profiles(struct item *it)
 {
-    struct item *it = arg;
     struct pi_step *st = &it->st;
     char reason[PI_REASON_MAX];
     it->pfd = pi_open_dir(it->jobfd, JS_PROFILES_DIR_NAME);
@@ -319,7 +318,14 @@ static void *load_profiles(void *arg)
         if (d)
             closedir(d);
     }
-    pi_step_finish(st);
+}
+
+/* The profiles of an item's step on its node: files and memory only (a worker thread). */
+static void *load_profiles(void *arg)
+{
+    struct item *it = arg;
+    read_profiles(it);
+    pi_step_finish(&it->st);
     return NULL;
 }
 
@@ -695,11 +701,41 @@ static void process_live(struct ctx *c, int jobfd, const char *jobname, long lon
         const char *cl = json_string_value(json_object_get(jobrec, "cluster"));
         if (cl && *cl)
             json_object_set_new(rec, "cluster", json_string(cl));
-        struct pi_step st;
+        /* the processes that ended and were bundled are in the spool's bundles (their
+         * refusals are left to the step record's ingest), the others in the snapshot: one
+         * that is in both (bundled after the snapshot was taken) counts once */
+        struct item it;
+        memset(&it, 0, sizeof it);
+        it.jobfd = jobfd;
+        it.conf = &c->conf;
+        snprintf(it.step, sizeof it.step, "%s", step);
+        snprintf(it.node, sizeof it.node, "%s", node);
         json_incref(jobrec);
-        pi_step_init(&st, jobrec, rec, c->conf.cluster);
-        st.live = 1;
-        int count = 0;
+        pi_step_init(&it.st, jobrec, rec, c->conf.cluster);
+        it.st.live = 1;
+        read_profiles(&it);
+        if (it.pfd >= 0)
+            close(it.pfd);
+        struct pi_step st = it.st;
+        json_t *ps = json_object_get(b, "profiles");
+        for (size_t k = json_array_size(ps); k-- > 0;) {
+            const json_t *p = json_array_get(ps, k);
+            json_int_t pid = json_integer_value(json_object_get(p, "pid"));
+            json_int_t pstart = json_integer_value(json_object_get(p, "start_ns"));
+            for (size_t x = 0; x < st.nprocs; x++)
+                if (st.procs[x].pid == pid && st.procs[x].start_ns == pstart) {
+                    json_array_remove(ps, k);
+                    break;
+                }
+        }
+        /* a newer snapshot or a new bundle changes the directory or the snapshot */
+        struct stat db;
+        if (fstat(pfd, &db) == 0) {
+            long long dm = (long long)db.st_mtim.tv_sec * 1000000000LL + db.st_mtim.tv_nsec;
+            if (dm > mtime)
+                mtime = dm;
+        }
+        int count = (int)st.nprocs;
         if (pi_bundle_add(&st, &c->conf, b, &count, reason, sizeof reason) != PI_OK) {
             kept(c, path, reason); /* the step record's own ingest will say what it refuses */
         } else {
