@@ -382,6 +382,90 @@ static const char *metric_columns(void)
     return cols;
 }
 
+/* COPY the step-node's process rows into table (js_data.processes, or live_processes). */
+static int copy_procs(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job, const char *table)
+{
+    int rc = PI_DB_OK;
+    struct sbuf b = { 0 };
+    if (st->nprocs) {
+        b.len = 0;
+        for (size_t i = 0; i < st->nprocs; i++) {
+            const struct pi_proc *p = &st->procs[i];
+            sb_printf(&b, "%s\t%s\t", cid, job);
+            sb_text(&b, st->step);
+            sb_raw(&b, "\t", 1);
+            sb_text(&b, st->node);
+            sb_printf(&b, "\t%" PRId64 "\t%d\t%" PRId64 "\t", p->pid, p->image, p->ppid);
+            if (p->task_id < 0) sb_raw(&b, "\\N\t", 3); else sb_printf(&b, "%" PRId64 "\t", p->task_id);
+            if (p->mpi_rank < 0) sb_raw(&b, "\\N\t", 3); else sb_printf(&b, "%" PRId64 "\t", p->mpi_rank);
+            if (p->mpi_size < 0) sb_raw(&b, "\\N\t", 3); else sb_printf(&b, "%" PRId64 "\t", p->mpi_size);
+            sb_text(&b, p->origin); sb_raw(&b, "\t", 1);
+            sb_text(&b, p->end); sb_raw(&b, "\t", 1);
+            sb_text(&b, p->exe); sb_raw(&b, "\t", 1);
+            sb_text(&b, p->args); sb_raw(&b, "\t", 1);
+            sb_ts(&b, p->start_ns); sb_raw(&b, "\t", 1);
+            sb_ts(&b, p->end_ns);
+            sb_printf(&b, "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%s\t%" PRId64 "\t",
+                      p->wall_ns, p->cpu_user_ns, p->cpu_sys_ns, p->max_rss_kib, p->threads_peak, p->threads_seen,
+                      p->compute_ns, p->slices_truncated ? "t" : "f", p->files_dropped);
+            sb_text(&b, p->collectives);
+            if (p->exit_code < 0) sb_raw(&b, "\t\\N", 3); else sb_printf(&b, "\t%d", p->exit_code);
+            sb_printf(&b, "\t%d\t", p->signal);
+            sb_text(&b, p->missing);
+            for (int k = 0; k < JS_M_COUNT; k++) {
+                sb_raw(&b, "\t", 1);
+                sb_int(&b, p->m[k]);
+            }
+            sb_raw(&b, "\n", 1);
+        }
+        char sql[4096];
+        snprintf(sql, sizeof sql, "COPY %s (cluster_id, job_id, step_id, node, pid, image, ppid, task_id, "
+                 "mpi_rank, mpi_size, origin, ended_by, exe, args, start_time, end_time, wall_ns, cpu_user_ns, "
+                 "cpu_sys_ns, max_rss_kib, threads_peak, threads_seen, compute_ns, slices_truncated, "
+                 "files_dropped, mpi_collectives, exit_code, signal, missing, %s) FROM STDIN", table, metric_columns());
+        if ((rc = copy_rows(db, sql, &b, "COPY processes")) != PI_DB_OK)
+            { free(b.p); return rc; }
+    }
+    free(b.p);
+    return rc;
+}
+
+/* COPY the step-node's slice vectors into table (js_data.slice_metrics, or live_slice_metrics). */
+static int copy_slices(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job, const char *table)
+{
+    int rc = PI_DB_OK;
+    struct sbuf b = { 0 };
+    if (st->nslices) {
+        b.len = 0;
+        struct sbuf key = { 0 };
+        sb_printf(&key, "%s\t%s\t", cid, job);
+        sb_text(&key, st->step);
+        sb_raw(&key, "\t", 1);
+        sb_text(&key, st->node);
+        for (size_t i = 0; i < st->nslices; i++) {
+            const struct pi_slice *s = &st->slices[i];
+            sb_raw(&b, key.p, key.len);
+            sb_raw(&b, "\t", 1);
+            sb_int(&b, s->slice);
+            sb_raw(&b, "\t", 1);
+            sb_int(&b, s->processes);
+            for (int k = 0; k < JS_M_COUNT; k++) {
+                sb_raw(&b, "\t", 1);
+                sb_int(&b, s->m[k]);
+            }
+            sb_raw(&b, "\n", 1);
+        }
+        free(key.p);
+        char sql[4096];
+        snprintf(sql, sizeof sql, "COPY %s (cluster_id, job_id, step_id, node, slice, processes, %s) FROM STDIN",
+                 table, metric_columns());
+        if ((rc = copy_rows(db, sql, &b, "COPY slice_metrics")) != PI_DB_OK)
+            { free(b.p); return rc; }
+    }
+    free(b.p);
+    return rc;
+}
+
 static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_step *st, char *const *moved_to)
 {
     int rc;
@@ -430,74 +514,9 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
             goto out;
         }
     }
-    /* processes */
-    if (st->nprocs) {
-        b.len = 0;
-        for (size_t i = 0; i < st->nprocs; i++) {
-            const struct pi_proc *p = &st->procs[i];
-            sb_printf(&b, "%s\t%s\t", cid, job);
-            sb_text(&b, st->step);
-            sb_raw(&b, "\t", 1);
-            sb_text(&b, st->node);
-            sb_printf(&b, "\t%" PRId64 "\t%d\t%" PRId64 "\t", p->pid, p->image, p->ppid);
-            if (p->task_id < 0) sb_raw(&b, "\\N\t", 3); else sb_printf(&b, "%" PRId64 "\t", p->task_id);
-            if (p->mpi_rank < 0) sb_raw(&b, "\\N\t", 3); else sb_printf(&b, "%" PRId64 "\t", p->mpi_rank);
-            if (p->mpi_size < 0) sb_raw(&b, "\\N\t", 3); else sb_printf(&b, "%" PRId64 "\t", p->mpi_size);
-            sb_text(&b, p->origin); sb_raw(&b, "\t", 1);
-            sb_text(&b, p->end); sb_raw(&b, "\t", 1);
-            sb_text(&b, p->exe); sb_raw(&b, "\t", 1);
-            sb_text(&b, p->args); sb_raw(&b, "\t", 1);
-            sb_ts(&b, p->start_ns); sb_raw(&b, "\t", 1);
-            sb_ts(&b, p->end_ns);
-            sb_printf(&b, "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%s\t%" PRId64 "\t",
-                      p->wall_ns, p->cpu_user_ns, p->cpu_sys_ns, p->max_rss_kib, p->threads_peak, p->threads_seen,
-                      p->compute_ns, p->slices_truncated ? "t" : "f", p->files_dropped);
-            sb_text(&b, p->collectives);
-            if (p->exit_code < 0) sb_raw(&b, "\t\\N", 3); else sb_printf(&b, "\t%d", p->exit_code);
-            sb_printf(&b, "\t%d\t", p->signal);
-            sb_text(&b, p->missing);
-            for (int k = 0; k < JS_M_COUNT; k++) {
-                sb_raw(&b, "\t", 1);
-                sb_int(&b, p->m[k]);
-            }
-            sb_raw(&b, "\n", 1);
-        }
-        char sql[4096];
-        snprintf(sql, sizeof sql, "COPY js_data.processes (cluster_id, job_id, step_id, node, pid, image, ppid, task_id, "
-                 "mpi_rank, mpi_size, origin, ended_by, exe, args, start_time, end_time, wall_ns, cpu_user_ns, "
-                 "cpu_sys_ns, max_rss_kib, threads_peak, threads_seen, compute_ns, slices_truncated, "
-                 "files_dropped, mpi_collectives, exit_code, signal, missing, %s) FROM STDIN", metric_columns());
-        if ((rc = copy_rows(db, sql, &b, "COPY processes")) != PI_DB_OK)
-            goto out;
-    }
-    /* slice vectors */
-    if (st->nslices) {
-        b.len = 0;
-        struct sbuf key = { 0 };
-        sb_printf(&key, "%s\t%s\t", cid, job);
-        sb_text(&key, st->step);
-        sb_raw(&key, "\t", 1);
-        sb_text(&key, st->node);
-        for (size_t i = 0; i < st->nslices; i++) {
-            const struct pi_slice *s = &st->slices[i];
-            sb_raw(&b, key.p, key.len);
-            sb_raw(&b, "\t", 1);
-            sb_int(&b, s->slice);
-            sb_raw(&b, "\t", 1);
-            sb_int(&b, s->processes);
-            for (int k = 0; k < JS_M_COUNT; k++) {
-                sb_raw(&b, "\t", 1);
-                sb_int(&b, s->m[k]);
-            }
-            sb_raw(&b, "\n", 1);
-        }
-        free(key.p);
-        char sql[4096];
-        snprintf(sql, sizeof sql, "COPY js_data.slice_metrics (cluster_id, job_id, step_id, node, slice, processes, %s) FROM STDIN",
-                 metric_columns());
-        if ((rc = copy_rows(db, sql, &b, "COPY slice_metrics")) != PI_DB_OK)
-            goto out;
-    }
+    if ((rc = copy_procs(db, st, cid, job, "js_data.processes")) != PI_DB_OK ||
+        (rc = copy_slices(db, st, cid, job, "js_data.slice_metrics")) != PI_DB_OK)
+        goto out;
     /* file accesses */
     if (st->nfiles) {
         b.len = 0;
@@ -575,6 +594,75 @@ int pi_db_ingest_step(struct pi_db *db, const struct pi_conf *conf, struct pi_st
             return rc;
         rc = ingest_once(db, conf, st, moved_to);
         /* a deadlock or serialisation failure with another daemon: try again at once */
+        if (rc != PI_DB_RETRY || !db->conn)
+            return rc;
+    }
+    return rc;
+}
+
+/* A live snapshot of a running step-node: its provisional rows replaced in one transaction
+ * (docs/ingest.md, "Running steps"). */
+static int ingest_live_once(struct pi_db *db, const struct pi_step *st, long long snapshot_ns)
+{
+    int rc;
+    char cid[16], job[32], snap[32], start[32], nprof[16], nrun[16];
+    char *jtext = NULL;
+    PGresult *r;
+    if ((rc = get_cluster_id(db, st->cluster, (int)st->slice_seconds, cid, sizeof cid)) != PI_DB_OK)
+        return rc;
+    snprintf(job, sizeof job, "%" PRId64, st->job_id);
+    snprintf(snap, sizeof snap, "%lld", snapshot_ns);
+    int64_t first = -1;
+    size_t running = 0;
+    for (size_t i = 0; i < st->nprocs; i++) {
+        if (first < 0 || st->procs[i].start_ns < first)
+            first = st->procs[i].start_ns;
+        running += strcmp(st->procs[i].end, "running") == 0;
+    }
+    snprintf(start, sizeof start, "%" PRId64, first < 0 ? st->start_ns : first);
+    snprintf(nprof, sizeof nprof, "%zu", st->nprocs);
+    snprintf(nrun, sizeof nrun, "%zu", running);
+    if ((rc = exec_cmd(db, "BEGIN; SET LOCAL synchronous_commit = off", "begin")) != PI_DB_OK)
+        return rc;
+    long long written = json_integer_value(json_object_get(st->job, "written_ns"));
+    if (db->last_job != st->job_id || db->last_job_written != written)
+        jtext = json_dumps(st->job, JSON_COMPACT);
+    {
+        const char *p[10] = { cid, jtext, job, st->step, st->node, snap, start, nprof, nrun, db->who };
+        r = q(db, "SELECT js_data.live_begin($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10, p);
+        if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+            rc = check(db, r, PGRES_TUPLES_OK, "live snapshot");
+            goto out;
+        }
+        char what = PQgetvalue(r, 0, 0)[0];
+        PQclear(r);
+        if (what != 'o') {
+            rc = what == 'b' ? PI_DB_BUSY : PI_DB_DONE;
+            goto out;
+        }
+    }
+    if ((rc = copy_procs(db, st, cid, job, "js_data.live_processes")) != PI_DB_OK ||
+        (rc = copy_slices(db, st, cid, job, "js_data.live_slice_metrics")) != PI_DB_OK)
+        goto out;
+    rc = exec_cmd(db, "COMMIT", "commit");
+    if (rc == PI_DB_OK) {
+        db->last_job = st->job_id;
+        db->last_job_written = written;
+    }
+out:
+    if (rc != PI_DB_OK)
+        rollback(db);
+    free(jtext);
+    return rc;
+}
+
+int pi_db_ingest_live(struct pi_db *db, const struct pi_conf *conf, const struct pi_step *st, long long snapshot_ns)
+{
+    int rc = PI_DB_RETRY;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        if ((rc = pi_db_ensure(db, conf->migrate)) != PI_DB_OK)
+            return rc;
+        rc = ingest_live_once(db, st, snapshot_ns);
         if (rc != PI_DB_RETRY || !db->conn)
             return rc;
     }

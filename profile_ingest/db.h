@@ -37,6 +37,10 @@ int pi_db_migrate(struct pi_db *db);
 int pi_db_quarantined(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node, char ***names);
 /* The transaction of one step record.  moved_to[i] is where st->bad[i] will go. */
 int pi_db_ingest_step(struct pi_db *db, const struct pi_conf *conf, struct pi_step *st, char *const *moved_to);
+/* Store a live snapshot of a running step-node (st: its validated profiles) as provisional
+ * rows, replacing older ones: PI_DB_OK; PI_DB_DONE (its step record is ingested, or this
+ * snapshot_ns is stored already); PI_DB_BUSY; RETRY / FAIL. */
+int pi_db_ingest_live(struct pi_db *db, const struct pi_conf *conf, const struct pi_step *st, long long snapshot_ns);
 /* Upsert a job from its record alone (job.json changed, e.g. final). */
 int pi_db_ingest_job(struct pi_db *db, const char *cluster, const json_t *job, int slice_seconds);
 /* Log a quarantined file outside a step transaction (a bad step record, an orphan profile). */

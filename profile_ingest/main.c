@@ -271,10 +271,9 @@ static int prepare_step(struct ctx *c, struct item *it, struct scan_result *res)
     return 1;
 }
 
-/* The profiles of an item's step on its node: files and memory only (a worker thread). */
-static void *load_profiles(void *arg)
+/* Read, check and add the profiles of an item's step on its node (not yet merged). */
+static void read_profiles(struct item *it)
 {
-    struct item *it = arg;
     struct pi_step *st = &it->st;
     char reason[PI_REASON_MAX];
     it->pfd = pi_open_dir(it->jobfd, JS_PROFILES_DIR_NAME);
@@ -319,7 +318,14 @@ static void *load_profiles(void *arg)
         if (d)
             closedir(d);
     }
-    pi_step_finish(st);
+}
+
+/* The profiles of an item's step on its node: files and memory only (a worker thread). */
+static void *load_profiles(void *arg)
+{
+    struct item *it = arg;
+    read_profiles(it);
+    pi_step_finish(&it->st);
     return NULL;
 }
 
@@ -621,6 +627,136 @@ static void process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *j
         pi_info("%s: job ended and fully ingested; directory removed", jobname);
 }
 
+/* The live snapshots of a job directory (profiles/.live.<step>.<node>.json: the processes of
+ * a running step on a node, docs/spool.md): for a step-node with no step record in the
+ * directory, validate the snapshot like any bundle (a process may end "running"; the step's
+ * span is the job's start until now) and store it as provisional rows.  The snapshot belongs
+ * to the plugin: it is never moved or removed; a bad one is only logged (once). */
+static void process_live(struct ctx *c, int jobfd, const char *jobname, long long job, struct scan_result *res)
+{
+    int pfd = pi_open_dir(jobfd, JS_PROFILES_DIR_NAME);
+    if (pfd < 0)
+        return;
+    DIR *d = fdopendir(dup(pfd));
+    struct dirent *e;
+    json_t *jobrec = NULL;
+    int jobrec_tried = 0;
+    while (d && (e = readdir(d)) && !stop_requested && !res->retry) {
+        const char *pre = ".live.";
+        char recname[PATH_MAX], step[JS_STEP_NAME_MAX], node[256], path[PATH_MAX], reason[PI_REASON_MAX];
+        if (strncmp(e->d_name, pre, strlen(pre)) != 0)
+            continue;
+        snprintf(recname, sizeof recname, "%s%s", JS_STEP_RECORD_PREFIX, e->d_name + strlen(pre));
+        if (pi_parse_step_record_name(recname, step, sizeof step, node, sizeof node) < 0)
+            continue;
+        /* its step record is there: the final data is on its way (or in) */
+        if (faccessat(jobfd, recname, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s/%s", jobname, JS_PROFILES_DIR_NAME, e->d_name);
+        if (!jobrec_tried) {
+            int invalid, gone;
+            jobrec_tried = 1;
+            jobrec = read_record(c, jobfd, jobname, JS_JOB_RECORD_NAME, 0, reason, sizeof reason, &invalid, &gone);
+            if (jobrec && json_integer_value(json_object_get(jobrec, "job_id")) != job) {
+                json_decref(jobrec);
+                jobrec = NULL;
+            }
+        }
+        if (!jobrec)
+            break; /* no job record (yet): nothing to hang the snapshot on */
+        struct stat sb;
+        if (fstatat(pfd, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0)
+            continue;
+        long long mtime = (long long)sb.st_mtim.tv_sec * 1000000000LL + sb.st_mtim.tv_nsec;
+        uint32_t uid = (uint32_t)json_integer_value(json_object_get(jobrec, "uid"));
+        uid_t owner = c->conf.received ? (uid_t)c->conf.record_uid : (uid_t)uid;
+        char *buf = NULL;
+        size_t len = 0;
+        int r = pi_read_file(pfd, e->d_name, owner, c->conf.received ? "the receiver (record_uid)" : "the job's user",
+                             c->conf.max_profile_bytes, &buf, &len, reason, sizeof reason);
+        if (r == PI_READ_GONE)
+            continue;
+        if (r == PI_READ_REFUSED) {
+            kept(c, path, reason);
+            continue;
+        }
+        json_t *b = pi_json_parse(buf, len, reason, sizeof reason);
+        free(buf);
+        if (!b || !pi_is_bundle(b)) {
+            kept(c, path, b ? "live snapshot is not a bundle of profiles" : reason);
+            json_decref(b);
+            continue;
+        }
+        /* the span it must lie in: the job's start (else the snapshot's time, less a day) to now */
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        long long start = json_integer_value(json_object_get(jobrec, "start_ns"));
+        if (start <= 0)
+            start = mtime - 86400LL * 1000000000LL;
+        json_int_t slen = json_integer_value(json_object_get(json_array_get(json_object_get(b, "profiles"), 0), "slice_seconds"));
+        json_t *rec = json_pack("{s:I, s:I, s:s, s:s, s:I, s:I, s:I}", "job_id", (json_int_t)job, "uid", (json_int_t)uid,
+                                "step", step, "node", node, "start_ns", (json_int_t)start,
+                                "end_ns", (json_int_t)((long long)now.tv_sec * 1000000000LL + now.tv_nsec),
+                                "slice_seconds", (json_int_t)(slen > 0 && slen <= 86400 ? slen : JS_SLICE_DEFAULT_SECONDS));
+        const char *cl = json_string_value(json_object_get(jobrec, "cluster"));
+        if (cl && *cl)
+            json_object_set_new(rec, "cluster", json_string(cl));
+        /* the processes that ended and were bundled are in the spool's bundles (their
+         * refusals are left to the step record's ingest), the others in the snapshot: one
+         * that is in both (bundled after the snapshot was taken) counts once */
+        struct item it;
+        memset(&it, 0, sizeof it);
+        it.jobfd = jobfd;
+        it.conf = &c->conf;
+        snprintf(it.step, sizeof it.step, "%s", step);
+        snprintf(it.node, sizeof it.node, "%s", node);
+        json_incref(jobrec);
+        pi_step_init(&it.st, jobrec, rec, c->conf.cluster);
+        it.st.live = 1;
+        read_profiles(&it);
+        if (it.pfd >= 0)
+            close(it.pfd);
+        struct pi_step st = it.st;
+        json_t *ps = json_object_get(b, "profiles");
+        for (size_t k = json_array_size(ps); k-- > 0;) {
+            const json_t *p = json_array_get(ps, k);
+            json_int_t pid = json_integer_value(json_object_get(p, "pid"));
+            json_int_t pstart = json_integer_value(json_object_get(p, "start_ns"));
+            for (size_t x = 0; x < st.nprocs; x++)
+                if (st.procs[x].pid == pid && st.procs[x].start_ns == pstart) {
+                    json_array_remove(ps, k);
+                    break;
+                }
+        }
+        /* a newer snapshot or a new bundle changes the directory or the snapshot */
+        struct stat db;
+        if (fstat(pfd, &db) == 0) {
+            long long dm = (long long)db.st_mtim.tv_sec * 1000000000LL + db.st_mtim.tv_nsec;
+            if (dm > mtime)
+                mtime = dm;
+        }
+        int count = (int)st.nprocs;
+        if (pi_bundle_add(&st, &c->conf, b, &count, reason, sizeof reason) != PI_OK) {
+            kept(c, path, reason); /* the step record's own ingest will say what it refuses */
+        } else {
+            pi_step_finish(&st);
+            int rc = pi_db_ensure(&c->db, c->conf.migrate);
+            if (rc == PI_DB_OK)
+                rc = pi_db_ingest_live(&c->db, &c->conf, &st, mtime);
+            if (rc == PI_DB_OK)
+                pi_info("live %s: %zu processes, %zu slice rows (provisional)", path, st.nprocs, st.nslices);
+            res->retry |= rc == PI_DB_RETRY;
+            res->failed += rc == PI_DB_FAIL;
+        }
+        json_decref(b);
+        pi_step_free(&st);
+    }
+    if (d)
+        closedir(d);
+    json_decref(jobrec);
+    close(pfd);
+}
+
 /* After a scan: fold what it queued into the slice totals. */
 static void rollup(struct ctx *c, struct scan_result *res)
 {
@@ -819,6 +955,8 @@ static void scan(struct ctx *c, struct scan_result *res, int dry_run)
         for (size_t r = j->first; r < j->first + j->n; r++)
             if (faccessat(j->fd, items[r].recname, F_OK, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT)
                 left++;
+        if (!dry_run && !stop_requested && !res->retry)
+            process_live(c, j->fd, j->name, j->job, res);
         if (!dry_run && !stop_requested && !res->retry && left == 0)
             process_job_dir(c, spoolfd, j->fd, j->name, j->job, res);
         close(j->fd);

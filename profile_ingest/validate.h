@@ -73,6 +73,9 @@ struct pi_step {
      * bundles; at most INT32_MAX) and the first bundle's reason ("" when none said one) */
     int64_t unrecorded;
     char unrecorded_reason[PI_UNRECORDED_REASON_MAX + 1];
+    /* a live snapshot (no step record yet): a process may end "running"; the step's span is
+     * the job's start until the time of the pass */
+    int live;
 };
 
 /* Parse JSON text (len bytes, no NUL needed); NULL with the reason set. */

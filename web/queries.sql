@@ -45,7 +45,8 @@ SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
        extract(epoch FROM j.submit_time)::float8 AS submit,
        extract(epoch FROM j.start_time)::float8 AS start,
        extract(epoch FROM j.end_time)::float8 AS "end",
-       j.num_nodes AS nodes, j.num_cpus AS cpus, j.steps, j.incomplete
+       j.num_nodes AS nodes, j.num_cpus AS cpus, j.steps, j.incomplete,
+       j.running_steps, j.running_steps > 0 AS live
 FROM js.jobs j
 WHERE ($2::boolean OR j.user_name = $1)
   AND ($3::text IS NULL OR j.cluster = $3)
@@ -97,7 +98,7 @@ CROSS JOIN LATERAL (
                'nodes', s.num_nodes, 'tasks', s.num_tasks, 'profiled', s.profiled,
                'processes', s.processes, 'incomplete', s.incomplete,
                'incomplete_reason', s.incomplete_reason, 'killed_processes', s.killed_processes,
-               'unrecorded_processes', s.unrecorded_processes,
+               'unrecorded_processes', s.unrecorded_processes, 'live', s.live,
                'runtime', jsonb_build_object('compute_ns', s.compute_ns, 'mpi_p2p_ns', s.mpi_p2p_ns,
                    'mpi_coll_ns', s.mpi_coll_ns, 'io_posix_ns', s.io_posix_ns,
                    'io_stdio_ns', s.io_stdio_ns, 'io_mpiio_ns', s.io_mpiio_ns),
@@ -156,7 +157,7 @@ SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
        extract(epoch FROM j.start_time)::float8 AS start,
        extract(epoch FROM j.end_time)::float8 AS "end",
        j.num_nodes AS nodes, j.num_cpus AS cpus, j.num_tasks AS tasks, j.nodelist AS node_list,
-       j.dependency, j.work_dir, j.final, j.incomplete,
+       j.dependency, j.work_dir, j.final, j.incomplete, j.running_steps, j.running_steps > 0 AS live,
        coalesce((SELECT jsonb_agg(jsonb_build_object(
                'step', s.step_id, 'name', s.name, 'state', s.state, 'exit_code', s.exit_code,
                'start', extract(epoch FROM s.start_time), 'end', extract(epoch FROM s.end_time),
@@ -164,7 +165,7 @@ SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
                'node_list', s.nodelist, 'profiled', s.profiled, 'processes', s.processes,
                'incomplete', s.incomplete, 'incomplete_reason', s.incomplete_reason,
                'killed_processes', s.killed_processes, 'unrecorded_processes', s.unrecorded_processes,
-               'read_bytes', s.read_bytes, 'write_bytes', s.write_bytes,
+               'read_bytes', s.read_bytes, 'write_bytes', s.write_bytes, 'live', s.live,
                'runtime', jsonb_build_object('compute_ns', s.compute_ns, 'mpi_p2p_ns', s.mpi_p2p_ns,
                    'mpi_coll_ns', s.mpi_coll_ns, 'io_posix_ns', s.io_posix_ns,
                    'io_stdio_ns', s.io_stdio_ns, 'io_mpiio_ns', s.io_mpiio_ns))
@@ -215,9 +216,16 @@ SELECT s.job_id AS job, s.step_id AS step, j.cluster, c.slice_seconds, s.name, s
        jsonb_build_object('compute_ns', s.compute_ns, 'mpi_p2p_ns', s.mpi_p2p_ns,
            'mpi_coll_ns', s.mpi_coll_ns, 'io_posix_ns', s.io_posix_ns,
            'io_stdio_ns', s.io_stdio_ns, 'io_mpiio_ns', s.io_mpiio_ns) AS runtime,
-       coalesce((SELECT jsonb_agg(sn.node ORDER BY sn.node) FROM js.step_nodes sn
-                  WHERE sn.cluster_id = s.cluster_id AND sn.job_id = s.job_id
-                    AND sn.step_id = s.step_id), '[]'::jsonb) AS node_names
+       coalesce((SELECT jsonb_agg(n.node ORDER BY n.node) FROM (
+                   SELECT sn.node FROM js.step_nodes sn
+                   WHERE sn.cluster_id = s.cluster_id AND sn.job_id = s.job_id AND sn.step_id = s.step_id
+                   UNION
+                   SELECT ln.node FROM js.live_step_nodes ln
+                   WHERE ln.cluster_id = s.cluster_id AND ln.job_id = s.job_id AND ln.step_id = s.step_id) n),
+                '[]'::jsonb) AS node_names,
+       s.live,
+       (SELECT extract(epoch FROM max(ln.snapshot_time))::float8 FROM js.live_step_nodes ln
+         WHERE ln.cluster_id = s.cluster_id AND ln.job_id = s.job_id AND ln.step_id = s.step_id) AS snapshot
 FROM js.steps s
 JOIN js.jobs j ON j.cluster_id = s.cluster_id AND j.job_id = s.job_id
 JOIN js.clusters c ON c.cluster_id = s.cluster_id

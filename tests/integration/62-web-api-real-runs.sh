@@ -4,7 +4,8 @@
 # workflow wrote; the SPANK plugin and the profiler screen them, profile_ingest loads the
 # spool, and the CGI is queried over HTTP through the real web server with basic auth.
 # Proves: the endpoints answer with what ran; A never sees B's jobs, files or names by any
-# endpoint; an admin sees all; an injection/XSS corpus gets 400/404 or escaped output.
+# endpoint; an admin sees all; an injection/XSS corpus gets 400/404 or escaped output; a step
+# still running is in the job list, the job and the step as RUNNING (live) after an ingest pass.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 ingest=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
@@ -15,13 +16,15 @@ command -v jq >/dev/null || skip_all "jq is not installed"
 api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"
 state=$JS_CLUSTER_DIR/web-e2e.env
 work=$JS_CLUSTER_DIR/web-e2e
-plan 52
+plan 56
 
 # --- real runs -----------------------------------------------------------------------------
 rm -rf "$work"; install -d -m 755 "$work"
 install -d -o jsalice -g jsalice -m 755 "$work/alice"
 install -d -o jsbob -g jsbob -m 700 "$work/bob"
 as() { local u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" PATH="$PATH" "$@"; }
+# a job of jsalice's that runs while the spool is ingested: its step 0 is live
+live=$(cd "$work/alice" && as jsalice sbatch --parsable -J livejob -o /dev/null --wrap "srun sh -c 'sleep 300'")
 # the sample workflow under a tag of its own: other tests may run it as jsalice too
 tag=webtest$$
 cp -r "$JS_TOP_SRCDIR/contrib/examples/workflow" "$work/sample"
@@ -40,6 +43,7 @@ bob=$(cd "$work/bob" && as jsbob sbatch --parsable --job-name=bobsecret --workfl
   --wrap "srun -n1 sh -c 'md5sum $work/alice/sim.out > bob-private.txt'")
 is "$(wait_job_done "$evil" 60) $(wait_job_done "$bob" 60)" "COMPLETED COMPLETED" "the hostile-named job and jsbob's job completed"
 sleep 1
+for i in $(seq 300); do jq -es 'map(.profiles | length) | add > 0' "$JS_SPOOL_DIR/job.$live/profiles/".live.0.* >/dev/null 2>&1 && break; sleep 0.2; done
 out=$("$ingest" --once --spool "$JS_SPOOL_DIR" --db "$JS_PG_CONNINFO" 2>&1); st=$?
 ok $st "profile_ingest --once loads the spool"
 [ $st -ne 0 ] && diag "$out"
@@ -98,6 +102,20 @@ jq -e ".jobs[] | select(.id == $sim) | .steps[] | select(.step == \"0\") | .file
 ok $? "simulate's step 0 has read-only and write-only file boxes"
 jq -e '[.. | strings] | any(test("jsbob|bobsecret|bobflow")) | not' <<< "$body" >/dev/null
 ok $? "jsalice's graph holds neither jsbob's job nor his name"
+
+# --- a running step: RUNNING and live in the list, the job and the step; jsbob does not see it --
+get jsalice --data-urlencode q=jobs
+is "$(jq -r ".jobs[] | select(.id == $live) | [.live, .running_steps >= 1] | map(tostring) | join(\"|\")" <<< "$body")" "true|true" \
+   "jobs: jsalice's running job is marked live, with its running steps"
+get jsalice --data-urlencode q=job --data-urlencode "id=$live"
+is "$(jq -r '.job.steps[] | select(.step == "0") | [.state, .live] | map(tostring) | join("|")' <<< "$body")" "RUNNING|true" \
+   "job: its step 0 is RUNNING and live"
+get jsalice --data-urlencode q=step --data-urlencode "job=$live" --data-urlencode step=0
+is "$code|$(jq -r '[.step.state, .step.live, (.step.node_names | length), .step.processes >= 1, .step.snapshot > 0] | map(tostring) | join("|")' <<< "$body")" \
+   "200|RUNNING|true|1|true|true" "step: the running step with its node, processes so far and the time of its snapshot"
+get jsbob --data-urlencode q=step --data-urlencode "job=$live" --data-urlencode step=0
+is "$code" 404 "step: jsbob does not see jsalice's running step"
+scancel "$live"
 
 # --- jsalice: job, step, background, file -------------------------------------------------------
 get jsalice --data-urlencode q=job --data-urlencode "id=$sim"

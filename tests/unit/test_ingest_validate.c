@@ -270,6 +270,30 @@ static void bad_ends_signals_exit_codes_and_missing_are_refused(void **state)
 }
 
 /* A bundle of two profiles of the ENDS case, with "unrecorded" set to u (NULL: absent). */
+/* "running" is an end only in a live snapshot (a step without its step record yet). */
+static void running_is_an_end_of_live_snapshots_only(void **state)
+{
+    (void)state;
+    const char *exited = ENDS "profiles/0.node1.1003.json";
+    refused("end", json_string("running"), exited, "end \"running\" is not exit, _exit, exec, signal or unknown");
+    struct pi_conf conf;
+    pi_conf_defaults(&conf);
+    struct pi_step st;
+    char reason[PI_REASON_MAX] = "";
+    ends_step(&st);
+    st.live = 1;
+    json_t *p = suite_json(exited);
+    json_object_set_new(p, "end", json_string("running"));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_OK);
+    assert_string_equal(st.procs[0].end, "running");
+    json_object_set_new(p, "end", json_string("crashed"));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "end \"crashed\" is not exit, _exit, exec, signal or unknown");
+    json_decref(p);
+    pi_step_free(&st);
+    pi_conf_free(&conf);
+}
+
 static json_t *ends_bundle(json_t *u)
 {
     json_t *b = json_pack("{s:s, s:i, s:[oo]}", "format", JS_PROFILE_BUNDLE_FORMAT_NAME, "version",
@@ -398,6 +422,7 @@ int main(void)
         cmocka_unit_test(profiles_merge_per_slice_file_and_image),
         cmocka_unit_test(version_1_and_2_profiles_say_how_the_process_ended),
         cmocka_unit_test(bad_ends_signals_exit_codes_and_missing_are_refused),
+        cmocka_unit_test(running_is_an_end_of_live_snapshots_only),
         cmocka_unit_test(bundles_count_the_processes_not_recorded),
         cmocka_unit_test(malformed_unrecorded_refuses_the_bundle),
         cmocka_unit_test(broken_json_names_line_and_column),

@@ -85,7 +85,12 @@
     return p.missing ? t + '; missing: ' + p.missing : t;
   }
   function dur(o) { return (o && o.start != null && o.end != null) ? Math.max(0, o.end - o.start) : null; }
-  function stateCell(s) { return el('td', { class: 'state-' + String(s || '').replace(/[^A-Z_]/g, ''), text: s || '–' }); }
+  function stateCell(s, live) {
+    const td = el('td', { class: 'state-' + String(s || '').replace(/[^A-Z_]/g, ''), text: s || '–' });
+    /* a step still running on some node: provisional data from its live snapshots */
+    if (live) td.appendChild(el('span', { class: 'live', title: 'running: its data so far is shown', text: 'live' }));
+    return td;
+  }
   function kvTable(rows) {
     return el('table', { class: 'kv' }, rows.filter(r => r).map(([k, v]) =>
       el('tr', {}, el('th', { text: k }), v instanceof Node ? el('td', {}, v) : el('td', { text: v === null || v === undefined || v === '' ? '–' : v }))));
@@ -195,7 +200,7 @@
         el('td', {}, link({ view: 'workflow', job: j.id, sel: 'job:' + j.id }, String(j.id))),
         el('td', { text: j.name }), el('td', { text: j.user }),
         el('td', {}, j.workflow_id != null ? link({ view: 'workflow', id: j.workflow_id }, j.workflow || String(j.workflow_id)) : '–'),
-        stateCell(j.state), el('td', { text: fmtTime(j.submit) }), el('td', { text: fmtTime(j.start) }),
+        stateCell(j.state, j.live), el('td', { text: fmtTime(j.submit) }), el('td', { text: fmtTime(j.start) }),
         el('td', { class: 'num', text: fmtDur(dur(j)) }), el('td', { class: 'num', text: j.nodes == null ? '–' : j.nodes })));
     }
     if (!jobs.jobs.length) jb.appendChild(el('tr', {}, el('td', { colspan: 9, class: 'empty', text: 'No jobs match.' })));
@@ -640,7 +645,7 @@
       const bar = el('div', { class: 'bar', title: sh ? CATS.map((c, i) => c.label + ' ' + (sh[i] * 100).toFixed(1) + '%').join(', ') : 'no profile' });
       if (sh) CATS.forEach((c, i) => { if (sh[i] > 0) bar.appendChild(el('span', { style: 'width:' + (sh[i] * 100).toFixed(2) + '%;background:' + c.color })); });
       else bar.appendChild(el('span', { style: 'width:100%;background:' + NO_PROFILE }));
-      tb.appendChild(el('tr', {}, el('td', {}, link(Object.assign({}, S.route, { sel: 'step:' + j.id + ':' + s.step }), String(s.step))), el('td', { text: s.name }), stateCell(s.state),
+      tb.appendChild(el('tr', {}, el('td', {}, link(Object.assign({}, S.route, { sel: 'step:' + j.id + ':' + s.step }), String(s.step))), el('td', { text: s.name }), stateCell(s.state, s.live && s.state !== 'RUNNING'),
         el('td', { text: fmtTime(s.start) }), el('td', { class: 'num', text: fmtDur(dur(s)) }), el('td', { class: 'num', text: s.nodes == null ? '–' : s.nodes }), el('td', { class: 'num', text: s.tasks == null ? '–' : s.tasks }), el('td', {}, bar)));
     }
     st.appendChild(tb);
@@ -656,7 +661,10 @@
   ];
   const ALL_METRICS = METRIC_GROUPS.flatMap(g => g.metrics);
 
+  /* A running step's page reloads itself every LIVE_REFRESH_MS while it is shown. */
+  const LIVE_REFRESH_MS = 30000;
   async function renderStep(job, step) {
+    if (S.liveTimer) { clearTimeout(S.liveTimer); S.liveTimer = null; }
     destroyCharts('step');
     const T = clear($('#tab-step'));
     T.appendChild(el('p', { class: 'note', text: 'Loading step ' + step + ' of job ' + job + '…' }));
@@ -672,6 +680,14 @@
       s.killed_processes ? ['Killed by a signal', s.killed_processes + ' process' + (s.killed_processes === 1 ? '' : 'es')] : null,
       ['Exit code', s.exit_code], ['Command', s.command || s.name]]));
     if (s.incomplete) T.insertBefore(el('p', { class: 'incomplete', text: 'Incomplete: ' + (s.incomplete_reason || 'some of its data is missing') }), cards);
+    if (s.live) {
+      T.insertBefore(el('p', { class: 'live-note', text: 'Running: its data so far (snapshot of ' + fmtTime(s.snapshot) + '); this page refreshes every ' + LIVE_REFRESH_MS / 1000 + ' s.' }), cards);
+      const sel = 'step:' + job + ':' + step;
+      S.liveTimer = setTimeout(() => {
+        S.liveTimer = null;
+        if (S.route && S.route.sel === sel && !$('#tab-step').hidden) renderStep(job, step).catch(showError);
+      }, LIVE_REFRESH_MS);
+    }
     const c1 = el('div', { class: 'card' }, el('h4', { text: 'Runtime share' }));
     cards.append(c0, c1);
     chart('step', c1, '', { type: 'doughnut', data: { labels: CATS.map(c => c.label), datasets: [{ data: CATS.map(c => (Number((s.runtime || {})[c.key]) || 0) / 1e9), backgroundColor: CATS.map(c => c.color) }] }, options: { plugins: { legend: { position: 'right' } } } });
