@@ -73,7 +73,16 @@ struct ctx {
         char **q;
     } *deferred;
     size_t ndeferred, capdeferred;
+    /* live snapshots stored (or found stored) by this process: "job.<id>/<name>" and the
+     * time it was stored under, so that an unchanged one is not even read again */
+    struct live_seen {
+        char *key;
+        long long mtime;
+    } *live;
+    size_t nlive;
 };
+
+#define PI_LIVE_SEEN_MAX 4096
 
 #define PI_DEFER_MAX 64
 
@@ -668,6 +677,19 @@ static void process_live(struct ctx *c, int jobfd, const char *jobname, long lon
         if (fstatat(pfd, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0)
             continue;
         long long mtime = (long long)sb.st_mtim.tv_sec * 1000000000LL + sb.st_mtim.tv_nsec;
+        /* a newer snapshot or a new bundle changes the directory or the snapshot */
+        struct stat dsb;
+        if (fstat(pfd, &dsb) == 0) {
+            long long dm = (long long)dsb.st_mtim.tv_sec * 1000000000LL + dsb.st_mtim.tv_nsec;
+            if (dm > mtime)
+                mtime = dm;
+        }
+        struct live_seen *seen = NULL;
+        for (size_t k = 0; k < c->nlive && !seen; k++)
+            if (strcmp(c->live[k].key, path) == 0)
+                seen = &c->live[k];
+        if (seen && seen->mtime == mtime)
+            continue;
         uint32_t uid = (uint32_t)json_integer_value(json_object_get(jobrec, "uid"));
         uid_t owner = c->conf.received ? (uid_t)c->conf.record_uid : (uid_t)uid;
         char *buf = NULL;
@@ -728,13 +750,6 @@ static void process_live(struct ctx *c, int jobfd, const char *jobname, long lon
                     break;
                 }
         }
-        /* a newer snapshot or a new bundle changes the directory or the snapshot */
-        struct stat db;
-        if (fstat(pfd, &db) == 0) {
-            long long dm = (long long)db.st_mtim.tv_sec * 1000000000LL + db.st_mtim.tv_nsec;
-            if (dm > mtime)
-                mtime = dm;
-        }
         int count = (int)st.nprocs;
         if (pi_bundle_add(&st, &c->conf, b, &count, reason, sizeof reason) != PI_OK) {
             kept(c, path, reason); /* the step record's own ingest will say what it refuses */
@@ -745,6 +760,27 @@ static void process_live(struct ctx *c, int jobfd, const char *jobname, long lon
                 rc = pi_db_ingest_live(&c->db, &c->conf, &st, mtime);
             if (rc == PI_DB_OK)
                 pi_info("live %s: %zu processes, %zu slice rows (provisional)", path, st.nprocs, st.nslices);
+            if (rc == PI_DB_OK || rc == PI_DB_DONE) {
+                if (!seen) {
+                    if (c->nlive >= PI_LIVE_SEEN_MAX) { /* bounded: forget them all, at worst read again */
+                        for (size_t k = 0; k < c->nlive; k++)
+                            free(c->live[k].key);
+                        c->nlive = 0;
+                    }
+                    struct live_seen *l = realloc(c->live, (c->nlive + 1) * sizeof *l);
+                    char *key = strdup(path);
+                    if (l)
+                        c->live = l;
+                    if (l && key) {
+                        seen = &c->live[c->nlive++];
+                        seen->key = key;
+                    } else {
+                        free(key);
+                    }
+                }
+                if (seen)
+                    seen->mtime = mtime;
+            }
             res->retry |= rc == PI_DB_RETRY;
             res->failed += rc == PI_DB_FAIL;
         }
