@@ -12,7 +12,7 @@
 #include "log.h"
 #include "slice.h"
 #include "spool.h"
-#include "spool_quota.h"
+#include "record_quota.h"
 #include "validate.h"
 
 #include <dirent.h>

@@ -554,7 +554,7 @@ static void unload(struct rec *r)
     r->m = NULL;
 }
 
-/* The job's share of the spool on the node (common/spool_quota.h), when the plugin made one. */
+/* The job's share of the spool on the node (common/record_quota.h), when the plugin made one. */
 static void quota_attach(const char *node)
 {
     char name[400];
@@ -740,14 +740,16 @@ static unsigned recover(void)
         }
     }
     /* every marker is settled: the tombstones have told what they had to */
-    for (d ? rewinddir(d) : (void)0; d && (e = readdir(d)) != NULL;) {
-        size_t l = strlen(e->d_name);
-        if (e->d_name[0] == '.' && strncmp(e->d_name + 1, C.prefix, pl) == 0 && e->d_name[1 + pl] == 'b' && l > 5 &&
-            strcmp(e->d_name + l - 5, ".sent") == 0)
-            unlinkat(C.dirfd, e->d_name, 0);
-    }
-    if (d)
+    if (d) {
+        rewinddir(d);
+        while ((e = readdir(d)) != NULL) {
+            size_t l = strlen(e->d_name);
+            if (e->d_name[0] == '.' && strncmp(e->d_name + 1, C.prefix, pl) == 0 && e->d_name[1 + pl] == 'b' &&
+                l > 5 && strcmp(e->d_name + l - 5, ".sent") == 0)
+                unlinkat(C.dirfd, e->d_name, 0);
+        }
         closedir(d);
+    }
     return next;
 }
 

@@ -19,7 +19,7 @@
 
 #include "profile_format.h"
 #include "slices.h"
-#include "spool_quota.h"
+#include "record_quota.h"
 
 #define JS_REC_MAGIC "JSREC02"          /* 8 bytes with the NUL; changes with the layout */
 #define JS_REC_SUFFIX ".rec"

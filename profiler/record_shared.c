@@ -1,6 +1,6 @@
 /*
  * What the profiler and jobscreen-collect both need of a record: its layout and size, the
- * bytes it holds, and the job's share of the spool on a node (common/spool_quota.h), charged by
+ * bytes it holds, and the job's share of the spool on a node (common/record_quota.h), charged by
  * the profiler and discharged by the collector. Lock-free: a process killed at any instruction
  * leaves the ledger consistent (at worst a charge that is never discharged, on the safe side).
  */

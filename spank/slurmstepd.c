@@ -43,7 +43,7 @@
 #include "joblog.h"
 #include "record_format.h"
 #include "relay.h"
-#include "spool_quota.h"
+#include "record_quota.h"
 
 #define ENV_MAX 8192
 
@@ -509,7 +509,7 @@ static void collector_child(char **argv, int out, int watching)
     _exit(127);
 }
 
-/* The job's record quota on this node (common/spool_quota.h): made in the record area by the
+/* The job's record quota on this node (common/record_quota.h): made in the record area by the
  * first profiled step of the job here, with this step's caps, given to the job's user. Root
  * writes into the user's directory only through a fresh file it created itself (O_EXCL, no
  * link followed), published with linkat, which never replaces what is there. */

@@ -8,8 +8,8 @@
  * keeps in the record area (the job's memory); the spool is bounded apart, by root, where its
  * relay writes (spank/relay.h, docs/plugin.md "Two places").
  */
-#ifndef JS_SPOOL_QUOTA_H
-#define JS_SPOOL_QUOTA_H
+#ifndef JS_RECORD_QUOTA_H
+#define JS_RECORD_QUOTA_H
 
 #include <stdint.h>
 
