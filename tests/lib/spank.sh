@@ -53,10 +53,11 @@ plugstack_restore() { echo "$js_plugstack_orig" > "$JS_PLUGSTACK"; }
 job_dir() { echo "$JS_SPOOL_DIR/job.$1"; }
 
 # job_nodes JOBID: the nodes Slurm gave the job, one per line; job_node JOBID: the first.
-# While a job completes its NodeList holds only the nodes still completing: wait that out.
+# While a job completes its NodeList holds only the nodes still completing: wait that out (up to
+# 60 s: a loaded machine completes slowly).
 job_nodes() {
   local i line
-  for i in $(seq 100); do
+  for i in $(seq 600); do
     line=$(scontrol -o show job "$1" 2>/dev/null)
     case $line in *JobState=COMPLETING*|*" NodeList= "*|"") sleep 0.1 ;; *) break ;; esac
   done
