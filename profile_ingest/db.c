@@ -290,6 +290,20 @@ int pi_db_quarantined(struct pi_db *db, const char *cluster, long long job, cons
     return PI_DB_OK;
 }
 
+int pi_db_step_node_known(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node, int *known)
+{
+    char j[32];
+    snprintf(j, sizeof j, "%lld", job);
+    const char *p[4] = { cluster, j, step, node };
+    PGresult *r = q(db, "SELECT 1 FROM js_data.step_nodes s JOIN js_data.clusters c USING (cluster_id) "
+                        "WHERE c.name = $1 AND s.job_id = $2 AND s.step_id = $3 AND s.node = $4", 4, p);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK)
+        return check(db, r, PGRES_TUPLES_OK, "look up a step-node");
+    *known = PQntuples(r) > 0;
+    PQclear(r);
+    return PI_DB_OK;
+}
+
 static int copy_rows(struct pi_db *db, const char *sql, struct sbuf *b, const char *what)
 {
     int rc = check(db, PQexec(db->conn, sql), PGRES_COPY_IN, what);

@@ -35,6 +35,8 @@ int pi_db_ensure(struct pi_db *db, int migrate);
 int pi_db_migrate(struct pi_db *db);
 /* Quarantined files of an ingested step record: names = file, reason, file, reason, ..., NULL (malloc'd). */
 int pi_db_quarantined(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node, char ***names);
+/* *known = 1 when the step-node's exactly-once key is in the database (it was ingested). */
+int pi_db_step_node_known(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node, int *known);
 /* The transaction of one step record.  moved_to[i] is where st->bad[i] will go. */
 int pi_db_ingest_step(struct pi_db *db, const struct pi_conf *conf, struct pi_step *st, char *const *moved_to);
 /* Store a live snapshot of a running step-node (st: its validated profiles) as provisional

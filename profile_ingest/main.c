@@ -66,6 +66,7 @@ struct ctx {
     char **warned;
     size_t nwarned;
     int inotify_fd;
+    int spoolfd; /* the spool, during a pass */
     /* step records committed asynchronously, cleaned once a durable commit follows them */
     struct deferred {
         char *jobname, *recname, step[JS_STEP_NAME_MAX], node[256];
@@ -222,6 +223,42 @@ struct item {
     struct pi_step st;
 };
 
+/* A step record whose job record is gone: when the database has its step-node, it is a copy
+ * of something ingested (a sender that sent it again, killed after the receiver stored it and
+ * before it removed it, once this job's directory was ingested and removed): cleaned as
+ * commit_step cleans what was ingested before, and the job directory goes if that emptied it.
+ * 1 when cleaned; 0 when it must wait for its job record. */
+static int clean_if_ingested(struct ctx *c, struct item *it, const char *path)
+{
+    char reason[PI_REASON_MAX], cluster[256];
+    int invalid, gone, known = 0;
+    char **q = NULL;
+    /* the step-node key is the step record's cluster (the job record's, which is gone) */
+    json_t *rec = read_record(c, it->jobfd, it->jobname, it->recname, 1, reason, sizeof reason, &invalid, &gone);
+    if (!rec)
+        return 0;
+    const char *cl = json_string_value(json_object_get(rec, "cluster"));
+    snprintf(cluster, sizeof cluster, "%s", cl && *cl ? cl : c->conf.cluster);
+    int same = json_integer_value(json_object_get(rec, "job_id")) == it->job &&
+               !strcmp(json_string_value(json_object_get(rec, "step")), it->step) &&
+               !strcmp(json_string_value(json_object_get(rec, "node")), it->node);
+    json_decref(rec);
+    if (!same || pi_db_ensure(&c->db, c->conf.migrate) != PI_DB_OK ||
+        pi_db_step_node_known(&c->db, cluster, it->job, it->step, it->node, &known) != PI_DB_OK || !known)
+        return 0;
+    int done = pi_db_durable(&c->db) == PI_DB_OK &&
+               pi_db_quarantined(&c->db, cluster, it->job, it->step, it->node, &q) == PI_DB_OK;
+    if (done) {
+        pi_info("%s was ingested before (its job directory went since); cleaning the spool", path);
+        clean_step(c, it->jobfd, it->job, it->recname, it->step, it->node, q);
+        /* only when empty: a parcel being stored into it keeps it */
+        if (unlinkat(it->jobfd, JS_PROFILES_DIR_NAME, AT_REMOVEDIR) == 0 || errno == ENOENT)
+            unlinkat(c->spoolfd, it->jobname, AT_REMOVEDIR);
+    }
+    free_list(q);
+    return done;
+}
+
 /* The job and step records of an item; 1 when st is ready for its profiles. */
 static int prepare_step(struct ctx *c, struct item *it, struct scan_result *res)
 {
@@ -238,6 +275,8 @@ static int prepare_step(struct ctx *c, struct item *it, struct scan_result *res)
         snprintf(jpath, sizeof jpath, "%s/%s", jobname, JS_JOB_RECORD_NAME);
         if (invalid)
             kept(c, jpath, reason);
+        else if (gone && clean_if_ingested(c, it, path))
+            return 0;
         else if (gone)
             kept(c, path, "no job record (job.json) yet");
         res->backlog++;
@@ -865,6 +904,7 @@ static void scan(struct ctx *c, struct scan_result *res, int dry_run)
 {
     memset(res, 0, sizeof *res);
     int spoolfd = open(c->conf.spool, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    c->spoolfd = spoolfd;
     if (spoolfd < 0) {
         char r[512];
         snprintf(r, sizeof r, "cannot open the spool: %s", strerror(errno));
@@ -1005,6 +1045,7 @@ static void scan(struct ctx *c, struct scan_result *res, int dry_run)
         free(names[k]);
     free(names);
     close(spoolfd);
+    c->spoolfd = -1;
 }
 
 /* ---- privileges ------------------------------------------------------------------------ */

@@ -5,6 +5,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+private_spool
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 plan 10

@@ -14,7 +14,7 @@ base=$(mktemp -d "$JS_SHARED_DIR"/js-prof37.XXXXXX); chmod 755 "$base"
 # --- full: a 4 KiB tmpfs, filled up ---
 full=$base/full; mkdir -p "$full" "$base/w1"
 if mount -t tmpfs -o size=4k,mode=0777 tmpfs "$full" 2>/dev/null; then
-  trap 'umount "$full" 2>/dev/null' EXIT
+  at_exit 'umount "$full" 2>/dev/null'
   head -c 4096 /dev/zero > "$full/filler" 2>/dev/null
   out=$(timeout 60 srun -Q -N1 -n1 env JOBSCREEN_PROFILE_DIR="$full" JOBSCREEN_STEP=0 JOBSCREEN_NODE=n \
     LD_PRELOAD="$PROF_LIB" "$PROG/io_known" "$base/w1" 2>&1; echo "rc=$?")

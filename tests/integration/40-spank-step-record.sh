@@ -5,6 +5,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+private_spool
 plan 29
 uid=$(id -u jsalice); gid=$(id -g jsalice)
 work=$(work_dir jsalice)

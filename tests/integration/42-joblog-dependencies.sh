@@ -4,6 +4,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+private_spool
 plan 22
 work=$(work_dir jsalice)
 sb() { (cd "$work" && as_user jsalice sbatch --parsable --chdir="$work" -o /dev/null "$@"); }

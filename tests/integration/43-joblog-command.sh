@@ -5,6 +5,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+private_spool
 plan 14
 joblog=$JS_TOP_BUILDDIR/joblog/joblog
 work=$(work_dir jsalice)

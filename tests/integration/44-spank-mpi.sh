@@ -5,6 +5,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+private_spool
 [ "${JS_HAVE_MPI:-no}" = yes ] || skip_all "built without MPI (no mpicc)"
 plan 7
 work=$(work_dir jsalice)

@@ -7,8 +7,8 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+private_spool
 plan 25
-trap plugstack_restore EXIT
 work=$(work_dir jsalice)
 prof_arg=${js_profiler:+profiler=$js_profiler}
 

@@ -5,8 +5,8 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+private_spool
 plan 8
-trap plugstack_restore EXIT
 work=$(work_dir jsalice)
 # step_reason [ENV=V...] -- CMD...: run CMD as jsalice in one task (CMD itself is the step's
 # executable), print its step record's profiled, reason and slice; the job is found by name

@@ -10,10 +10,10 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+private_spool
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 plan 17
-trap plugstack_restore EXIT
 args=$(cut -d' ' -f3- <<< "$js_plugstack_orig")
 bob=$(work_dir jsbob) alice=$(work_dir jsalice)
 sub() { local u=$1 w=$2; shift 2; (cd "$w" && as_user "$u" sbatch --parsable --chdir="$w" -o out.txt "$@"); }

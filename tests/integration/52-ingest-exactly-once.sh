@@ -21,7 +21,7 @@ conn="$JS_PG_CONNINFO dbname=$db"
 work=$(mktemp -d "$JS_CLUSTER_DIR/once.XXXXXX")
 pids=()
 cleanup() { local p; for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; }
-trap cleanup EXIT
+at_exit cleanup
 
 fresh() { # fresh SPOOL: a new database and a new synthetic spool
   dropdb --if-exists "$db" 2>/dev/null; createdb "$db"

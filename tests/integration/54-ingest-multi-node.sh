@@ -7,6 +7,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+private_spool
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 [ "${JS_HAVE_MPI:-no}" = yes ] || skip_all "built without MPI (no mpicc)"
@@ -62,7 +63,7 @@ psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
 # here the shared directory is on the one ext4 every node sees: a shared file system
 "$INGEST" --migrate --db "$JS_PG_CONNINFO dbname=$DB" 2>>"$spool.log" &&
   "$INGEST" --once --spool "$spool" --db "$JS_PG_CONNINFO dbname=$DB" --quarantine "$spool.quarantine" \
-    --set job_grace_seconds=0 --set "shared_fs=$JS_TEST_SHARED_FS" 2>>"$spool.log"
+    --set job_grace_seconds=0 --set "shared_fs=$JS_SHARED_FS" 2>>"$spool.log"
 ok $? "the ingest loads the three jobs"
 
 is "$(q "SELECT string_agg(node, ' ' ORDER BY node) FROM js.step_nodes WHERE job_id = $span AND step_id = '0'")" \

@@ -1,38 +1,27 @@
 #!/usr/bin/env bash
 # End to end: the demo's sample workflow (contrib/examples/workflow) runs on the real cluster
-# with the real SPANK plugin and profiler; profile_ingest --once loads the spool, and the
-# database holds the expected jobs, steps, files, and scheduler and file edges.
+# with the real SPANK plugin and profiler, and the cluster's pipeline (node-local spools, the
+# nodes' senders, the receiver, the ingest daemon) brings it into JS_DB with nothing run by hand:
+# the database holds the expected jobs, steps, files, and scheduler and file edges.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
-bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
-[ -x "$bin" ] || bail "no $bin (build first)"
 grep -q jobscreen.so "$JS_PLUGSTACK" || skip_all "the cluster runs without the SPANK plugin"
-plan 14
-
-db=js_e2e
-dropdb --if-exists "$db" 2>/dev/null; createdb "$db"
-conn="$JS_PG_CONNINFO dbname=$db"
+[ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline (transport/ or profile_ingest not built)"
+plan 13
 work=$(mktemp -d "$JS_CLUSTER_DIR/e2e.XXXXXX"); chmod 755 "$work"; chown jsalice:jsalice "$work"
 ids=$(runuser -u jsalice -- env SLURM_CONF="$SLURM_CONF" PATH="$PATH" timeout 300 \
   "$JS_TOP_SRCDIR/contrib/examples/workflow/submit.sh" "$work")
 is "$(echo "$ids" | awk '{print $1}' | tr '\n' ' ')" "generate simulate plot analyze archive " "the workflow's five jobs were submitted"
 id() { echo "$ids" | awk -v n="$1" '$1 == n {print $2}'; }
 for n in generate simulate plot analyze archive; do wait_job_done "$(id "$n")" 60 >/dev/null; done
-# step records appear when the steps end; the job records become final at the jobs' ends
-for i in $(seq 50); do
-  n=0; for n_ in generate simulate plot analyze archive; do
-    grep -qs '"final": *true' "$JS_SPOOL_DIR/job.$(id "$n_")/job.json" && n=$((n + 1)); done
-  [ "$n" = 5 ] && break; sleep 0.2
-done
-
-"$bin" --once --spool "$JS_SPOOL_DIR" --db "$conn" --set job_grace_seconds=0 2>"$work/ingest.log"
-ok $? "profile_ingest --once exits 0"
-q() { psql -X -q -At -F' ' -d "$db" -c "$1"; }
+jobs_in="$(id generate),$(id simulate),$(id plot),$(id analyze),$(id archive)"
+wait_pipeline 120 ${jobs_in//,/ }
+ok $? "the pipeline brought the five jobs into JS_DB, and the node spools and the received spool hold nothing more of them"
+q() { psql -X -q -At -F' ' -d "$JS_DB" -c "$1"; }
 name_of() { # job ids to names where a job id stands: at the start of a line or after a space, before "/", " " or the end
   local n e=(); for n in generate simulate plot analyze archive; do e+=(-e "s/(^| )$(id "$n")([/ ]|\$)/\\1$n\\2/g"); done
   sed -E "${e[@]}" | sed -E "${e[@]}"
 }
-jobs_in="$(id generate),$(id simulate),$(id plot),$(id analyze),$(id archive)"
 
 is "$(q "SELECT name, state, workflow_name, final FROM js.jobs WHERE job_id IN ($jobs_in) ORDER BY job_id" | tr '\n' ';')" \
    "generate COMPLETED sample t;simulate COMPLETED sample t;plot COMPLETED sample t;analyze COMPLETED sample t;archive COMPLETED sample t;" \
@@ -93,9 +82,5 @@ plot/0 archive/0 plot.txt
 analyze/1 archive/0 report.txt
 simulate/1 plot/0 sim.out
 simulate/1 analyze/0 sim.out" "the file edges: who wrote what a later job read (analyze after simulate, unknown to Slurm; plot's head and od, killed by SIGPIPE, read sim.out too)"
-left=0; for n in generate simulate plot analyze archive; do [ -e "$JS_SPOOL_DIR/job.$(id "$n")" ] && left=$((left + 1)); done
-is "$left" "0" "the spool holds nothing more of the workflow"
-is "$(q "SELECT count(*) FROM js.quarantine")" "0" "nothing was quarantined"
-diag "$(grep -c ingested "$work/ingest.log") step records ingested"
-dropdb "$db"
+is "$(q "SELECT count(*) FROM js.quarantine WHERE job_id IN ($jobs_in)")" "0" "nothing was quarantined"
 done_testing

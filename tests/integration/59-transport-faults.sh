@@ -1,77 +1,76 @@
 #!/usr/bin/env bash
 # Nothing lost, nothing doubled, for real: a node spool of 240 step records (spoolgen, bundled
 # as the relay leaves them) shipped by a jobscreen-send daemon that is killed with SIGKILL in
-# the middle and started again, then ingested from the received spool by a profile_ingest
-# daemon while PostgreSQL is restarted under it: the database holds exactly the rows of a
-# direct ingest of the same spool, and the node spool is empty.
+# the middle and started again, while the cluster's ingest daemon loads the received spool into
+# JS_DB and PostgreSQL is restarted under it: the database holds exactly the rows of a direct
+# ingest of the same spool, and the node spool and the received spool are empty.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 [ -n "${JS_RECEIVE_URL:-}" ] || skip_all "the cluster serves no /receive (built without transport/?)"
+[ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline (transport/ or profile_ingest not built)"
 SEND=$JS_TOP_BUILDDIR/transport/jobscreen-send GEN=$JS_TOP_BUILDDIR/profile_ingest/spoolgen
-plan 8
+plan 11
 T=$(mktemp -d "$JS_CLUSTER_DIR/t59.XXXXXX")
 pids=()
-trap 'for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done' EXIT
+at_exit 'for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done'
 JOBS=30 STEPS=2 NODES=4
 RECS=$((JOBS * STEPS * NODES))
 mkdir -m 711 "$T/node"
-"$GEN" "$T/node" 59000 "$JOBS" "$STEPS" "$NODES" 2 60 2 "$(id -u jsalice)" "$(id -g jsalice)" jsalice
+# jobs of nobody's, a day old: no test user sees them, and they are in no background that
+# other tests look at; ids of this run's own (a rerun on the same cluster adds new jobs)
+first=$(( 59000000 + RANDOM % 1000 * 1000 )) recv="job.${first%000}0??"
+"$GEN" "$T/node" "$first" "$JOBS" "$STEPS" "$NODES" 2 60 2 "$(id -u nobody)" "$(id -g nobody)" nobody $(( $(date +%s) / 4 - 21600 - 70 ))
 for d in "$T/node"/job.*/profiles; do # a bundle per step-node in a profiles/ of root's, as the relay leaves them
   for s in $(ls "$d" | sed -n 's/^\([^.]*\.[^.]*\)\.[0-9]*\.json$/\1/p' | sort -u); do
     jq -c -s '{format: "jobscreen-profile-bundle", version: 1, profiles: .}' "$d/$s".[0-9]*.json > "$d/$s.b1.json"
-    rm -f "$d/$s".[0-9]*.json; chown jsalice: "$d/$s.b1.json"
+    rm -f "$d/$s".[0-9]*.json; chown nobody: "$d/$s.b1.json"
   done
   chown root: "$d"; chmod 700 "$d"
 done
 cp -a "$T/node" "$T/direct"
-rm -rf "${JS_RECEIVED_DIR:?}"/job.59*
-for db in js_t59_direct js_t59_recv; do
-  psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null 2>&1
-done
+q_db() { DB=$JS_DB q "$1"; }
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS js_t59_direct" -c "CREATE DATABASE js_t59_direct" >/dev/null 2>&1
 ingest_spool "$T/direct" js_t59_direct
-counts() { DB=$1 q "SELECT count(*) || ' ' || sum(posix_write_bytes) || ' ' || count(DISTINCT (job_id, step_id, node)) FROM js.processes WHERE job_id >= 59000"; }
+in59="job_id BETWEEN $first AND $((first + 999))"
+counts() { DB=$1 q "SELECT count(*) || ' ' || sum(posix_write_bytes) || ' ' || count(DISTINCT (job_id, step_id, node)) FROM js.processes WHERE $in59"; }
 want=$(counts js_t59_direct)
 like "$want" "^$((RECS * 2)) [1-9][0-9]* $RECS$" "the direct ingest: $RECS step-nodes, two processes each ($want)"
+is "$(q_db "SELECT count(*) FROM js.processes WHERE $in59")" 0 "JS_DB holds none of them yet"
 
-# --- the sender, killed with SIGKILL while it ships, then started again ---
+# --- the sender, killed with SIGKILL while it ships, then started again; PostgreSQL restarted ---
+log0=$(stat -c %s "$JS_INGEST_LOG")
 "$SEND" --spool "$T/node" --url "$JS_RECEIVE_URL" --munge-socket "$JS_MUNGE_SOCKET" 2>"$T/send1.log" &
 sender=$!; pids+=("$sender")
 for i in $(seq 400); do
-  [ "$(find "$JS_RECEIVED_DIR" -path '*/job.59*' -name 'step.*.json' 2>/dev/null | wc -l)" -ge 40 ] && break; sleep 0.05
+  [ "$(find "$T/node" -name 'step.*.json' | wc -l)" -le $((RECS - 40)) ] && break; sleep 0.05
 done
 kill -9 "$sender"; wait "$sender" 2>/dev/null
-got=$(find "$JS_RECEIVED_DIR" -path '*/job.59*' -name 'step.*.json' | wc -l)
 left=$(find "$T/node" -name 'step.*.json' | wc -l)
-ok $(( got >= 40 && got < RECS && left > 0 && got + left >= RECS ? 0 : 1 )) \
-   "killed with SIGKILL after $got of $RECS step records: $left are still on the node, none is lost ($got + $left >= $RECS)"
-"$SEND" --once --job-grace 0 --spool "$T/node" --url "$JS_RECEIVE_URL" --munge-socket "$JS_MUNGE_SOCKET" 2>"$T/send2.log"
-ok $? "started again, it ships the rest (--once: everything sent)"
-is "$(find "$JS_RECEIVED_DIR" -path '*/job.59*' -name 'step.*.json' | wc -l) $(ls -A "$T/node" | wc -l)" "$RECS 0" \
-   "the received spool holds every step record; the node spool is empty (the jobs ended: their directories went)"
-
-# --- the ingest daemon on the received spool, PostgreSQL restarted under it ---
-"$INGEST" --spool "$JS_RECEIVED_DIR" --db "$JS_PG_CONNINFO dbname=js_t59_recv" --quarantine "$T/quarantine" \
-  --set received=yes --set "record_uid=$(id -u www-data)" --set job_grace_seconds=0 --set rescan_seconds=1 \
-  --set backoff_max_seconds=2 2>"$T/ingest.log" &
-ingestd=$!; pids+=("$ingestd")
-for i in $(seq 400); do
-  [ "$(DB=js_t59_recv q "SELECT count(*) FROM js.step_nodes WHERE job_id >= 59000" 2>/dev/null)" -ge 20 ] 2>/dev/null && break; sleep 0.05
+ok $(( left > 0 && left <= RECS - 40 ? 0 : 1 )) \
+   "killed with SIGKILL after it shipped $((RECS - left)) of $RECS step records: $left are still on the node"
+# PostgreSQL goes down (fast: connections cut) while the daemon ingests what came
+"$SEND" --once --job-grace 0 --spool "$T/node" --url "$JS_RECEIVE_URL" --munge-socket "$JS_MUNGE_SOCKET" 2>"$T/send2.log" &
+again=$!; pids+=("$again")
+for i in $(seq 200); do
+  [ "$(q_db "SELECT count(*) FROM js.step_nodes WHERE $in59" 2>/dev/null)" -ge 20 ] 2>/dev/null && break; sleep 0.05
 done
-pgdata=$JS_CLUSTER_DIR/pg/data
-runuser -u postgres -- "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/pg_ctl" -D "$pgdata" -m fast -w -t 30 restart \
+runuser -u postgres -- "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/pg_ctl" -D "$JS_CLUSTER_DIR/pg/data" -m fast -w -t 30 restart \
   >"$T/pg.log" 2>&1
 ok $? "PostgreSQL restarted (fast: connections cut) while the daemon ingests"
+wait "$again"
+ok $? "started again, the sender ships the rest (--once: everything sent)"
+is "$(ls -A "$T/node" | wc -l)" 0 "the node spool is empty (the jobs ended: their directories went)"
 for i in $(seq 600); do
-  [ "$(DB=js_t59_recv q "SELECT count(*) FROM js.step_nodes WHERE job_id >= 59000" 2>/dev/null)" = "$RECS" ] &&
-    [ -z "$(find "$JS_RECEIVED_DIR" -path '*/job.59*' -name 'step.*.json' 2>/dev/null)" ] && break
+  [ "$(q_db "SELECT count(*) FROM js.step_nodes WHERE $in59" 2>/dev/null)" = "$RECS" ] &&
+    ! compgen -G "$JS_RECEIVED_DIR/$recv" >/dev/null && break
   sleep 0.1
 done
-is "$(counts js_t59_recv)" "$want" "the database holds exactly the rows of the direct ingest: nothing lost, nothing doubled"
-like "$(cat "$T/ingest.log")" "database (unavailable|back)" "the daemon said the database went away and came back"
-kill "$ingestd" 2>/dev/null; wait "$ingestd" 2>/dev/null
-is "$(ls "$T/quarantine" 2>/dev/null | wc -l)" 0 "nothing was quarantined"
-for db in js_t59_direct js_t59_recv; do psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1; done
-rm -rf "$T" "${JS_RECEIVED_DIR:?}"/job.59*
+is "$(counts "$JS_DB")" "$want" "JS_DB holds exactly the rows of the direct ingest: nothing lost, nothing doubled"
+ok $([ -z "$(compgen -G "$JS_RECEIVED_DIR/$recv")" ]; echo $?) "the received spool holds nothing more of them"
+like "$(tail -c +$((log0 + 1)) "$JS_INGEST_LOG")" "database (unavailable|back)" "the ingest daemon said the database went away and came back"
+is "$(q_db "SELECT count(*) FROM js.quarantine WHERE $in59")" 0 "nothing was quarantined"
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS js_t59_direct" >/dev/null 2>&1
+rm -rf "$T"
 done_testing

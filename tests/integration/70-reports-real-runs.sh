@@ -3,13 +3,15 @@
 # SPANK plugin and the profiler (an I/O-heavy dd, a small-file storm, a compute-only loop, an
 # MPI program waiting half its time, a failing job with afterok and afterany dependants, a
 # file-chained pair without a scheduler edge and one with it, steps opted out with
-# --no-profile, a quiet job with the dd running beside it).  Their spool is copied to a
-# private spool (other tests share the cluster's), the dependants that never start get their
-# job record from the joblog command, and the real profile_ingest loads it all into database
-# js_reports, which 71-77 read.  The job ids go to $JS_CLUSTER_DIR/reports.ids.
+# --no-profile, a quiet job with the dd running beside it).  They write into the test's private
+# spool (private_spool); their job directories are copied to another, where the dependants that
+# never start get their job record from the joblog command, and the real profile_ingest loads it
+# all into database js_reports, which 71-77 read.  The job ids go to $JS_CLUSTER_DIR/reports.ids.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
+. "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+private_spool
 [ -x "$INGEST" ] || bail "no $INGEST (build first)"
 grep -q 'profiler=' "$JS_PLUGSTACK" || skip_all "the cluster's plugstack.conf names no profiler (build it before the cluster came up)"
 joblog=$JS_TOP_BUILDDIR/joblog/joblog

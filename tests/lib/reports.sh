@@ -36,15 +36,12 @@ rows_with() { awk -F'|' -v c="$1" -v v="$2" '$c == v'; }
 # q SQL: one value from the database DB (default js_reports)
 q() { psql -X -q -At -F'|' -d "${DB:-$REPORTS_DB}" -c "$1"; }
 
-# The test cluster's nodes share this machine's disk: its ext4 is their shared file system (a
-# file in a work directory is one file whichever node wrote it); their /tmp is node-local (tmpfs).
-JS_TEST_SHARED_FS="ext4 nfs nfs4 lustre gpfs beegfs cephfs"
 
 # ingest_spool SPOOL DB: migrate DB and ingest SPOOL into it
 ingest_spool() {
   local spool=$1 db=$2
   "$INGEST" --migrate --db "$JS_PG_CONNINFO dbname=$db" 2>>"$spool.log" &&
     "$INGEST" --once --spool "$spool" --db "$JS_PG_CONNINFO dbname=$db" --quarantine "$spool.quarantine" \
-      --set "shared_fs=$JS_TEST_SHARED_FS" \
+      --set "shared_fs=$JS_SHARED_FS" \
       --set job_grace_seconds=0 2>>"$spool.log"
 }

@@ -41,15 +41,29 @@ js_profiler=$(sed -n 's/.* profiler=\([^ ]*\).*/\1/p' "$JS_PLUGSTACK")
 profiler_on() { [ -n "$js_profiler" ] && [ -e "$js_profiler" ]; }
 
 # plugstack_with ARGS...: replace the plugin's arguments (it applies to the next step);
-# plugstack_restore puts the original back.  Tests that call plugstack_with trap the restore.
-js_plugstack_orig=$(cat "$JS_PLUGSTACK")
+# plugstack_restore puts the test's own back (the cluster's, or private_spool's). Whatever a
+# test did, the cluster's plugstack.conf is back when it exits.
+js_plugstack_cluster=$(cat "$JS_PLUGSTACK")
+js_plugstack_orig=$js_plugstack_cluster
+at_exit 'echo "$js_plugstack_cluster" > "$JS_PLUGSTACK"'
 plugstack_with() {
   local plugin; plugin=$(awk '{print $2}' <<< "$js_plugstack_orig")
   echo "optional $plugin $*" > "$JS_PLUGSTACK"
 }
 plugstack_restore() { echo "$js_plugstack_orig" > "$JS_PLUGSTACK"; }
 
-# job_dir JOBID
+# private_spool: this test's jobs (the steps that start from now on) write into a shared spool
+# of the test's own, JS_SPOOL_DIR (docs/spool.md: every node's files in one job directory),
+# where no sender or ingest daemon of the cluster's pipeline takes them away while the test
+# reads them. The jobs of tests that do not call it go the way of a site: node-local spools,
+# jobscreen-send, the receiver, the ingest daemon, JS_DB.
+private_spool() {
+  JS_SPOOL_DIR=$(mktemp -d "$JS_CLUSTER_DIR/spool.XXXXXX"); chmod 711 "$JS_SPOOL_DIR"
+  js_plugstack_orig=$(sed "s| spool=[^ ]*| spool=$JS_SPOOL_DIR|" <<< "$js_plugstack_cluster")
+  plugstack_restore
+}
+
+# job_dir JOBID: the job's directory in the test's private spool
 job_dir() { echo "$JS_SPOOL_DIR/job.$1"; }
 
 # job_nodes JOBID: the nodes Slurm gave the job, one per line; job_node JOBID: the first.

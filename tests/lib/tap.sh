@@ -28,6 +28,10 @@ like() {
 # skip DESCRIPTION REASON: a planned test that cannot run here (TAP's SKIP directive)
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $1 # SKIP $2"; }
 done_testing() { exit $((_tap_failed > 0)); }
+# at_exit CMD: run CMD when the test exits, however it exits (the last registered first)
+_tap_at_exit=()
+at_exit() { _tap_at_exit=("$1" "${_tap_at_exit[@]}"); trap _tap_run_at_exit EXIT; }
+_tap_run_at_exit() { local c; for c in "${_tap_at_exit[@]}"; do eval "$c"; done; }
 
 # The integration tests run on the cluster that 00-cluster-up.sh started.
 need_cluster() {
@@ -49,5 +53,26 @@ wait_job_done() {
     sleep 0.2
   done
   echo "${st:-UNKNOWN}"
+  return 1
+}
+
+# wait_pipeline SECONDS JOBID...: wait until the cluster's pipeline has carried these jobs into
+# JS_DB: no node spool and not the received spool holds their directories any more (everything
+# was sent, stored and ingested) and js.jobs has each one's final record. Says what it still
+# waits for when SECONDS pass, and returns 1.
+wait_pipeline() {
+  local secs=$1 i j left; shift
+  for i in $(seq $((secs * 5))); do
+    left=
+    for j in "$@"; do
+      if compgen -G "$JS_CLUSTER_DIR/spool/*/job.$j" >/dev/null || [ -e "$JS_RECEIVED_DIR/job.$j" ] ||
+         [ "$(psql -X -q -At -d "$JS_DB" -c "SELECT final FROM js.jobs WHERE job_id = $j" 2>/dev/null)" != t ]; then
+        left="$left $j"
+      fi
+    done
+    [ -z "$left" ] && return 0
+    sleep 0.2
+  done
+  diag "the pipeline did not bring job(s)$left into JS_DB within $secs s: $(cd "$JS_CLUSTER_DIR" && ls -d spool/*/job.* received/job.* 2>/dev/null | tr '\n' ' ')"
   return 1
 }

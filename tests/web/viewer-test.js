@@ -4,12 +4,13 @@
  *
  *   node viewer-test.js --url URL --user U --password P --workflow ID --step JOB:STEP
  *                       --out DIR [--kinds scheduler,time,file] [--min-jobs N] [--file ID]
- *                       [--killed JOB:STEP]
+ *                       [--killed JOB:STEP] [--live JOB:STEP]
  *
  * It opens the list, then the workflow, checks the job and step boxes and the edge kinds
  * against what the API returned, switches the three layouts, opens the background chart of a
  * step, opens a step with a process killed by a signal (--killed: its end must read "killed by
- * SIGKILL at ..." and the step say what is missing), and saves a screenshot at each stage into DIR. Any page error, failed API call or
+ * SIGKILL at ..." and the step say what is missing), opens a running step (--live: the job list
+ * marks its job live, its page says it is running and reloads itself), and saves a screenshot at each stage into DIR. Any page error, failed API call or
  * JavaScript dialog (an XSS payload firing) fails the test. */
 'use strict';
 const { chromium } = require('playwright-core');
@@ -23,7 +24,7 @@ const minJobs = Number(args['min-jobs'] || 1);
 fs.mkdirSync(args.out, { recursive: true });
 
 let n = 0, failed = 0;
-const plan = 14 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0);
+const plan = 14 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0);
 console.log('1..' + plan);
 function ok(cond, what, diag) {
   n++;
@@ -138,6 +139,25 @@ function ok(cond, what, diag) {
       ok(k.incomplete === 'Incomplete: 1 process: CPU time after the kill', 'the step says what is missing of it', JSON.stringify(k));
       await page.evaluate(() => document.querySelector('#tab-step table.processes').scrollIntoView());
       await shot('8-step-killed-process');
+    }
+    if (args.live) {
+      const [ljob, lstep] = args.live.split(':');
+      await page.goto(base + '#view=list');
+      await page.waitForSelector('#jobs tbody tr a', { timeout: 15000 });
+      const row = await page.evaluate(id => {
+        const r = [...document.querySelectorAll('#jobs tbody tr')].find(tr => (tr.querySelector('td a') || {}).textContent === id);
+        return r ? { live: !!r.querySelector('span.live'), state: r.children[4].textContent } : null;
+      }, ljob);
+      ok(row && row.live, 'the job list marks the running job live', JSON.stringify(row));
+      await page.goto(base + '#view=workflow&job=' + ljob + '&sel=step:' + ljob + ':' + lstep);
+      await page.waitForSelector('#tab-step p.live-note', { timeout: 15000 });
+      const note = await page.textContent('#tab-step p.live-note');
+      const end = await page.evaluate(() => [...document.querySelectorAll('#tab-step .card tr')].map(r => r.textContent).find(t => /^End/.test(t)));
+      ok(/^Running: its data so far \(snapshot of .+\); this page refreshes every \d+ s\.$/.test(note) && end === 'Endstill running',
+        'the running step\'s page says it is running (no end time) and shows its data so far', note + ' / ' + end);
+      await shot('9-step-live');
+      const again = await page.waitForResponse(r => /[?&]q=step(&|$)/.test(r.url()) && r.url().includes('job=' + ljob), { timeout: 45000 }).catch(() => null);
+      ok(again && again.status() === 200, 'the running step\'s page reloads itself');
     }
   } catch (e) {
     problems.push('exception: ' + e.stack);

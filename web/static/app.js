@@ -676,7 +676,9 @@
     T.appendChild(cards);
     const sh = shares(s.runtime);
     const c0 = el('div', { class: 'card' }, el('h4', { text: 'Step' }));
-    c0.appendChild(kvTable([['Start', fmtTime(s.start)], ['End', fmtTime(s.end)], ['Runtime', fmtDur(dur(s))], ['Nodes', s.nodes], ['Node list', s.node_list], ['Tasks', s.tasks], ['CPUs', s.cpus], ['Processes profiled', s.processes],
+    /* a running step's end is that of its latest snapshot: not an end */
+    const running = s.live && s.state === 'RUNNING';
+    c0.appendChild(kvTable([['Start', fmtTime(s.start)], ['End', running ? 'still running' : fmtTime(s.end)], ['Runtime', fmtDur(dur(s)) + (running ? ' so far' : '')], ['Nodes', s.nodes], ['Node list', s.node_list], ['Tasks', s.tasks], ['CPUs', s.cpus], ['Processes profiled', s.processes],
       s.killed_processes ? ['Killed by a signal', s.killed_processes + ' process' + (s.killed_processes === 1 ? '' : 'es')] : null,
       ['Exit code', s.exit_code], ['Command', s.command || s.name]]));
     if (s.incomplete) T.insertBefore(el('p', { class: 'incomplete', text: 'Incomplete: ' + (s.incomplete_reason || 'some of its data is missing') }), cards);
