@@ -15,6 +15,7 @@
 #include "record_quota.h"
 #include "validate.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <grp.h>
 #include <linux/capability.h>
@@ -492,6 +493,40 @@ static void remove_ledgers(int jobfd)
         closedir(d);
 }
 
+/* Temporary files of an atomic write that never finished (".<name>.<pid>.tmp": a receiver or a
+ * plugin killed between create and rename). Nothing of them was published or acknowledged: the
+ * writer, or the sender that still holds the data, writes it again. Once the job is over they
+ * are debris, removed here so that the directory can go; one younger than grace_s seconds, or
+ * whose writer's pid is alive on this host, stays for a later pass. */
+static void remove_stale_temps(int dirfd, int grace_s)
+{
+    DIR *d = fdopendir(dup(dirfd));
+    struct dirent *e;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    if (d)
+        rewinddir(d);
+    while (d && (e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (e->d_name[0] != '.' || n < 7 || strcmp(e->d_name + n - 4, ".tmp") != 0)
+            continue;
+        const char *last = e->d_name + n - 5, *digits; /* the pid's last digit */
+        for (digits = last; digits > e->d_name && isdigit((unsigned char)*digits); digits--)
+            ;
+        if (*digits != '.' || digits == last || digits == e->d_name)
+            continue; /* not ".<name>.<pid>.tmp" */
+        pid_t pid = (pid_t)atol(digits + 1);
+        struct stat sb;
+        if (fstatat(dirfd, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(sb.st_mode) ||
+            sb.st_mtim.tv_sec + grace_s > now.tv_sec || (pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH)))
+            continue;
+        if (unlinkat(dirfd, e->d_name, 0) == 0)
+            pi_info("removed %s: the temporary file of a write that never finished", e->d_name);
+    }
+    if (d)
+        closedir(d);
+}
+
 /* Quarantine every file of dirfd/sub (leftovers: hidden ones too), then remove sub; 0 when
  * done, -1 when the database is away (retry) or sub stays. */
 static int quarantine_dir(struct ctx *c, int dirfd, const char *jobname, const char *sub, long long job,
@@ -640,6 +675,10 @@ static void process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *j
     clock_gettime(CLOCK_REALTIME, &now);
     if (!s->final || s->end_ns / 1000000000LL + c->conf.job_grace_seconds > now.tv_sec)
         return;
+    /* nor while files still arrive (a node's backlog sent late; the bundles of a parcel whose
+     * receiver was killed before its step record, which the sender sends again) */
+    if (newest_change(spoolfd, jobname) / 1000000000LL + c->conf.job_grace_seconds > now.tv_sec)
+        return;
     /* a step record that appeared since the pass listed the directory keeps it */
     DIR *jd = fdopendir(dup(jobfd));
     struct dirent *de;
@@ -665,6 +704,12 @@ static void process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *j
     if (pi_db_ensure(&c->db, c->conf.migrate) != PI_DB_OK) {
         res->retry = 1;
         return;
+    }
+    remove_stale_temps(jobfd, c->conf.job_grace_seconds);
+    int pfd = pi_open_dir(jobfd, JS_PROFILES_DIR_NAME);
+    if (pfd >= 0) {
+        remove_stale_temps(pfd, c->conf.job_grace_seconds);
+        close(pfd);
     }
     if (quarantine_dir(c, jobfd, jobname, JS_PROFILES_DIR_NAME, job, cluster,
                        "no step record names this profile's step and node (the job ended)", res) != 0)

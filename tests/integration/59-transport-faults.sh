@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Nothing lost, nothing doubled, for real: a node spool of 240 step records (spoolgen, bundled
 # as the relay leaves them) shipped by a jobscreen-send daemon that is killed with SIGKILL in
-# the middle and started again, while the cluster's ingest daemon loads the received spool into
-# JS_DB and PostgreSQL is restarted under it: the database holds exactly the rows of a direct
-# ingest of the same spool, and the node spool and the received spool are empty.
+# the middle and started again, receivers killed with SIGKILL in the middle of their requests,
+# while the cluster's ingest daemon loads the received spool into JS_DB and PostgreSQL is
+# restarted under it: the database holds exactly the rows of a direct ingest of the same spool,
+# nothing is quarantined, and the node spool and the received spool are empty.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
@@ -11,7 +12,7 @@ need_cluster
 [ -n "${JS_RECEIVE_URL:-}" ] || skip_all "the cluster serves no /receive (built without transport/?)"
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline (transport/ or profile_ingest not built)"
 SEND=$JS_TOP_BUILDDIR/transport/jobscreen-send GEN=$JS_TOP_BUILDDIR/profile_ingest/spoolgen
-plan 11
+plan 13
 T=$(mktemp -d "$JS_CLUSTER_DIR/t59.XXXXXX")
 pids=()
 at_exit 'for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done'
@@ -50,18 +51,26 @@ kill -9 "$sender"; wait "$sender" 2>/dev/null
 left=$(find "$T/node" -name 'step.*.json' | wc -l)
 ok $(( left > 0 && left <= RECS - 40 ? 0 : 1 )) \
    "killed with SIGKILL after it shipped $((RECS - left)) of $RECS step records: $left are still on the node"
-# PostgreSQL goes down (fast: connections cut) while the daemon ingests what came
-"$SEND" --once --job-grace 0 --spool "$T/node" --url "$JS_RECEIVE_URL" --munge-socket "$JS_MUNGE_SOCKET" 2>"$T/send2.log" &
+# --- started again, as a daemon; every receiver of the next 3 s killed with SIGKILL in the
+# middle of its request; then PostgreSQL goes down (fast: connections cut) while the daemon ingests
+base=$(q_db "SELECT count(*) FROM js.step_nodes WHERE $in59")
+"$SEND" --spool "$T/node" --url "$JS_RECEIVE_URL" --munge-socket "$JS_MUNGE_SOCKET" --job-grace 0 --backoff-max 1 \
+  2>"$T/send2.log" &
 again=$!; pids+=("$again")
-for i in $(seq 200); do
-  [ "$(q_db "SELECT count(*) FROM js.step_nodes WHERE $in59" 2>/dev/null)" -ge 20 ] 2>/dev/null && break; sleep 0.05
+receiver=$(sed -n 's|.*"/receive" => "\([^"]*\)".*|\1|p' "$JS_CLUSTER_DIR/www/lighttpd.conf")
+kills=0 end=$((SECONDS + 3))
+while [ $SECONDS -lt $end ]; do pkill -9 -f "^$receiver" && kills=$((kills + 1)); sleep 0.01; done
+ok $(( kills > 0 ? 0 : 1 )) "the receiver killed with SIGKILL in the middle of $kills requests"
+for i in $(seq 400); do
+  [ "$(q_db "SELECT count(*) FROM js.step_nodes WHERE $in59" 2>/dev/null)" -ge $((base + 20)) ] 2>/dev/null && break; sleep 0.05
 done
 runuser -u postgres -- "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/pg_ctl" -D "$JS_CLUSTER_DIR/pg/data" -m fast -w -t 30 restart \
   >"$T/pg.log" 2>&1
 ok $? "PostgreSQL restarted (fast: connections cut) while the daemon ingests"
-wait "$again"
-ok $? "started again, the sender ships the rest (--once: everything sent)"
-is "$(ls -A "$T/node" | wc -l)" 0 "the node spool is empty (the jobs ended: their directories went)"
+for i in $(seq 600); do [ -z "$(ls -A "$T/node")" ] && break; sleep 0.1; done
+is "$(ls -A "$T/node" | wc -l)" 0 "the sender shipped the rest: the node spool is empty (the jobs ended: their directories went)"
+like "$(cat "$T/send2.log")" "retrying in" "the sender said it retries after the killed requests"
+kill "$again"; wait "$again" 2>/dev/null
 for i in $(seq 600); do
   [ "$(q_db "SELECT count(*) FROM js.step_nodes WHERE $in59" 2>/dev/null)" = "$RECS" ] &&
     ! compgen -G "$JS_RECEIVED_DIR/$recv" >/dev/null && break
