@@ -12,7 +12,7 @@ need_cluster
 [ -n "${JS_RECEIVE_URL:-}" ] || skip_all "the cluster serves no /receive (built without transport/?)"
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline (transport/ or profile_ingest not built)"
 SEND=$JS_TOP_BUILDDIR/transport/jobscreen-send GEN=$JS_TOP_BUILDDIR/profile_ingest/spoolgen
-plan 13
+plan 11
 T=$(mktemp -d "$JS_CLUSTER_DIR/t59.XXXXXX")
 pids=()
 at_exit 'for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done'
