@@ -16,8 +16,9 @@
 #include <stdint.h>
 
 #define JS_PROFILE_FORMAT_NAME "jobscreen-profile"
-#define JS_PROFILE_VERSION 2
-#define JS_PROFILE_VERSION_MIN 1 /* oldest version a reader still accepts (v1 lacks exit_code, signal, missing) */
+#define JS_PROFILE_VERSION 3
+#define JS_PROFILE_VERSION_MIN 1 /* oldest version a reader still accepts (v1 lacks exit_code, signal, missing;
+                                  * v2 lacks trees, renames, renames_dropped and the files' opened_as) */
 
 /* jobscreen-collect writes the profiles of a step on a node in bundles, <step>.<node>.b<N>.json:
  * {"format": JS_PROFILE_BUNDLE_FORMAT_NAME, "version": 1, "profiles": [profile, ...]}, at most
@@ -27,7 +28,8 @@
 #define JS_PROFILE_BUNDLE_MAX 2048
 
 /* Bounds the writer keeps and the reader may enforce (a file beyond them is not ours). */
-#define JS_PROFILE_MAX_FILES 1024        /* entries in "files"; more are counted in files_dropped */
+#define JS_PROFILE_MAX_FILES 1024        /* entries in "files" and "trees"; more are counted in files_dropped */
+#define JS_PROFILE_MAX_RENAMES 64        /* entries in "renames"; more are counted in renames_dropped */
 #define JS_PROFILE_MAX_PATH 4096         /* bytes of one path, before JSON escaping */
 #define JS_PROFILE_MAX_STRING 4096       /* bytes of any other string (exe, args, ...) */
 #define JS_PROFILE_SLICE_BUDGET (1u << 20) /* bytes of compact slice storage per process */
@@ -136,6 +138,9 @@
     X(SLICES_TRUNCATED,"slices_truncated",'b', "",      "true when the slice budget was exhausted: later slices are missing") \
     X(FILES,           "files",           'a', "",      "file-access list, objects of JS_PROFILE_FILE_FIELDS") \
     X(FILES_DROPPED,   "files_dropped",   'u', "files", "files not listed because the list was full") \
+    X(TREES,           "trees",           'a', "",      "software trees (system, package, library directories), objects of JS_PROFILE_TREE_FIELDS: their files counted together, not listed") \
+    X(RENAMES,         "renames",         'a', "",      "renames this image made, objects of JS_PROFILE_RENAME_FIELDS, in order") \
+    X(RENAMES_DROPPED, "renames_dropped", 'u', "renames", "renames not listed because the list was full") \
     X(MISSING,         "missing",         's', "",      "empty when the record is complete, else what is missing, in words")
 
 /* Runtime share: times summed over the process's threads. X(ID, "json name", "meaning") */
@@ -149,7 +154,8 @@
 
 /* One entry of "files". X(ID, "json name", type, "unit", "meaning") */
 #define JS_PROFILE_FILE_FIELDS(X) \
-    X(PATH,          "path",          's', "",      "absolute path as opened (not resolved through links)") \
+    X(PATH,          "path",          's', "",      "absolute path, resolved through symbolic links (the kernel's name of the open file)") \
+    X(OPENED_AS,     "opened_as",     's', "",      "the absolute path as opened, when it differs from path (a link on the way); else empty") \
     X(LAYER,         "layer",         's', "",      "posix, stdio or mpiio: the interface the application opened it with") \
     X(DEV,           "dev",           'u', "",      "st_dev at first open (0 when unknown)") \
     X(INO,           "ino",           'u', "",      "st_ino at first open (0 when unknown)") \
@@ -166,6 +172,22 @@
     X(LOWER_WRITE_BYTES, "lower_write_bytes", 'u', "bytes", "POSIX bytes written below this layer (mpiio), else 0") \
     X(FIRST_OPEN_NS, "first_open_ns", 'u', "ns",    "wall clock of the first open") \
     X(LAST_CLOSE_NS, "last_close_ns", 'u', "ns",    "wall clock of the last close; end_ns when still open at the end")
+
+/* One entry of "trees": the files opened under a software tree, counted together.
+ * X(ID, "json name", type, "unit", "meaning") */
+#define JS_PROFILE_TREE_FIELDS(X) \
+    X(PATH,          "path",          's', "",      "the tree: /usr/lib, /etc, a site-packages or lib/pythonX.Y directory, the directory of a shared library, ...") \
+    X(OPENS,         "opens",         'u', "calls", "successful opens of files under it") \
+    X(READ_BYTES,    "read_bytes",    'u', "bytes", "bytes read from them (all layers)") \
+    X(WRITE_BYTES,   "write_bytes",   'u', "bytes", "bytes written to them (all layers)")
+
+/* One entry of "renames": rename(2), renameat(2) or renameat2(2) that succeeded.
+ * X(ID, "json name", type, "unit", "meaning") */
+#define JS_PROFILE_RENAME_FIELDS(X) \
+    X(FROM,          "from",          's', "",      "absolute old path (its directory resolved through links)") \
+    X(TO,            "to",            's', "",      "absolute new path (resolved through links)") \
+    X(FSTYPE,        "fstype",        's', "",      "file system type of the mount holding it (a rename never leaves one)") \
+    X(NS,            "ns",            'u', "ns",    "wall clock of the rename")
 
 enum js_metric {
 #define JS_X(id, name, unit, desc) JS_M_##id,

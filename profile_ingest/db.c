@@ -546,11 +546,11 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
                       f->first_access, f->last_access);
             if (f->first_read < 0) sb_raw(&b, "\\N\t", 3); else sb_printf(&b, "%" PRId64 "\t", f->first_read);
             if (f->last_write < 0) sb_raw(&b, "\\N\t", 3); else sb_printf(&b, "%" PRId64 "\t", f->last_write);
-            sb_printf(&b, "%s%s%s%s%s", (f->layers & PI_LAYER_MPIIO) ? "mpiio" : "",
-                      (f->layers & PI_LAYER_MPIIO) && (f->layers & ~PI_LAYER_MPIIO) ? "," : "",
-                      (f->layers & PI_LAYER_POSIX) ? "posix" : "",
-                      (f->layers & PI_LAYER_POSIX) && (f->layers & PI_LAYER_STDIO) ? "," : "",
-                      (f->layers & PI_LAYER_STDIO) ? "stdio" : "");
+            static const struct { int bit; const char *name; } layers[] = {
+                { PI_LAYER_MPIIO, "mpiio" }, { PI_LAYER_POSIX, "posix" }, { PI_LAYER_STDIO, "stdio" }, { PI_LAYER_RENAME, "rename" } };
+            for (size_t k = 0, n = 0; k < sizeof layers / sizeof layers[0]; k++)
+                if (f->layers & layers[k].bit)
+                    sb_printf(&b, "%s%s", n++ ? "," : "", layers[k].name);
             sb_raw(&b, "\n", 1);
         }
         if ((rc = copy_rows(db, "COPY ingest_files FROM STDIN", &b, "COPY file accesses")) != PI_DB_OK)
@@ -561,6 +561,22 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
         pg_text_array(&b, conf->no_edge_prefix);
         const char *p[5] = { cid, job, st->step, st->node, b.p };
         if ((rc = check(db, q(db, "SELECT js_data.ingest_finish($1, $2, $3, $4, $5)", 5, p), PGRES_TUPLES_OK, "finish")) != PI_DB_OK)
+            goto out;
+    }
+    if (st->ntrees) { /* the software trees: a handful per step-node, as one jsonb */
+        json_t *a = json_array();
+        for (size_t i = 0; i < st->ntrees; i++) {
+            const struct pi_tree *t = &st->trees[i];
+            json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I, s:I}", "path", t->path, "processes", (json_int_t)t->processes,
+                                               "opens", (json_int_t)t->opens, "read_bytes", (json_int_t)t->read_bytes,
+                                               "write_bytes", (json_int_t)t->write_bytes));
+        }
+        char *trees = json_dumps(a, JSON_COMPACT);
+        json_decref(a);
+        const char *p[5] = { cid, job, st->step, st->node, trees };
+        rc = check(db, q(db, "SELECT js_data.ingest_trees($1, $2, $3, $4, $5)", 5, p), PGRES_TUPLES_OK, "software trees");
+        free(trees);
+        if (rc != PI_DB_OK)
             goto out;
     }
     for (size_t i = 0; i < st->nbad; i++) {

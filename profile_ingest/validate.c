@@ -174,11 +174,20 @@ void pi_step_free(struct pi_step *st)
         free(st->files[i].path);
         free(st->files[i].fstype);
     }
+    for (size_t i = 0; i < st->ntrees; i++)
+        free(st->trees[i].path);
+    for (size_t i = 0; i < st->nrenames; i++) {
+        free(st->renames[i].from);
+        free(st->renames[i].to);
+        free(st->renames[i].fstype);
+    }
     for (size_t i = 0; i < st->nbad; i++)
         free(st->bad[i].name);
     free(st->slices);
     free(st->procs);
     free(st->files);
+    free(st->trees);
+    free(st->renames);
     free(st->bad);
     json_decref(st->job);
     json_decref(st->rec);
@@ -244,10 +253,38 @@ static const char *const runtime_fields[] = {
 static json_int_t field_since(const char *name)
 {
     static const char *const v2[] = { "exit_code", "signal", "missing", NULL };
+    static const char *const v3[] = { "trees", "renames", "renames_dropped", NULL };
     for (const char *const *n = v2; *n; n++)
         if (!strcmp(name, *n))
             return 2;
+    for (const char *const *n = v3; *n; n++)
+        if (!strcmp(name, *n))
+            return 3;
     return 1;
+}
+
+/* The same for a member of a "files" entry. */
+static json_int_t file_field_since(const char *name) { return strcmp(name, "opened_as") ? 1 : 3; }
+
+static const struct {
+    const char *name;
+    char type;
+} tree_fields[] = {
+#define JS_X(id, name, type, unit, desc) { name, type },
+    JS_PROFILE_TREE_FIELDS(JS_X)
+#undef JS_X
+}, rename_fields[] = {
+#define JS_X(id, name, type, unit, desc) { name, type },
+    JS_PROFILE_RENAME_FIELDS(JS_X)
+#undef JS_X
+};
+
+/* A path member of an object: absolute, bounded, without NUL. */
+static int abs_path_ok(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    const char *s = json_string_value(v);
+    return s && s[0] == '/' && json_string_length(v) <= JS_PROFILE_MAX_PATH && strlen(s) == json_string_length(v);
 }
 
 /* How a process image may end, per version: version 2 added signal and unknown. */
@@ -396,6 +433,8 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
             return fail(reason, size, "files[%zu] is not an object", i);
         for (size_t k = 0; k < sizeof file_fields / sizeof file_fields[0]; k++) {
             const json_t *x = json_object_get(fe, file_fields[k].name);
+            if (file_field_since(file_fields[k].name) > version)
+                continue;
             if (!x || !ptype_ok(x, file_fields[k].type))
                 return fail(reason, size, "files[%zu]: field \"%s\" is missing or not %s", i, file_fields[k].name, ptype_name(file_fields[k].type));
         }
@@ -412,6 +451,38 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
             return fail(reason, size, "files[%zu]: used_mode \"%s\" is not r, w, rw or none", i, um);
         if (strlen(STR(fe, "fstype")) > 64)
             return fail(reason, size, "files[%zu]: fstype is longer than 64 bytes", i);
+        if (version >= 3 && json_string_length(json_object_get(fe, "opened_as")) > 0 && !abs_path_ok(fe, "opened_as"))
+            return fail(reason, size, "files[%zu]: opened_as is neither empty nor an absolute path", i);
+    }
+    if (version >= 3) {
+        const json_t *trees = json_object_get(p, "trees"), *te;
+        if (json_array_size(trees) > JS_PROFILE_MAX_FILES)
+            return fail(reason, size, "trees has more than %d entries", JS_PROFILE_MAX_FILES);
+        json_array_foreach(trees, i, te) {
+            for (size_t k = 0; k < sizeof tree_fields / sizeof tree_fields[0]; k++) {
+                const json_t *x = json_object_get(te, tree_fields[k].name);
+                if (!x || !ptype_ok(x, tree_fields[k].type))
+                    return fail(reason, size, "trees[%zu]: field \"%s\" is missing or not %s", i, tree_fields[k].name, ptype_name(tree_fields[k].type));
+            }
+            if (!abs_path_ok(te, "path"))
+                return fail(reason, size, "trees[%zu]: path is not an absolute path", i);
+        }
+        const json_t *renames = json_object_get(p, "renames"), *re;
+        if (json_array_size(renames) > JS_PROFILE_MAX_RENAMES)
+            return fail(reason, size, "renames has more than %d entries", JS_PROFILE_MAX_RENAMES);
+        json_array_foreach(renames, i, re) {
+            for (size_t k = 0; k < sizeof rename_fields / sizeof rename_fields[0]; k++) {
+                const json_t *x = json_object_get(re, rename_fields[k].name);
+                if (!x || !ptype_ok(x, rename_fields[k].type))
+                    return fail(reason, size, "renames[%zu]: field \"%s\" is missing or not %s", i, rename_fields[k].name, ptype_name(rename_fields[k].type));
+            }
+            if (!abs_path_ok(re, "from") || !abs_path_ok(re, "to"))
+                return fail(reason, size, "renames[%zu]: from or to is not an absolute path", i);
+            if (json_string_length(json_object_get(re, "fstype")) > 64)
+                return fail(reason, size, "renames[%zu]: fstype is longer than 64 bytes", i);
+            if (I64(re, "ns") < ps || I64(re, "ns") > pe)
+                return fail(reason, size, "renames[%zu]: ns lies outside the profile's start_ns..end_ns", i);
+        }
     }
     (void)conf;
     return PI_OK;
@@ -436,6 +507,7 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
     int rc = check_profile(st, conf, p, reason, size);
     if (rc != PI_OK)
         return rc;
+    st->conf = conf;
     /* the process row */
     st->procs = grow(st->procs, &st->capprocs, st->nprocs + 1, sizeof *st->procs);
     struct pi_proc *pr = &st->procs[st->nprocs++];
@@ -513,6 +585,26 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
         if (f->written)
             f->last_write = f->last_access;
         f->layers = !strcmp(STR(fe, "layer"), "mpiio") ? PI_LAYER_MPIIO : !strcmp(STR(fe, "layer"), "posix") ? PI_LAYER_POSIX : PI_LAYER_STDIO;
+    }
+    /* its software trees (merged by path in pi_step_finish) and renames (applied there) */
+    const json_t *te, *re;
+    json_array_foreach(json_object_get(p, "trees"), i, te) {
+        st->trees = grow(st->trees, &st->captrees, st->ntrees + 1, sizeof *st->trees);
+        struct pi_tree *t = &st->trees[st->ntrees++];
+        t->path = strdup(STR(te, "path"));
+        t->processes = 1;
+        t->last_proc = (int)st->nprocs - 1;
+        t->opens = I64(te, "opens");
+        t->read_bytes = I64(te, "read_bytes");
+        t->write_bytes = I64(te, "write_bytes");
+    }
+    json_array_foreach(json_object_get(p, "renames"), i, re) {
+        st->renames = grow(st->renames, &st->caprenames, st->nrenames + 1, sizeof *st->renames);
+        struct pi_rename *r = &st->renames[st->nrenames++];
+        r->from = strdup(STR(re, "from"));
+        r->to = strdup(STR(re, "to"));
+        r->fstype = strdup(STR(re, "fstype"));
+        r->ns = I64(re, "ns");
     }
     return PI_OK;
 }
@@ -596,6 +688,140 @@ static int cmp_proc(const void *a, const void *b)
 static int64_t min_set(int64_t a, int64_t b) { return a < 0 ? b : b < 0 ? a : a < b ? a : b; }
 static int64_t max_set(int64_t a, int64_t b) { return a > b ? a : b; }
 
+static int cmp_tree(const void *a, const void *b)
+{
+    const struct pi_tree *x = a, *y = b;
+    return strcmp(x->path, y->path);
+}
+
+/* software trees: sum equal paths over processes */
+static void merge_trees(struct pi_step *st)
+{
+    if (st->ntrees > 1)
+        qsort(st->trees, st->ntrees, sizeof *st->trees, cmp_tree);
+    size_t n = 0;
+    for (size_t i = 0; i < st->ntrees; i++) {
+        struct pi_tree *s = &st->trees[i];
+        if (n > 0 && strcmp(st->trees[n - 1].path, s->path) == 0) {
+            struct pi_tree *d = &st->trees[n - 1];
+            if (d->last_proc != s->last_proc)
+                d->processes++;
+            d->last_proc = s->last_proc;
+            d->opens += s->opens;
+            d->read_bytes += s->read_bytes;
+            d->write_bytes += s->write_bytes;
+            free(s->path);
+        } else {
+            st->trees[n++] = *s;
+        }
+    }
+    st->ntrees = n;
+}
+
+static int cmp_rename(const void *a, const void *b)
+{
+    const struct pi_rename *x = a, *y = b;
+    return x->ns < y->ns ? -1 : x->ns > y->ns;
+}
+
+/* Index of path's merged entry, or -1: a binary search in the sorted first `sorted` entries,
+ * then the ones appended since. */
+static long file_index(const struct pi_step *st, size_t sorted, const char *path)
+{
+    size_t lo = 0, hi = sorted;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(st->files[mid].path, path);
+        if (c == 0)
+            return (long)mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = sorted; i < st->nfiles; i++)
+        if (!strcmp(st->files[i].path, path))
+            return (long)i;
+    return -1;
+}
+
+/* Index of path's entry, made (used by no process yet) when the step has none. */
+static size_t file_index_made(struct pi_step *st, size_t sorted, const char *path, const char *fstype)
+{
+    long i = file_index(st, sorted, path);
+    if (i >= 0)
+        return (size_t)i;
+    struct pi_file *f = file_find(st, path);
+    f->path = strdup(path);
+    f->fstype = strdup(fstype);
+    f->shared = st->conf && pi_conf_is_shared_fs(st->conf, fstype);
+    f->last_proc = -1;
+    return st->nfiles - 1;
+}
+
+/* The renamer takes what was under the old name (a read of it at the rename) and puts it under
+ * the new one (a write at the rename, with the bytes the step wrote under the old name), so
+ * that the edges follow a file to its new name: a step that writes out.tmp and renames it to
+ * out is out's writer; another job's step that renames it reads out.tmp and writes out. */
+static void rename_one(struct pi_step *st, size_t sorted, const char *from, const char *to, const char *fstype, int64_t ns)
+{
+    size_t fi = file_index_made(st, sorted, from, fstype);
+    int64_t carried = st->files[fi].written ? st->files[fi].bytes_written : 0;
+    struct pi_file *f = &st->files[fi];
+    f->read = 1;
+    f->first_read = min_set(f->first_read, ns);
+    f->first_access = min_set(f->first_access, ns);
+    f->last_access = max_set(f->last_access, ns);
+    f->layers |= PI_LAYER_RENAME;
+    struct pi_file *t = &st->files[file_index_made(st, sorted, to, fstype)];
+    t->written = 1;
+    t->bytes_written += carried;
+    t->last_write = max_set(t->last_write, ns);
+    t->first_access = min_set(t->first_access, ns);
+    t->last_access = max_set(t->last_access, ns);
+    t->layers |= PI_LAYER_RENAME;
+}
+
+/* Renames in time order; a directory's rename carries the files the step wrote under it (and
+ * makes no entry of the directory itself). */
+static void apply_renames(struct pi_step *st)
+{
+    if (st->nrenames == 0)
+        return;
+    qsort(st->renames, st->nrenames, sizeof *st->renames, cmp_rename);
+    size_t sorted = st->nfiles;
+    for (size_t r = 0; r < st->nrenames; r++) {
+        const struct pi_rename *rn = &st->renames[r];
+        size_t fl = strlen(rn->from), lo = 0, hi = sorted;
+        while (lo < hi) { /* the first path after "from/" (the sorted part: one range) */
+            size_t mid = (lo + hi) / 2;
+            if (strncmp(st->files[mid].path, rn->from, fl) < 0 ||
+                (strncmp(st->files[mid].path, rn->from, fl) == 0 && st->files[mid].path[fl] < '/'))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        int moved = 0;
+        for (size_t k = lo; k < sorted && strncmp(st->files[k].path, rn->from, fl) == 0 && st->files[k].path[fl] == '/'; k++) {
+            if (!st->files[k].written)
+                continue;
+            moved = 1;
+            const char *rest = st->files[k].path + fl;
+            size_t tl = strlen(rn->to), rl = strlen(rest);
+            char *from = strdup(st->files[k].path), *to = malloc(tl + rl + 1);
+            memcpy(to, rn->to, tl);
+            memcpy(to + tl, rest, rl + 1);
+            rename_one(st, sorted, from, to, rn->fstype, rn->ns);
+            free(from);
+            free(to);
+        }
+        if (!moved) /* a file (or a directory the step wrote nothing in) */
+            rename_one(st, sorted, rn->from, rn->to, rn->fstype, rn->ns);
+    }
+    if (st->nfiles > sorted)
+        qsort(st->files, st->nfiles, sizeof *st->files, cmp_file);
+}
+
 void pi_step_finish(struct pi_step *st)
 {
     /* slices: sum equal slice indexes over processes */
@@ -645,6 +871,8 @@ void pi_step_finish(struct pi_step *st)
         }
     }
     st->nfiles = n;
+    merge_trees(st);
+    apply_renames(st);
     /* images: several profiles of one pid (exec) are numbered in start order */
     qsort(st->procs, st->nprocs, sizeof *st->procs, cmp_proc);
     for (size_t i = 0; i < st->nprocs; i++)

@@ -35,7 +35,8 @@ struct pi_proc {
     int64_t m[JS_M_COUNT];
 };
 
-enum { PI_LAYER_MPIIO = 1, PI_LAYER_POSIX = 2, PI_LAYER_STDIO = 4 };
+/* PI_LAYER_RENAME: the step renamed it (to or from this name), profile-format.md "renames" */
+enum { PI_LAYER_MPIIO = 1, PI_LAYER_POSIX = 2, PI_LAYER_STDIO = 4, PI_LAYER_RENAME = 8 };
 
 struct pi_file {
     char *path;
@@ -47,6 +48,19 @@ struct pi_file {
     int64_t opens, reads, writes, bytes_read, bytes_written;
     int64_t first_access, last_access, first_read, last_write; /* -1: none */
     int layers;               /* PI_LAYER_* bits */
+};
+
+/* A software tree of the step on the node: its files counted together (profile-format.md "trees") */
+struct pi_tree {
+    char *path;
+    int processes, last_proc;
+    int64_t opens, read_bytes, write_bytes;
+};
+
+/* A rename one of the step's processes made on the node */
+struct pi_rename {
+    char *from, *to, *fstype;
+    int64_t ns;
 };
 
 struct pi_bad {
@@ -67,6 +81,11 @@ struct pi_step {
     size_t nprocs, capprocs;
     struct pi_file *files;
     size_t nfiles, capfiles;
+    struct pi_tree *trees;
+    size_t ntrees, captrees;
+    struct pi_rename *renames;
+    size_t nrenames, caprenames;
+    const struct pi_conf *conf; /* of the profiles added (which file systems are shared) */
     struct pi_bad *bad;
     size_t nbad, capbad;
     /* processes the profiler refused to record (a bundle's "unrecorded", summed over the

@@ -167,6 +167,18 @@ static int bad(const char *name, const char *why)
     return -1;
 }
 
+/* A string the writer put in the path arena, as a pointer into our mapping; NULL when it
+ * points anywhere else or runs past what was used. */
+static const char *in_paths(const struct rec *r, const char *writer_ptr)
+{
+    const struct js_global *g = r->g;
+    uint64_t p = (uint64_t)(uintptr_t)writer_ptr - g->base;
+    if ((uint64_t)(uintptr_t)writer_ptr < g->base || p < g->off_paths || p >= g->off_paths + g->paths_used ||
+        memchr(r->m + p, '\0', g->off_paths + g->paths_used - p) == NULL)
+        return NULL;
+    return (const char *)(r->m + p);
+}
+
 /* Check a mapped record against the layout this program was built with. */
 static int check(struct rec *r)
 {
@@ -199,13 +211,14 @@ static int check(struct rec *r)
     g->slices.buf = r->m + g->off_slices;
     for (unsigned i = 0; i < g->nfiles; i++) {
         struct js_file *f = &r->files[i];
-        uint64_t p = (uint64_t)(uintptr_t)f->path - g->base;
-        if ((uint64_t)(uintptr_t)f->path < g->base || p < g->off_paths || p >= g->off_paths + g->paths_used ||
-            memchr(r->m + p, '\0', g->off_paths + g->paths_used - p) == NULL || f->layer > 2) {
-            f->path = NULL;
-            continue;
-        }
-        f->path = (const char *)(r->m + p);
+        f->path = f->layer <= JS_LAYER_TREE ? in_paths(r, f->path) : NULL;
+        f->resolved = f->resolved ? in_paths(r, f->resolved) : NULL;
+    }
+    if (g->nrenames > JS_PROFILE_MAX_RENAMES)
+        g->nrenames = JS_PROFILE_MAX_RENAMES;
+    for (unsigned i = 0; i < g->nrenames; i++) {
+        g->renames[i].from = in_paths(r, g->renames[i].from);
+        g->renames[i].to = in_paths(r, g->renames[i].to);
     }
     return 0;
 }
@@ -292,6 +305,13 @@ static void comma_key(struct js_out *o, const char *k)
     js_out_key(o, k);
 }
 
+/* inherited over fork and untouched by this image */
+static int untouched(const struct js_file *f)
+{
+    return f->opens == 0 && f->read_calls == 0 && f->write_calls == 0 && f->lower_read_bytes == 0 &&
+           f->lower_write_bytes == 0;
+}
+
 static void write_files(struct js_out *o, const struct rec *r, const struct mount *mounts, size_t nm)
 {
     comma_key(o, "files");
@@ -299,18 +319,17 @@ static void write_files(struct js_out *o, const struct rec *r, const struct moun
     int first = 1;
     for (unsigned i = 0; i < r->g->nfiles; i++) {
         const struct js_file *f = &r->files[i];
-        if (f->path == NULL)
+        if (f->path == NULL || f->layer == JS_LAYER_TREE || untouched(f))
             continue;
-        if (f->opens == 0 && f->read_calls == 0 && f->write_calls == 0 && f->lower_read_bytes == 0 &&
-            f->lower_write_bytes == 0)
-            continue; /* inherited over fork and untouched by this image */
-        const struct mount *m = mount_of(f->path, mounts, nm);
+        const char *path = f->resolved ? f->resolved : f->path;
+        const struct mount *m = mount_of(path, mounts, nm);
         if (!first)
             comma(o);
         first = 0;
         js_out_raw(o, "{", 1);
         js_out_key(o, "path");
-        js_out_str(o, f->path, JS_PROFILE_MAX_PATH);
+        js_out_str(o, path, JS_PROFILE_MAX_PATH);
+        kv_s(o, "opened_as", f->resolved ? f->path : "", JS_PROFILE_MAX_PATH);
         kv_s(o, "layer", js_layer_names[f->layer], 16);
         kv_u(o, "dev", f->dev);
         kv_u(o, "ino", f->ino);
@@ -331,6 +350,48 @@ static void write_files(struct js_out *o, const struct rec *r, const struct moun
     }
     js_out_raw(o, "]", 1);
     kv_u(o, "files_dropped", r->g->files_dropped);
+
+    comma_key(o, "trees");
+    js_out_raw(o, "[", 1);
+    first = 1;
+    for (unsigned i = 0; i < r->g->nfiles; i++) {
+        const struct js_file *f = &r->files[i];
+        if (f->path == NULL || f->layer != JS_LAYER_TREE || untouched(f))
+            continue;
+        if (!first)
+            comma(o);
+        first = 0;
+        js_out_raw(o, "{", 1);
+        js_out_key(o, "path");
+        js_out_str(o, f->path, JS_PROFILE_MAX_PATH);
+        kv_u(o, "opens", f->opens);
+        kv_u(o, "read_bytes", f->read_bytes);
+        kv_u(o, "write_bytes", f->write_bytes);
+        js_out_raw(o, "}", 1);
+    }
+    js_out_raw(o, "]", 1);
+
+    comma_key(o, "renames");
+    js_out_raw(o, "[", 1);
+    first = 1;
+    for (unsigned i = 0; i < r->g->nrenames; i++) {
+        const struct js_rename *rn = &r->g->renames[i];
+        if (rn->from == NULL || rn->to == NULL)
+            continue;
+        if (!first)
+            comma(o);
+        first = 0;
+        js_out_raw(o, "{", 1);
+        const struct mount *m = mount_of(rn->to, mounts, nm);
+        js_out_key(o, "from");
+        js_out_str(o, rn->from, JS_PROFILE_MAX_PATH);
+        kv_s(o, "to", rn->to, JS_PROFILE_MAX_PATH);
+        kv_s(o, "fstype", m ? m->fstype : "", 256);
+        kv_u(o, "ns", rn->ns);
+        js_out_raw(o, "}", 1);
+    }
+    js_out_raw(o, "]", 1);
+    kv_u(o, "renames_dropped", r->g->renames_dropped);
 }
 
 static void write_profile(struct js_out *o, struct rec *r, const struct mount *mounts, size_t nm)
@@ -544,6 +605,12 @@ static int load(const char *name, struct rec *r, int live)
                  (unsigned long long)g->chunks_refused);
         add_missing(r, what);
     }
+    /* a fixed text, so that a step's processes add up under one reason; the counts are in
+     * files_dropped and renames_dropped (a record that could not grow said it above) */
+    if (g->files_dropped && !g->chunks_refused)
+        add_missing(r, "files not listed (its file list was full)");
+    if (g->renames_dropped)
+        add_missing(r, "renames not listed (its list of renames was full)");
     return 1;
 }
 

@@ -4,6 +4,10 @@
  * lookups, atomic per-file counters); the working directory cached until chdir/fchdir.
  * An open of a file already listed takes no lock: the hash chains only ever grow, each entry
  * published whole (release) before it can be found; only a new entry takes the lock.
+ * Files under a software tree (system directories, Python packages, shared libraries: see
+ * tree_of) share one entry per tree, so that an interpreter's thousand imports leave room in
+ * the list for the data files. Renames are kept in order, for the ingest to carry a file's
+ * writer over to its new name.
  */
 #include "config.h"
 
@@ -14,6 +18,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -237,6 +242,20 @@ static const char *absolute_fast(char *out, size_t cap, int dirfd, const char *p
     return out;
 }
 
+/* "/proc/self/fd/<fd>" into link (at least 32 bytes), without stdio (a signal handler may be here) */
+static void fd_link(char *link, int fd)
+{
+    memcpy(link, "/proc/self/fd/", 14);
+    char *p = link + 14, rev[12];
+    int k = 0;
+    do
+        rev[k++] = (char)('0' + fd % 10);
+    while ((fd /= 10) && k < 11);
+    while (k)
+        *p++ = rev[--k];
+    *p = '\0';
+}
+
 /* The absolute form of path as seen from dirfd. Returns 0, or -1 when it cannot be known. */
 static int absolute(char *out, size_t cap, int dirfd, const char *path)
 {
@@ -257,18 +276,10 @@ static int absolute(char *out, size_t cap, int dirfd, const char *path)
             n = js_cwd_len < cap - 1 ? js_cwd_len : cap - 1;
             memcpy(out, js_cwd, n);
         } else {
-            char link[64] = "/proc/self/fd/";
-            char *p = link + 14;
-            int d = dirfd, k = 0;
-            char rev[12];
-            if (d < 0)
+            char link[32];
+            if (dirfd < 0)
                 return -1;
-            do
-                rev[k++] = (char)('0' + d % 10);
-            while ((d /= 10) && k < 11);
-            while (k)
-                *p++ = rev[--k];
-            *p = '\0';
+            fd_link(link, dirfd);
             ssize_t r = readlink(link, out, cap - 1);
             if (r <= 0)
                 return -1;
@@ -298,6 +309,57 @@ static int excluded(const char *p)
 }
 
 
+static int is_component(const char *c, size_t n, const char *name)
+{
+    size_t l = strlen(name);
+    return n == l && memcmp(c, name, l) == 0;
+}
+
+/* The software tree a file belongs to: the length of the prefix of p (absolute, clean, len
+ * bytes) that names it, or 0 for a file of its own. Trees: the system directories (/usr/X,
+ * /opt/X, /lib*, /bin, /sbin, /etc, /snap, /nix/X), Python's lib/pythonX.Y, package directories
+ * (site-packages, dist-packages, node_modules, __pycache__) wherever they are, and the directory
+ * of a shared library (name.so, name.so.N). docs/profiler.md, "Software trees". */
+static size_t tree_of(const char *p, size_t len)
+{
+    const char *c = p + 1, *end = p + len;
+    const char *slash = memchr(c, '/', (size_t)(end - c));
+    if (!slash)
+        return 0; /* a file in / */
+    size_t n = (size_t)(slash - c);
+    if (is_component(c, n, "usr") || is_component(c, n, "opt") || is_component(c, n, "nix")) {
+        const char *two = memchr(slash + 1, '/', (size_t)(end - slash - 1));
+        return two ? (size_t)(two - p) : 0;
+    }
+    if (is_component(c, n, "lib") || is_component(c, n, "lib64") || is_component(c, n, "lib32") ||
+        is_component(c, n, "libx32") || is_component(c, n, "bin") || is_component(c, n, "sbin") ||
+        is_component(c, n, "etc") || is_component(c, n, "snap"))
+        return (size_t)(slash - p);
+    /* package directories anywhere, and lib/pythonX.Y */
+    const char *prev = NULL;
+    size_t prevn = 0;
+    for (const char *q = c; q < end;) {
+        const char *e = memchr(q, '/', (size_t)(end - q));
+        if (!e)
+            break; /* the last component is the file's own name */
+        size_t m = (size_t)(e - q);
+        if (is_component(q, m, "site-packages") || is_component(q, m, "dist-packages") ||
+            is_component(q, m, "node_modules") || is_component(q, m, "__pycache__") ||
+            (prev && is_component(prev, prevn, "lib") && m >= 9 && memcmp(q, "python", 6) == 0 &&
+             (q[6] == '2' || q[6] == '3') && q[7] == '.'))
+            return (size_t)(e - p);
+        prev = q;
+        prevn = m;
+        q = e + 1;
+    }
+    /* a shared library: its directory */
+    const char *base = (const char *)memrchr(p, '/', len) + 1;
+    size_t bl = (size_t)(end - base);
+    if ((bl > 3 && memcmp(end - 3, ".so", 3) == 0) || memmem(base, bl, ".so.", 4))
+        return base - 1 > p ? (size_t)(base - 1 - p) : 0;
+    return 0;
+}
+
 /* The entry of (path, layer) with hash h, or NULL; no lock needed. */
 static struct js_file *find(const char *abs, uint32_t h, int layer)
 {
@@ -305,6 +367,42 @@ static struct js_file *find(const char *abs, uint32_t h, int layer)
         if (f->hash == h && f->layer == layer && strcmp(f->path, abs) == 0)
             return f;
     return NULL;
+}
+
+/* A copy of path in the arena (caller holds js_files_mu), or NULL when there is no room. */
+static const char *keep_path(const char *path)
+{
+    if (path == NULL)
+        return NULL;
+    size_t len = strlen(path) + 1;
+    if (js_g->paths_used + len > JS_REC_PATH_BYTES || js_rec_reserve(js_arena + js_g->paths_used, len) != 0)
+        return NULL;
+    char *p = js_arena + js_g->paths_used;
+    memcpy(p, path, len);
+    js_g->paths_used += len;
+    return p;
+}
+
+/* The kernel's name of the file open on fd (symbolic links on the way resolved), kept in the
+ * arena when it differs from abs; NULL when the same or unknown. Caller holds js_files_mu.
+ * One readlink at a file's first open, straight into the arena (no 4 KiB on the stack). */
+static const char *resolved_name(int fd, const char *abs)
+{
+    size_t room = JS_REC_PATH_BYTES - js_g->paths_used;
+    if (room > JS_PROFILE_MAX_PATH)
+        room = JS_PROFILE_MAX_PATH;
+    char *dst = js_arena + js_g->paths_used, link[32];
+    if (room < 2 || js_rec_reserve(dst, room) != 0)
+        return NULL;
+    fd_link(link, fd);
+    ssize_t r = readlink(link, dst, room - 1);
+    if (r <= 0 || (size_t)r >= room - 1 || dst[0] != '/')
+        return NULL;
+    dst[r] = '\0';
+    if (strcmp(dst, abs) == 0 || (r > 10 && strcmp(dst + r - 10, " (deleted)") == 0))
+        return NULL;
+    js_g->paths_used += (uint64_t)r + 1;
+    return dst;
 }
 
 /* Find or make the entry of (path, layer); caller holds js_files_mu. NULL when the list is full. */
@@ -338,11 +436,31 @@ static struct js_file *entry_of(const char *abs, int layer, int fd)
             f->dev = (uint64_t)st.st_dev;
             f->ino = (uint64_t)st.st_ino;
         }
+        f->resolved = resolved_name(fd, abs);
     }
     f->hnext = *slot;
     __atomic_store_n(slot, f, __ATOMIC_RELEASE); /* whole before it can be found */
     __atomic_store_n(&js_g->nfiles, n + 1, __ATOMIC_RELEASE);
     return f;
+}
+
+/* The entry of the tree named by the first tl bytes of p, or NULL; no lock needed. */
+static struct js_file *find_tree(const char *p, size_t tl)
+{
+    uint32_t h = hash_path(p, tl, JS_LAYER_TREE);
+    for (struct js_file *f = __atomic_load_n(&js_hash[h % JS_HASH_SLOTS], __ATOMIC_ACQUIRE); f; f = f->hnext)
+        if (f->hash == h && f->layer == JS_LAYER_TREE && strncmp(f->path, p, tl) == 0 && f->path[tl] == '\0')
+            return f;
+    return NULL;
+}
+
+/* Find or make the entry of that tree; caller holds js_files_mu. */
+static struct js_file *tree_entry(const char *p, size_t tl)
+{
+    char key[JS_PROFILE_MAX_PATH];
+    memcpy(key, p, tl);
+    key[tl] = '\0';
+    return entry_of(key, JS_LAYER_TREE, -1);
 }
 
 static int mode_of(int flags)
@@ -409,6 +527,11 @@ void js_file_opened(int fd, const char *path, int dirfd, int flags, int layer)
                 opened(f, fd, flags, below_mpi);
             return;
         }
+        size_t tl = tree_of(fast, len);
+        if (tl && (f = find_tree(fast, tl)) != NULL) { /* a software tree seen before: no lock either */
+            opened(f, fd, flags, 0);
+            return;
+        }
     }
     int e = errno;
     if (!files_lock()) {
@@ -418,9 +541,59 @@ void js_file_opened(int fd, const char *path, int dirfd, int flags, int layer)
     if (fast != NULL || absolute(abs, sizeof abs, dirfd, path) == 0) {
         const char *p = fast ? fast : abs;
         if (!excluded(p)) {
-            struct js_file *f = below_mpi ? find(p, hash_path(p, strlen(p), at), at) : entry_of(p, layer, fd);
+            struct js_file *f;
+            size_t tl;
+            if (below_mpi)
+                f = find(p, hash_path(p, strlen(p), at), at);
+            else if ((tl = tree_of(p, strlen(p))) != 0)
+                f = tree_entry(p, tl);
+            else
+                f = entry_of(p, layer, fd);
             if (f)
                 opened(f, fd, flags, below_mpi);
+        }
+    }
+    files_unlock();
+    errno = e;
+}
+
+void js_file_renamed(int from_dirfd, const char *from, int to_dirfd, const char *to)
+{
+    if (from == NULL || to == NULL || !js_on)
+        return;
+    int e = errno;
+    char a[JS_PROFILE_MAX_PATH], b[JS_PROFILE_MAX_PATH];
+    if (!files_lock()) {
+        errno = e;
+        return;
+    }
+    /* the new name resolved through links (it exists now); the old one's directory */
+    if (absolute(b, sizeof b, to_dirfd, to) == 0 && absolute(a, sizeof a, from_dirfd, from) == 0 &&
+        !excluded(a) && !excluded(b)) {
+        char *slash = strrchr(a, '/');
+        char dir[JS_PROFILE_MAX_PATH];
+        if (slash && slash > a) {
+            *slash = '\0';
+            if (realpath(a, dir) && strlen(dir) + strlen(slash + 1) + 2 <= sizeof a) {
+                size_t dl = strlen(dir);
+                dir[dl] = '/';
+                memmove(a, dir, dl + 1);
+                memmove(a + dl + 1, slash + 1, strlen(slash + 1) + 1);
+            } else {
+                *slash = '/';
+            }
+        }
+        char real[PATH_MAX];
+        const char *nb = realpath(b, real) ? real : b;
+        unsigned n = js_g->nrenames;
+        const char *kf, *kt;
+        if (n >= JS_PROFILE_MAX_RENAMES || (kf = keep_path(a)) == NULL || (kt = keep_path(nb)) == NULL) {
+            js_g->renames_dropped++;
+        } else {
+            js_g->renames[n].from = kf;
+            js_g->renames[n].to = kt;
+            js_g->renames[n].ns = js_now_ns();
+            __atomic_store_n(&js_g->nrenames, n + 1, __ATOMIC_RELEASE);
         }
     }
     files_unlock();
@@ -522,4 +695,6 @@ void js_files_reset_after_fork(void)
         f->last_close_ns = 0;
     }
     js_g->files_dropped = 0;
+    js_g->nrenames = 0; /* the parent's */
+    js_g->renames_dropped = 0;
 }

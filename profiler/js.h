@@ -104,7 +104,8 @@ static inline uint32_t js_sample(struct js_thread *t, size_t n)
 }
 
 /* --- file table (files.c) --- */
-enum { JS_LAYER_POSIX = 0, JS_LAYER_STDIO = 1, JS_LAYER_MPIIO = 2 };
+/* JS_LAYER_TREE: the entry of a software tree, which the files under it count into (files.c) */
+enum { JS_LAYER_POSIX = 0, JS_LAYER_STDIO = 1, JS_LAYER_MPIIO = 2, JS_LAYER_TREE = 3 };
 enum { JS_MODE_R = 1, JS_MODE_W = 2 };
 
 struct js_file {
@@ -115,7 +116,8 @@ struct js_file {
     int open_count;   /* descriptors open now */
     uint32_t hash;
     uint8_t layer, open_mode;
-    const char *path;
+    const char *path;     /* as opened (the key), or the tree */
+    const char *resolved; /* the kernel's name of the file when it differs from path, else NULL */
     struct js_file *hnext;
 };
 
@@ -138,6 +140,8 @@ static inline void js_fadd(uint64_t *p, uint64_t n)
 
 /* Called after a successful open of fd by path at a layer; flags as for open(2). */
 void js_file_opened(int fd, const char *path, int dirfd, int flags, int layer);
+/* a rename(2) family call succeeded: from and to as given, relative to their dirfds */
+void js_file_renamed(int from_dirfd, const char *from, int to_dirfd, const char *to);
 struct js_file *js_file_lookup_open(const char *path, int layer, int accmode); /* mpiio */
 void js_file_closed(int fd);
 void js_file_closed_entry(struct js_file *f);

@@ -334,8 +334,37 @@ JS_META(int, __lxstat64, (int v, const char *p, struct stat64 *s), (v, p, s))
 JS_META(int, __fxstat64, (int v, int fd, struct stat64 *s), (v, fd, s))
 JS_META(int, unlink, (const char *p), (p))
 JS_META(int, unlinkat, (int d, const char *p, int f), (d, p, f))
-JS_META(int, rename, (const char *a, const char *b), (a, b))
-JS_META(int, renameat, (int da, const char *a, int db, const char *b), (da, a, db, b))
+
+/* renames: counted, and kept in order (files.c) for the ingest to follow a file to its new name */
+JS_EXPORT int rename(const char *a, const char *b)
+{
+    JS_REAL(int, rename, (const char *, const char *));
+    count_meta(JS_M_POSIX_META_CALLS);
+    int r = real_rename(a, b);
+    if (r == 0)
+        js_file_renamed(AT_FDCWD, a, AT_FDCWD, b);
+    return r;
+}
+
+JS_EXPORT int renameat(int da, const char *a, int db, const char *b)
+{
+    JS_REAL(int, renameat, (int, const char *, int, const char *));
+    count_meta(JS_M_POSIX_META_CALLS);
+    int r = real_renameat(da, a, db, b);
+    if (r == 0)
+        js_file_renamed(da, a, db, b);
+    return r;
+}
+
+JS_EXPORT int renameat2(int da, const char *a, int db, const char *b, unsigned flags)
+{
+    JS_REAL(int, renameat2, (int, const char *, int, const char *, unsigned));
+    count_meta(JS_M_POSIX_META_CALLS);
+    int r = real_renameat2(da, a, db, b, flags);
+    if (r == 0 && !(flags & RENAME_EXCHANGE)) /* an exchange moves no file to a new name */
+        js_file_renamed(da, a, db, b);
+    return r;
+}
 JS_META(int, mkdir, (const char *p, mode_t m), (p, m))
 JS_META(int, mkdirat, (int d, const char *p, mode_t m), (d, p, m))
 

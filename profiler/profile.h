@@ -21,7 +21,7 @@
 #include "slices.h"
 #include "record_quota.h"
 
-#define JS_REC_MAGIC "JSREC02"          /* 8 bytes with the NUL; changes with the layout */
+#define JS_REC_MAGIC "JSREC03"          /* 8 bytes with the NUL; changes with the layout */
 #define JS_REC_SUFFIX ".rec"
 /* a page: every page allocated is zeroed and every page touched faults once per image, which
  * is most of what a record costs a short process */
@@ -82,6 +82,12 @@ struct js_global {
     uint64_t files_dropped;
     uint64_t paths_used;       /* bytes used at off_paths */
     uint64_t chunks_refused;   /* chunks the record area or its quota refused: what they would have held is missing */
+    struct js_rename {         /* renames, in order; paths in the arena at off_paths */
+        uint64_t ns;
+        const char *from, *to;
+    } renames[JS_PROFILE_MAX_RENAMES];
+    unsigned nrenames;
+    uint64_t renames_dropped;
 
     /* the writer's own (meaningless to a reader) */
     char dir[4096];

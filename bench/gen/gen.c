@@ -531,6 +531,7 @@ static void put_file(struct buf *b, const struct pfile *f)
         b_key(b, ffield_names[i], &n);
         switch ((enum ffield)i) {
         case FF_PATH: b_str(b, f->path); break;
+        case FF_OPENED_AS: b_str(b, ""); break;
         case FF_LAYER: b_str(b, f->layer); break;
         case FF_DEV: b_u64(b, f->dev); break;
         case FF_INO: b_u64(b, f->ino); break;
@@ -678,6 +679,9 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
             b_c(b, ']');
             break;
         case PF_FILES_DROPPED: b_u64(b, 0); break;
+        case PF_TREES: b_s(b, "[]"); break;
+        case PF_RENAMES: b_s(b, "[]"); break;
+        case PF_RENAMES_DROPPED: b_u64(b, 0); break;
         case PF_MISSING: b_str(b, ""); break;
         default:
             fprintf(stderr, "jsgen: profile member \"%s\" of common/profile_format.h is unknown to the generator\n",

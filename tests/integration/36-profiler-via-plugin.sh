@@ -16,6 +16,8 @@ ok $? "srun as jsalice runs bash, which execs io_known"
 read -r job step node cluster pid <<< "$out"
 dir=$(job_dir "$job")/profiles
 b=$dir/$step.$node.b1.json
+# srun returns once the tasks ended; the step record comes after the bundles are in the spool
+wait_file "$(job_dir "$job")/step.$step.$node.json"
 # the bundle the plugin's collector made at step end; bash's image and io_known's share the pid
 img() { jq -c --argjson p "$pid" --arg e "$1" '[.profiles[] | select(.pid == $p and (.exe | endswith($e)))][0]' "$b"; }
 f=$(mktemp); img /io_known > "$f"

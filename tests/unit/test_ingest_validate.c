@@ -141,12 +141,12 @@ static void profiles_merge_per_slice_file_and_image(void **state)
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
     assert_string_equal(reason, "profile is of job 101 step 0 node node2, not of this step record's job 101 step 0 node node1");
     json_object_set_new(p, "node", json_string("node1"));
-    json_object_set_new(p, "version", json_integer(3));
+    json_object_set_new(p, "version", json_integer(4));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
-    assert_string_equal(reason, "unknown profile format version 3 (this profile_ingest reads versions 1 to 2)");
+    assert_string_equal(reason, "unknown profile format version 4 (this profile_ingest reads versions 1 to 3)");
     json_object_set_new(p, "version", json_integer(0));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
-    assert_string_equal(reason, "unknown profile format version 0 (this profile_ingest reads versions 1 to 2)");
+    assert_string_equal(reason, "unknown profile format version 0 (this profile_ingest reads versions 1 to 3)");
     json_decref(p);
     assert_int_equal(st.nprocs, 3);
     pi_step_free(&st);
@@ -167,6 +167,92 @@ static int add_profile(struct pi_step *st, const struct pi_conf *conf, const cha
     int rc = pi_profile_add(st, conf, p, reason, PI_REASON_MAX);
     json_decref(p);
     return rc;
+}
+
+/* A version 3 profile of the suite's step 101: the v1 profile with what v2 and v3 added. */
+static json_t *v3_profile(const char *name)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "valid/processes-merge-per-slice/spool/job.101/profiles/%s", name);
+    json_t *p = suite_json(rel);
+    json_object_set_new(p, "version", json_integer(3));
+    json_object_set_new(p, "exit_code", json_integer(0));
+    json_object_set_new(p, "signal", json_integer(0));
+    json_object_set_new(p, "missing", json_string(""));
+    size_t i;
+    json_t *f;
+    json_array_foreach(json_object_get(p, "files"), i, f)
+        json_object_set_new(f, "opened_as", json_string(""));
+    json_object_set_new(p, "trees", json_pack("[{s:s, s:i, s:i, s:i}]", "path", "/usr/lib", "opens", 3, "read_bytes", 100, "write_bytes", 0));
+    json_object_set_new(p, "renames", json_array());
+    json_object_set_new(p, "renames_dropped", json_integer(0));
+    return p;
+}
+
+static void renames_carry_the_writer_and_trees_add_up(void **state)
+{
+    (void)state;
+    struct pi_conf conf;
+    pi_conf_defaults(&conf);
+    struct pi_step st;
+    char reason[PI_REASON_MAX];
+    pi_step_init(&st, suite_json("valid/processes-merge-per-slice/spool/job.101/job.json"),
+                 suite_json("valid/processes-merge-per-slice/spool/job.101/step.0.node1.json"), "default");
+    /* 1000 wrote /scratch/shared.log (30 B, until ...208 s) and renamed it; it also wrote a
+     * file in dir.tmp and renamed the directory */
+    json_t *p = v3_profile("0.node1.1000.json");
+    json_array_append_new(json_object_get(p, "files"),
+        json_pack("{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+                  "path", "/scratch/dir.tmp/part", "opened_as", "/scratch/link/part", "layer", "posix", "dev", (json_int_t)1,
+                  "ino", (json_int_t)2, "mount", "/", "fstype", "ext4", "open_mode", "w", "used_mode", "w", "opens", (json_int_t)1,
+                  "read_calls", (json_int_t)0, "read_bytes", (json_int_t)0, "write_calls", (json_int_t)1, "write_bytes", (json_int_t)7,
+                  "lower_read_bytes", (json_int_t)0, "lower_write_bytes", (json_int_t)0,
+                  "first_open_ns", (json_int_t)1795219202000000000, "last_close_ns", (json_int_t)1795219203000000000));
+    json_array_append_new(json_object_get(p, "renames"),
+        json_pack("{s:s, s:s, s:s, s:I}", "from", "/scratch/shared.log", "to", "/scratch/final.log", "fstype", "ext4", "ns", (json_int_t)1795219208500000000));
+    json_array_append_new(json_object_get(p, "renames"),
+        json_pack("{s:s, s:s, s:s, s:I}", "from", "/scratch/dir.tmp", "to", "/scratch/dir", "fstype", "ext4", "ns", (json_int_t)1795219204000000000));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_OK);
+    json_decref(p);
+    p = v3_profile("0.node1.1001.json");
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_OK);
+    /* refused: a rename outside the profile's time, a relative opened_as */
+    json_array_append_new(json_object_get(p, "renames"),
+        json_pack("{s:s, s:s, s:s, s:I}", "from", "/a", "to", "/b", "fstype", "ext4", "ns", (json_int_t)1));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "renames[0]: ns lies outside the profile's start_ns..end_ns");
+    json_array_clear(json_object_get(p, "renames"));
+    json_object_set_new(json_array_get(json_object_get(p, "files"), 0), "opened_as", json_string("rel/x"));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "files[0]: opened_as is neither empty nor an absolute path");
+    json_decref(p);
+    pi_step_finish(&st);
+
+    assert_int_equal(st.ntrees, 1);
+    assert_string_equal(st.trees[0].path, "/usr/lib");
+    assert_int_equal(st.trees[0].processes, 2);
+    assert_int_equal(st.trees[0].opens, 6);
+    /* sorted ('.' before '/'): dir.tmp/part, dir/part (moved with its directory), final.log,
+     * shared.log; no entry of the directories themselves */
+    assert_int_equal(st.nfiles, 4);
+    assert_string_equal(st.files[0].path, "/scratch/dir.tmp/part");
+    assert_true(st.files[0].read);
+    assert_string_equal(st.files[1].path, "/scratch/dir/part");
+    assert_true(st.files[1].written);
+    assert_int_equal(st.files[1].bytes_written, 7);
+    assert_int_equal(st.files[1].last_write, 1795219204000000000);
+    assert_int_equal(st.files[1].layers, PI_LAYER_RENAME);
+    assert_string_equal(st.files[2].path, "/scratch/final.log");
+    assert_true(st.files[2].written);
+    assert_false(st.files[2].read);
+    assert_int_equal(st.files[2].bytes_written, 30); /* what the step wrote under the old name */
+    assert_int_equal(st.files[2].last_write, 1795219208500000000);
+    assert_false(st.files[2].shared); /* ext4: node-local unless shared_fs names it */
+    assert_string_equal(st.files[3].path, "/scratch/shared.log");
+    assert_true(st.files[3].read);
+    assert_true(st.files[3].first_read > 0 && st.files[3].first_read <= 1795219208500000000); /* 1001 read it before */
+    assert_int_equal(st.files[3].layers, PI_LAYER_POSIX | PI_LAYER_RENAME);
+    pi_step_free(&st);
 }
 
 static void version_1_and_2_profiles_say_how_the_process_ended(void **state)
@@ -420,6 +506,7 @@ int main(void)
         cmocka_unit_test(profile_names_match_only_their_step_and_node),
         cmocka_unit_test(records_are_checked_against_the_format_tables),
         cmocka_unit_test(profiles_merge_per_slice_file_and_image),
+        cmocka_unit_test(renames_carry_the_writer_and_trees_add_up),
         cmocka_unit_test(version_1_and_2_profiles_say_how_the_process_ended),
         cmocka_unit_test(bad_ends_signals_exit_codes_and_missing_are_refused),
         cmocka_unit_test(running_is_an_end_of_live_snapshots_only),
