@@ -57,6 +57,7 @@ struct joblog_job {
     char *workflow;
     char *work_dir;
     char *batch_script;
+    char *submitter;     /* the submitting command (JOBSCREEN_SUBMITTER, set by the plugin in sbatch/srun) */
     int batch;
     const char *source; /* "plugin" or "joblog" (static) */
     int truncated;

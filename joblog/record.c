@@ -38,7 +38,7 @@ void joblog_job_free(struct joblog_job *job)
 {
     char **strings[] = { &job->cluster, &job->name, &job->user, &job->group, &job->account,
                          &job->partition, &job->qos, &job->node_list, &job->dependency,
-                         &job->state, &job->workflow, &job->work_dir, &job->batch_script };
+                         &job->state, &job->workflow, &job->work_dir, &job->batch_script, &job->submitter };
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         free(*strings[i]);
         *strings[i] = NULL;
@@ -355,6 +355,7 @@ json_t *joblog_job_to_json(const struct joblog_job *job, int64_t written_ns)
     put(o, "workflow", jstr(job->workflow), &fail);
     put(o, "work_dir", jstr(job->work_dir), &fail);
     put(o, "batch_script", jstr(job->batch_script), &fail);
+    put(o, "submitter", jstr(job->submitter), &fail);
     put(o, "batch", json_boolean(job->batch), &fail);
     put(o, "source", json_string(job->source ? job->source : "plugin"), &fail);
     put(o, "writer_version", json_string(PACKAGE_VERSION), &fail);

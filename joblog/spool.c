@@ -292,6 +292,7 @@ int joblog_job_merge_previous(int dirfd, struct joblog_job *job, char *err, size
         { "workflow", &job->workflow },
         { "batch_script", &job->batch_script },
         { "work_dir", &job->work_dir },
+        { "submitter", &job->submitter },
         { "account", &job->account },
         { "qos", &job->qos },
     };

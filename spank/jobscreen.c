@@ -76,12 +76,46 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
     return ESPANK_SUCCESS;
 }
 
+/* In sbatch, salloc and srun: name the submitting command in the job's environment, unless it
+ * is named already (a step inside a job; an engine that names itself): host, process group and
+ * the group leader's start time. The jobs one command (a workflow engine's run, a script)
+ * submits share it, the next run's do not: time edges join only jobs of one submitter
+ * (docs/dependencies.md). Nothing here may fail the submission. */
+static void set_submitter(void)
+{
+    if (getenv(JS_ENV_SUBMITTER))
+        return;
+    char host[64] = "", path[64], stat[1024], value[JS_WORKFLOW_MAX];
+    if (gethostname(host, sizeof host - 1) != 0)
+        snprintf(host, sizeof host, "?");
+    pid_t pg = getpgrp();
+    unsigned long long start = 0;
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pg);
+    FILE *f = fopen(path, "re");
+    if (f) {
+        size_t n = fread(stat, 1, sizeof stat - 1, f);
+        stat[n] = '\0';
+        fclose(f);
+        /* the fields after the command's closing parenthesis; the start time is the 20th */
+        char *p = strrchr(stat, ')');
+        for (int field = 0; p && field < 20; field++)
+            p = strchr(p + 1, ' ');
+        if (p)
+            start = strtoull(p + 1, NULL, 10);
+    }
+    snprintf(value, sizeof value, "%s:%d:%llu", host, (int)pg, start);
+    if (js_submitter_valid(value) == 0)
+        setenv(JS_ENV_SUBMITTER, value, 0);
+}
+
 int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 {
     (void)ac;
     (void)av;
     if (spank_context() == S_CTX_REMOTE)
         return js_stepd_init_post_opt(sp);
+    if (spank_context() == S_CTX_LOCAL || spank_context() == S_CTX_ALLOCATOR)
+        set_submitter();
     return ESPANK_SUCCESS;
 }
 

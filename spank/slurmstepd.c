@@ -448,6 +448,11 @@ static void write_job_record(spank_t sp, int final, int64_t batch_status)
         joblog_set_string(&job.workflow, st.workflow, NULL);
     /* the dependency as the job was submitted with it: slurmctld forgets it once fulfilled */
     joblog_set_string(&job.dependency, job_getenv(sp, "SLURM_JOB_DEPENDENCY", buf, sizeof buf), &job.truncated);
+    /* which command submitted it (the plugin in sbatch/srun set it): time edges join only the
+     * jobs of one submitting command (docs/dependencies.md); the user's to say, not trusted */
+    const char *sub = job_getenv(sp, JS_ENV_SUBMITTER, buf, sizeof buf);
+    if (sub && js_submitter_valid(sub) == 0)
+        joblog_set_string(&job.submitter, sub, NULL);
     if (joblog_job_merge_previous(st.job_dir, &job, err, sizeof err) < 0)
         slurm_error("jobscreen: job %" PRIu32 ": previous job record ignored: %s", st.job_id, err);
     /* a step of a batch job leaves the job record to the batch step (and costs no RPC) */

@@ -7,7 +7,8 @@
 -- - File edges from the last write before the first read: a step that read a file links to the
 --   step that wrote it last before that read, not to every earlier writer, so that a workflow
 --   run again in the same directory stays apart from its earlier runs (docs/dependencies.md).
--- - Time edges by a stricter rule (docs/dependencies.md): B submitted after A ended.
+-- - Time edges by a stricter rule (docs/dependencies.md): B submitted after A ended; stored, so
+--   that they join derived workflows.
 -- Views gain columns at their end only (CREATE OR REPLACE VIEW keeps what stands on them).
 
 CREATE TABLE js_data.step_trees (
@@ -204,6 +205,9 @@ BEGIN
             from_time = greatest(dependencies.from_time, excluded.from_time),
             to_time = least(dependencies.to_time, excluded.to_time);
 
+    -- a file edge explains a start: the time edges of the jobs that have one now go
+    PERFORM js_data.unlink_by_time(p_cluster, array_append(ARRAY(SELECT DISTINCT job_id FROM finish_readers), p_job));
+
     -- the slice totals: queued, folded in batches by js_data.rollup_totals()
     INSERT INTO js_data.totals_pending (cluster_id, job_id, step_id, node) VALUES (p_cluster, p_job, p_step, p_node);
     DELETE FROM ingest_files;
@@ -218,20 +222,84 @@ COMMENT ON FUNCTION js_data.ingest_finish(smallint, bigint, text, text, text[]) 
 -- Time edges: A -> B when B was submitted after A ended (an engine submits the next job when
 -- the last one is done; a job submitted before A ended waited for something else), B started at
 -- most js.time_edge_window() after A ended (never before), A and B are of one user and of one
--- workflow tag, or both untagged and submitted from one working directory, A is the latest
--- such job, and B has no incoming scheduler or file edge (docs/dependencies.md).
+-- workflow tag, or both untagged and submitted by one command (the job records' submitter:
+-- host, process group and its start; without it, from one working directory), A is the latest
+-- such job, and B depends on nothing else: no scheduler dependency, no incoming file edge
+-- (docs/dependencies.md). Stored now (kind time), so that they join derived workflows like the
+-- other edges (an engine's untagged run is one workflow): made whenever a job's times change
+-- (trigger below), removed when a file edge into the job arrives.
+ALTER TABLE js_data.dependencies DROP CONSTRAINT dependencies_kind_check;
+ALTER TABLE js_data.dependencies ADD CONSTRAINT dependencies_kind_check CHECK (kind IN ('scheduler', 'file', 'time'));
+
+CREATE FUNCTION js_data.link_by_time(p_cluster smallint, p_job bigint) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    a record;
+BEGIN
+    DELETE FROM js_data.dependencies WHERE cluster_id = p_cluster AND kind = 'time' AND to_job = p_job;
+    IF EXISTS (SELECT 1 FROM js_data.dependencies d
+               WHERE d.cluster_id = p_cluster AND d.to_job = p_job AND d.from_job <> p_job) THEN
+        RETURN;
+    END IF;
+    SELECT x.job_id, x.end_time, b.start_time INTO a
+        FROM js_data.jobs b
+        JOIN LATERAL (
+            SELECT x.job_id, x.end_time FROM js_data.jobs x
+            WHERE x.cluster_id = b.cluster_id AND x.uid = b.uid AND x.workflow_tag IS NOT DISTINCT FROM b.workflow_tag
+              AND (b.workflow_tag IS NOT NULL OR
+                   CASE WHEN b.record->>'submitter' IS NOT NULL AND x.record->>'submitter' IS NOT NULL
+                        THEN x.record->>'submitter' = b.record->>'submitter'
+                        ELSE x.work_dir = b.work_dir END)
+              AND x.job_id <> b.job_id AND x.end_time <= b.start_time
+              AND x.end_time >= b.start_time - js.time_edge_window()
+              AND b.submit_time >= x.end_time - interval '1 second'
+            ORDER BY x.end_time DESC LIMIT 1
+        ) x ON true
+        WHERE b.cluster_id = p_cluster AND b.job_id = p_job AND coalesce(b.dependency, '') = '';
+    IF FOUND THEN
+        INSERT INTO js_data.dependencies (cluster_id, kind, from_job, to_job, from_time, to_time)
+            VALUES (p_cluster, 'time', a.job_id, p_job, a.end_time, a.start_time)
+            ON CONFLICT DO NOTHING;
+        PERFORM js_data.merge_workflows(p_cluster, p_job);
+    END IF;
+END $$;
+COMMENT ON FUNCTION js_data.link_by_time(smallint, bigint) IS 'the time edge into a job by the rule of docs/dependencies.md (removed first, made again when it holds)';
+
+CREATE FUNCTION js_data.jobs_link_by_time() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM js_data.link_by_time(NEW.cluster_id, NEW.job_id);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER jobs_time_edge AFTER INSERT OR UPDATE OF submit_time, start_time, end_time, work_dir, workflow_tag, dependency
+    ON js_data.jobs FOR EACH ROW EXECUTE FUNCTION js_data.jobs_link_by_time();
+COMMENT ON TRIGGER jobs_time_edge ON js_data.jobs IS 'a job''s time edge follows its times (js_data.link_by_time)';
+
+-- a file edge into a job explains its start: its time edge goes (ingest_finish calls this)
+CREATE FUNCTION js_data.unlink_by_time(p_cluster smallint, p_jobs bigint[]) RETURNS void
+LANGUAGE sql AS $$
+    DELETE FROM js_data.dependencies t
+    WHERE t.cluster_id = p_cluster AND t.kind = 'time' AND t.to_job = ANY (p_jobs)
+      AND EXISTS (SELECT 1 FROM js_data.dependencies d WHERE d.cluster_id = p_cluster AND d.to_job = t.to_job
+                  AND d.kind <> 'time' AND d.from_job <> t.to_job)
+$$;
+COMMENT ON FUNCTION js_data.unlink_by_time(smallint, bigint[]) IS 'remove the time edges of jobs that have a scheduler or file edge now';
+
 CREATE OR REPLACE VIEW js.time_edges AS
-    SELECT b.cluster_id, a.job_id AS from_job, b.job_id AS to_job, a.end_time AS from_time, b.start_time AS to_time
-    FROM js_data.jobs b
-    JOIN LATERAL (
-        SELECT a.job_id, a.end_time FROM js_data.jobs a
-        WHERE a.cluster_id = b.cluster_id AND a.uid = b.uid AND a.workflow_tag IS NOT DISTINCT FROM b.workflow_tag
-          AND (b.workflow_tag IS NOT NULL OR a.work_dir = b.work_dir)
-          AND a.job_id <> b.job_id AND a.end_time <= b.start_time
-          AND a.end_time >= b.start_time - js.time_edge_window()
-          AND b.submit_time >= a.end_time - interval '1 second'
-        ORDER BY a.end_time DESC LIMIT 1
-    ) a ON true
-    WHERE NOT EXISTS (SELECT 1 FROM js_data.dependencies d
-                      WHERE d.cluster_id = b.cluster_id AND d.to_job = b.job_id AND d.from_job <> b.job_id);
-COMMENT ON VIEW js.time_edges IS 'time edges: the latest job of the same user and workflow tag (or both untagged, from one working directory) that ended at most js.time_edge_window() before this one started and before it was submitted (1 s of slack: Slurm''s times are whole seconds), for jobs with no incoming scheduler or file edge';
+    SELECT d.cluster_id, d.from_job, d.to_job, d.from_time, d.to_time
+    FROM js_data.dependencies d WHERE d.kind = 'time';
+COMMENT ON VIEW js.time_edges IS 'time edges (stored by js_data.link_by_time): the latest job of the same user and workflow tag (or both untagged, submitted by one command) that ended at most js.time_edge_window() before this one started and before it was submitted (1 s of slack: Slurm''s times are whole seconds), for jobs with no scheduler dependency and no incoming file edge';
+
+CREATE OR REPLACE VIEW js.dependencies AS
+    SELECT d.cluster_id, d.kind, d.from_job, d.from_step, d.to_job, d.to_step, ja.uid AS from_uid, jb.uid AS to_uid,
+           d.condition, nullif(d.file_id, 0) AS file_id, f.path, d.from_time, d.to_time
+    FROM js_data.dependencies d
+    LEFT JOIN js_data.jobs ja ON ja.cluster_id = d.cluster_id AND ja.job_id = d.from_job
+    LEFT JOIN js_data.jobs jb ON jb.cluster_id = d.cluster_id AND jb.job_id = d.to_job
+    LEFT JOIN js_data.files f ON f.cluster_id = d.cluster_id AND f.file_id = d.file_id;
+COMMENT ON VIEW js.dependencies IS 'all dependency edges: kind scheduler (condition), file (from_step wrote file_id/path, last write from_time; to_step first read it at to_time) and time (from_time: the end of from_job; to_time: the start of to_job); from_uid may differ from to_uid for file edges';
+
+-- the time edges of the jobs already in the database, by the rule above
+DO $$ BEGIN
+    PERFORM js_data.link_by_time(cluster_id, job_id) FROM js_data.jobs ORDER BY start_time NULLS LAST;
+END $$;
