@@ -102,8 +102,8 @@ int main(int argc, char **argv)
                             snprintf(path, sizeof path, "/gen/input");
                         else
                             snprintf(path, sizeof path, "/gen/%ld/%ld/%s.%ld.%ld", id, s, node, p, f);
-                        json_array_append_new(fl, json_pack("{s:s,s:s,s:i,s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:I,s:I}",
-                            "path", path, "layer", "posix", "dev", 1, "ino", 1, "mount", "/",
+                        json_array_append_new(fl, json_pack("{s:s,s:s,s:s,s:i,s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:I,s:I}",
+                            "path", path, "opened_as", "", "layer", "posix", "dev", 1, "ino", 1, "mount", "/",
                             "fstype", f == files ? "nfs4" : "ext4", "open_mode", f == files ? "r" : "w",
                             "used_mode", f == files ? "r" : "w", "opens", 1, "read_calls", f == files, "read_bytes", f == files ? 10 : 0,
                             "write_calls", f != files, "write_bytes", f == files ? 0 : 100, "lower_read_bytes", 0,
@@ -128,6 +128,9 @@ int main(int argc, char **argv)
                     json_object_set_new(prof, "slices_truncated", json_false());
                     json_object_set_new(prof, "files", fl);
                     json_object_set_new(prof, "files_dropped", json_integer(0));
+                    json_object_set_new(prof, "trees", json_array());
+                    json_object_set_new(prof, "renames", json_array());
+                    json_object_set_new(prof, "renames_dropped", json_integer(0));
                     int kill = p >= profiles - killed;
                     json_object_set_new(prof, "end", json_string(kill ? "signal" : "exit"));
                     json_object_set_new(prof, "exit_code", json_integer(kill ? -1 : 0));

@@ -24,6 +24,10 @@ CREATE TABLE js_data.step_trees (
     PRIMARY KEY (cluster_id, job_id, step_id, node, tree)
 );
 COMMENT ON TABLE js_data.step_trees IS 'software trees a step used on a node: the files under each counted together (profile-format.md "trees")';
+COMMENT ON COLUMN js_data.step_trees.cluster_id IS 'cluster of the step';
+COMMENT ON COLUMN js_data.step_trees.job_id IS 'job of the step';
+COMMENT ON COLUMN js_data.step_trees.step_id IS 'the step';
+COMMENT ON COLUMN js_data.step_trees.node IS 'node of the step record';
 COMMENT ON COLUMN js_data.step_trees.tree IS 'the tree: /usr/lib, /etc, a site-packages or lib/pythonX.Y directory, the directory of a shared library, ...';
 COMMENT ON COLUMN js_data.step_trees.processes IS 'processes of the step on the node that opened files under it';
 COMMENT ON COLUMN js_data.step_trees.opens IS 'opens of files under it';

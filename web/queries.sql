@@ -225,7 +225,13 @@ SELECT s.job_id AS job, s.step_id AS step, j.cluster, c.slice_seconds, s.name, s
                 '[]'::jsonb) AS node_names,
        s.live,
        (SELECT extract(epoch FROM max(ln.snapshot_time))::float8 FROM js.live_step_nodes ln
-         WHERE ln.cluster_id = s.cluster_id AND ln.job_id = s.job_id AND ln.step_id = s.step_id) AS snapshot
+         WHERE ln.cluster_id = s.cluster_id AND ln.job_id = s.job_id AND ln.step_id = s.step_id) AS snapshot,
+       s.files_dropped,
+       coalesce((SELECT jsonb_agg(jsonb_build_object('tree', t.tree, 'processes', t.processes, 'opens', t.opens,
+                                                     'read_bytes', t.read_bytes, 'write_bytes', t.write_bytes)
+                                  ORDER BY t.read_bytes + t.write_bytes DESC, t.tree)
+                 FROM js.step_trees t
+                 WHERE t.cluster_id = s.cluster_id AND t.job_id = s.job_id AND t.step_id = s.step_id), '[]'::jsonb) AS software
 FROM js.steps s
 JOIN js.jobs j ON j.cluster_id = s.cluster_id AND j.job_id = s.job_id
 JOIN js.clusters c ON c.cluster_id = s.cluster_id

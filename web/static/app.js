@@ -773,6 +773,20 @@
     if (s.process_list_truncated) pb.appendChild(el('tr', {}, el('td', { colspan: 8, class: 'note', text: 'More processes ran: ' + s.processes + ' in all.' })));
     pt.appendChild(pb);
     T.append(el('h4', { text: 'Processes' }), pt, el('h4', { text: 'Files' }), filesTable(s.files || [], false));
+    if (s.files_dropped > 0)
+      T.appendChild(el('p', { class: 'incomplete', text: s.files_dropped + ' more file' + (s.files_dropped === 1 ? '' : 's') + ' not listed: a process opened more files than its list holds.' }));
+    /* files under system, package and library directories, counted per tree (profiler.md) */
+    const sw = s.software || [];
+    if (sw.length) {
+      const tt = el('table', { class: 'data software' },
+        el('thead', {}, el('tr', {}, el('th', { text: 'Tree' }), el('th', { class: 'num', text: 'Opens' }), el('th', { class: 'num', text: 'Read' }), el('th', { class: 'num', text: 'Written' }))));
+      const tb = el('tbody');
+      for (const t of sw)
+        tb.appendChild(el('tr', {}, el('td', { class: 'mono', text: t.tree }), el('td', { class: 'num', text: t.opens }),
+          el('td', { class: 'num', text: fmtBytes(t.read_bytes) }), el('td', { class: 'num', text: fmtBytes(t.write_bytes) })));
+      tt.appendChild(tb);
+      T.append(el('h4', { text: 'Software (files counted per tree, not listed)' }), tt);
+    }
   }
 
   /* an axis range around some times, padded by 5 % (at least 1 s) */
