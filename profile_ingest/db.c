@@ -551,7 +551,10 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
             for (size_t k = 0, n = 0; k < sizeof layers / sizeof layers[0]; k++)
                 if (f->layers & layers[k].bit)
                     sb_printf(&b, "%s%s", n++ ? "," : "", layers[k].name);
-            sb_raw(&b, "\n", 1);
+            if (f->ino == 0)
+                sb_raw(&b, "\t\\N\t\\N\n", 7);
+            else
+                sb_printf(&b, "\t%" PRId64 "\t%" PRId64 "\n", (int64_t)f->dev, (int64_t)f->ino);
         }
         if ((rc = copy_rows(db, "COPY ingest_files FROM STDIN", &b, "COPY file accesses")) != PI_DB_OK)
             goto out;

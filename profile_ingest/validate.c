@@ -580,6 +580,8 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
         f->bytes_written = I64(fe, "write_bytes");
         f->first_access = I64(fe, "first_open_ns");
         f->last_access = I64(fe, "last_close_ns");
+        f->dev = (uint64_t)I64(fe, "dev");
+        f->ino = (uint64_t)I64(fe, "ino");
         if (f->read)
             f->first_read = f->first_access;
         if (f->written)
@@ -864,6 +866,10 @@ void pi_step_finish(struct pi_step *st)
             d->first_read = min_set(d->first_read, s->first_read);
             d->last_write = max_set(d->last_write, s->last_write);
             d->layers |= s->layers;
+            if (d->ino == 0) { /* of a profile that knew them */
+                d->dev = s->dev;
+                d->ino = s->ino;
+            }
             free(s->path);
             free(s->fstype);
         } else {

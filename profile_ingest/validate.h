@@ -47,6 +47,7 @@ struct pi_file {
     int last_proc;            /* index of the last profile that added to it */
     int64_t opens, reads, writes, bytes_read, bytes_written;
     int64_t first_access, last_access, first_read, last_write; /* -1: none */
+    uint64_t dev, ino;        /* at the first open; 0: unknown */
     int layers;               /* PI_LAYER_* bits */
 };
 

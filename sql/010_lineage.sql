@@ -6,7 +6,8 @@
 --   (and the step is marked incomplete: the profile says so in "missing").
 -- - File edges from the last write before the first read: a step that read a file links to the
 --   step that wrote it last before that read, not to every earlier writer, so that a workflow
---   run again in the same directory stays apart from its earlier runs (docs/dependencies.md).
+--   run again in the same directory stays apart from its earlier runs (docs/dependencies.md);
+--   renames carry a file to its new name (interface rename); device and inode kept per access.
 -- - Time edges by a stricter rule (docs/dependencies.md): B submitted after A ended; stored, so
 --   that they join derived workflows.
 -- Views gain columns at their end only (CREATE OR REPLACE VIEW keeps what stands on them).
@@ -137,6 +138,46 @@ CREATE OR REPLACE VIEW js.steps AS
                       WHERE s.cluster_id = l.cluster_id AND s.job_id = l.job_id AND s.step_id = l.step_id);
 COMMENT ON VIEW js.steps IS 'steps merged over their nodes, with the runtime share summed over their processes (wall_ns = compute_ns + mpi_p2p_ns + mpi_coll_ns + io_*_ns), I/O volume and metadata calls; incomplete_reason says what is missing, killed_processes counts processes killed by a signal, unrecorded_processes those the profiler did not record (spool quota), summed over the nodes; live: some node still runs (provisional data); a step with no step record ingested yet has state RUNNING, its data so far, end_time its newest snapshot; files_dropped: files its processes did not list (their lists were full)';
 
+-- Device and inode with each access (profile "dev", "ino" at the first open; NULL when unknown:
+-- a name only a rename gave it): what the file was, beside the path it had.
+ALTER TABLE js_data.file_accesses ADD COLUMN dev bigint, ADD COLUMN ino bigint;
+COMMENT ON COLUMN js_data.file_accesses.dev IS 'st_dev of the file at the step''s first open of it on the node (NULL: unknown)';
+COMMENT ON COLUMN js_data.file_accesses.ino IS 'st_ino of the file at that open (NULL: unknown; above 2^63 it reads negative)';
+
+CREATE OR REPLACE FUNCTION js_data.create_staging() RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+    CREATE TEMP TABLE IF NOT EXISTS ingest_files (
+        path text NOT NULL,
+        scope text NOT NULL,
+        fs_type text,
+        mode text NOT NULL,
+        processes integer NOT NULL,
+        opens bigint NOT NULL,
+        reads bigint NOT NULL,
+        writes bigint NOT NULL,
+        bytes_read bigint NOT NULL,
+        bytes_written bigint NOT NULL,
+        first_access_ns bigint NOT NULL,
+        last_access_ns bigint NOT NULL,
+        first_read_ns bigint,
+        last_write_ns bigint,
+        interfaces text NOT NULL,
+        dev bigint,
+        ino bigint
+    );  -- emptied by ingest_finish: ON COMMIT DELETE ROWS would truncate it at every commit (1-2 ms)
+END $$;
+
+CREATE OR REPLACE VIEW js.file_accesses AS
+    SELECT a.cluster_id, a.job_id, a.step_id, a.node, j.uid, a.file_id, f.path, f.scope, f.node AS file_node,
+           a.mode, CASE a.mode WHEN 'r' THEN 'read-only' WHEN 'w' THEN 'write-only' ELSE 'read-write' END AS access,
+           a.processes, a.opens, a.reads, a.writes, a.bytes_read, a.bytes_written, a.first_access, a.last_access,
+           a.first_read, a.last_write, a.interfaces, a.dev, a.ino
+    FROM js_data.file_accesses a
+    JOIN js_data.files f ON f.cluster_id = a.cluster_id AND f.file_id = a.file_id
+    JOIN js_data.jobs j ON j.cluster_id = a.cluster_id AND j.job_id = a.job_id;
+COMMENT ON VIEW js.file_accesses IS 'what each step did to each file on each node; access = read-only, write-only or read-write; interfaces posix, stdio, mpiio, rename (the step renamed it to or from this name); dev and ino of the file at the first open';
+
 -- The last write before a read: of all accesses of the file (any job, the reader's own job
 -- too) whose last write is at or before the read, the latest; an edge when it is another job's.
 CREATE FUNCTION js_data.last_writer(p_cluster smallint, p_file bigint, p_read timestamptz,
@@ -158,10 +199,10 @@ BEGIN
         ORDER BY f.path, n
         ON CONFLICT (cluster_id, path, node) DO NOTHING;
     INSERT INTO js_data.file_accesses (cluster_id, job_id, step_id, node, file_id, mode, processes, opens,
-            reads, writes, bytes_read, bytes_written, first_access, last_access, first_read, last_write, interfaces)
+            reads, writes, bytes_read, bytes_written, first_access, last_access, first_read, last_write, interfaces, dev, ino)
         SELECT p_cluster, p_job, p_step, p_node, fi.file_id, f.mode, f.processes, f.opens, f.reads, f.writes,
             f.bytes_read, f.bytes_written, js_data.ns_to_time(f.first_access_ns), js_data.ns_to_time(f.last_access_ns),
-            js_data.ns_to_time(f.first_read_ns), js_data.ns_to_time(f.last_write_ns), f.interfaces
+            js_data.ns_to_time(f.first_read_ns), js_data.ns_to_time(f.last_write_ns), f.interfaces, f.dev, f.ino
         FROM ingest_files f
         JOIN js_data.files fi ON fi.cluster_id = p_cluster AND fi.path = f.path
             AND fi.node = CASE WHEN f.scope = 'local' THEN p_node ELSE '' END;

@@ -15,7 +15,7 @@ need_cluster
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline (transport/ or profile_ingest not built)"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 command -v python3 >/dev/null || skip_all "no python3"
-plan 16
+plan 17
 q() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
 w=$(work_dir jsalice)
 # sub DIR sbatch-args...: submit as a command of its own (a process group of its own, as a
@@ -98,6 +98,8 @@ is "$(q "SELECT from_job || '>' || to_job || ' ' || replace(path, '$rn/', '') FR
    "$wr>$rd data/out" "written as out.tmp, renamed by mv to out, read through the link staged/: one file edge over data/out"
 is "$(q "SELECT string_agg(mode || ':' || interfaces, ' ') FROM js.file_accesses WHERE job_id = $wr AND step_id = '0' AND path = '$rn/data/out'")" \
    "w:rename" "the renaming step is data/out's writer"
+is "$(q "SELECT ino FROM js.file_accesses WHERE job_id = $rd AND step_id = '0' AND path = '$rn/data/out'")" "$(stat -c %i "$rn/data/out")" \
+   "the reader's access keeps the file's inode beside its path"
 
 # --- time edges only where the rule says ---
 te=$w/time; mkd "$te"
