@@ -120,6 +120,14 @@ static int check(struct pi_db *db, PGresult *r, ExecStatusType want, const char 
         PQclear(r);
         return PI_DB_OK;
     }
+    ExecStatusType got = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    if (got == PGRES_COMMAND_OK || got == PGRES_TUPLES_OK || got == PGRES_COPY_IN) {
+        /* no error, another kind of result: our SQL is wrong (e.g. a migration ending in a
+         * SELECT), which no retry mends */
+        pi_error("database: %s: the server answered %s where %s was expected", what, PQresStatus(got), PQresStatus(want));
+        PQclear(r);
+        return PI_DB_FAIL;
+    }
     int t = transient(db->conn, r);
     const char *msg = r ? PQresultErrorMessage(r) : PQerrorMessage(db->conn);
     char m[1024];
