@@ -49,8 +49,10 @@ enum js_field_type {
 struct js_record_field {
     const char *name;
     enum js_field_type type;
-    int nullable; /* 1: the value may be JSON null */
+    int nullable; /* 1: the value may be JSON null; JS_FIELD_OPTIONAL: and a record may lack it */
 };
+/* nullable, and absent in records of writers before it (a reader takes null) */
+#define JS_FIELD_OPTIONAL 2
 
 /* The fields of each record and of the objects in its arrays, each table ending with
  * { NULL, 0, 0 }.  Every listed field is always present in a record of this version. */

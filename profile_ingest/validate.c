@@ -63,6 +63,8 @@ static int check_fields(const json_t *o, const struct js_record_field *t, const 
 {
     for (; t->name; t++) {
         const json_t *v = json_object_get(o, t->name);
+        if (!v && t->nullable == JS_FIELD_OPTIONAL)
+            continue;
         if (!v)
             return fail(reason, size, "%sfield \"%s\" is missing", where, t->name);
         if (json_is_null(v)) {
