@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "joblog.h"
@@ -69,6 +71,18 @@ static int one_job(uint32_t id, const char *spool, int print, int controller, in
         joblog_job_free(&job);
         return 1;
     }
+    /* decided before the job's directory is made: one left empty would wait for a record */
+    struct stat sb;
+    char path[PATH_MAX];
+    if (!print && snprintf(path, sizeof path, "%s/job.%u/%s", spool, id, JS_JOB_RECORD_NAME) < (int)sizeof path)
+        had_record = lstat(path, &sb) == 0;
+    const char *why = not_ours(&job, controller, epilog, had_record);
+    if (why) {
+        if (print)
+            fprintf(stderr, "joblog: job %u: not written: %s\n", id, why);
+        joblog_job_free(&job);
+        return 0;
+    }
     if (!print) {
         dirfd = joblog_spool_job_dir(spool, id, 0, err, sizeof err);
         if (dirfd < 0) {
@@ -77,19 +91,8 @@ static int one_job(uint32_t id, const char *spool, int print, int controller, in
             return 1;
         }
         /* keep what the plugin captured while the job was alive (dependency, workflow) */
-        int r = joblog_job_merge_previous(dirfd, &job, err, sizeof err);
-        if (r < 0)
+        if (joblog_job_merge_previous(dirfd, &job, err, sizeof err) < 0)
             fprintf(stderr, "joblog: job %u: previous record ignored: %s\n", id, err);
-        had_record = r > 0;
-    }
-    const char *why = not_ours(&job, controller, epilog, had_record);
-    if (why) {
-        if (print)
-            fprintf(stderr, "joblog: job %u: not written: %s\n", id, why);
-        if (dirfd >= 0)
-            close(dirfd);
-        joblog_job_free(&job);
-        return 0;
     }
     if (job.workflow == NULL && workflow)
         joblog_set_string(&job.workflow, workflow, &job.truncated);
