@@ -10,8 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <limits.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "joblog.h"
@@ -25,7 +23,7 @@ static void usage(FILE *f)
             "slurmctld still knows, into DIR/job.<JOBID>/job.json (atomically), or print it.\n"
             "  -s, --spool DIR        spool directory (default: $JOBSCREEN_SPOOL)\n"
             "  -p, --print            print the record on standard output instead\n"
-            "  -c, --controller       as slurmctld's EpilogSlurmctld: only jobs no node's epilog\n"
+            "  -c, --controller       as slurmctld's job completion script: only jobs no node's epilog\n"
             "                         records (never started, or ended by NODE_FAIL/BOOT_FAIL)\n"
             "  -w, --workflow NAME    workflow tag, when the record has none\n"
             "  -d, --dependency DEP   dependency string, when Slurm and the record have none\n"
@@ -43,24 +41,18 @@ static int parse_job_id(const char *s, uint32_t *id)
     return 0;
 }
 
-/* Whose record this is to write (docs/plugin.md, "joblog in an epilog"): the controller's only
- * for a job no node's epilog records; a node's (epilog: SLURMD_NODENAME set, the job id from
- * SLURM_JOB_ID) not for a batch job it holds no record of and was not the batch host of: that
- * node knows neither dependency nor workflow, and its record would replace the batch host's. */
-static const char *not_ours(const struct joblog_job *job, int controller, int epilog, int had_record)
+/* Whose record this is to write (docs/plugin.md, "joblog in an epilog"): the controller's
+ * (--controller) only for a job no node's epilog records. */
+static const char *not_ours(const struct joblog_job *job, int controller)
 {
     if (controller)
         return (job->node_list == NULL || joblog_nodes_failed(job)) ? NULL : "its nodes' epilogs record it";
-    const char *node = getenv("SLURMD_NODENAME");
-    if (epilog && !had_record && job->batch && job->batch_host && node && strcmp(node, job->batch_host) != 0)
-        return "the batch host's epilog records it";
     return NULL;
 }
 
-static int one_job(uint32_t id, const char *spool, int print, int controller, int epilog, const char *workflow,
+static int one_job(uint32_t id, const char *spool, int print, int controller, const char *workflow,
                    const char *dependency)
 {
-    int had_record = 0;
     char err[512];
     int finished = 0, st = 0, dirfd = -1;
     struct joblog_job job;
@@ -72,11 +64,7 @@ static int one_job(uint32_t id, const char *spool, int print, int controller, in
         return 1;
     }
     /* decided before the job's directory is made: one left empty would wait for a record */
-    struct stat sb;
-    char path[PATH_MAX];
-    if (!print && snprintf(path, sizeof path, "%s/job.%u/%s", spool, id, JS_JOB_RECORD_NAME) < (int)sizeof path)
-        had_record = lstat(path, &sb) == 0;
-    const char *why = not_ours(&job, controller, epilog, had_record);
+    const char *why = not_ours(&job, controller);
     if (why) {
         if (print)
             fprintf(stderr, "joblog: job %u: not written: %s\n", id, why);
@@ -153,7 +141,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "joblog: no job id given and SLURM_JOB_ID is not a job id\n");
             return 2;
         }
-        return one_job(id, spool, print, controller, getenv("SLURMD_NODENAME") != NULL, workflow, dependency);
+        return one_job(id, spool, print, controller, workflow, dependency);
     }
     for (int i = optind; i < argc; i++) {
         if (parse_job_id(argv[i], &id) < 0) {
@@ -161,7 +149,7 @@ int main(int argc, char **argv)
             st = 2;
             continue;
         }
-        if (one_job(id, spool, print, controller, 0, workflow, dependency))
+        if (one_job(id, spool, print, controller, workflow, dependency))
             st = st ? st : 1;
     }
     return st;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The schema: migrations apply once and again without change, a database of an older release
-# gains the new migrations (006, 007, 008) on top, incomplete_reason orders its kinds of parts, every table, column and view is commented, a newer schema than the binary knows is refused with a clear message, the
+# gains the new migrations (006, 007, 008, 009) on top, incomplete_reason orders its kinds of parts, every table, column and view is commented, a newer schema than the binary knows is refused with a clear message, the
 # configuration rejects unknown keys by name, --status reports the backlog, and the daemon
 # runs as a service account holding only CAP_DAC_OVERRIDE, or drops root for one (--user).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
@@ -17,11 +17,11 @@ q() { psql -X -q -At -d "$db" -c "$1"; }
 "$bin" --migrate --db "$conn" 2>"$JS_CLUSTER_DIR/schema.log"
 ok $? "--migrate applies the migrations"
 is "$(q "SELECT string_agg(version || ' ' || name, ', ' ORDER BY version) FROM js_data.schema_migrations")" \
-   "1 001_core, 2 002_metrics, 3 003_ingest, 4 004_views, 5 005_time_edge_index, 6 006_process_end, 7 007_unrecorded, 8 008_live, 20 020_report_views, 21 021_usage_rollups, 22 022_retention, 23 023_roles" "each migration is recorded once"
+   "1 001_core, 2 002_metrics, 3 003_ingest, 4 004_views, 5 005_time_edge_index, 6 006_process_end, 7 007_unrecorded, 8 008_live, 9 009_arrays, 20 020_report_views, 21 021_usage_rollups, 22 022_retention, 23 023_roles" "each migration is recorded once"
 before=$(q "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ('js', 'js_data')")
 "$bin" --migrate --db "$conn" 2>"$JS_CLUSTER_DIR/schema2.log"
 is "$?|$(q "SELECT count(*) FROM js_data.schema_migrations")|$(q "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ('js', 'js_data')")" \
-   "0|12|$before" "a second --migrate changes nothing"
+   "0|13|$before" "a second --migrate changes nothing"
 is "$(q "SELECT string_agg(c.relname, ' ') FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
          WHERE n.nspname IN ('js', 'js_data') AND c.relkind IN ('r', 'p', 'v') AND NOT c.relispartition
            AND obj_description(c.oid, 'pg_class') IS NULL")" "" "every table and view has a COMMENT"
@@ -78,7 +78,7 @@ INSERT INTO js_data.quarantine (cluster_id, job_id, step_id, node, file, moved_t
 SQL
 "$bin" --migrate --db "$JS_PG_CONNINFO dbname=$old" 2>"$JS_CLUSTER_DIR/schema-old.log"; st=$?
 is "$st|$(psql -X -At -d "$old" -c "SELECT string_agg(name, ' ' ORDER BY version) FROM js_data.schema_migrations WHERE version BETWEEN 5 AND 20")" \
-   "0|005_time_edge_index 006_process_end 007_unrecorded 008_live 020_report_views" "an older database gains 006, 007 and 008 after 023"
+   "0|005_time_edge_index 006_process_end 007_unrecorded 008_live 009_arrays 020_report_views" "an older database gains 006, 007, 008 and 009 after 023"
 is "$(psql -X -At -d "$old" -c "SELECT string_agg(step_id || ':' || coalesce(incomplete_reason, '-') || ':' || killed_processes || ':' || unrecorded_processes, ', ' ORDER BY step_id) FROM js.steps")|$(psql -X -At -d "$old" -c "SELECT incomplete_reason || ':' || unrecorded FROM js.step_nodes WHERE step_id = '0'")|$(psql -X -At -d "$old" -c "SELECT count(*) FROM js.step_report")" \
    '0:1 profile quarantined: field "totals" is missing:0:0, 1:-:0:0|1 profile quarantined: field "totals" is missing:0|2' \
    "its incomplete step says why (from the quarantine), the complete one says nothing, and js.step_report still reads js.steps"
