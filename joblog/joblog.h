@@ -53,6 +53,8 @@ struct joblog_job {
     char *dependency;
     int64_t exit_code, signal;
     char *state;
+    char *reason;       /* Slurm's state reason (DependencyNeverSatisfied, ...); NULL: none */
+    char *batch_host;   /* node of the batch step (not in the record: joblog's epilog rule) */
     int final;
     char *workflow;
     char *work_dir;
@@ -162,6 +164,9 @@ int joblog_job_merge_previous(int dirfd, struct joblog_job *job, char *err, size
  * over (state past RUNNING/SUSPENDED).
  */
 int joblog_job_from_slurm(uint32_t job_id, struct joblog_job *job, int *finished, char *err, size_t errlen);
+
+/* 1 when the job's state says its nodes failed it (NODE_FAIL, BOOT_FAIL): their epilogs may not run. */
+int joblog_nodes_failed(const struct joblog_job *job);
 
 /* Slurm state name ("COMPLETED", ...) of a job_state value. */
 const char *joblog_slurm_state_name(uint32_t job_state);

@@ -18,11 +18,13 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: joblog [--spool DIR | --print] [--workflow NAME] [--dependency DEP] [JOBID...]\n"
+            "usage: joblog [--spool DIR | --print] [--controller] [--workflow NAME] [--dependency DEP] [JOBID...]\n"
             "Write the jobscreen job record of each JOBID (default: $SLURM_JOB_ID) from what\n"
             "slurmctld still knows, into DIR/job.<JOBID>/job.json (atomically), or print it.\n"
             "  -s, --spool DIR        spool directory (default: $JOBSCREEN_SPOOL)\n"
             "  -p, --print            print the record on standard output instead\n"
+            "  -c, --controller       as slurmctld's job completion script: only jobs no node's epilog\n"
+            "                         records (never started, or ended by NODE_FAIL/BOOT_FAIL)\n"
             "  -w, --workflow NAME    workflow tag, when the record has none\n"
             "  -d, --dependency DEP   dependency string, when Slurm and the record have none\n"
             "  -h, --help             this text;  -V, --version  the version\n");
@@ -39,7 +41,17 @@ static int parse_job_id(const char *s, uint32_t *id)
     return 0;
 }
 
-static int one_job(uint32_t id, const char *spool, int print, const char *workflow, const char *dependency)
+/* Whose record this is to write (docs/plugin.md, "joblog in an epilog"): the controller's
+ * (--controller) only for a job no node's epilog records. */
+static const char *not_ours(const struct joblog_job *job, int controller)
+{
+    if (controller)
+        return (job->node_list == NULL || joblog_nodes_failed(job)) ? NULL : "its nodes' epilogs record it";
+    return NULL;
+}
+
+static int one_job(uint32_t id, const char *spool, int print, int controller, const char *workflow,
+                   const char *dependency)
 {
     char err[512];
     int finished = 0, st = 0, dirfd = -1;
@@ -50,6 +62,14 @@ static int one_job(uint32_t id, const char *spool, int print, const char *workfl
         fprintf(stderr, "joblog: job %u: %s\n", id, err);
         joblog_job_free(&job);
         return 1;
+    }
+    /* decided before the job's directory is made: one left empty would wait for a record */
+    const char *why = not_ours(&job, controller);
+    if (why) {
+        if (print)
+            fprintf(stderr, "joblog: job %u: not written: %s\n", id, why);
+        joblog_job_free(&job);
+        return 0;
     }
     if (!print) {
         dirfd = joblog_spool_job_dir(spool, id, 0, err, sizeof err);
@@ -90,16 +110,18 @@ int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
         { "spool", required_argument, NULL, 's' },   { "print", no_argument, NULL, 'p' },
+        { "controller", no_argument, NULL, 'c' },
         { "workflow", required_argument, NULL, 'w' }, { "dependency", required_argument, NULL, 'd' },
         { "help", no_argument, NULL, 'h' },          { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
     const char *spool = getenv("JOBSCREEN_SPOOL"), *workflow = NULL, *dependency = NULL;
-    int print = 0, c;
-    while ((c = getopt_long(argc, argv, "s:pw:d:hV", longopts, NULL)) != -1) {
+    int print = 0, controller = 0, c;
+    while ((c = getopt_long(argc, argv, "s:pcw:d:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 's': spool = optarg; break;
         case 'p': print = 1; break;
+        case 'c': controller = 1; break;
         case 'w': workflow = optarg; break;
         case 'd': dependency = optarg; break;
         case 'h': usage(stdout); return 0;
@@ -119,7 +141,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "joblog: no job id given and SLURM_JOB_ID is not a job id\n");
             return 2;
         }
-        return one_job(id, spool, print, workflow, dependency);
+        return one_job(id, spool, print, controller, workflow, dependency);
     }
     for (int i = optind; i < argc; i++) {
         if (parse_job_id(argv[i], &id) < 0) {
@@ -127,7 +149,7 @@ int main(int argc, char **argv)
             st = 2;
             continue;
         }
-        if (one_job(id, spool, print, workflow, dependency))
+        if (one_job(id, spool, print, controller, workflow, dependency))
             st = st ? st : 1;
     }
     return st;

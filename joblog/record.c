@@ -38,7 +38,8 @@ void joblog_job_free(struct joblog_job *job)
 {
     char **strings[] = { &job->cluster, &job->name, &job->user, &job->group, &job->account,
                          &job->partition, &job->qos, &job->node_list, &job->dependency,
-                         &job->state, &job->workflow, &job->work_dir, &job->batch_script, &job->submitter };
+                         &job->state, &job->reason, &job->batch_host, &job->workflow, &job->work_dir,
+                         &job->batch_script, &job->submitter };
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         free(*strings[i]);
         *strings[i] = NULL;
@@ -361,6 +362,9 @@ json_t *joblog_job_to_json(const struct joblog_job *job, int64_t written_ns)
     put(o, "writer_version", json_string(PACKAGE_VERSION), &fail);
     put(o, "written_ns", json_integer(written_ns), &fail);
     put(o, "truncated", json_boolean(job->truncated), &fail);
+    /* optional (record-format.md): only when Slurm gave a reason */
+    if (job->reason)
+        put(o, "reason", jstr(job->reason), &fail);
     joblog_deps_free(&deps);
     if (fail) {
         json_decref(o);

@@ -21,6 +21,31 @@ const char *joblog_slurm_state_name(uint32_t job_state)
     return base < sizeof state_names / sizeof state_names[0] ? state_names[base] : "UNKNOWN";
 }
 
+/* Slurm's name of a state reason ("DependencyNeverSatisfied"): libslurm (the joblog command)
+ * and slurmstepd's libslurmfull export it without declaring it; weak, so that a Slurm without
+ * it gives the reason's number instead of failing to load the plugin. */
+extern char *slurm_job_reason_string(enum job_state_reason inx) __attribute__((weak));
+
+static void take_reason(struct joblog_job *job, uint16_t reason)
+{
+    char num[32];
+    const char *name = NULL;
+    if (reason == WAIT_NO_REASON)
+        return;
+    if (slurm_job_reason_string)
+        name = slurm_job_reason_string((enum job_state_reason)reason);
+    if (name == NULL || name[0] == '\0') {
+        snprintf(num, sizeof num, "reason %u", (unsigned)reason);
+        name = num;
+    }
+    joblog_set_string(&job->reason, name, NULL);
+}
+
+int joblog_nodes_failed(const struct joblog_job *job)
+{
+    return job->state && (strcmp(job->state, "NODE_FAIL") == 0 || strcmp(job->state, "BOOT_FAIL") == 0);
+}
+
 static int64_t slurm_time_ns(time_t t)
 {
     return t > 0 ? (int64_t)t * 1000000000LL : JOBLOG_NULL;
@@ -92,7 +117,13 @@ int joblog_job_from_slurm(uint32_t job_id, struct joblog_job *job, int *finished
     if (*finished) {
         job->end_ns = slurm_time_ns(ji->end_time);
         joblog_status_split(ji->exit_code, &job->exit_code, &job->signal);
+        /* ended without ever getting a node (cancelled while pending): Slurm sets its start
+         * time to its end; it never started */
+        if (empty(ji->nodes))
+            job->start_ns = JOBLOG_NULL;
     }
+    take_reason(job, ji->state_reason);
+    take(&job->batch_host, ji->batch_host, NULL);
     if (job->state == NULL)
         joblog_set_string(&job->state, joblog_slurm_state_name(ji->job_state), NULL);
     slurm_free_job_info_msg(msg);

@@ -112,6 +112,11 @@ int pi_record_check(const json_t *r, int is_step, char *reason, size_t size)
             if (check_fields(d, js_dependency_fields, where, reason, size) != PI_OK)
                 return PI_INVALID;
         }
+        /* optional: Slurm's state reason (record-format.md) */
+        const json_t *why = json_object_get(r, "reason");
+        if (why && !json_is_null(why) && (!json_is_string(why) || json_string_length(why) > JS_RECORD_MAX_STRING ||
+                                           memchr(json_string_value(why), '\0', json_string_length(why))))
+            return fail(reason, size, "field \"reason\" is not a string of at most %d bytes", JS_RECORD_MAX_STRING);
         return PI_OK;
     }
     uint32_t sid;

@@ -46,7 +46,7 @@ SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
        extract(epoch FROM j.start_time)::float8 AS start,
        extract(epoch FROM j.end_time)::float8 AS "end",
        j.num_nodes AS nodes, j.num_cpus AS cpus, j.steps, j.incomplete,
-       j.running_steps, j.running_steps > 0 AS live
+       j.running_steps, j.running_steps > 0 AS live, j.array_job_id, j.array_task_id, j.reason
 FROM js.jobs j
 WHERE ($2::boolean OR j.user_name = $1)
   AND ($3::text IS NULL OR j.cluster = $3)
@@ -89,7 +89,7 @@ SELECT j.job_id AS id, j.name, j.user_name AS user, j.state, j.exit_code,
        extract(epoch FROM j.start_time)::float8 AS start,
        extract(epoch FROM j.end_time)::float8 AS "end",
        j.num_nodes AS nodes, j.num_cpus AS cpus, j.num_tasks AS tasks, j.nodelist AS node_list,
-       j.dependency, j.incomplete, st.steps, st.runtime
+       j.dependency, j.incomplete, j.array_job_id, j.array_task_id, j.reason, st.steps, st.runtime
 FROM js.jobs j
 CROSS JOIN LATERAL (
     SELECT coalesce(jsonb_agg(jsonb_build_object(
@@ -158,6 +158,7 @@ SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
        extract(epoch FROM j.end_time)::float8 AS "end",
        j.num_nodes AS nodes, j.num_cpus AS cpus, j.num_tasks AS tasks, j.nodelist AS node_list,
        j.dependency, j.work_dir, j.final, j.incomplete, j.running_steps, j.running_steps > 0 AS live,
+       j.array_job_id, j.array_task_id, j.reason,
        coalesce((SELECT jsonb_agg(jsonb_build_object(
                'step', s.step_id, 'name', s.name, 'state', s.state, 'exit_code', s.exit_code,
                'start', extract(epoch FROM s.start_time), 'end', extract(epoch FROM s.end_time),

@@ -127,6 +127,25 @@ static void job_record_has_exactly_the_documented_fields(void **state)
     joblog_job_free(&job);
 }
 
+/* "reason" is optional: only when Slurm gave one, and then a string */
+static void job_record_reason_only_when_slurm_gave_one(void **state)
+{
+    (void)state;
+    struct joblog_job job;
+    joblog_job_init(&job);
+    job.job_id = 7;
+    job.uid = job.gid = 1001;
+    json_t *o = joblog_job_to_json(&job, 1);
+    assert_non_null(o);
+    assert_null(json_object_get(o, "reason"));
+    json_decref(o);
+    joblog_set_string(&job.reason, "DependencyNeverSatisfied", NULL);
+    o = joblog_job_to_json(&job, 1);
+    assert_string_equal(json_string_value(json_object_get(o, "reason")), "DependencyNeverSatisfied");
+    json_decref(o);
+    joblog_job_free(&job);
+}
+
 static void step_record_has_exactly_the_documented_fields_and_worst_status(void **state)
 {
     (void)state;
@@ -229,6 +248,7 @@ int main(void)
         cmocka_unit_test(dependency_question_mark_means_any_and_scontrol_suffixes_are_dropped),
         cmocka_unit_test(dependency_junk_is_flagged_and_left_out),
         cmocka_unit_test(job_record_has_exactly_the_documented_fields),
+        cmocka_unit_test(job_record_reason_only_when_slurm_gave_one),
         cmocka_unit_test(step_record_has_exactly_the_documented_fields_and_worst_status),
         cmocka_unit_test(long_strings_are_cut_and_marked),
         cmocka_unit_test(step_names_and_file_names),

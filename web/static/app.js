@@ -85,6 +85,8 @@
     return p.missing ? t + '; missing: ' + p.missing : t;
   }
   function dur(o) { return (o && o.start != null && o.end != null) ? Math.max(0, o.end - o.start) : null; }
+  /* a job's name in Slurm's notation: an array task as ARRAY_TASK (35_1), else its id */
+  function jobLabel(j) { return j.array_job_id != null && j.array_task_id != null ? j.array_job_id + '_' + j.array_task_id : String(j.id); }
   function stateCell(s, live) {
     const td = el('td', { class: 'state-' + String(s || '').replace(/[^A-Z_]/g, ''), text: s || '–' });
     /* a step still running on some node: provisional data from its live snapshots */
@@ -197,7 +199,7 @@
     const jb = clear($('#jobs tbody'));
     for (const j of jobs.jobs) {
       jb.appendChild(el('tr', {},
-        el('td', {}, link({ view: 'workflow', job: j.id, sel: 'job:' + j.id }, String(j.id))),
+        el('td', { title: 'job id ' + j.id }, link({ view: 'workflow', job: j.id, sel: 'job:' + j.id }, jobLabel(j))),
         el('td', { text: j.name }), el('td', { text: j.user }),
         el('td', {}, j.workflow_id != null ? link({ view: 'workflow', id: j.workflow_id }, j.workflow || String(j.workflow_id)) : '–'),
         stateCell(j.state, j.live), el('td', { text: fmtTime(j.submit) }), el('td', { text: fmtTime(j.start) }),
@@ -337,7 +339,7 @@
         const stepsW = steps.reduce((a, s) => a + Math.max(24, (dur(s) || 0) * k), 0) + GAP * Math.max(0, steps.length - 1);
         u.w = Math.max(90, jd * k, stepsW + 2 * PAD);
       } else u.w = Math.max(90, jd * k);
-      u.node = { data: { id: u.id, kind: 'job', job: j.id, label: 'Job ' + j.id + (j.name ? ' · ' + j.name : '') + (j.state && j.state !== 'COMPLETED' ? ' · ' + j.state : ''), w: u.w, h: u.h, bg: 'hsl(' + hue + ',45%,93%)', border: 'hsl(' + hue + ',40%,45%)' }, classes: 'job' + (j.state === 'FAILED' ? ' failed' : '') };
+      u.node = { data: { id: u.id, kind: 'job', job: j.id, label: 'Job ' + jobLabel(j) + (j.name ? ' · ' + j.name : '') + (j.state && j.state !== 'COMPLETED' ? ' · ' + j.state : ''), w: u.w, h: u.h, bg: 'hsl(' + hue + ',45%,93%)', border: 'hsl(' + hue + ',40%,45%)' }, classes: 'job' + (j.state === 'FAILED' ? ' failed' : '') };
     }
     /* positions of the units: dagre for the two graph layouts, time and rows for the timeline */
     const unitEdges = new Map();
@@ -566,7 +568,8 @@
     const e = d.ev, T = clear($('#tab-workflow'));
     showTab('workflow');
     const k = EDGE_KINDS.find(x => x.key === e.kind);
-    T.appendChild(el('h3', { text: (k ? k.label : e.kind) + ': Job ' + e.from_job + (e.from_step != null ? ' step ' + e.from_step : '') + ' → Job ' + e.to_job + (e.to_step != null ? ' step ' + e.to_step : '') }));
+    const name = id => { const j = S.wf && S.wf.jobById.get(id); return j ? jobLabel(j) : String(id); };
+    T.appendChild(el('h3', { text: (k ? k.label : e.kind) + ': Job ' + name(e.from_job) + (e.from_step != null ? ' step ' + e.from_step : '') + ' → Job ' + name(e.to_job) + (e.to_step != null ? ' step ' + e.to_step : '') }));
     const ev = e.evidence || {};
     const rows = [['Kind', e.kind]];
     if (ev.type) rows.push(['Dependency type', ev.type]);
@@ -622,7 +625,7 @@
     T.appendChild(el('p', { class: 'note', text: 'Loading job ' + id + '…' }));
     const { job: j } = await api('job', { id });
     clear(T);
-    T.appendChild(el('h3', {}, 'Job ' + j.id + (j.name ? ' · ' + j.name : '') + ' ', el('span', { class: 'state-' + String(j.state || '').replace(/[^A-Z_]/g, ''), text: j.state })));
+    T.appendChild(el('h3', {}, 'Job ' + jobLabel(j) + (j.name ? ' · ' + j.name : '') + ' ', el('span', { class: 'state-' + String(j.state || '').replace(/[^A-Z_]/g, ''), text: j.state })));
     const cards = el('div', { class: 'cards' });
     T.appendChild(cards);
     const c1 = el('div', { class: 'card' }, el('h4', { text: 'Share of each step' }));
@@ -634,10 +637,11 @@
     chart('job', c1, '', { type: 'pie', data: { labels: steps.map(s => 'Step ' + s.step + (s.name ? ' ' + s.name : '')), datasets: [{ data: steps.map(dur), backgroundColor: steps.map((s, i) => palette(i + 3)) }] }, options: { plugins: { legend: { position: 'right', display: steps.length <= 12 }, tooltip: { callbacks: { label: ctx => ctx.label + ': ' + fmtDur(ctx.parsed) } } } } });
     chart('job', c2, '', { type: 'doughnut', data: { labels: CATS.map(c => c.label), datasets: [{ data: CATS.map(c => (Number((j.runtime || {})[c.key]) || 0) / 1e9), backgroundColor: CATS.map(c => c.color) }] }, options: { plugins: { legend: { position: 'right' }, tooltip: { callbacks: { label: ctx => ctx.label + ': ' + fmtDur(ctx.parsed) } } } } });
     c3.appendChild(kvTable([['Submit', fmtTime(j.submit)], ['Eligible', fmtTime(j.eligible)], ['Start', fmtTime(j.start)], ['End', fmtTime(j.end)],
-      ['Wait', j.start != null && j.submit != null ? fmtDur(j.start - j.submit) : '–'], ['Runtime', fmtDur(dur(j))], ['Exit code', j.exit_code]]));
+      ['Wait', j.start != null && j.submit != null ? fmtDur(j.start - j.submit) : '–'], ['Runtime', fmtDur(dur(j))], ['Exit code', j.exit_code],
+      j.reason != null ? ['Reason', j.reason] : null]));
     c4.appendChild(kvTable([['User', j.user], ['Workflow', j.workflow], ['Partition', j.partition], ['Account', j.account], ['QOS', j.qos],
       ['Nodes', j.nodes], ['Node list', j.node_list], ['CPUs', j.cpus], ['Tasks', j.tasks], ['Dependency', j.dependency],
-      j.array_job_id != null ? ['Array', j.array_job_id + '_' + j.array_task_id] : null, ['Work dir', j.work_dir], ['Batch script', j.batch_script]]));
+      j.array_job_id != null ? ['Array task', jobLabel(j) + ' (job id ' + j.id + ')'] : null, ['Work dir', j.work_dir], ['Batch script', j.batch_script]]));
     const st = el('table', { class: 'data steps' }, el('thead', {}, el('tr', {}, ['Step', 'Name', 'State', 'Start', 'Runtime', 'Nodes', 'Tasks', 'Share'].map(h => el('th', { text: h })))));
     const tb = el('tbody');
     for (const s of j.steps || []) {
