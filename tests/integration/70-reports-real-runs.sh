@@ -22,9 +22,10 @@ rm -f "$REPORTS_IDS"
 work=$(mktemp -d "$JS_CLUSTER_DIR/reports.XXXXXX"); chmod 755 "$work"
 for u in jsalice jsbob; do mkdir "$work/$u"; chown "$u:" "$work/$u"; done
 A=$work/jsalice B=$work/jsbob
-sub() { # sub USER [sbatch options...]: submit, print the job id
+sub() { # sub USER [sbatch options...]: submit, print the job id; each a command of its own (a
+  # process group of its own, as sbatch typed at a prompt), so that no time edge joins the cases
   local u=$1; shift
-  (cd "$work/$u" && as_user "$u" sbatch --parsable --chdir="$work/$u" -o /dev/null "$@")
+  (cd "$work/$u" && setsid runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" sbatch --parsable --chdir="$work/$u" -o /dev/null "$@")
 }
 wait_running() { local i; for i in $(seq 300); do [ "$(job_state "$1")" = RUNNING ] && return 0; sleep 0.1; done; return 1; }
 wait_final() { # the batch step's end makes the job record final
