@@ -21,6 +21,8 @@
 ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen);
 ssize_t __pread_chk(int fd, void *buf, size_t n, off_t o, size_t buflen);
 ssize_t __pread64_chk(int fd, void *buf, size_t n, off64_t o, size_t buflen);
+int __vdprintf_chk(int fd, int flag, const char *fmt, va_list ap);
+int __dprintf_chk(int fd, int flag, const char *fmt, ...);
 int __open_2(const char *path, int flags);
 int __open64_2(const char *path, int flags);
 int __openat_2(int dirfd, const char *path, int flags);
@@ -116,6 +118,9 @@ JS_RW_SYS(__pread64_chk, (int fd, void *buf, size_t n, off64_t o, size_t buflen)
 
 JS_RW(preadv2, (int fd, const struct iovec *iov, int c, off_t o, int fl), (fd, iov, c, o, fl), iov_bytes(iov, c), 0)
 JS_RW(pwritev2, (int fd, const struct iovec *iov, int c, off_t o, int fl), (fd, iov, c, o, fl), iov_bytes(iov, c), 1)
+/* what programs built with -D_FILE_OFFSET_BITS=64 call for preadv2/pwritev2 (fio's pvsync2) */
+JS_RW(preadv64v2, (int fd, const struct iovec *iov, int c, off64_t o, int fl), (fd, iov, c, o, fl), iov_bytes(iov, c), 0)
+JS_RW(pwritev64v2, (int fd, const struct iovec *iov, int c, off64_t o, int fl), (fd, iov, c, o, fl), iov_bytes(iov, c), 1)
 
 /* In-kernel copies (cp and cat of coreutils use copy_file_range): one read of the bytes moved on
  * the source and one write on the destination. */
@@ -142,6 +147,56 @@ JS_COPY(ssize_t, copy_file_range, (int in, off64_t *oi, int out, off64_t *oo, si
         (in, oi, out, oo, n, fl), in, out, n)
 JS_COPY(ssize_t, sendfile, (int out, int in, off_t *o, size_t n), (out, in, o, n), in, out, n)
 JS_COPY(ssize_t, sendfile64, (int out, int in, off64_t *o, size_t n), (out, in, o, n), in, out, n)
+/* splice moves bytes between a descriptor and a pipe: read on one side, written on the other */
+JS_COPY(ssize_t, splice, (int in, loff_t *oi, int out, loff_t *oo, size_t n, unsigned fl), (in, oi, out, oo, n, fl), in,
+        out, n)
+
+/* dprintf and vdprintf: formatted output straight to a descriptor, a write of what they return
+ * (their own write inside libc is not seen again) */
+JS_EXPORT int vdprintf(int fd, const char *fmt, va_list ap)
+{
+    JS_REAL(int, vdprintf, (int, const char *, va_list));
+    struct js_thread *t = js_self();
+    if (!t)
+        return real_vdprintf(fd, fmt, ap);
+    uint32_t w = js_sample(t, 0);
+    uint64_t t0 = w ? js_ticks() : 0;
+    int r = real_vdprintf(fd, fmt, ap);
+    after_rw(t, fd, r, 1, w, t0);
+    return r;
+}
+
+JS_EXPORT int dprintf(int fd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = vdprintf(fd, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+/* the same, as programs built with _FORTIFY_SOURCE call them */
+JS_EXPORT int __vdprintf_chk(int fd, int flag, const char *fmt, va_list ap)
+{
+    JS_REAL(int, __vdprintf_chk, (int, int, const char *, va_list));
+    struct js_thread *t = js_self();
+    if (!t)
+        return real___vdprintf_chk(fd, flag, fmt, ap);
+    uint32_t w = js_sample(t, 0);
+    uint64_t t0 = w ? js_ticks() : 0;
+    int r = real___vdprintf_chk(fd, flag, fmt, ap);
+    after_rw(t, fd, r, 1, w, t0);
+    return r;
+}
+
+JS_EXPORT int __dprintf_chk(int fd, int flag, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = __vdprintf_chk(fd, flag, fmt, ap);
+    va_end(ap);
+    return r;
+}
 
 /* --- opens --- */
 static inline void count_meta(int metric)
@@ -299,6 +354,37 @@ JS_EXPORT int dup3(int fd, int nfd, int flags)
     int r = real_dup3(fd, nfd, flags);
     if (r >= 0 && js_on)
         js_file_dup(fd, r);
+    return r;
+}
+
+/* fcntl's F_DUPFD and F_DUPFD_CLOEXEC copy a descriptor like dup: the copy keeps its file.
+ * The third argument is taken as glibc takes it (one word, whatever the command). */
+static int fcntl_common(int (*real)(int, int, ...), int fd, int cmd, va_list ap)
+{
+    void *arg = va_arg(ap, void *);
+    int r = real(fd, cmd, arg);
+    if (r >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && js_on)
+        js_file_dup(fd, r);
+    return r;
+}
+
+JS_EXPORT int fcntl(int fd, int cmd, ...)
+{
+    JS_REAL(int, fcntl, (int, int, ...));
+    va_list ap;
+    va_start(ap, cmd);
+    int r = fcntl_common(real_fcntl, fd, cmd, ap);
+    va_end(ap);
+    return r;
+}
+
+JS_EXPORT int fcntl64(int fd, int cmd, ...)
+{
+    JS_REAL(int, fcntl64, (int, int, ...));
+    va_list ap;
+    va_start(ap, cmd);
+    int r = fcntl_common(real_fcntl64, fd, cmd, ap);
+    va_end(ap);
     return r;
 }
 

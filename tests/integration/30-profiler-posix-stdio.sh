@@ -4,7 +4,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
-plan 23
+plan 26
 base=$(mktemp -d "$JS_SHARED_DIR"/js-prof30.XXXXXX); dir=$base/profiles; work=$base/work
 mkdir -p "$dir" "$work"
 prof_srun "$dir" -N1 -n1 -- "$PROG/io_known" "$work"
@@ -49,6 +49,16 @@ is "$(jq -r '(.slices[0][0] >= (.start_ns / 4e9 | floor)) and (.slices[-1][0] <=
    "slice indices lie within the process's wall-clock life"
 s_ns=$(raw_num "$f" start_ns); e_ns=$(raw_num "$f" end_ns); w_ns=$(raw_num "$f" wall_ns); c_ns=$(raw_num "$f" compute_ns)
 ok $(( w_ns == e_ns - s_ns && c_ns <= w_ns ? 0 : 1 )) "wall time and runtime share are consistent"
+# paths beyond read/write (issue 15): pwritev64v2/preadv64v2, __dprintf_chk, fcntl64(F_DUPFD), splice
+pdir=$base/paths; mkdir -p "$pdir" "$work/paths"
+prof_srun "$pdir" -N1 -n1 -- "$PROG/io_paths" "$work/paths"
+ok $? "io_paths runs to exit 0 under the profiler"
+g=$(prof_one "$pdir")
+is "$(jq -c --arg w "$work/paths/" '[.files[] | [(.path | ltrimstr($w)), .read_bytes, .write_bytes]] | sort' "$g")" \
+   '[["dprintf.txt",0,50],["dup.dat",0,7],["splice.in",64,64],["splice.out",0,64],["v2.dat",100,100]]' \
+   "each file with its bytes: preadv64v2/pwritev64v2, dprintf, a write through an fcntl(F_DUPFD) copy, splice in and out"
+is "$(jq -c '.totals | [.posix_read_bytes, .posix_write_bytes]' "$g")" "[228,349]" \
+   "and in the totals, the pipe's side of each splice too (as a read or write on a pipe counts): 100 + 64 + 64 B read, 100 + 50 + 7 + 64 + 64 + 64 B written"
 # JOBSCREEN_PROFILE_DIR absent: nothing is recorded, the program runs as always
 mkdir "$work/again"
 out=$(timeout 60 srun -Q -N1 -n1 env -u JOBSCREEN_PROFILE_DIR LD_PRELOAD="$PROF_LIB" "$PROG/io_known" "$work/again" 2>&1; echo "rc=$?")
