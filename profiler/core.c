@@ -836,6 +836,7 @@ __attribute__((constructor)) static void js_init(int argc, char **argv)
     js_pool = js_rec_region(js_g->off_threads);
     js_slices_init(&js_g->slices, js_rec_region(js_g->off_slices), JS_PROFILE_SLICE_BUDGET);
     js_files_attach();
+    js_files_inherited();
 
     js_tsc0 = js_ticks();
     js_mono0 = clock_ns(CLOCK_MONOTONIC);

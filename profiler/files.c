@@ -565,6 +565,31 @@ void js_file_opened(int fd, const char *path, int dirfd, int flags, int layer)
     opened_unlisted(fd, path, dirfd, flags, layer, below_mpi, at, fast, len, abs);
 }
 
+void js_files_inherited(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        struct stat st;
+        char abs[JS_PROFILE_MAX_PATH], link[32];
+        if (js_sys_fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        fd_link(link, fd);
+        ssize_t r = readlink(link, abs, sizeof abs - 1);
+        if (r <= 0 || abs[0] != '/')
+            continue;
+        abs[r] = '\0';
+        long fl = syscall(SYS_fcntl, fd, F_GETFL);
+        if (fl < 0 || excluded(abs) || tree_of(abs, (size_t)r) || !files_lock())
+            continue;
+        struct js_file *f = entry_of(abs, JS_LAYER_POSIX, fd);
+        if (f) { /* open on it now, and how, but not opened by this image */
+            f->open_mode |= (uint8_t)mode_of((int)fl);
+            f->open_count++;
+            js_fds[fd] = f;
+        }
+        files_unlock();
+    }
+}
+
 void js_file_renamed(int from_dirfd, const char *from, int to_dirfd, const char *to)
 {
     if (from == NULL || to == NULL || !js_on)

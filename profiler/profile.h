@@ -128,6 +128,10 @@ int js_files_lock(void);
 void js_files_unlock(void);
 void js_files_reinit_lock(void);
 unsigned js_files_in_use(void);
+/* Descriptors 0-2 inherited open on regular files (a shell's "> out", "< in", the job's output
+ * file) get their file's entry, so that what the image reads and writes through them is listed:
+ * the shell opened the file and wrote nothing, the program writes. Not counted as opens. */
+void js_files_inherited(void);
 void js_files_attach(void);              /* entries and paths are in the (new) record */
 
 #endif

@@ -4,7 +4,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
-plan 26
+plan 28
 base=$(mktemp -d "$JS_SHARED_DIR"/js-prof30.XXXXXX); dir=$base/profiles; work=$base/work
 mkdir -p "$dir" "$work"
 prof_srun "$dir" -N1 -n1 -- "$PROG/io_known" "$work"
@@ -59,6 +59,12 @@ is "$(jq -c --arg w "$work/paths/" '[.files[] | [(.path | ltrimstr($w)), .read_b
    "each file with its bytes: preadv64v2/pwritev64v2, dprintf, a write through an fcntl(F_DUPFD) copy, splice in and out"
 is "$(jq -c '.totals | [.posix_read_bytes, .posix_write_bytes]' "$g")" "[228,349]" \
    "and in the totals, the pipe's side of each splice too (as a read or write on a pipe counts): 100 + 64 + 64 B read, 100 + 50 + 7 + 64 + 64 + 64 B written"
+# a shell's redirection: the shell opens redir.dat, the program it execs writes through fd 1
+rdir=$base/redir; mkdir -p "$rdir"
+prof_srun "$rdir" -N1 -n1 -- sh -c 'head -c 1000 /dev/zero > "$0"/redir.dat' "$work"
+ok $? "sh -c 'head -c 1000 /dev/zero > redir.dat' runs under the profiler"
+is "$(jq -c -s --arg p "$work/redir.dat" '[.[] | select(.exe | endswith("/head")) | .files[] | select(.path == $p) | [.opens, .open_mode, .write_bytes]]' "$rdir"/*.json)" \
+   '[[0,"w",1000]]' "head's profile lists the file its inherited stdout was open on: 1000 B written, not opened by it"
 # JOBSCREEN_PROFILE_DIR absent: nothing is recorded, the program runs as always
 mkdir "$work/again"
 out=$(timeout 60 srun -Q -N1 -n1 env -u JOBSCREEN_PROFILE_DIR LD_PRELOAD="$PROF_LIB" "$PROG/io_known" "$work/again" 2>&1; echo "rc=$?")
