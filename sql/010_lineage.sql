@@ -297,7 +297,9 @@ BEGIN
                         ELSE x.work_dir = b.work_dir END)
               AND x.job_id <> b.job_id AND x.end_time <= b.start_time
               AND x.end_time >= b.start_time - js.time_edge_window()
-              AND b.submit_time >= x.end_time - interval '1 second'
+              -- Slurm's submit time is whole seconds: B's submission in the second A ended counts
+              -- as after it, one in the second before does not (no slack beyond the truncation)
+              AND b.submit_time >= date_trunc('second', x.end_time)
             ORDER BY x.end_time DESC LIMIT 1
         ) x ON true
         WHERE b.cluster_id = p_cluster AND b.job_id = p_job AND coalesce(b.dependency, '') = '';
@@ -333,7 +335,7 @@ COMMENT ON FUNCTION js_data.unlink_by_time(smallint, bigint[]) IS 'remove the ti
 CREATE OR REPLACE VIEW js.time_edges AS
     SELECT d.cluster_id, d.from_job, d.to_job, d.from_time, d.to_time
     FROM js_data.dependencies d WHERE d.kind = 'time';
-COMMENT ON VIEW js.time_edges IS 'time edges (stored by js_data.link_by_time): the latest job of the same user and workflow tag (or both untagged, submitted by one command) that ended at most js.time_edge_window() before this one started and before it was submitted (1 s of slack: Slurm''s times are whole seconds), for jobs with no scheduler dependency and no incoming file edge';
+COMMENT ON VIEW js.time_edges IS 'time edges (stored by js_data.link_by_time): the latest job of the same user and workflow tag (or both untagged, submitted by one command) that ended at most js.time_edge_window() before this one started and before it was submitted (in the same second counts: Slurm''s submit times are whole seconds), for jobs with no scheduler dependency and no incoming file edge';
 
 CREATE OR REPLACE VIEW js.dependencies AS
     SELECT d.cluster_id, d.kind, d.from_job, d.from_step, d.to_job, d.to_step, ja.uid AS from_uid, jb.uid AS to_uid,

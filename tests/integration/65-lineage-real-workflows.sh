@@ -105,7 +105,7 @@ is "$(q "SELECT ino FROM js.file_accesses WHERE job_id = $rd AND step_id = '0' A
 te=$w/time; mkd "$te"
 # one engine: early (submitted before a ended, starting after it), a, then b once a ended;
 # c: submitted after a ended too, in the same directory, by another command
-read -r early a b <<< "$(engine "$te" 'e=$(sb early --begin=now+8 --wrap "srun true"); a=$(sb a --wrap "srun sleep 1"); wt $a
+read -r early a b <<< "$(engine "$te" 'e=$(sb early --begin=now+8 --wrap "srun true"); a=$(sb a --wrap "srun sleep 2"); wt $a
   b=$(sb b --wrap "srun true"); wt $b; echo $e $a $b')"
 c=$(run "$te" -J c --wrap "srun true")
 wait_job_done "$early" 120 >/dev/null
