@@ -15,7 +15,7 @@ need_cluster
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline (transport/ or profile_ingest not built)"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 command -v python3 >/dev/null || skip_all "no python3"
-plan 17
+plan 18
 q() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
 w=$(work_dir jsalice)
 # sub DIR sbatch-args...: submit as a command of its own (a process group of its own, as a
@@ -69,6 +69,9 @@ is "$(q "SELECT from_job || '>' || to_job FROM js.dependencies WHERE kind = 'fil
    "$pyjob>$rdjob" "the file edge from the Python step to the job that read its output"
 got=$(q "SELECT files_dropped > 0 AND incomplete AND incomplete_reason LIKE '%files not listed (its file list was full)%' FROM js.steps WHERE job_id = $widejob AND step_id = '0'")
 is "$got" t "a step that opened 1100 files: the files it could not list are counted and the step says so"
+api() { curl -s -G -u jsalice:jsalice "${JS_WEB_URL}cgi-bin/jobscreen.cgi" --data-urlencode q=step --data-urlencode "job=$1" --data-urlencode step=0; }
+is "$(api "$pyjob" | jq -r --arg t "$py/pkgs/site-packages" '[.step.files_dropped, ([.step.software[] | select(.tree == $t) | .opens >= 500] | first)] | map(tostring) | join("|")')|$(api "$widejob" | jq -r '.step.files_dropped > 0')" \
+   "0|true|true" "the step API shows the software trees and the files not listed"
 
 # --- an engine-style workflow run three times in one directory ---
 wf=$w/rerun; mkd "$wf"
