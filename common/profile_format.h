@@ -16,9 +16,11 @@
 #include <stdint.h>
 
 #define JS_PROFILE_FORMAT_NAME "jobscreen-profile"
-#define JS_PROFILE_VERSION 3
+#define JS_PROFILE_VERSION 4
 #define JS_PROFILE_VERSION_MIN 1 /* oldest version a reader still accepts (v1 lacks exit_code, signal, missing;
-                                  * v2 lacks trees, renames, renames_dropped and the files' opened_as) */
+                                  * v2 lacks trees, renames, renames_dropped and the files' opened_as;
+                                  * v3 lacks kernel_io, the files' mapped_bytes, and runtime's mpi_setup_ns
+                                  * and idle_ns; its compute_ns is wall time minus I/O and MPI) */
 
 /* jobscreen-collect writes the profiles of a step on a node in bundles, <step>.<node>.b<N>.json:
  * {"format": JS_PROFILE_BUNDLE_FORMAT_NAME, "version": 1, "profiles": [profile, ...]}, at most
@@ -130,6 +132,7 @@
     X(CPU_USER_NS,     "cpu_user_ns",     'u', "ns",    "user CPU time of all threads (getrusage)") \
     X(CPU_SYS_NS,      "cpu_sys_ns",      'u', "ns",    "system CPU time of all threads (getrusage)") \
     X(MAX_RSS_KIB,     "max_rss_kib",     'u', "KiB",   "peak resident set size (getrusage)") \
+    X(KERNEL_IO,       "kernel_io",       'o', "",      "the kernel's own I/O counts of this image (/proc/self/io), see JS_PROFILE_KERNEL_IO_FIELDS") \
     X(RUNTIME,         "runtime",         'o', "",      "runtime share, see JS_PROFILE_RUNTIME_FIELDS") \
     X(TOTALS,          "totals",          'o', "",      "every metric of JS_PROFILE_METRICS over the whole image") \
     X(MPI_COLLECTIVES, "mpi_collectives", 'o', "",      "per kind of JS_PROFILE_COLL_KINDS: {calls, bytes, ns}; only kinds used") \
@@ -143,14 +146,29 @@
     X(RENAMES_DROPPED, "renames_dropped", 'u', "renames", "renames not listed because the list was full") \
     X(MISSING,         "missing",         's', "",      "empty when the record is complete, else what is missing, in words")
 
-/* Runtime share: times summed over the process's threads. X(ID, "json name", "meaning") */
+/* Runtime share: times summed over the process's threads; they add up to the image's time budget,
+ * max(wall_ns, compute + I/O + MPI), so a multi-threaded image has more than its wall time.
+ * X(ID, "json name", "meaning") */
 #define JS_PROFILE_RUNTIME_FIELDS(X) \
     X(IO_POSIX_NS,  "io_posix_ns",  "= totals.posix_ns") \
     X(IO_STDIO_NS,  "io_stdio_ns",  "= totals.stdio_ns") \
     X(IO_MPIIO_NS,  "io_mpiio_ns",  "= totals.mpiio_ns") \
     X(MPI_P2P_NS,   "mpi_p2p_ns",   "= totals.mpi_p2p_ns") \
     X(MPI_COLL_NS,  "mpi_coll_ns",  "= totals.mpi_coll_ns") \
-    X(COMPUTE_NS,   "compute_ns",   "wall_ns minus all of the above, at least 0")
+    X(MPI_SETUP_NS, "mpi_setup_ns", "time in MPI_Init, MPI_Init_thread and MPI_Finalize (in no metric above)") \
+    X(COMPUTE_NS,   "compute_ns",   "CPU time outside I/O and MPI calls: user + max(0, system - I/O) - MPI, at least 0 (MPI libraries poll on the CPU; I/O's CPU is system time)") \
+    X(IDLE_NS,      "idle_ns",      "the rest of the budget: max(wall, compute + I/O + MPI) - compute - I/O - MPI, time neither computing nor in a recorded call (sleep, waiting for children or locks)")
+
+/* "kernel_io": /proc/self/io at the image's end minus at its start (an exec'd image does not
+ * inherit its predecessor's counts). Beside the wrappers' figures they show I/O no wrapper saw.
+ * X(ID, "json name", "unit", "meaning") */
+#define JS_PROFILE_KERNEL_IO_FIELDS(X) \
+    X(RCHAR,       "rchar",       "bytes", "bytes returned by read-like system calls on anything (files, pipes, sockets, terminals)") \
+    X(WCHAR,       "wchar",       "bytes", "bytes passed to write-like system calls on anything") \
+    X(SYSCR,       "syscr",       "calls", "read-like system calls") \
+    X(SYSCW,       "syscw",       "calls", "write-like system calls") \
+    X(READ_BYTES,  "read_bytes",  "bytes", "bytes the image caused to be fetched from storage") \
+    X(WRITE_BYTES, "write_bytes", "bytes", "bytes the image caused to be sent to storage (dirtied page cache)")
 
 /* One entry of "files". X(ID, "json name", type, "unit", "meaning") */
 #define JS_PROFILE_FILE_FIELDS(X) \
@@ -170,6 +188,7 @@
     X(WRITE_BYTES,   "write_bytes",   'u', "bytes", "bytes written at this layer") \
     X(LOWER_READ_BYTES,  "lower_read_bytes",  'u', "bytes", "POSIX bytes read below this layer (mpiio), else 0") \
     X(LOWER_WRITE_BYTES, "lower_write_bytes", 'u', "bytes", "POSIX bytes written below this layer (mpiio), else 0") \
+    X(MAPPED_BYTES,  "mapped_bytes",  'u', "bytes", "bytes of the file mapped into memory (mmap); what the program then touched is not seen") \
     X(FIRST_OPEN_NS, "first_open_ns", 'u', "ns",    "wall clock of the first open") \
     X(LAST_CLOSE_NS, "last_close_ns", 'u', "ns",    "wall clock of the last close; end_ns when still open at the end")
 
@@ -194,6 +213,13 @@ enum js_metric {
     JS_PROFILE_METRICS(JS_X)
 #undef JS_X
     JS_M_COUNT
+};
+
+enum js_kernel_io {
+#define JS_X(id, name, unit, desc) JS_KIO_##id,
+    JS_PROFILE_KERNEL_IO_FIELDS(JS_X)
+#undef JS_X
+    JS_KIO_COUNT
 };
 
 enum js_coll_kind {

@@ -111,6 +111,7 @@ enum { JS_MODE_R = 1, JS_MODE_W = 2 };
 struct js_file {
     uint64_t read_calls, read_bytes, write_calls, write_bytes;
     uint64_t lower_read_bytes, lower_write_bytes;
+    uint64_t mapped_bytes;
     uint64_t opens, first_open_ns, last_close_ns;
     uint64_t dev, ino;
     int open_count;   /* descriptors open now */

@@ -21,7 +21,7 @@
 #include "slices.h"
 #include "record_quota.h"
 
-#define JS_REC_MAGIC "JSREC03"          /* 8 bytes with the NUL; changes with the layout */
+#define JS_REC_MAGIC "JSREC04"          /* 8 bytes with the NUL; changes with the layout */
 #define JS_REC_SUFFIX ".rec"
 /* a page: every page allocated is zeroed and every page touched faults once per image, which
  * is most of what a record costs a short process */
@@ -74,6 +74,9 @@ struct js_global {
     uint32_t threads_used;     /* thread blocks handed out, at off_threads */
     uint64_t cpu_folded_ns;    /* CPU time read at the folds so far */
     uint64_t coll[JS_COLL_COUNT][3];    /* calls, bytes, ticks: updated atomically */
+    uint64_t mpi_setup_ticks;  /* in MPI_Init, MPI_Init_thread, MPI_Finalize: updated atomically */
+    int32_t kio_known;         /* 1 when kio_start was read, 2 when kio_end too */
+    uint64_t kio_start[JS_KIO_COUNT], kio_end[JS_KIO_COUNT]; /* /proc/self/io at the image's start, end (or last fold) */
     double ns_per_tick;        /* calibration at the last fold: times in blocks and slices are ticks */
     int64_t cur_slice;         /* the slice unfolded counts belong to */
     uint64_t last_fold_ns;     /* wall clock of the last fold */
