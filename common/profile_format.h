@@ -129,8 +129,8 @@
     X(THREADS_PEAK,    "threads_peak",    'u', "threads", "most threads that did I/O or MPI at once, plus the main thread") \
     X(THREADS_SEEN,    "threads_seen",    'u', "threads", "threads that made at least one recorded call, plus the main thread") \
     X(WALL_NS,         "wall_ns",         'u', "ns",    "end_ns - start_ns") \
-    X(CPU_USER_NS,     "cpu_user_ns",     'u', "ns",    "user CPU time of all threads (getrusage)") \
-    X(CPU_SYS_NS,      "cpu_sys_ns",      'u', "ns",    "system CPU time of all threads (getrusage)") \
+    X(CPU_USER_NS,     "cpu_user_ns",     'u', "ns",    "user CPU time of all threads of this image (getrusage; since version 4 less what the process used before its exec)") \
+    X(CPU_SYS_NS,      "cpu_sys_ns",      'u', "ns",    "system CPU time of all threads of this image (likewise)") \
     X(MAX_RSS_KIB,     "max_rss_kib",     'u', "KiB",   "peak resident set size (getrusage)") \
     X(KERNEL_IO,       "kernel_io",       'o', "",      "the kernel's own I/O counts of this image (/proc/self/io), see JS_PROFILE_KERNEL_IO_FIELDS") \
     X(RUNTIME,         "runtime",         'o', "",      "runtime share, see JS_PROFILE_RUNTIME_FIELDS") \
@@ -156,11 +156,14 @@
     X(MPI_P2P_NS,   "mpi_p2p_ns",   "= totals.mpi_p2p_ns") \
     X(MPI_COLL_NS,  "mpi_coll_ns",  "= totals.mpi_coll_ns") \
     X(MPI_SETUP_NS, "mpi_setup_ns", "time in MPI_Init, MPI_Init_thread and MPI_Finalize (in no metric above)") \
-    X(COMPUTE_NS,   "compute_ns",   "CPU time outside I/O and MPI calls: user + max(0, system - I/O) - MPI, at least 0 (MPI libraries poll on the CPU; I/O's CPU is system time)") \
+    X(COMPUTE_NS,   "compute_ns",   "CPU time outside I/O and MPI calls: user + system - min(system, I/O time) - MPI time, at least 0 (I/O calls spend system time, at most their own time; MPI libraries poll on the CPU)") \
     X(IDLE_NS,      "idle_ns",      "the rest of the budget: max(wall, compute + I/O + MPI) - compute - I/O - MPI, time neither computing nor in a recorded call (sleep, waiting for children or locks)")
 
-/* "kernel_io": /proc/self/io at the image's end minus at its start (an exec'd image does not
- * inherit its predecessor's counts). Beside the wrappers' figures they show I/O no wrapper saw.
+/* "kernel_io": the kernel's counts of the image's threads (/proc/self/task/<tid>/io: not those of
+ * the children it reaped), at its end minus at its start (an exec'd image does not inherit its
+ * predecessor's counts), less the profiler's own reads and writes. Beside the wrappers' figures
+ * they show I/O no wrapper saw. An empty object when unknown: the process was killed before the
+ * profiler first read them (at its first slice boundary).
  * X(ID, "json name", "unit", "meaning") */
 #define JS_PROFILE_KERNEL_IO_FIELDS(X) \
     X(RCHAR,       "rchar",       "bytes", "bytes returned by read-like system calls on anything (files, pipes, sockets, terminals)") \
