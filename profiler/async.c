@@ -56,7 +56,6 @@ JS_EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t 
 }
 /* mmap64 is the same function in glibc on 64-bit systems */
 extern __typeof(mmap) mmap64 JS_EXPORT __attribute__((alias("mmap"), copy(mmap)));
-extern __typeof(mmap) __mmap JS_EXPORT __attribute__((alias("mmap"), copy(mmap)));
 
 JS_EXPORT int msync(void *addr, size_t len, int flags)
 {
