@@ -123,14 +123,19 @@ static __attribute__((noinline)) void count_iocbs(struct iocb **ios, long n)
     errno = e;
 }
 
-/* libaio's io_submit (libaio.so.1): it returns the number submitted or -errno */
+/* libaio's io_submit (libaio.so.1): it returns the number submitted or -errno. libaio 0.3.113
+ * makes the system call through libc's syscall(), which we wrap too: inside io_submit that one
+ * is not counted again. */
+static __thread int js_in_io_submit __attribute__((tls_model("initial-exec")));
 int io_submit(void *ctx, long nr, struct iocb **ios);
 JS_EXPORT int io_submit(void *ctx, long nr, struct iocb **ios)
 {
     JS_REAL(int, io_submit, (void *, long, struct iocb **));
     if (real_io_submit == NULL)
         return -ENOSYS;
+    js_in_io_submit++;
     int r = real_io_submit(ctx, nr, ios);
+    js_in_io_submit--;
     if (r > 0 && js_on)
         count_iocbs(ios, r);
     return r;
@@ -562,7 +567,7 @@ static __attribute__((noinline)) void after_syscall(long nr, long r, long a, lon
             ring_entered((int)a, NULL);
         break;
     case SYS_io_submit:
-        if (r > 0)
+        if (r > 0 && !js_in_io_submit)
             count_iocbs((struct iocb **)c, r);
         break;
     case SYS_openat2:
