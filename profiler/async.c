@@ -416,14 +416,21 @@ static void ring_drop(struct js_ring *r)
     js_nrings--;
 }
 
-/* fd is being closed (or replaced by dup2): if it is a ring's, the ring goes */
+/* fd is being closed (or replaced by dup2) while rings exist: what the rings took so far is
+ * counted first, while fd still names its file (fio closes its data file before its ring), and
+ * if fd is a ring's, the ring goes */
 void js_ring_closed(int fd)
 {
     int e = errno;
+    struct js_thread *t = js_self();
     if (rings_lock()) {
         for (int i = 0; i < JS_RINGS; i++)
-            if (js_ring[i].fd == fd && fd >= 0)
-                ring_drop(&js_ring[i]);
+            if (js_ring[i].fd >= 0) {
+                if (js_ring[i].fd == fd)
+                    ring_drop(&js_ring[i]);
+                else if (t)
+                    ring_count(t, &js_ring[i], 1);
+            }
         rings_unlock();
     }
     errno = e;
