@@ -146,6 +146,16 @@ long js_syscall4(long nr, long a, long b, long c, long d)
     }
     return r;
 }
+long js_syscall6(long nr, long a, long b, long c, long d, long e6, long f)
+{
+    int e = errno;
+    long r = syscall(nr, a, b, c, d, e6, f);
+    if (r == -1) {
+        r = -errno;
+        errno = e;
+    }
+    return r;
+}
 #endif
 
 /* A thread cancelling itself makes libc's read() and the like act as cancellation points even
@@ -219,7 +229,7 @@ void js_report_error(void)
 
 static int js_gettid(void)
 {
-    return (int)syscall(SYS_gettid);
+    return (int)js_syscall4(SYS_gettid, 0, 0, 0, 0);
 }
 
 static void js_fold_at(uint64_t now, int reap);
@@ -404,7 +414,7 @@ static void js_fold_at(uint64_t now, int reap)
     for (struct js_thread *b = __atomic_load_n(&js_list, __ATOMIC_ACQUIRE); b; b = b->next) {
         int dead = 0;
         if (reap && __atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == JS_T_LIVE && b->tid != js_main_tid &&
-            syscall(SYS_tgkill, (long)js_pid, (long)b->tid, 0L) == -1 && errno == ESRCH)
+            js_syscall4(SYS_tgkill, (long)js_pid, (long)b->tid, 0L, 0) == -ESRCH)
             dead = 1; /* its counts are final: fold them, then hand the block on */
         for (int m = 0; m < JS_M_COUNT; m++) {
             uint64_t cur = __atomic_load_n(&b->v[m], __ATOMIC_RELAXED);
@@ -637,6 +647,8 @@ void js_end(const char *how)
         return;
     }
     int is_exit = strcmp(how, "exec") != 0;
+    if (js_nrings) /* what io_uring rings submitted since the last look (async.c) */
+        js_rings_catch_up();
     if (is_exit)
         js_hb_halt(0);
     /* from a signal handler that interrupted a fold: no fold, the collector folds the rest */

@@ -129,6 +129,30 @@ static inline struct js_file *js_fd_file(int fd)
 {
     return (fd >= 0 && fd < JS_FD_MAX) ? __atomic_load_n(&js_fds[fd], __ATOMIC_RELAXED) : NULL;
 }
+
+/* Descriptors that reached the process without a wrapped open (inherited across exec beyond 0-2,
+ * passed over a unix socket, opened by a raw system call): the first counted call on one that has
+ * no entry looks it up once (js_fd_adopt, out of line), and a bit remembers that it was looked at,
+ * so a pipe or a socket is looked up once, not at every call. Cleared when the descriptor is
+ * closed through a wrapper. */
+extern uint64_t js_fd_seen[JS_FD_MAX / 64];
+struct js_file *js_fd_adopt(int fd);
+/* the entry of fd for a counted call: listed, or looked up now if never looked at */
+static inline struct js_file *js_fd_file_or_adopt(int fd)
+{
+    struct js_file *f = js_fd_file(fd);
+    if (JS_LIKELY(f != NULL) || (unsigned)fd >= JS_FD_MAX)
+        return f;
+    if (JS_LIKELY(__atomic_load_n(&js_fd_seen[fd >> 6], __ATOMIC_RELAXED) & (1ULL << (fd & 63))))
+        return NULL;
+    return js_fd_adopt(fd);
+}
+/* count calls and bytes moved on fd (no timing): the asynchronous paths and raw system calls */
+void js_count_io(struct js_thread *t, int fd, int wr, uint64_t calls, uint64_t bytes);
+/* io_uring rings the profiler watches (async.c): non-zero once one was set up */
+extern volatile int js_nrings;
+void js_ring_closed(int fd);
+void js_rings_catch_up(void);
 extern int js_mt; /* the program has started threads: shared counters need atomic adds */
 /* A per-file counter: a plain add while the process has one thread, an atomic one after. */
 static inline void js_fadd(uint64_t *p, uint64_t n)
@@ -186,9 +210,22 @@ static inline long js_syscall4(long nr, long a, long b, long c, long d)
     __asm__ volatile("syscall" : "=a"(r) : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10) : "rcx", "r11", "memory");
     return r;
 }
+static inline long js_syscall6(long nr, long a, long b, long c, long d, long e, long f)
+{
+    long r;
+    register long r10 __asm__("r10") = d;
+    register long r8 __asm__("r8") = e;
+    register long r9 __asm__("r9") = f;
+    __asm__ volatile("syscall"
+                     : "=a"(r)
+                     : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+                     : "rcx", "r11", "memory");
+    return r;
+}
 #else
 #define JS_DIRECT_SYSCALLS 0 /* libc's syscall() is a level of its own: no gain on the hot path */
 long js_syscall4(long nr, long a, long b, long c, long d);
+long js_syscall6(long nr, long a, long b, long c, long d, long e, long f);
 #endif
 /* a raw system call's result as libc returns it: -1 and errno on failure */
 long js_syscall_failed(long r);
@@ -244,6 +281,15 @@ static inline int js_sys_fstat(int fd, struct stat *st)
 #else
     return (int)js_sysret(js_syscall4(SYS_newfstatat, fd, (long)"", (long)st, AT_EMPTY_PATH));
 #endif
+}
+/* the profiler's own mappings: never through the mmap wrapper */
+static inline void *js_sys_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+    return (void *)js_sysret(js_syscall6(SYS_mmap, (long)addr, (long)len, prot, flags, fd, (long)off));
+}
+static inline int js_sys_munmap(void *addr, size_t len)
+{
+    return (int)js_sysret(js_syscall4(SYS_munmap, (long)addr, (long)len, 0, 0));
 }
 static inline int js_sys_unlink(const char *path)
 {

@@ -38,7 +38,7 @@ int __fxstat64(int v, int fd, struct stat64 *s);
 static inline void after_rw(struct js_thread *t, int fd, ssize_t r, int wr, uint32_t w, uint64_t t0)
 {
     uint64_t bytes = r > 0 ? (uint64_t)r : 0;
-    struct js_file *f = js_fd_file(fd);
+    struct js_file *f = js_fd_file_or_adopt(fd);
     if (JS_UNLIKELY(t->in_mpi)) { /* issued by the MPI library: the lower layer of MPI */
         js_add(t, wr ? JS_M_LOWER_WRITE_BYTES : JS_M_LOWER_READ_BYTES, bytes);
         if (f)
@@ -85,6 +85,24 @@ static inline void after_rw(struct js_thread *t, int fd, ssize_t r, int wr, uint
         after_rw(t, fd, r, wr, w, t0); \
         return r; \
     }
+
+/* calls and bytes on fd without a duration: asynchronous requests (async.c) */
+void js_count_io(struct js_thread *t, int fd, int wr, uint64_t calls, uint64_t bytes)
+{
+    struct js_file *f = fd >= 0 ? js_fd_file_or_adopt(fd) : NULL;
+    if (JS_UNLIKELY(t->in_mpi)) {
+        js_add(t, wr ? JS_M_LOWER_WRITE_BYTES : JS_M_LOWER_READ_BYTES, bytes);
+        if (f)
+            js_fadd(wr ? &f->lower_write_bytes : &f->lower_read_bytes, bytes);
+        return;
+    }
+    js_add(t, wr ? JS_M_POSIX_WRITE_CALLS : JS_M_POSIX_READ_CALLS, calls);
+    js_add(t, wr ? JS_M_POSIX_WRITE_BYTES : JS_M_POSIX_READ_BYTES, bytes);
+    if (f) {
+        js_fadd(wr ? &f->write_calls : &f->read_calls, calls);
+        js_fadd(wr ? &f->write_bytes : &f->read_bytes, bytes);
+    }
+}
 
 static size_t iov_bytes(const struct iovec *iov, int n)
 {
@@ -470,3 +488,29 @@ JS_EXPORT int fchdir(int fd)
     js_cwd_changed();
     return r;
 }
+
+/* --- glibc's other names of the same functions (tests/unit/profiler-exports.sh checks them
+ * against the libc that is loaded): a program, or a library built against an older glibc, may
+ * call these names; each is the wrapper above under a second name. */
+#define JS_ALIAS(name, target) extern __typeof(target) name JS_EXPORT __attribute__((alias(#target), copy(target)));
+ssize_t __read(int, void *, size_t);
+ssize_t __write(int, const void *, size_t);
+int __close(int);
+int __dup2(int, int);
+int __fcntl(int, int, ...);
+off_t __lseek(int, off_t, int);
+int __open(const char *, int, ...);
+int __open64(const char *, int, ...);
+ssize_t __pread64(int, void *, size_t, off64_t);
+ssize_t __pwrite64(int, const void *, size_t, off64_t);
+JS_ALIAS(__read, read)
+JS_ALIAS(__write, write)
+JS_ALIAS(__close, close)
+JS_ALIAS(__dup2, dup2)
+JS_ALIAS(__fcntl, fcntl)
+JS_ALIAS(__lseek, lseek)
+JS_ALIAS(__open, open)
+JS_ALIAS(__open64, open64)
+JS_ALIAS(__pread64, pread64)
+JS_ALIAS(__pwrite64, pwrite64)
+JS_ALIAS(truncate64, truncate)
