@@ -41,23 +41,23 @@
  * Metrics of the per-slice vectors and of "totals". All are unsigned 64-bit integers.
  * X(ID, "json name", "unit", "meaning")
  * The order is the order of the values in every "slices" row and in "slice_metrics".
- * Times (unit ns) of POSIX and stdio calls are sampled: see docs/profile-format.md.
+ * Times (unit ns) are wall-clock time inside the calls, every call timed.
  */
 #define JS_PROFILE_METRICS(X) \
-    X(POSIX_READ_CALLS,   "posix_read_calls",   "calls", "read, pread, readv, preadv (and 64-bit variants) called by the application") \
-    X(POSIX_READ_BYTES,   "posix_read_bytes",   "bytes", "bytes returned by those reads") \
-    X(POSIX_WRITE_CALLS,  "posix_write_calls",  "calls", "write, pwrite, writev, pwritev (and 64-bit variants) called by the application") \
-    X(POSIX_WRITE_BYTES,  "posix_write_bytes",  "bytes", "bytes accepted by those writes") \
-    X(POSIX_OPEN_CALLS,   "posix_open_calls",   "calls", "open, openat, creat (and 64-bit variants)") \
-    X(POSIX_META_CALLS,   "posix_meta_calls",   "calls", "close, lseek, fsync, fdatasync, ftruncate, stat family, unlink, rename, mkdir") \
-    X(POSIX_NS,           "posix_ns",           "ns",    "time in POSIX I/O calls (sampled estimate)") \
-    X(STDIO_READ_CALLS,   "stdio_read_calls",   "calls", "fread, fgets, fgetc/getc, fscanf family on file streams") \
-    X(STDIO_READ_BYTES,   "stdio_read_bytes",   "bytes", "bytes returned to the application by those calls") \
-    X(STDIO_WRITE_CALLS,  "stdio_write_calls",  "calls", "fwrite, fputs, fputc/putc, fprintf family on file streams") \
-    X(STDIO_WRITE_BYTES,  "stdio_write_bytes",  "bytes", "bytes handed to the stream by those calls") \
+    X(POSIX_READ_CALLS,   "posix_read_calls",   "calls", "read, pread, readv, preadv (and 64-bit variants) called by the application; each asynchronous read: libaio io_submit, POSIX aio_read/lio_listio (when queued), io_uring READ/READV/READ_FIXED (when the kernel took it)") \
+    X(POSIX_READ_BYTES,   "posix_read_bytes",   "bytes", "bytes returned by those reads (asynchronous: libaio the bytes requested, POSIX AIO what aio_return reported, io_uring the request's length)") \
+    X(POSIX_WRITE_CALLS,  "posix_write_calls",  "calls", "write, pwrite, writev, pwritev (and 64-bit variants) called by the application; each asynchronous write, as for reads") \
+    X(POSIX_WRITE_BYTES,  "posix_write_bytes",  "bytes", "bytes accepted by those writes (asynchronous: as for reads)") \
+    X(POSIX_OPEN_CALLS,   "posix_open_calls",   "calls", "open, openat, creat (and 64-bit variants), openat2 through syscall()") \
+    X(POSIX_META_CALLS,   "posix_meta_calls",   "calls", "close, lseek, fsync, fdatasync, ftruncate, stat family, unlink, rename, mkdir; mmap of a listed file, msync") \
+    X(POSIX_NS,           "posix_ns",           "ns",    "time in POSIX I/O calls") \
+    X(STDIO_READ_CALLS,   "stdio_read_calls",   "calls", "fread, fgets, fgetc/getc, getline, fscanf family, their _unlocked and wide-character forms, on file streams") \
+    X(STDIO_READ_BYTES,   "stdio_read_bytes",   "bytes", "bytes returned to the application by those calls (wide forms: one per character; fscanf: the bytes it took from the stream; fwscanf: none)") \
+    X(STDIO_WRITE_CALLS,  "stdio_write_calls",  "calls", "fwrite, fputs, fputc/putc, fprintf family, their _unlocked and wide-character forms, on file streams") \
+    X(STDIO_WRITE_BYTES,  "stdio_write_bytes",  "bytes", "bytes handed to the stream by those calls (wide forms: one per character)") \
     X(STDIO_OPEN_CALLS,   "stdio_open_calls",   "calls", "fopen, fdopen, freopen (and 64-bit variants)") \
-    X(STDIO_META_CALLS,   "stdio_meta_calls",   "calls", "fclose, fflush, fseek family") \
-    X(STDIO_NS,           "stdio_ns",           "ns",    "time in stdio calls (sampled estimate)") \
+    X(STDIO_META_CALLS,   "stdio_meta_calls",   "calls", "fclose, fflush, fseek family, ungetc/ungetwc") \
+    X(STDIO_NS,           "stdio_ns",           "ns",    "time in stdio calls") \
     X(LOWER_READ_BYTES,   "lower_read_bytes",   "bytes", "POSIX read bytes issued inside an MPI call (e.g. by MPI-IO), not counted as posix_*") \
     X(LOWER_WRITE_BYTES,  "lower_write_bytes",  "bytes", "POSIX write bytes issued inside an MPI call, not counted as posix_*") \
     X(MPI_SEND_CALLS,     "mpi_send_calls",     "calls", "point-to-point sends (blocking and non-blocking; sendrecv counts one send)") \

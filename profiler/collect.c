@@ -360,7 +360,7 @@ static void comma_key(struct js_out *o, const char *k)
 static int untouched(const struct js_file *f)
 {
     return f->opens == 0 && f->read_calls == 0 && f->write_calls == 0 && f->lower_read_bytes == 0 &&
-           f->lower_write_bytes == 0;
+           f->lower_write_bytes == 0 && f->mapped_bytes == 0;
 }
 
 static void write_files(struct js_out *o, const struct rec *r, const struct mount *mounts, size_t nm)

@@ -20,9 +20,6 @@ struct stat;
 #define JS_LIKELY(x) __builtin_expect(!!(x), 1)
 #define JS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* Calls of at least this many bytes are always timed; smaller ones 1 in JS_SAMPLE_EVERY. */
-#define JS_TIME_ALWAYS_BYTES 65536
-#define JS_SAMPLE_EVERY 16
 #define JS_MAX_THREADS 4096 /* thread blocks alive at once; more threads go uncounted */
 #define JS_FD_MAX 16384     /* descriptors tracked per file; higher ones count in totals only */
 
@@ -30,7 +27,6 @@ struct stat;
  * the heartbeat reads v[] and owns snap[]. Times are kept in time-stamp-counter ticks. */
 struct js_thread {
     uint64_t v[JS_M_COUNT];
-    uint32_t sample;   /* owner only: sampling counter */
     uint32_t in_mpi;   /* owner only: depth of MPI calls; POSIX I/O inside goes to lower_* */
     uint32_t dt_gen;   /* owner only: the last MPI datatype and its size, valid for dt_gen */
     int dt_size;
@@ -93,14 +89,6 @@ static inline uint64_t js_ticks(void)
     extern uint64_t js_ticks_fallback(void);
     return js_ticks_fallback();
 #endif
-}
-
-/* Sampling decision for a call of n bytes: 0 = not timed, else the weight of its duration. */
-static inline uint32_t js_sample(struct js_thread *t, size_t n)
-{
-    if (n >= JS_TIME_ALWAYS_BYTES)
-        return 1;
-    return (++t->sample % JS_SAMPLE_EVERY) == 0 ? JS_SAMPLE_EVERY : 0;
 }
 
 /* --- file table (files.c) --- */

@@ -32,14 +32,13 @@
 size_t __fread_chk(void *p, size_t bl, size_t s, size_t n, FILE *fp);
 char *__fgets_chk(char *p, size_t bl, int n, FILE *fp);
 
-static inline void after_io(struct js_thread *t, FILE *fp, uint64_t bytes, int wr, uint32_t w, uint64_t t0)
+static inline void after_io(struct js_thread *t, FILE *fp, uint64_t bytes, int wr, uint64_t t0)
 {
     if (t->in_mpi)
         return;
     js_add(t, wr ? JS_M_STDIO_WRITE_CALLS : JS_M_STDIO_READ_CALLS, 1);
     js_add(t, wr ? JS_M_STDIO_WRITE_BYTES : JS_M_STDIO_READ_BYTES, bytes);
-    if (w)
-        js_add(t, JS_M_STDIO_NS, (js_ticks() - t0) * w);
+    js_add(t, JS_M_STDIO_NS, js_ticks() - t0);
     if (fp) {
         int e = errno;
         struct js_file *f = js_fd_file(fileno_unlocked(fp));
@@ -52,79 +51,78 @@ static inline void after_io(struct js_thread *t, FILE *fp, uint64_t bytes, int w
 }
 
 /* Body of a stdio read or write wrapper: CALL computes r, BYTES its byte count from r. */
-#define JS_STDIO(rtype, name, params, fp, nreq, wr, call, bytes) \
+#define JS_STDIO(rtype, name, params, fp, wr, call, bytes) \
     JS_EXPORT rtype name params \
     { \
         JS_REAL(rtype, name, params); \
         struct js_thread *t = js_self(); \
         if (!t) \
             return call; \
-        uint32_t w = js_sample(t, (nreq)); \
-        uint64_t t0 = w ? js_ticks() : 0; \
+        uint64_t t0 = js_ticks(); \
         rtype r = call; \
-        after_io(t, fp, (bytes), wr, w, t0); \
+        after_io(t, fp, (bytes), wr, t0); \
         return r; \
     }
 
-JS_STDIO(size_t, fread, (void *p, size_t s, size_t n, FILE *fp), fp, s * n, 0, real_fread(p, s, n, fp), r * s)
-JS_STDIO(size_t, fwrite, (const void *p, size_t s, size_t n, FILE *fp), fp, s * n, 1, real_fwrite(p, s, n, fp), r * s)
-JS_STDIO(size_t, fread_unlocked, (void *p, size_t s, size_t n, FILE *fp), fp, s * n, 0, real_fread_unlocked(p, s, n, fp), r * s)
-JS_STDIO(size_t, fwrite_unlocked, (const void *p, size_t s, size_t n, FILE *fp), fp, s * n, 1, real_fwrite_unlocked(p, s, n, fp), r * s)
-JS_STDIO(size_t, __fread_chk, (void *p, size_t bl, size_t s, size_t n, FILE *fp), fp, s * n, 0, real___fread_chk(p, bl, s, n, fp), r * s)
-JS_STDIO(char *, fgets, (char *p, int n, FILE *fp), fp, 0, 0, real_fgets(p, n, fp), r ? strlen(r) : 0)
-JS_STDIO(char *, __fgets_chk, (char *p, size_t bl, int n, FILE *fp), fp, 0, 0, real___fgets_chk(p, bl, n, fp), r ? strlen(r) : 0)
-JS_STDIO(int, fgetc, (FILE *fp), fp, 0, 0, real_fgetc(fp), r != EOF)
-JS_STDIO(int, getc, (FILE *fp), fp, 0, 0, real_getc(fp), r != EOF)
-JS_STDIO(ssize_t, getline, (char **p, size_t *n, FILE *fp), fp, 0, 0, real_getline(p, n, fp), r > 0 ? (uint64_t)r : 0)
-JS_STDIO(ssize_t, getdelim, (char **p, size_t *n, int d, FILE *fp), fp, 0, 0, real_getdelim(p, n, d, fp), r > 0 ? (uint64_t)r : 0)
-JS_STDIO(int, fputc, (int c, FILE *fp), fp, 0, 1, real_fputc(c, fp), r != EOF)
-JS_STDIO(int, putc, (int c, FILE *fp), fp, 0, 1, real_putc(c, fp), r != EOF)
-JS_STDIO(int, putchar, (int c), stdout, 0, 1, real_putchar(c), r != EOF)
-JS_STDIO(int, fputs, (const char *s, FILE *fp), fp, 0, 1, real_fputs(s, fp), r >= 0 ? strlen(s) : 0)
-JS_STDIO(int, puts, (const char *s), stdout, 0, 1, real_puts(s), r >= 0 ? strlen(s) + 1 : 0)
-JS_STDIO(int, vfprintf, (FILE *fp, const char *f, va_list ap), fp, 0, 1, real_vfprintf(fp, f, ap), r > 0 ? (uint64_t)r : 0)
-JS_STDIO(int, vprintf, (const char *f, va_list ap), stdout, 0, 1, real_vprintf(f, ap), r > 0 ? (uint64_t)r : 0)
-JS_STDIO(int, __vfprintf_chk, (FILE *fp, int fl, const char *f, va_list ap), fp, 0, 1, real___vfprintf_chk(fp, fl, f, ap), r > 0 ? (uint64_t)r : 0)
-JS_STDIO(int, __vprintf_chk, (int fl, const char *f, va_list ap), stdout, 0, 1, real___vprintf_chk(fl, f, ap), r > 0 ? (uint64_t)r : 0)
+JS_STDIO(size_t, fread, (void *p, size_t s, size_t n, FILE *fp), fp, 0, real_fread(p, s, n, fp), r * s)
+JS_STDIO(size_t, fwrite, (const void *p, size_t s, size_t n, FILE *fp), fp, 1, real_fwrite(p, s, n, fp), r * s)
+JS_STDIO(size_t, fread_unlocked, (void *p, size_t s, size_t n, FILE *fp), fp, 0, real_fread_unlocked(p, s, n, fp), r * s)
+JS_STDIO(size_t, fwrite_unlocked, (const void *p, size_t s, size_t n, FILE *fp), fp, 1, real_fwrite_unlocked(p, s, n, fp), r * s)
+JS_STDIO(size_t, __fread_chk, (void *p, size_t bl, size_t s, size_t n, FILE *fp), fp, 0, real___fread_chk(p, bl, s, n, fp), r * s)
+JS_STDIO(char *, fgets, (char *p, int n, FILE *fp), fp, 0, real_fgets(p, n, fp), r ? strlen(r) : 0)
+JS_STDIO(char *, __fgets_chk, (char *p, size_t bl, int n, FILE *fp), fp, 0, real___fgets_chk(p, bl, n, fp), r ? strlen(r) : 0)
+JS_STDIO(int, fgetc, (FILE *fp), fp, 0, real_fgetc(fp), r != EOF)
+JS_STDIO(int, getc, (FILE *fp), fp, 0, real_getc(fp), r != EOF)
+JS_STDIO(ssize_t, getline, (char **p, size_t *n, FILE *fp), fp, 0, real_getline(p, n, fp), r > 0 ? (uint64_t)r : 0)
+JS_STDIO(ssize_t, getdelim, (char **p, size_t *n, int d, FILE *fp), fp, 0, real_getdelim(p, n, d, fp), r > 0 ? (uint64_t)r : 0)
+JS_STDIO(int, fputc, (int c, FILE *fp), fp, 1, real_fputc(c, fp), r != EOF)
+JS_STDIO(int, putc, (int c, FILE *fp), fp, 1, real_putc(c, fp), r != EOF)
+JS_STDIO(int, putchar, (int c), stdout, 1, real_putchar(c), r != EOF)
+JS_STDIO(int, fputs, (const char *s, FILE *fp), fp, 1, real_fputs(s, fp), r >= 0 ? strlen(s) : 0)
+JS_STDIO(int, puts, (const char *s), stdout, 1, real_puts(s), r >= 0 ? strlen(s) + 1 : 0)
+JS_STDIO(int, vfprintf, (FILE *fp, const char *f, va_list ap), fp, 1, real_vfprintf(fp, f, ap), r > 0 ? (uint64_t)r : 0)
+JS_STDIO(int, vprintf, (const char *f, va_list ap), stdout, 1, real_vprintf(f, ap), r > 0 ? (uint64_t)r : 0)
+JS_STDIO(int, __vfprintf_chk, (FILE *fp, int fl, const char *f, va_list ap), fp, 1, real___vfprintf_chk(fp, fl, f, ap), r > 0 ? (uint64_t)r : 0)
+JS_STDIO(int, __vprintf_chk, (int fl, const char *f, va_list ap), stdout, 1, real___vprintf_chk(fl, f, ap), r > 0 ? (uint64_t)r : 0)
 
 /* the _unlocked forms, called as functions (glibc's inline macros of getc_unlocked and
  * putc_unlocked reach no function until the buffer is empty or full: not seen) */
-JS_STDIO(int, fgetc_unlocked, (FILE *fp), fp, 0, 0, real_fgetc_unlocked(fp), r != EOF)
-JS_STDIO(int, getc_unlocked, (FILE *fp), fp, 0, 0, real_getc_unlocked(fp), r != EOF)
-JS_STDIO(int, getchar, (void), stdin, 0, 0, real_getchar(), r != EOF)
-JS_STDIO(int, getchar_unlocked, (void), stdin, 0, 0, real_getchar_unlocked(), r != EOF)
-JS_STDIO(int, fputc_unlocked, (int c, FILE *fp), fp, 0, 1, real_fputc_unlocked(c, fp), r != EOF)
-JS_STDIO(int, putc_unlocked, (int c, FILE *fp), fp, 0, 1, real_putc_unlocked(c, fp), r != EOF)
-JS_STDIO(int, putchar_unlocked, (int c), stdout, 0, 1, real_putchar_unlocked(c), r != EOF)
-JS_STDIO(char *, fgets_unlocked, (char *p, int n, FILE *fp), fp, 0, 0, real_fgets_unlocked(p, n, fp), r ? strlen(r) : 0)
-JS_STDIO(int, fputs_unlocked, (const char *s, FILE *fp), fp, 0, 1, real_fputs_unlocked(s, fp), r >= 0 ? strlen(s) : 0)
+JS_STDIO(int, fgetc_unlocked, (FILE *fp), fp, 0, real_fgetc_unlocked(fp), r != EOF)
+JS_STDIO(int, getc_unlocked, (FILE *fp), fp, 0, real_getc_unlocked(fp), r != EOF)
+JS_STDIO(int, getchar, (void), stdin, 0, real_getchar(), r != EOF)
+JS_STDIO(int, getchar_unlocked, (void), stdin, 0, real_getchar_unlocked(), r != EOF)
+JS_STDIO(int, fputc_unlocked, (int c, FILE *fp), fp, 1, real_fputc_unlocked(c, fp), r != EOF)
+JS_STDIO(int, putc_unlocked, (int c, FILE *fp), fp, 1, real_putc_unlocked(c, fp), r != EOF)
+JS_STDIO(int, putchar_unlocked, (int c), stdout, 1, real_putchar_unlocked(c), r != EOF)
+JS_STDIO(char *, fgets_unlocked, (char *p, int n, FILE *fp), fp, 0, real_fgets_unlocked(p, n, fp), r ? strlen(r) : 0)
+JS_STDIO(int, fputs_unlocked, (const char *s, FILE *fp), fp, 1, real_fputs_unlocked(s, fp), r >= 0 ? strlen(s) : 0)
 
 /* Wide characters: the bytes in the stream's external encoding are not known here, so each
  * character counts as one byte (exact for ASCII text, fewer than the bytes for multibyte UTF-8). */
-JS_STDIO(wint_t, fgetwc, (FILE *fp), fp, 0, 0, real_fgetwc(fp), r != WEOF)
-JS_STDIO(wint_t, getwc, (FILE *fp), fp, 0, 0, real_getwc(fp), r != WEOF)
-JS_STDIO(wint_t, fgetwc_unlocked, (FILE *fp), fp, 0, 0, real_fgetwc_unlocked(fp), r != WEOF)
-JS_STDIO(wint_t, getwc_unlocked, (FILE *fp), fp, 0, 0, real_getwc_unlocked(fp), r != WEOF)
-JS_STDIO(wint_t, getwchar, (void), stdin, 0, 0, real_getwchar(), r != WEOF)
-JS_STDIO(wint_t, getwchar_unlocked, (void), stdin, 0, 0, real_getwchar_unlocked(), r != WEOF)
-JS_STDIO(wchar_t *, fgetws, (wchar_t *p, int n, FILE *fp), fp, 0, 0, real_fgetws(p, n, fp), r ? wcslen(r) : 0)
-JS_STDIO(wchar_t *, fgetws_unlocked, (wchar_t *p, int n, FILE *fp), fp, 0, 0, real_fgetws_unlocked(p, n, fp), r ? wcslen(r) : 0)
-JS_STDIO(wint_t, fputwc, (wchar_t c, FILE *fp), fp, 0, 1, real_fputwc(c, fp), r != WEOF)
-JS_STDIO(wint_t, putwc, (wchar_t c, FILE *fp), fp, 0, 1, real_putwc(c, fp), r != WEOF)
-JS_STDIO(wint_t, fputwc_unlocked, (wchar_t c, FILE *fp), fp, 0, 1, real_fputwc_unlocked(c, fp), r != WEOF)
-JS_STDIO(wint_t, putwc_unlocked, (wchar_t c, FILE *fp), fp, 0, 1, real_putwc_unlocked(c, fp), r != WEOF)
-JS_STDIO(wint_t, putwchar, (wchar_t c), stdout, 0, 1, real_putwchar(c), r != WEOF)
-JS_STDIO(wint_t, putwchar_unlocked, (wchar_t c), stdout, 0, 1, real_putwchar_unlocked(c), r != WEOF)
-JS_STDIO(int, fputws, (const wchar_t *s, FILE *fp), fp, 0, 1, real_fputws(s, fp), r >= 0 ? wcslen(s) : 0)
-JS_STDIO(int, fputws_unlocked, (const wchar_t *s, FILE *fp), fp, 0, 1, real_fputws_unlocked(s, fp), r >= 0 ? wcslen(s) : 0)
-JS_STDIO(int, vfwprintf, (FILE *fp, const wchar_t *f, va_list ap), fp, 0, 1, real_vfwprintf(fp, f, ap), r > 0 ? (uint64_t)r : 0)
-JS_STDIO(int, vwprintf, (const wchar_t *f, va_list ap), stdout, 0, 1, real_vwprintf(f, ap), r > 0 ? (uint64_t)r : 0)
+JS_STDIO(wint_t, fgetwc, (FILE *fp), fp, 0, real_fgetwc(fp), r != WEOF)
+JS_STDIO(wint_t, getwc, (FILE *fp), fp, 0, real_getwc(fp), r != WEOF)
+JS_STDIO(wint_t, fgetwc_unlocked, (FILE *fp), fp, 0, real_fgetwc_unlocked(fp), r != WEOF)
+JS_STDIO(wint_t, getwc_unlocked, (FILE *fp), fp, 0, real_getwc_unlocked(fp), r != WEOF)
+JS_STDIO(wint_t, getwchar, (void), stdin, 0, real_getwchar(), r != WEOF)
+JS_STDIO(wint_t, getwchar_unlocked, (void), stdin, 0, real_getwchar_unlocked(), r != WEOF)
+JS_STDIO(wchar_t *, fgetws, (wchar_t *p, int n, FILE *fp), fp, 0, real_fgetws(p, n, fp), r ? wcslen(r) : 0)
+JS_STDIO(wchar_t *, fgetws_unlocked, (wchar_t *p, int n, FILE *fp), fp, 0, real_fgetws_unlocked(p, n, fp), r ? wcslen(r) : 0)
+JS_STDIO(wint_t, fputwc, (wchar_t c, FILE *fp), fp, 1, real_fputwc(c, fp), r != WEOF)
+JS_STDIO(wint_t, putwc, (wchar_t c, FILE *fp), fp, 1, real_putwc(c, fp), r != WEOF)
+JS_STDIO(wint_t, fputwc_unlocked, (wchar_t c, FILE *fp), fp, 1, real_fputwc_unlocked(c, fp), r != WEOF)
+JS_STDIO(wint_t, putwc_unlocked, (wchar_t c, FILE *fp), fp, 1, real_putwc_unlocked(c, fp), r != WEOF)
+JS_STDIO(wint_t, putwchar, (wchar_t c), stdout, 1, real_putwchar(c), r != WEOF)
+JS_STDIO(wint_t, putwchar_unlocked, (wchar_t c), stdout, 1, real_putwchar_unlocked(c), r != WEOF)
+JS_STDIO(int, fputws, (const wchar_t *s, FILE *fp), fp, 1, real_fputws(s, fp), r >= 0 ? wcslen(s) : 0)
+JS_STDIO(int, fputws_unlocked, (const wchar_t *s, FILE *fp), fp, 1, real_fputws_unlocked(s, fp), r >= 0 ? wcslen(s) : 0)
+JS_STDIO(int, vfwprintf, (FILE *fp, const wchar_t *f, va_list ap), fp, 1, real_vfwprintf(fp, f, ap), r > 0 ? (uint64_t)r : 0)
+JS_STDIO(int, vwprintf, (const wchar_t *f, va_list ap), stdout, 1, real_vwprintf(f, ap), r > 0 ? (uint64_t)r : 0)
 int __vfwprintf_chk(FILE *fp, int fl, const wchar_t *f, va_list ap);
 int __vwprintf_chk(int fl, const wchar_t *f, va_list ap);
 int __fwprintf_chk(FILE *fp, int fl, const wchar_t *f, ...);
 int __wprintf_chk(int fl, const wchar_t *f, ...);
-JS_STDIO(int, __vfwprintf_chk, (FILE *fp, int fl, const wchar_t *f, va_list ap), fp, 0, 1, real___vfwprintf_chk(fp, fl, f, ap), r > 0 ? (uint64_t)r : 0)
-JS_STDIO(int, __vwprintf_chk, (int fl, const wchar_t *f, va_list ap), stdout, 0, 1, real___vwprintf_chk(fl, f, ap), r > 0 ? (uint64_t)r : 0)
+JS_STDIO(int, __vfwprintf_chk, (FILE *fp, int fl, const wchar_t *f, va_list ap), fp, 1, real___vfwprintf_chk(fp, fl, f, ap), r > 0 ? (uint64_t)r : 0)
+JS_STDIO(int, __vwprintf_chk, (int fl, const wchar_t *f, va_list ap), stdout, 1, real___vwprintf_chk(fl, f, ap), r > 0 ? (uint64_t)r : 0)
 
 /* Pushing a character back moves no data: a metadata call (the character read again counts
  * again, so a getc/ungetc pair counts one byte more than the stream gave). */
@@ -181,10 +179,9 @@ static uint64_t consumed(FILE *fp, struct js_rpos a)
         if (!t || !sfp) \
             return real args; \
         struct js_rpos a = rpos(sfp); \
-        uint32_t w = js_sample(t, 0); \
-        uint64_t t0 = w ? js_ticks() : 0; \
+        uint64_t t0 = js_ticks(); \
         int r = real args; \
-        after_io(t, sfp, consumed(sfp, a), 0, w, t0); \
+        after_io(t, sfp, consumed(sfp, a), 0, t0); \
         return r; \
     }
 JS_VSCANF(js_vfscanf, "vfscanf", (FILE *fp, const char *f, va_list ap), fp, (fp, f, ap))
@@ -218,10 +215,9 @@ JS_SCANF(js_isoc99_scanf, "__isoc99_scanf", js_isoc99_vscanf, (const char *f, ..
         struct js_thread *t = js_self(); \
         if (!t) \
             return real args; \
-        uint32_t w = js_sample(t, 0); \
-        uint64_t t0 = w ? js_ticks() : 0; \
+        uint64_t t0 = js_ticks(); \
         int r = real args; \
-        after_io(t, (fpx), 0, 0, w, t0); \
+        after_io(t, (fpx), 0, 0, t0); \
         return r; \
     }
 JS_VWSCANF(js_vfwscanf, "vfwscanf", (FILE *fp, const wchar_t *f, va_list ap), fp, (fp, f, ap))
@@ -242,11 +238,10 @@ JS_SCANF(js_isoc99_fwscanf, "__isoc99_fwscanf", js_isoc99_vfwscanf, (FILE *fp, c
             va_end(ap); \
             return r0; \
         } \
-        uint32_t w = js_sample(t, 0); \
-        uint64_t t0 = w ? js_ticks() : 0; \
+        uint64_t t0 = js_ticks(); \
         int r = real_##vname vargs; \
         va_end(ap); \
-        after_io(t, fp, r > 0 ? (uint64_t)r : 0, 1, w, t0); \
+        after_io(t, fp, r > 0 ? (uint64_t)r : 0, 1, t0); \
         return r; \
     }
 JS_PRINTF(fprintf, vfprintf, (FILE *fp, const char *f, ...), fp, (FILE *, const char *, va_list), (fp, f, ap))
