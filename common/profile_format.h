@@ -19,8 +19,8 @@
 #define JS_PROFILE_VERSION 4
 #define JS_PROFILE_VERSION_MIN 1 /* oldest version a reader still accepts (v1 lacks exit_code, signal, missing;
                                   * v2 lacks trees, renames, renames_dropped and the files' opened_as;
-                                  * v3 lacks kernel_io, the files' mapped_bytes, and runtime's mpi_setup_ns
-                                  * and idle_ns; its compute_ns is wall time minus I/O and MPI) */
+                                  * v3 lacks kernel_io, the files' mapped_bytes, and runtime's mpi_setup_ns,
+                                  * cpu_wait_ns and idle_ns; its compute_ns is wall time minus I/O and MPI) */
 
 /* jobscreen-collect writes the profiles of a step on a node in bundles, <step>.<node>.b<N>.json:
  * {"format": JS_PROFILE_BUNDLE_FORMAT_NAME, "version": 1, "profiles": [profile, ...]}, at most
@@ -157,7 +157,8 @@
     X(MPI_COLL_NS,  "mpi_coll_ns",  "= totals.mpi_coll_ns") \
     X(MPI_SETUP_NS, "mpi_setup_ns", "time in MPI_Init, MPI_Init_thread and MPI_Finalize (in no metric above)") \
     X(COMPUTE_NS,   "compute_ns",   "CPU time outside I/O and MPI calls: user + system - min(system, I/O time) - MPI time, at least 0 (I/O calls spend system time, at most their own time; MPI libraries poll on the CPU)") \
-    X(IDLE_NS,      "idle_ns",      "the rest of the budget: max(wall, compute + I/O + MPI) - compute - I/O - MPI, time neither computing nor in a recorded call (sleep, waiting for children or locks)")
+    X(CPU_WAIT_NS,  "cpu_wait_ns",  "of wall - compute - I/O - MPI, the time runnable but waiting for a CPU (the scheduler's run delay of the image's threads, /proc/self/task/<tid>/schedstat): the node was busy") \
+    X(IDLE_NS,      "idle_ns",      "the rest of the budget: max(wall, compute + I/O + MPI) - compute - I/O - MPI - cpu_wait, time neither computing, nor waiting for a CPU, nor in a recorded call (sleep, waiting for children, locks or pages)")
 
 /* "kernel_io": the kernel's counts of the image's threads (/proc/self/task/<tid>/io: not those of
  * the children it reaped), at its end minus at its start (an exec'd image does not inherit its

@@ -457,6 +457,7 @@ static int copy_procs(struct pi_db *db, const struct pi_step *st, const char *ci
             }
             sb_null_or_int(&b, p->idle_ns);
             sb_null_or_int(&b, p->mpi_setup_ns);
+            sb_null_or_int(&b, p->cpu_wait_ns);
             for (int k = 0; k < JS_KIO_COUNT; k++)
                 sb_null_or_int(&b, p->kio[k]);
             sb_raw(&b, "\n", 1);
@@ -465,7 +466,7 @@ static int copy_procs(struct pi_db *db, const struct pi_step *st, const char *ci
         snprintf(sql, sizeof sql, "COPY %s (cluster_id, job_id, step_id, node, pid, image, ppid, task_id, "
                  "mpi_rank, mpi_size, origin, ended_by, exe, args, start_time, end_time, wall_ns, cpu_user_ns, "
                  "cpu_sys_ns, max_rss_kib, threads_peak, threads_seen, compute_ns, slices_truncated, "
-                 "files_dropped, mpi_collectives, exit_code, signal, missing, %s, idle_ns, mpi_setup_ns, kernel_rchar, "
+                 "files_dropped, mpi_collectives, exit_code, signal, missing, %s, idle_ns, mpi_setup_ns, cpu_wait_ns, kernel_rchar, "
                  "kernel_wchar, kernel_syscr, kernel_syscw, kernel_read_bytes, kernel_write_bytes) FROM STDIN",
                  table, metric_columns());
         if ((rc = copy_rows(db, sql, &b, "COPY processes")) != PI_DB_OK)

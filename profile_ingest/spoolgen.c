@@ -119,9 +119,9 @@ int main(int argc, char **argv)
                     char sname[32];
                     snprintf(sname, sizeof sname, "%ld", s);
                     json_object_set_new(prof, "step", json_string(sname));
-                    json_object_set_new(prof, "runtime", json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:I,s:I}", "io_posix_ns", 0, "io_stdio_ns", 0,
+                    json_object_set_new(prof, "runtime", json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:I,s:i,s:I}", "io_posix_ns", 0, "io_stdio_ns", 0,
                         "io_mpiio_ns", 0, "mpi_p2p_ns", 0, "mpi_coll_ns", 0, "mpi_setup_ns", 0,
-                        "compute_ns", (json_int_t)(slices * 1000000),
+                        "compute_ns", (json_int_t)(slices * 1000000), "cpu_wait_ns", 0,
                         "idle_ns", (json_int_t)(t1 - t0 > slices * 1000000 ? t1 - t0 - slices * 1000000 : 0)));
                     json_object_set_new(prof, "kernel_io", json_pack("{s:i,s:I,s:i,s:I,s:i,s:i}", "rchar", 10,
                         "wchar", (json_int_t)wb, "syscr", 1, "syscw", (json_int_t)slices, "read_bytes", 0, "write_bytes", 0));

@@ -265,7 +265,8 @@ static const struct {
 } later_fields[] = {
     { "", "exit_code", 2 }, { "", "signal", 2 }, { "", "missing", 2 },
     { "", "trees", 3 }, { "", "renames", 3 }, { "", "renames_dropped", 3 }, { "files", "opened_as", 3 },
-    { "", "kernel_io", 4 }, { "files", "mapped_bytes", 4 }, { "runtime", "mpi_setup_ns", 4 }, { "runtime", "idle_ns", 4 },
+    { "", "kernel_io", 4 }, { "files", "mapped_bytes", 4 }, { "runtime", "mpi_setup_ns", 4 }, { "runtime", "cpu_wait_ns", 4 },
+    { "runtime", "idle_ns", 4 },
 };
 
 static json_int_t since(const char *section, const char *name)
@@ -556,6 +557,7 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
     json_int_t version = json_integer_value(json_object_get(p, "version"));
     pr->idle_ns = version >= 4 ? I64(rt, "idle_ns") : -1;
     pr->mpi_setup_ns = version >= 4 ? I64(rt, "mpi_setup_ns") : -1;
+    pr->cpu_wait_ns = version >= 4 ? I64(rt, "cpu_wait_ns") : -1;
     const json_t *kio = json_object_get(p, "kernel_io");
     for (int k = 0; k < JS_KIO_COUNT; k++)
         pr->kio[k] = version >= 4 && json_object_size(kio) > 0 ? I64(kio, kernel_io_fields[k]) : -1;

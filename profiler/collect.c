@@ -152,8 +152,8 @@ struct rec {
     char end[16];
     int exit_code, signal;
     uint64_t end_ns, cpu_user_ns, cpu_sys_ns, max_rss_kib; /* of this image */
-    uint64_t kio[JS_KIO_COUNT];                          /* kernel_io of this image */
-    int kio_known;                                       /* kio is set */
+    uint64_t kc[JS_KC_COUNT];                            /* the kernel's counts of this image (kernel_io, run delay) */
+    int kc_known;                                        /* kc is set */
     char missing[512];
 };
 
@@ -267,11 +267,11 @@ static void fold_rest(struct rec *r, uint64_t cpu_total)
 static int kernel_io_of(struct rec *r)
 {
     const struct js_global *g = r->g;
-    if (g->kio_known != 2)
-        return r->kio_known = 0;
-    r->kio_known = 1;
-    for (int k = 0; k < JS_KIO_COUNT; k++)
-        r->kio[k] = g->kio_end[k] > g->kio_start[k] ? g->kio_end[k] - g->kio_start[k] : 0;
+    if (g->kc_known != 2)
+        return r->kc_known = 0;
+    r->kc_known = 1;
+    for (int k = 0; k < JS_KC_COUNT; k++)
+        r->kc[k] = g->kc_end[k] > g->kc_start[k] ? g->kc_end[k] - g->kc_start[k] : 0;
     return 1;
 }
 
@@ -331,9 +331,10 @@ static void decide_end(struct rec *r, int final)
 
 /* The runtime share of profile format 4 (common/profile_format.h, JS_PROFILE_RUNTIME_FIELDS): CPU
  * time outside the calls is computation. I/O calls spend system time, up to their own time (the
- * rest they wait: for the disk, a pipe, the network); MPI libraries poll on the CPU. */
+ * rest they wait: for the disk, a pipe, the network); MPI libraries poll on the CPU. Of what is
+ * left of the wall time, the scheduler's run delay is waiting for a CPU, the rest idle. */
 struct runtime {
-    uint64_t mpi_setup_ns, compute_ns, idle_ns;
+    uint64_t mpi_setup_ns, compute_ns, cpu_wait_ns, idle_ns;
 };
 
 static struct runtime runtime_share(const struct rec *r, const uint64_t *t, uint64_t wall)
@@ -346,7 +347,10 @@ static struct runtime runtime_share(const struct rec *r, const uint64_t *t, uint
     uint64_t in_calls = (r->cpu_sys_ns < io ? r->cpu_sys_ns : io) + mpi;
     rt.compute_ns = cpu > in_calls ? cpu - in_calls : 0;
     uint64_t used = rt.compute_ns + io + mpi;
-    rt.idle_ns = wall > used ? wall - used : 0;
+    uint64_t rest = wall > used ? wall - used : 0;
+    /* of the rest, the time runnable but without a CPU (0 when the kernel's counts are unknown) */
+    rt.cpu_wait_ns = r->kc_known && r->kc[JS_KC_RUN_DELAY] < rest ? r->kc[JS_KC_RUN_DELAY] : r->kc_known ? rest : 0;
+    rt.idle_ns = rest - rt.cpu_wait_ns;
     return rt;
 }
 
@@ -500,11 +504,11 @@ static void write_profile(struct js_out *o, struct rec *r, const struct mount *m
 
     comma_key(o, "kernel_io");
     js_out_raw(o, "{", 1);
-    for (int k = 0; k < JS_KIO_COUNT && r->kio_known; k++) {
+    for (int k = 0; k < JS_KIO_COUNT && r->kc_known; k++) {
         if (k)
             comma(o);
         js_out_key(o, kernel_io_names[k]);
-        js_out_u64(o, r->kio[k]);
+        js_out_u64(o, r->kc[k]);
     }
     js_out_raw(o, "}", 1);
 
@@ -519,6 +523,7 @@ static void write_profile(struct js_out *o, struct rec *r, const struct mount *m
     kv_u(o, "mpi_coll_ns", t[JS_M_MPI_COLL_NS]);
     kv_u(o, "mpi_setup_ns", rt.mpi_setup_ns);
     kv_u(o, "compute_ns", rt.compute_ns);
+    kv_u(o, "cpu_wait_ns", rt.cpu_wait_ns);
     kv_u(o, "idle_ns", rt.idle_ns);
     js_out_raw(o, "}", 1);
 

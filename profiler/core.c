@@ -304,34 +304,54 @@ static const char *const js_kio_names[JS_KIO_COUNT] = {
     JS_PROFILE_KERNEL_IO_FIELDS(JS_X)
 #undef JS_X
 };
-static uint64_t js_kio_gone[JS_KIO_COUNT]; /* the program's threads that ended, at their end */
+static uint64_t js_kc_gone[JS_KC_COUNT]; /* the program's threads that ended, at their end */
 
-/* Add one task's io file (/proc/self/task/<tid>/io or /proc/thread-self/io) to sum: 0, or -1.
- * Per thread, because /proc/self/io also holds the children the process reaped (the kernel adds
- * a child's counts to its parent's at the reap), and those are the children's own. */
-static int js_kio_add(const char *path, uint64_t sum[JS_KIO_COUNT])
+/* Read a small /proc file whole into buf (NUL-terminated): its length, or -1. */
+static ssize_t js_proc_read(const char *path, char *buf, size_t cap)
 {
-    char buf[512];
     int fd = js_sys_open(path, O_RDONLY | O_CLOEXEC, 0);
     if (fd < 0)
         return -1;
-    ssize_t n = js_sys_read(fd, buf, sizeof buf - 1);
+    ssize_t n = js_sys_read(fd, buf, cap - 1);
     js_sys_close(fd);
     if (n <= 0)
         return -1;
     buf[n] = '\0';
+    return n;
+}
+
+static uint64_t js_parse_u64(const char **p)
+{
+    uint64_t v = 0;
+    while (**p == ' ')
+        (*p)++;
+    while (**p >= '0' && **p <= '9')
+        v = v * 10 + (uint64_t)(*(*p)++ - '0');
+    return v;
+}
+
+/* Add one thread's counts to sum: its io file ("rchar: N" lines) and the run delay of its
+ * schedstat ("on-CPU run-delay timeslices"). dir is "/proc/thread-self" or "/proc/self/task/<tid>".
+ * Per thread, because /proc/self/io also holds the children the process reaped (the kernel adds
+ * a child's counts to its parent's at the reap), and those are the children's own. 0, or -1. */
+static int js_kc_add(const char *dir, uint64_t sum[JS_KC_COUNT])
+{
+    char path[80], buf[512];
+    size_t dl = strlen(dir);
+    if (dl + sizeof "/schedstat" > sizeof path)
+        return -1;
+    memcpy(path, dir, dl);
+    memcpy(path + dl, "/io", 4);
+    if (js_proc_read(path, buf, sizeof buf) < 0)
+        return -1;
     int found = 0;
     for (char *line = buf; *line;) {
         char *colon = strchr(line, ':');
         if (colon == NULL)
             break;
         *colon = '\0';
-        uint64_t v = 0;
-        char *p = colon + 1;
-        while (*p == ' ')
-            p++;
-        while (*p >= '0' && *p <= '9')
-            v = v * 10 + (uint64_t)(*p++ - '0');
+        const char *p = colon + 1;
+        uint64_t v = js_parse_u64(&p);
         for (int k = 0; k < JS_KIO_COUNT; k++)
             if (strcmp(line, js_kio_names[k]) == 0) {
                 sum[k] += v;
@@ -342,33 +362,39 @@ static int js_kio_add(const char *path, uint64_t sum[JS_KIO_COUNT])
             break;
         line++;
     }
+    memcpy(path + dl, "/schedstat", sizeof "/schedstat");
+    if (js_proc_read(path, buf, sizeof buf) >= 0) { /* absent without CONFIG_SCHED_INFO: 0 */
+        const char *p = buf;
+        (void)js_parse_u64(&p);
+        sum[JS_KC_RUN_DELAY] += js_parse_u64(&p);
+    }
     return found == JS_KIO_COUNT ? 0 : -1;
 }
 
-static int js_kio_add_tid(long tid, uint64_t sum[JS_KIO_COUNT])
+static int js_kc_add_tid(long tid, uint64_t sum[JS_KC_COUNT])
 {
-    char path[64] = "/proc/self/task/", digits[24];
-    size_t n = strlen(path), d = 0;
+    char dir[64] = "/proc/self/task/", digits[24];
+    size_t n = strlen(dir), d = 0;
     do
         digits[d++] = (char)('0' + tid % 10);
     while ((tid /= 10) > 0 && d < sizeof digits);
     while (d > 0)
-        path[n++] = digits[--d];
-    memcpy(path + n, "/io", 4);
-    return js_kio_add(path, sum);
+        dir[n++] = digits[--d];
+    dir[n] = '\0';
+    return js_kc_add(dir, sum);
 }
 
-/* The kernel's I/O counts of the image's threads, living and ended, less what the profiler itself
+/* The kernel's counts of the image's threads, living and ended, less what the profiler itself
  * read and wrote: 0, or -1 when they cannot be read. System calls only: a fold may run in a
  * signal handler. */
-static int js_kio_read(uint64_t out[JS_KIO_COUNT])
+static int js_kc_read(uint64_t out[JS_KC_COUNT])
 {
     uint64_t own[4];
     for (int k = 0; k < 4; k++)
         own[k] = __atomic_load_n(&js_own_io[k], __ATOMIC_RELAXED);
-    memset(out, 0, JS_KIO_COUNT * sizeof out[0]);
+    memset(out, 0, JS_KC_COUNT * sizeof out[0]);
     if (!js_mt) {
-        if (js_kio_add_tid(js_main_tid, out) != 0)
+        if (js_kc_add_tid(js_main_tid, out) != 0)
             return -1;
     } else {
         int dfd = js_sys_open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
@@ -380,12 +406,12 @@ static int js_kio_read(uint64_t out[JS_KIO_COUNT])
             for (long off = 0; off < n;) {
                 const struct dirent64 *d = (const struct dirent64 *)(void *)(buf + off);
                 if (d->d_name[0] >= '1' && d->d_name[0] <= '9')
-                    (void)js_kio_add_tid(strtol(d->d_name, NULL, 10), out); /* a thread may end meanwhile */
+                    (void)js_kc_add_tid(strtol(d->d_name, NULL, 10), out); /* a thread may end meanwhile */
                 off += d->d_reclen;
             }
         js_sys_close(dfd);
-        for (int k = 0; k < JS_KIO_COUNT; k++)
-            out[k] += __atomic_load_n(&js_kio_gone[k], __ATOMIC_RELAXED);
+        for (int k = 0; k < JS_KC_COUNT; k++)
+            out[k] += __atomic_load_n(&js_kc_gone[k], __ATOMIC_RELAXED);
     }
     /* rchar, wchar, syscr, syscw come first in the list, in the order of js_own_io */
     for (int k = 0; k < 4; k++)
@@ -394,14 +420,14 @@ static int js_kio_read(uint64_t out[JS_KIO_COUNT])
 }
 
 /* The kernel's counts at the image's start, or as the latest fold saw them. */
-static void js_kio_mark(int end)
+static void js_kc_mark(int end)
 {
-    uint64_t v[JS_KIO_COUNT];
-    if (js_kio_read(v) != 0)
+    uint64_t v[JS_KC_COUNT];
+    if (js_kc_read(v) != 0)
         return;
-    memcpy(end ? js_g->kio_end : js_g->kio_start, v, sizeof v);
-    if (end || js_g->kio_known == 0)
-        __atomic_store_n(&js_g->kio_known, end ? 2 : 1, __ATOMIC_RELEASE);
+    memcpy(end ? js_g->kc_end : js_g->kc_start, v, sizeof v);
+    if (end || js_g->kc_known == 0)
+        __atomic_store_n(&js_g->kc_known, end ? 2 : 1, __ATOMIC_RELEASE);
 }
 
 /* Fold every thread's counts since the last fold: they belong to js_g->cur_slice (every wrapper
@@ -437,8 +463,8 @@ static void js_fold_at(uint64_t now, int reap)
     for (int m = 0; m < JS_M_COUNT; m++)
         counts |= vec[m] != 0;
     js_g->cpu_folded_ns += dcpu;
-    if (js_g->kio_known)
-        js_kio_mark(1);
+    if (js_g->kc_known)
+        js_kc_mark(1);
 
     const uint64_t len = (uint64_t)js_g->slice_seconds * 1000000000ULL;
     const uint64_t last = js_g->last_fold_ns < now ? js_g->last_fold_ns : now;
@@ -594,10 +620,10 @@ static void js_thread_gone(void *unused)
 {
     (void)unused;
     int e = errno;
-    uint64_t mine[JS_KIO_COUNT] = {0};
-    if (js_on && js_kio_add("/proc/thread-self/io", mine) == 0)
-        for (int k = 0; k < JS_KIO_COUNT; k++)
-            __atomic_fetch_add(&js_kio_gone[k], mine[k], __ATOMIC_RELAXED);
+    uint64_t mine[JS_KC_COUNT] = {0};
+    if (js_on && js_kc_add("/proc/thread-self", mine) == 0)
+        for (int k = 0; k < JS_KC_COUNT; k++)
+            __atomic_fetch_add(&js_kc_gone[k], mine[k], __ATOMIC_RELAXED);
     pthread_mutex_lock(&js_hb_mu);
     if (js_prog_threads > 0)
         js_prog_threads--;
@@ -664,8 +690,8 @@ void js_end(const char *how)
             js_g->cpu_sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000ULL + (uint64_t)ru.ru_stime.tv_usec * 1000ULL;
             js_g->max_rss_kib = (uint64_t)ru.ru_maxrss;
         }
-        if (!locked && js_g->kio_known)
-            js_kio_mark(1);
+        if (!locked && js_g->kc_known)
+            js_kc_mark(1);
         /* a forked child that only exec'd says nothing: the new image records itself */
         if (!is_exit && strcmp(js_g->origin, "fork") == 0 && !js_any_activity() && js_files_in_use() == 0 &&
             js_rec_remove() == 0)
@@ -836,10 +862,10 @@ static void js_atfork_child(void)
     js_g->mpi_setup_ticks = 0;
     /* a new process: the kernel counts its I/O from zero, the profiler's own too */
     memset(js_own_io, 0, sizeof js_own_io);
-    memset(js_kio_gone, 0, sizeof js_kio_gone);
-    memset(js_g->kio_start, 0, sizeof js_g->kio_start);
-    memset(js_g->kio_end, 0, sizeof js_g->kio_end);
-    js_g->kio_known = 1;
+    memset(js_kc_gone, 0, sizeof js_kc_gone);
+    memset(js_g->kc_start, 0, sizeof js_g->kc_start);
+    memset(js_g->kc_end, 0, sizeof js_g->kc_end);
+    js_g->kc_known = 1;
     js_g->cpu_user_start_ns = js_g->cpu_sys_start_ns = 0;
     js_slices_init(&js_g->slices, js_g->slices.buf, JS_PROFILE_SLICE_BUDGET);
     set_word(js_g->origin, sizeof js_g->origin, "fork");
@@ -976,7 +1002,7 @@ __attribute__((constructor)) static void js_init(int argc, char **argv)
 
     /* after an exec the process's counts include the images before */
     js_main_tid = js_gettid();
-    js_kio_mark(0);
+    js_kc_mark(0);
     struct rusage ru0;
     if (getrusage(RUSAGE_SELF, &ru0) == 0) {
         js_g->cpu_user_start_ns = (uint64_t)ru0.ru_utime.tv_sec * 1000000000ULL + (uint64_t)ru0.ru_utime.tv_usec * 1000ULL;

@@ -36,6 +36,10 @@
 
 enum { JS_REC_LIVE = 0, JS_REC_ENDED = 1 };
 
+/* The kernel's per-thread counts the profiler reads (/proc/self/task/<tid>/): the io fields of
+ * "kernel_io", then the scheduler's run delay (schedstat: time runnable, waiting for a CPU). */
+enum { JS_KC_RUN_DELAY = JS_KIO_COUNT, JS_KC_COUNT };
+
 /* Written into a child's record by the parent that reaped it (wait wrappers), or known to
  * slurmstepd for a task: how the process ended, seen from outside. */
 struct js_reaped {
@@ -76,8 +80,8 @@ struct js_global {
     uint64_t cpu_folded_ns;    /* CPU time read at the folds so far */
     uint64_t coll[JS_COLL_COUNT][3];    /* calls, bytes, ticks: updated atomically */
     uint64_t mpi_setup_ticks;  /* in MPI_Init, MPI_Init_thread, MPI_Finalize: updated atomically */
-    int32_t kio_known;         /* 1 when kio_start was read, 2 when kio_end too */
-    uint64_t kio_start[JS_KIO_COUNT], kio_end[JS_KIO_COUNT]; /* /proc/self/io at the image's start, end (or last fold) */
+    int32_t kc_known;          /* 1 when kc_start was read, 2 when kc_end too */
+    uint64_t kc_start[JS_KC_COUNT], kc_end[JS_KC_COUNT]; /* the kernel's counts at the image's start, end (or last fold) */
     double ns_per_tick;        /* calibration at the last fold: times in blocks and slices are ticks */
     int64_t cur_slice;         /* the slice unfolded counts belong to */
     uint64_t last_fold_ns;     /* wall clock of the last fold */

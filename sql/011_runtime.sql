@@ -1,26 +1,28 @@
 -- jobscreen schema, migration 011: a runtime share that tells the truth, and what no wrapper saw
 -- (issue 15, profile format 4).
--- - Processes keep idle_ns (time neither computing nor in a recorded call), mpi_setup_ns (in
+-- - Processes keep idle_ns (time neither computing, nor waiting for a CPU, nor in a recorded
+--   call), cpu_wait_ns (runnable, waiting for a CPU: the scheduler's run delay), mpi_setup_ns (in
 --   MPI_Init and MPI_Finalize, no longer collective time) and the kernel's own I/O counts of the
 --   image (/proc/self/io: kernel_rchar, _wchar, _syscr, _syscw, _read_bytes, _write_bytes); all
 --   NULL for profiles of format 1-3, which did not have them. compute_ns of a format-4 profile is
 --   CPU time outside the calls (docs/profile-format.md); of older ones wall time minus the calls.
--- - js.steps gains idle_ns, mpi_setup_ns, max_rss_kib (the largest peak of its processes) and
+-- - js.steps gains idle_ns, mpi_setup_ns, cpu_wait_ns, max_rss_kib (the largest peak of its processes) and
 --   unattributed_read_bytes / _write_bytes: what the kernel counted beyond the wrappers.
 -- - js.step_nodes gains max_rss_kib; js.processes the new columns and the unattributed bytes.
 -- - file_accesses.mapped_bytes: bytes of the file mapped into memory (mmap).
 -- Views gain columns at their end only (CREATE OR REPLACE VIEW keeps what stands on them).
 
 ALTER TABLE js_data.processes
-    ADD COLUMN idle_ns bigint, ADD COLUMN mpi_setup_ns bigint,
+    ADD COLUMN idle_ns bigint, ADD COLUMN mpi_setup_ns bigint, ADD COLUMN cpu_wait_ns bigint,
     ADD COLUMN kernel_rchar bigint, ADD COLUMN kernel_wchar bigint, ADD COLUMN kernel_syscr bigint,
     ADD COLUMN kernel_syscw bigint, ADD COLUMN kernel_read_bytes bigint, ADD COLUMN kernel_write_bytes bigint;
 ALTER TABLE js_data.live_processes
-    ADD COLUMN idle_ns bigint, ADD COLUMN mpi_setup_ns bigint,
+    ADD COLUMN idle_ns bigint, ADD COLUMN mpi_setup_ns bigint, ADD COLUMN cpu_wait_ns bigint,
     ADD COLUMN kernel_rchar bigint, ADD COLUMN kernel_wchar bigint, ADD COLUMN kernel_syscr bigint,
     ADD COLUMN kernel_syscw bigint, ADD COLUMN kernel_read_bytes bigint, ADD COLUMN kernel_write_bytes bigint;
 COMMENT ON COLUMN js_data.processes.compute_ns IS 'runtime share: CPU time outside I/O and MPI calls (profile format 4; before: wall time minus the time in I/O and MPI, at least 0) (ns)';
-COMMENT ON COLUMN js_data.processes.idle_ns IS 'runtime share: time neither computing nor in a recorded call (sleep, waiting for children or locks); NULL before profile format 4 (ns)';
+COMMENT ON COLUMN js_data.processes.idle_ns IS 'runtime share: time neither computing, nor waiting for a CPU, nor in a recorded call (sleep, waiting for children, locks or pages); NULL before profile format 4 (ns)';
+COMMENT ON COLUMN js_data.processes.cpu_wait_ns IS 'runtime share: time runnable but waiting for a CPU outside the calls (the scheduler''s run delay); NULL before profile format 4 (ns)';
 COMMENT ON COLUMN js_data.processes.mpi_setup_ns IS 'time in MPI_Init, MPI_Init_thread and MPI_Finalize; NULL before profile format 4 (ns)';
 COMMENT ON COLUMN js_data.processes.kernel_rchar IS 'the kernel''s count of bytes returned by read-like system calls of the image, on anything (/proc/self/io rchar); NULL: unknown';
 COMMENT ON COLUMN js_data.processes.kernel_wchar IS 'bytes passed to write-like system calls (/proc/self/io wchar); NULL: unknown';
@@ -31,6 +33,7 @@ COMMENT ON COLUMN js_data.processes.kernel_write_bytes IS 'bytes the image cause
 
 COMMENT ON COLUMN js_data.live_processes.idle_ns IS 'as in js_data.processes';
 COMMENT ON COLUMN js_data.live_processes.mpi_setup_ns IS 'as in js_data.processes';
+COMMENT ON COLUMN js_data.live_processes.cpu_wait_ns IS 'as in js_data.processes';
 COMMENT ON COLUMN js_data.live_processes.kernel_rchar IS 'as in js_data.processes';
 COMMENT ON COLUMN js_data.live_processes.kernel_wchar IS 'as in js_data.processes';
 COMMENT ON COLUMN js_data.live_processes.kernel_syscr IS 'as in js_data.processes';
@@ -138,7 +141,7 @@ CREATE OR REPLACE VIEW js.steps AS
            EXISTS (SELECT 1 FROM js_data.live_step_nodes l
                    WHERE l.cluster_id = s.cluster_id AND l.job_id = s.job_id AND l.step_id = s.step_id) AS live,
            coalesce(p.files_dropped, 0)::bigint AS files_dropped,
-           p.idle_ns::bigint AS idle_ns, p.mpi_setup_ns::bigint AS mpi_setup_ns,
+           p.idle_ns::bigint AS idle_ns, p.mpi_setup_ns::bigint AS mpi_setup_ns, p.cpu_wait_ns::bigint AS cpu_wait_ns,
            p.max_rss_kib::bigint AS max_rss_kib,
            p.unattributed_read_bytes::bigint AS unattributed_read_bytes,
            p.unattributed_write_bytes::bigint AS unattributed_write_bytes,
@@ -156,7 +159,8 @@ CREATE OR REPLACE VIEW js.steps AS
                sum(stdio_meta_calls) AS stdio_meta_calls, sum(mpiio_meta_calls) AS mpiio_meta_calls,
                sum(cpu_ns) AS cpu_ns, count(*) FILTER (WHERE ended_by = 'signal') AS killed_processes,
                sum(files_dropped) AS files_dropped,
-               sum(idle_ns) AS idle_ns, sum(mpi_setup_ns) AS mpi_setup_ns, max(max_rss_kib) AS max_rss_kib,
+               sum(idle_ns) AS idle_ns, sum(mpi_setup_ns) AS mpi_setup_ns, sum(cpu_wait_ns) AS cpu_wait_ns,
+               max(max_rss_kib) AS max_rss_kib,
                sum(js_data.unattributed(kernel_rchar, posix_read_bytes + stdio_read_bytes + lower_read_bytes)) AS unattributed_read_bytes,
                sum(js_data.unattributed(kernel_wchar, posix_write_bytes + stdio_write_bytes + lower_write_bytes)) AS unattributed_write_bytes,
                count(*) FILTER (WHERE kernel_rchar IS NULL) AS kernel_io_unknown
@@ -185,7 +189,7 @@ CREATE OR REPLACE VIEW js.steps AS
            0 AS unrecorded_processes,
            true AS live,
            coalesce(p.files_dropped, 0)::bigint AS files_dropped,
-           p.idle_ns::bigint AS idle_ns, p.mpi_setup_ns::bigint AS mpi_setup_ns,
+           p.idle_ns::bigint AS idle_ns, p.mpi_setup_ns::bigint AS mpi_setup_ns, p.cpu_wait_ns::bigint AS cpu_wait_ns,
            p.max_rss_kib::bigint AS max_rss_kib,
            p.unattributed_read_bytes::bigint AS unattributed_read_bytes,
            p.unattributed_write_bytes::bigint AS unattributed_write_bytes,
@@ -208,7 +212,8 @@ CREATE OR REPLACE VIEW js.steps AS
                sum(stdio_meta_calls) AS stdio_meta_calls, sum(mpiio_meta_calls) AS mpiio_meta_calls,
                sum(cpu_ns) AS cpu_ns, count(*) FILTER (WHERE ended_by = 'signal') AS killed_processes,
                sum(files_dropped) AS files_dropped,
-               sum(idle_ns) AS idle_ns, sum(mpi_setup_ns) AS mpi_setup_ns, max(max_rss_kib) AS max_rss_kib,
+               sum(idle_ns) AS idle_ns, sum(mpi_setup_ns) AS mpi_setup_ns, sum(cpu_wait_ns) AS cpu_wait_ns,
+               max(max_rss_kib) AS max_rss_kib,
                sum(js_data.unattributed(kernel_rchar, posix_read_bytes + stdio_read_bytes + lower_read_bytes)) AS unattributed_read_bytes,
                sum(js_data.unattributed(kernel_wchar, posix_write_bytes + stdio_write_bytes + lower_write_bytes)) AS unattributed_write_bytes,
                count(*) FILTER (WHERE kernel_rchar IS NULL) AS kernel_io_unknown
@@ -216,7 +221,7 @@ CREATE OR REPLACE VIEW js.steps AS
         WHERE p.cluster_id = l.cluster_id AND p.job_id = l.job_id AND p.step_id = l.step_id) p ON true
     WHERE NOT EXISTS (SELECT 1 FROM js_data.steps s
                       WHERE s.cluster_id = l.cluster_id AND s.job_id = l.job_id AND s.step_id = l.step_id);
-COMMENT ON VIEW js.steps IS 'steps merged over their nodes, with the runtime share summed over their processes (compute_ns + mpi_p2p_ns + mpi_coll_ns + mpi_setup_ns + io_*_ns + idle_ns = the processes'' time budgets: wall time, or more for processes with busy threads; before profile format 4 idle and setup are NULL and compute is the rest of wall_ns), I/O volume and metadata calls; incomplete_reason says what is missing, killed_processes counts processes killed by a signal, unrecorded_processes those the profiler did not record (spool quota), summed over the nodes; live: some node still runs (provisional data); a step with no step record ingested yet has state RUNNING, its data so far, end_time its newest snapshot; files_dropped: files its processes did not list (their lists were full); max_rss_kib: the largest peak resident set of its processes; unattributed_*_bytes: what the kernel counted beyond the wrappers, summed over the processes whose kernel counts are known (NULL: none), kernel_io_unknown: the processes whose kernel counts are unknown (killed before their first slice boundary, or profiles before format 4)';
+COMMENT ON VIEW js.steps IS 'steps merged over their nodes, with the runtime share summed over their processes (compute_ns + mpi_p2p_ns + mpi_coll_ns + mpi_setup_ns + io_*_ns + cpu_wait_ns + idle_ns = the processes'' time budgets: wall time, or more for processes with busy threads; before profile format 4 idle and setup are NULL and compute is the rest of wall_ns), I/O volume and metadata calls; incomplete_reason says what is missing, killed_processes counts processes killed by a signal, unrecorded_processes those the profiler did not record (spool quota), summed over the nodes; live: some node still runs (provisional data); a step with no step record ingested yet has state RUNNING, its data so far, end_time its newest snapshot; files_dropped: files its processes did not list (their lists were full); max_rss_kib: the largest peak resident set of its processes; unattributed_*_bytes: what the kernel counted beyond the wrappers, summed over the processes whose kernel counts are known (NULL: none), kernel_io_unknown: the processes whose kernel counts are unknown (killed before their first slice boundary, or profiles before format 4)';
 
 CREATE OR REPLACE VIEW js.step_nodes AS
     SELECT sn.cluster_id, sn.job_id, sn.step_id, sn.node, sn.start_time, sn.end_time, sn.state, sn.exit_code, sn.num_tasks,
@@ -240,13 +245,13 @@ CREATE OR REPLACE VIEW js.processes AS
            p.mpiio_read_bytes, p.mpiio_write_calls, p.mpiio_write_bytes, p.mpiio_coll_calls,
            p.mpiio_meta_calls, p.mpiio_ns, p.cpu_ns,
            j.uid, p.exit_code, p.signal, p.missing,
-           p.idle_ns, p.mpi_setup_ns, p.kernel_rchar, p.kernel_wchar, p.kernel_syscr, p.kernel_syscw,
+           p.idle_ns, p.mpi_setup_ns, p.cpu_wait_ns, p.kernel_rchar, p.kernel_wchar, p.kernel_syscr, p.kernel_syscw,
            p.kernel_read_bytes, p.kernel_write_bytes,
            js_data.unattributed(p.kernel_rchar, p.posix_read_bytes + p.stdio_read_bytes + p.lower_read_bytes) AS unattributed_read_bytes,
            js_data.unattributed(p.kernel_wchar, p.posix_write_bytes + p.stdio_write_bytes + p.lower_write_bytes) AS unattributed_write_bytes
     FROM js_data.processes p
     JOIN js_data.jobs j ON j.cluster_id = p.cluster_id AND j.job_id = p.job_id;
-COMMENT ON VIEW js.processes IS 'per-process totals (one row per profile) with the job''s uid, then how each process ended (exit_code, signal) and what its profile misses; idle_ns, mpi_setup_ns and the kernel''s I/O counts (kernel_*, /proc/self/io; NULL before profile format 4), and unattributed_*_bytes: what the kernel counted beyond the wrappers';
+COMMENT ON VIEW js.processes IS 'per-process totals (one row per profile) with the job''s uid, then how each process ended (exit_code, signal) and what its profile misses; idle_ns, mpi_setup_ns, cpu_wait_ns and the kernel''s I/O counts (kernel_*, /proc/self/io; NULL before profile format 4), and unattributed_*_bytes: what the kernel counted beyond the wrappers';
 
 CREATE OR REPLACE VIEW js.file_accesses AS
     SELECT a.cluster_id, a.job_id, a.step_id, a.node, j.uid, a.file_id, f.path, f.scope, f.node AS file_node,

@@ -637,6 +637,7 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
                 case RF_MPI_COLL_NS: b_u64(b, tot[JS_M_MPI_COLL_NS]); break;
                 case RF_MPI_SETUP_NS: b_u64(b, 0); break;
                 case RF_COMPUTE_NS: b_u64(b, compute); break;
+                case RF_CPU_WAIT_NS: b_u64(b, 0); break;
                 case RF_IDLE_NS: b_u64(b, wall > busy + compute ? wall - busy - compute : 0); break;
                 default:
                     fprintf(stderr, "jsgen: runtime field \"%s\" of common/profile_format.h is unknown to the generator\n",

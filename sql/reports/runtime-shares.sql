@@ -1,7 +1,9 @@
--- runtime-shares: steps that spent a high share of their time in MPI or in I/O, by user and
--- application.  A step's share is the time its processes spent in MPI calls (point-to-point
--- and collectives) or in I/O calls (POSIX, stdio, MPI-IO), over the summed wall time of its
--- processes.  Steps with less than min_wall_s seconds of process wall time are left out.
+-- runtime-shares: steps that spent a high share of their time in MPI, in I/O, or idle, by user
+-- and application.  A step's MPI or I/O share is the time its processes spent in MPI calls
+-- (point-to-point and collectives) or in I/O calls (POSIX, stdio, MPI-IO), over the summed wall
+-- time of its processes; its idle share the time they neither computed nor made a recorded call
+-- (sleeping, waiting for children, a lock or a CPU), over their time budget (profiles of format
+-- 4 on).  Steps with less than min_wall_s seconds of process wall time are left out.
 -- A step counts in the window when it started in [since, until).
 --   psql -f sql/reports/runtime-shares.sql -v since=... -v until=... [-v min_share=0.5] [-v min_wall_s=1] [-v limit=50]
 \ir window.psql
@@ -18,7 +20,7 @@
 \set limit 50
 \endif
 
-\echo '== by user and application: steps with an MPI or I/O share of at least' :min_share
+\echo '== by user and application: steps with an MPI, I/O or idle share of at least' :min_share
 SELECT r.user_name AS "user", r.application, k.kind, count(*) AS steps,
        (SELECT count(*) FROM js.step_report a
         WHERE a.cluster_id = r.cluster_id AND a.uid = r.uid AND a.application = r.application
@@ -26,7 +28,7 @@ SELECT r.user_name AS "user", r.application, k.kind, count(*) AS steps,
        round(avg(k.share)::numeric, 3) AS avg_share, round(max(k.share)::numeric, 3) AS max_share,
        round((sum(r.wall_ns) / 1e9)::numeric, 1) AS wall_s
 FROM js.step_report r
-CROSS JOIN LATERAL (VALUES ('mpi', r.mpi_share), ('io', r.io_share)) AS k(kind, share)
+CROSS JOIN LATERAL (VALUES ('mpi', r.mpi_share), ('io', r.io_share), ('idle', r.idle_share)) AS k(kind, share)
 WHERE r.start_time >= :'since' AND r.start_time < :'until' AND r.profiled
   AND r.wall_ns >= :min_wall_s * 1e9 AND k.share >= :min_share
 GROUP BY r.cluster_id, r.uid, r.user_name, r.application, k.kind
@@ -37,7 +39,7 @@ SELECT r.job_id, r.step_id, r.user_name AS "user", r.application, k.kind, round(
        round((r.wall_ns / 1e9)::numeric, 2) AS wall_s, round((r.mpi_ns / 1e9)::numeric, 2) AS mpi_s,
        round((r.io_ns / 1e9)::numeric, 2) AS io_s, r.processes, r.io_bytes, r.start_time
 FROM js.step_report r
-CROSS JOIN LATERAL (VALUES ('mpi', r.mpi_share), ('io', r.io_share)) AS k(kind, share)
+CROSS JOIN LATERAL (VALUES ('mpi', r.mpi_share), ('io', r.io_share), ('idle', r.idle_share)) AS k(kind, share)
 WHERE r.start_time >= :'since' AND r.start_time < :'until' AND r.profiled
   AND r.wall_ns >= :min_wall_s * 1e9 AND k.share >= :min_share
 ORDER BY r.wall_ns DESC, r.job_id, r.step_id, k.kind LIMIT :limit;

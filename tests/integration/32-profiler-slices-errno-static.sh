@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # A program running across slice boundaries gets one vector per active slice; errno is what
 # libc alone gives; a static binary runs unprofiled; an opted-out step or an unwritable spool
-# changes nothing for the program.
+# changes nothing for the program. The runtime share is measured: a sleep is idle, two compute
+# loops on one CPU compute half their time and wait for the CPU the other half.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
-plan 12
+plan 15
 base=$(mktemp -d "$JS_SHARED_DIR"/js-prof32.XXXXXX)
 
 # --- 15 writes of 1 B, 200 ms apart, 1 s slices ---
@@ -43,5 +44,18 @@ is "$? $(find "$dir" -name '*.json' | wc -l)" "3 0" "JOBSCREEN_VERSION '... off'
 out=$(timeout 60 srun -Q -N1 -n1 env JOBSCREEN_PROFILE_DIR=/nonexistent/profiles JOBSCREEN_STEP=0 \
   LD_PRELOAD="$PROF_LIB" "$PROG/io_known" "$base" 2>&1; echo "rc=$?")
 is "$out" "rc=0" "a missing profile directory: the program runs on, nothing on its stdout or stderr"
+
+# --- the runtime share (profile format 4): sleeping is idle; sharing a CPU is waiting for it ---
+dir=$base/share; mkdir -p "$dir"
+loop='i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done'
+prof_srun "$dir" -N1 -n1 -- sh -c "sleep 1; taskset -c 0 bash -c '$loop' & taskset -c 0 bash -c '$loop'; wait"
+ok $? "a sleep, then two compute loops pinned to one CPU, under the profiler"
+sleeper=$(jq -r 'select(.exe | endswith("/sleep")) | [.runtime.idle_ns > 0.9 * .wall_ns, .runtime.compute_ns < 0.1 * .wall_ns] | @tsv' "$dir"/*.json)
+is "$sleeper" "$(printf 'true\ttrue')" "sleep 1: idle more than 90 % of its time, computing less than 10 %"
+loops=$(jq -r 'select(.exe | endswith("/bash")) | select(.wall_ns > 100000000) |
+  [((.runtime.compute_ns - .cpu_user_ns - .cpu_sys_ns) | fabs) < 0.02 * (.cpu_user_ns + .cpu_sys_ns),
+   .runtime.cpu_wait_ns > 0.25 * .wall_ns, .runtime.idle_ns < 0.1 * .wall_ns] | @tsv' "$dir"/*.json | sort | uniq -c | awk '{$1=$1; print}')
+is "$loops" "2 true true true" \
+  "each compute loop: computation is its CPU time, it waited for the shared CPU more than a quarter of its time, idle under 10 %"
 rm -rf "$base"
 done_testing

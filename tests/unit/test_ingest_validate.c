@@ -187,6 +187,7 @@ static void version_4_profiles_carry_kernel_counts_and_idle_time(void **state)
     assert_string_equal(reason, "runtime: field \"mpi_setup_ns\" is missing or not a non-negative integer");
     json_t *rt = json_object_get(p, "runtime");
     json_object_set_new(rt, "mpi_setup_ns", json_integer(7));
+    json_object_set_new(rt, "cpu_wait_ns", json_integer(30));
     json_object_set_new(rt, "idle_ns", json_integer(900));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
     assert_string_equal(reason, "files[0]: field \"mapped_bytes\" is missing or not a non-negative integer");
@@ -208,6 +209,7 @@ static void version_4_profiles_carry_kernel_counts_and_idle_time(void **state)
     assert_int_equal(st.procs[1].kio[JS_KIO_WRITE_BYTES], -1);
     assert_int_equal(st.procs[0].idle_ns, 900);
     assert_int_equal(st.procs[0].mpi_setup_ns, 7);
+    assert_int_equal(st.procs[0].cpu_wait_ns, 30);
     assert_int_equal(st.procs[0].kio[JS_KIO_RCHAR], 5000);
     assert_int_equal(st.procs[0].kio[JS_KIO_READ_BYTES], 4096);
     assert_int_equal(st.files[0].mapped_bytes, 2 * 8192);

@@ -134,6 +134,7 @@
     { key: 'io_stdio_ns', label: 'I/O stdio', color: '#f6dc73' },
     { key: 'io_mpiio_ns', label: 'I/O MPI-IO', color: '#a67c00' },
     { key: 'mpi_setup_ns', label: 'MPI init/finalize', color: '#8c564b' },
+    { key: 'cpu_wait_ns', label: 'Waiting for a CPU', color: '#7f7f7f' },
     { key: 'idle_ns', label: 'Idle (no CPU, no call)', color: '#e8e8e8' },
   ];
   const NO_PROFILE = '#d0d4da';
