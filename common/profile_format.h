@@ -41,23 +41,23 @@
  * Metrics of the per-slice vectors and of "totals". All are unsigned 64-bit integers.
  * X(ID, "json name", "unit", "meaning")
  * The order is the order of the values in every "slices" row and in "slice_metrics".
- * Times (unit ns) of POSIX and stdio calls are sampled: see docs/profile-format.md.
+ * Times (unit ns) are wall-clock time inside the calls, every call timed.
  */
 #define JS_PROFILE_METRICS(X) \
-    X(POSIX_READ_CALLS,   "posix_read_calls",   "calls", "read, pread, readv, preadv (and 64-bit variants) called by the application") \
-    X(POSIX_READ_BYTES,   "posix_read_bytes",   "bytes", "bytes returned by those reads") \
-    X(POSIX_WRITE_CALLS,  "posix_write_calls",  "calls", "write, pwrite, writev, pwritev (and 64-bit variants) called by the application") \
-    X(POSIX_WRITE_BYTES,  "posix_write_bytes",  "bytes", "bytes accepted by those writes") \
-    X(POSIX_OPEN_CALLS,   "posix_open_calls",   "calls", "open, openat, creat (and 64-bit variants)") \
-    X(POSIX_META_CALLS,   "posix_meta_calls",   "calls", "close, lseek, fsync, fdatasync, ftruncate, stat family, unlink, rename, mkdir") \
-    X(POSIX_NS,           "posix_ns",           "ns",    "time in POSIX I/O calls (sampled estimate)") \
-    X(STDIO_READ_CALLS,   "stdio_read_calls",   "calls", "fread, fgets, fgetc/getc, fscanf family on file streams") \
-    X(STDIO_READ_BYTES,   "stdio_read_bytes",   "bytes", "bytes returned to the application by those calls") \
-    X(STDIO_WRITE_CALLS,  "stdio_write_calls",  "calls", "fwrite, fputs, fputc/putc, fprintf family on file streams") \
-    X(STDIO_WRITE_BYTES,  "stdio_write_bytes",  "bytes", "bytes handed to the stream by those calls") \
+    X(POSIX_READ_CALLS,   "posix_read_calls",   "calls", "read, pread, readv, preadv (and 64-bit variants) called by the application; each asynchronous read: libaio io_submit, POSIX aio_read/lio_listio (when queued), io_uring READ/READV/READ_FIXED (when the kernel took it)") \
+    X(POSIX_READ_BYTES,   "posix_read_bytes",   "bytes", "bytes returned by those reads (asynchronous: libaio the bytes requested, POSIX AIO what aio_return reported, io_uring the request's length)") \
+    X(POSIX_WRITE_CALLS,  "posix_write_calls",  "calls", "write, pwrite, writev, pwritev (and 64-bit variants) called by the application; each asynchronous write, as for reads") \
+    X(POSIX_WRITE_BYTES,  "posix_write_bytes",  "bytes", "bytes accepted by those writes (asynchronous: as for reads)") \
+    X(POSIX_OPEN_CALLS,   "posix_open_calls",   "calls", "open, openat, creat (and 64-bit variants), openat2 through syscall()") \
+    X(POSIX_META_CALLS,   "posix_meta_calls",   "calls", "close, lseek, fsync, fdatasync, ftruncate, stat family, unlink, rename, mkdir; mmap of a listed file, msync") \
+    X(POSIX_NS,           "posix_ns",           "ns",    "time in POSIX I/O calls") \
+    X(STDIO_READ_CALLS,   "stdio_read_calls",   "calls", "fread, fgets, fgetc/getc, getline, fscanf family, their _unlocked and wide-character forms, on file streams") \
+    X(STDIO_READ_BYTES,   "stdio_read_bytes",   "bytes", "bytes returned to the application by those calls (wide forms: one per character; fscanf: the bytes it took from the stream; fwscanf: none)") \
+    X(STDIO_WRITE_CALLS,  "stdio_write_calls",  "calls", "fwrite, fputs, fputc/putc, fprintf family, their _unlocked and wide-character forms, on file streams") \
+    X(STDIO_WRITE_BYTES,  "stdio_write_bytes",  "bytes", "bytes handed to the stream by those calls (wide forms: one per character)") \
     X(STDIO_OPEN_CALLS,   "stdio_open_calls",   "calls", "fopen, fdopen, freopen (and 64-bit variants)") \
-    X(STDIO_META_CALLS,   "stdio_meta_calls",   "calls", "fclose, fflush, fseek family") \
-    X(STDIO_NS,           "stdio_ns",           "ns",    "time in stdio calls (sampled estimate)") \
+    X(STDIO_META_CALLS,   "stdio_meta_calls",   "calls", "fclose, fflush, fseek family, ungetc/ungetwc") \
+    X(STDIO_NS,           "stdio_ns",           "ns",    "time in stdio calls") \
     X(LOWER_READ_BYTES,   "lower_read_bytes",   "bytes", "POSIX read bytes issued inside an MPI call (e.g. by MPI-IO), not counted as posix_*") \
     X(LOWER_WRITE_BYTES,  "lower_write_bytes",  "bytes", "POSIX write bytes issued inside an MPI call, not counted as posix_*") \
     X(MPI_SEND_CALLS,     "mpi_send_calls",     "calls", "point-to-point sends (blocking and non-blocking; sendrecv counts one send)") \
@@ -129,8 +129,8 @@
     X(THREADS_PEAK,    "threads_peak",    'u', "threads", "most threads that did I/O or MPI at once, plus the main thread") \
     X(THREADS_SEEN,    "threads_seen",    'u', "threads", "threads that made at least one recorded call, plus the main thread") \
     X(WALL_NS,         "wall_ns",         'u', "ns",    "end_ns - start_ns") \
-    X(CPU_USER_NS,     "cpu_user_ns",     'u', "ns",    "user CPU time of all threads (getrusage)") \
-    X(CPU_SYS_NS,      "cpu_sys_ns",      'u', "ns",    "system CPU time of all threads (getrusage)") \
+    X(CPU_USER_NS,     "cpu_user_ns",     'u', "ns",    "user CPU time of all threads of this image (getrusage; since version 4 less what the process used before its exec)") \
+    X(CPU_SYS_NS,      "cpu_sys_ns",      'u', "ns",    "system CPU time of all threads of this image (likewise)") \
     X(MAX_RSS_KIB,     "max_rss_kib",     'u', "KiB",   "peak resident set size (getrusage)") \
     X(KERNEL_IO,       "kernel_io",       'o', "",      "the kernel's own I/O counts of this image (/proc/self/io), see JS_PROFILE_KERNEL_IO_FIELDS") \
     X(RUNTIME,         "runtime",         'o', "",      "runtime share, see JS_PROFILE_RUNTIME_FIELDS") \
@@ -156,11 +156,14 @@
     X(MPI_P2P_NS,   "mpi_p2p_ns",   "= totals.mpi_p2p_ns") \
     X(MPI_COLL_NS,  "mpi_coll_ns",  "= totals.mpi_coll_ns") \
     X(MPI_SETUP_NS, "mpi_setup_ns", "time in MPI_Init, MPI_Init_thread and MPI_Finalize (in no metric above)") \
-    X(COMPUTE_NS,   "compute_ns",   "CPU time outside I/O and MPI calls: user + max(0, system - I/O) - MPI, at least 0 (MPI libraries poll on the CPU; I/O's CPU is system time)") \
+    X(COMPUTE_NS,   "compute_ns",   "CPU time outside I/O and MPI calls: user + system - min(system, I/O time) - MPI time, at least 0 (I/O calls spend system time, at most their own time; MPI libraries poll on the CPU)") \
     X(IDLE_NS,      "idle_ns",      "the rest of the budget: max(wall, compute + I/O + MPI) - compute - I/O - MPI, time neither computing nor in a recorded call (sleep, waiting for children or locks)")
 
-/* "kernel_io": /proc/self/io at the image's end minus at its start (an exec'd image does not
- * inherit its predecessor's counts). Beside the wrappers' figures they show I/O no wrapper saw.
+/* "kernel_io": the kernel's counts of the image's threads (/proc/self/task/<tid>/io: not those of
+ * the children it reaped), at its end minus at its start (an exec'd image does not inherit its
+ * predecessor's counts), less the profiler's own reads and writes. Beside the wrappers' figures
+ * they show I/O no wrapper saw. An empty object when unknown: the process was killed before the
+ * profiler first read them (at its first slice boundary).
  * X(ID, "json name", "unit", "meaning") */
 #define JS_PROFILE_KERNEL_IO_FIELDS(X) \
     X(RCHAR,       "rchar",       "bytes", "bytes returned by read-like system calls on anything (files, pipes, sockets, terminals)") \

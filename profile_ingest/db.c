@@ -375,19 +375,25 @@ static int ensure_partitions(struct pi_db *db, const struct pi_step *st)
     return rc;
 }
 
+/* one element of a text[] literal, quoted */
+static void pg_array_elem(struct sbuf *b, const char *text)
+{
+    sb_raw(b, "\"", 1);
+    for (const char *s = text; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            sb_raw(b, "\\", 1);
+        sb_raw(b, s, 1);
+    }
+    sb_raw(b, "\"", 1);
+}
+
 static void pg_text_array(struct sbuf *b, char *const *list)
 {
     sb_raw(b, "{", 1);
     for (int i = 0; i < PI_MAX_LIST && list[i]; i++) {
         if (i)
             sb_raw(b, ",", 1);
-        sb_raw(b, "\"", 1);
-        for (const char *s = list[i]; *s; s++) {
-            if (*s == '"' || *s == '\\')
-                sb_raw(b, "\\", 1);
-            sb_raw(b, s, 1);
-        }
-        sb_raw(b, "\"", 1);
+        pg_array_elem(b, list[i]);
     }
     sb_raw(b, "}", 1);
 }
@@ -402,6 +408,17 @@ static const char *metric_columns(void)
             strncat(cols, js_profile_metrics[k].name, sizeof cols - strlen(cols) - 1);
         }
     return cols;
+}
+
+/* A tab and a value of a nullable column: \N when negative (unknown). */
+static void sb_null_or_int(struct sbuf *b, int64_t v)
+{
+    if (v < 0)
+        sb_raw(b, "\t\\N", 3);
+    else {
+        sb_raw(b, "\t", 1);
+        sb_int(b, v);
+    }
 }
 
 /* COPY the step-node's process rows into table (js_data.processes, or live_processes). */
@@ -438,17 +455,55 @@ static int copy_procs(struct pi_db *db, const struct pi_step *st, const char *ci
                 sb_raw(&b, "\t", 1);
                 sb_int(&b, p->m[k]);
             }
+            sb_null_or_int(&b, p->idle_ns);
+            sb_null_or_int(&b, p->mpi_setup_ns);
+            for (int k = 0; k < JS_KIO_COUNT; k++)
+                sb_null_or_int(&b, p->kio[k]);
             sb_raw(&b, "\n", 1);
         }
         char sql[4096];
         snprintf(sql, sizeof sql, "COPY %s (cluster_id, job_id, step_id, node, pid, image, ppid, task_id, "
                  "mpi_rank, mpi_size, origin, ended_by, exe, args, start_time, end_time, wall_ns, cpu_user_ns, "
                  "cpu_sys_ns, max_rss_kib, threads_peak, threads_seen, compute_ns, slices_truncated, "
-                 "files_dropped, mpi_collectives, exit_code, signal, missing, %s) FROM STDIN", table, metric_columns());
+                 "files_dropped, mpi_collectives, exit_code, signal, missing, %s, idle_ns, mpi_setup_ns, kernel_rchar, "
+                 "kernel_wchar, kernel_syscr, kernel_syscw, kernel_read_bytes, kernel_write_bytes) FROM STDIN",
+                 table, metric_columns());
         if ((rc = copy_rows(db, sql, &b, "COPY processes")) != PI_DB_OK)
             { free(b.p); return rc; }
     }
     free(b.p);
+    return rc;
+}
+
+/* The bytes mapped of the step-node's files (mmap): few files have any, so one call with arrays
+ * after ingest_finish made their rows, and none when no file was mapped. */
+static int store_mapped(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job)
+{
+    struct sbuf paths = { 0 }, local = { 0 }, bytes = { 0 };
+    size_t n = 0;
+    for (size_t i = 0; i < st->nfiles; i++) {
+        const struct pi_file *f = &st->files[i];
+        if (f->mapped_bytes <= 0)
+            continue;
+        sb_raw(&paths, n ? "," : "{", 1);
+        sb_raw(&local, n ? "," : "{", 1);
+        sb_raw(&bytes, n ? "," : "{", 1);
+        pg_array_elem(&paths, f->path);
+        sb_raw(&local, f->shared ? "f" : "t", 1);
+        sb_int(&bytes, f->mapped_bytes);
+        n++;
+    }
+    int rc = PI_DB_OK;
+    if (n > 0) {
+        sb_raw(&paths, "}", 1);
+        sb_raw(&local, "}", 1);
+        sb_raw(&bytes, "}", 1);
+        const char *p[7] = { cid, job, st->step, st->node, paths.p, local.p, bytes.p };
+        rc = check(db, q(db, "SELECT js_data.ingest_mapped($1, $2, $3, $4, $5, $6, $7)", 7, p), PGRES_TUPLES_OK, "mapped bytes");
+    }
+    free(paths.p);
+    free(local.p);
+    free(bytes.p);
     return rc;
 }
 
@@ -574,6 +629,8 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
         if ((rc = check(db, q(db, "SELECT js_data.ingest_finish($1, $2, $3, $4, $5)", 5, p), PGRES_TUPLES_OK, "finish")) != PI_DB_OK)
             goto out;
     }
+    if ((rc = store_mapped(db, st, cid, job)) != PI_DB_OK)
+        goto out;
     if (st->ntrees) { /* the software trees: a handful per step-node, as one jsonb */
         json_t *a = json_array();
         for (size_t i = 0; i < st->ntrees; i++) {

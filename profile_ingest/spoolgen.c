@@ -102,12 +102,12 @@ int main(int argc, char **argv)
                             snprintf(path, sizeof path, "/gen/input");
                         else
                             snprintf(path, sizeof path, "/gen/%ld/%ld/%s.%ld.%ld", id, s, node, p, f);
-                        json_array_append_new(fl, json_pack("{s:s,s:s,s:s,s:i,s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:I,s:I}",
+                        json_array_append_new(fl, json_pack("{s:s,s:s,s:s,s:i,s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:I,s:I}",
                             "path", path, "opened_as", "", "layer", "posix", "dev", 1, "ino", 1, "mount", "/",
                             "fstype", f == files ? "nfs4" : "ext4", "open_mode", f == files ? "r" : "w",
                             "used_mode", f == files ? "r" : "w", "opens", 1, "read_calls", f == files, "read_bytes", f == files ? 10 : 0,
                             "write_calls", f != files, "write_bytes", f == files ? 0 : 100, "lower_read_bytes", 0,
-                            "lower_write_bytes", 0, "first_open_ns", (json_int_t)(t0 + NS), "last_close_ns", (json_int_t)(t0 + 2 * NS)));
+                            "lower_write_bytes", 0, "mapped_bytes", 0, "first_open_ns", (json_int_t)(t0 + NS), "last_close_ns", (json_int_t)(t0 + 2 * NS)));
                     }
                     json_t *prof = json_pack("{s:s,s:i,s:s,s:I,s:s,s:s,s:I,s:s,s:I,s:i,s:I,s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:i,s:i,s:i,s:i,s:I,s:I,s:i,s:i}",
                         "format", JS_PROFILE_FORMAT_NAME, "version", JS_PROFILE_VERSION, "cluster", "gen", "job_id", (json_int_t)id,
@@ -119,8 +119,12 @@ int main(int argc, char **argv)
                     char sname[32];
                     snprintf(sname, sizeof sname, "%ld", s);
                     json_object_set_new(prof, "step", json_string(sname));
-                    json_object_set_new(prof, "runtime", json_pack("{s:i,s:i,s:i,s:i,s:i,s:I}", "io_posix_ns", 0, "io_stdio_ns", 0,
-                        "io_mpiio_ns", 0, "mpi_p2p_ns", 0, "mpi_coll_ns", 0, "compute_ns", (json_int_t)(t1 - t0)));
+                    json_object_set_new(prof, "runtime", json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:I,s:I}", "io_posix_ns", 0, "io_stdio_ns", 0,
+                        "io_mpiio_ns", 0, "mpi_p2p_ns", 0, "mpi_coll_ns", 0, "mpi_setup_ns", 0,
+                        "compute_ns", (json_int_t)(slices * 1000000),
+                        "idle_ns", (json_int_t)(t1 - t0 > slices * 1000000 ? t1 - t0 - slices * 1000000 : 0)));
+                    json_object_set_new(prof, "kernel_io", json_pack("{s:i,s:I,s:i,s:I,s:i,s:i}", "rchar", 10,
+                        "wchar", (json_int_t)wb, "syscr", 1, "syscw", (json_int_t)slices, "read_bytes", 0, "write_bytes", 0));
                     json_object_set_new(prof, "totals", tot);
                     json_object_set_new(prof, "mpi_collectives", json_object());
                     json_object_set(prof, "slice_metrics", names);

@@ -256,22 +256,31 @@ static const char *const runtime_fields[] = {
 #undef JS_X
 };
 
-/* The profile format version that brought a top-level member (1: there from the start). */
-static json_int_t field_since(const char *name)
+/* Members that came after version 1: section "" is the top level, else the object or list they
+ * are members of. A reader asks since() whether a version's profiles have one; pi_profile_add
+ * supplies the default of those they lack. */
+static const struct {
+    const char *section, *name;
+    json_int_t version;
+} later_fields[] = {
+    { "", "exit_code", 2 }, { "", "signal", 2 }, { "", "missing", 2 },
+    { "", "trees", 3 }, { "", "renames", 3 }, { "", "renames_dropped", 3 }, { "files", "opened_as", 3 },
+    { "", "kernel_io", 4 }, { "files", "mapped_bytes", 4 }, { "runtime", "mpi_setup_ns", 4 }, { "runtime", "idle_ns", 4 },
+};
+
+static json_int_t since(const char *section, const char *name)
 {
-    static const char *const v2[] = { "exit_code", "signal", "missing", NULL };
-    static const char *const v3[] = { "trees", "renames", "renames_dropped", NULL };
-    for (const char *const *n = v2; *n; n++)
-        if (!strcmp(name, *n))
-            return 2;
-    for (const char *const *n = v3; *n; n++)
-        if (!strcmp(name, *n))
-            return 3;
+    for (size_t i = 0; i < sizeof later_fields / sizeof later_fields[0]; i++)
+        if (!strcmp(section, later_fields[i].section) && !strcmp(name, later_fields[i].name))
+            return later_fields[i].version;
     return 1;
 }
 
-/* The same for a member of a "files" entry. */
-static json_int_t file_field_since(const char *name) { return strcmp(name, "opened_as") ? 1 : 3; }
+static const char *const kernel_io_fields[] = {
+#define JS_X(id, name, unit, desc) name,
+    JS_PROFILE_KERNEL_IO_FIELDS(JS_X)
+#undef JS_X
+};
 
 static const struct {
     const char *name;
@@ -354,7 +363,7 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
         return PI_UNKNOWN_VERSION;
     }
     for (size_t i = 0; i < sizeof profile_fields / sizeof profile_fields[0]; i++) {
-        if (field_since(profile_fields[i].name) > version)
+        if (since("", profile_fields[i].name) > version)
             continue; /* not in this version's profiles: pi_profile_add supplies its default */
         const json_t *x = json_object_get(p, profile_fields[i].name);
         if (!x)
@@ -396,9 +405,19 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
         return fail(reason, size, "start_ns..end_ns lies outside the step's time span");
     const json_t *rt = json_object_get(p, "runtime");
     for (size_t i = 0; i < sizeof runtime_fields / sizeof runtime_fields[0]; i++) {
+        if (since("runtime", runtime_fields[i]) > version)
+            continue;
         const json_t *x = json_object_get(rt, runtime_fields[i]);
         if (!x || !ptype_ok(x, 'u'))
             return fail(reason, size, "runtime: field \"%s\" is missing or not a non-negative integer", runtime_fields[i]);
+    }
+    if (version >= 4) {
+        const json_t *kio = json_object_get(p, "kernel_io");
+        for (int i = 0; i < JS_KIO_COUNT && json_object_size(kio) > 0; i++) { /* empty: unknown */
+            const json_t *x = json_object_get(kio, kernel_io_fields[i]);
+            if (!x || !ptype_ok(x, 'u'))
+                return fail(reason, size, "kernel_io: field \"%s\" is missing or not a non-negative integer", kernel_io_fields[i]);
+        }
     }
     const json_t *tot = json_object_get(p, "totals");
     for (int i = 0; i < JS_M_COUNT; i++) {
@@ -440,7 +459,7 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
             return fail(reason, size, "files[%zu] is not an object", i);
         for (size_t k = 0; k < sizeof file_fields / sizeof file_fields[0]; k++) {
             const json_t *x = json_object_get(fe, file_fields[k].name);
-            if (file_field_since(file_fields[k].name) > version)
+            if (since("files", file_fields[k].name) > version)
                 continue;
             if (!x || !ptype_ok(x, file_fields[k].type))
                 return fail(reason, size, "files[%zu]: field \"%s\" is missing or not %s", i, file_fields[k].name, ptype_name(file_fields[k].type));
@@ -532,10 +551,17 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
     pr->max_rss_kib = I64(p, "max_rss_kib");
     pr->threads_peak = I64(p, "threads_peak");
     pr->threads_seen = I64(p, "threads_seen");
-    pr->compute_ns = I64(json_object_get(p, "runtime"), "compute_ns");
+    const json_t *rt = json_object_get(p, "runtime");
+    pr->compute_ns = I64(rt, "compute_ns");
+    json_int_t version = json_integer_value(json_object_get(p, "version"));
+    pr->idle_ns = version >= 4 ? I64(rt, "idle_ns") : -1;
+    pr->mpi_setup_ns = version >= 4 ? I64(rt, "mpi_setup_ns") : -1;
+    const json_t *kio = json_object_get(p, "kernel_io");
+    for (int k = 0; k < JS_KIO_COUNT; k++)
+        pr->kio[k] = version >= 4 && json_object_size(kio) > 0 ? I64(kio, kernel_io_fields[k]) : -1;
     pr->files_dropped = I64(p, "files_dropped");
     pr->slices_truncated = json_is_true(json_object_get(p, "slices_truncated"));
-    if (json_integer_value(json_object_get(p, "version")) >= 2) {
+    if (version >= 2) {
         pr->exit_code = (int)I64(p, "exit_code");
         pr->signal = (int)I64(p, "signal");
         pr->missing = strdup(STR(p, "missing"));
@@ -589,6 +615,7 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
         f->last_access = I64(fe, "last_close_ns");
         f->dev = (uint64_t)I64(fe, "dev");
         f->ino = (uint64_t)I64(fe, "ino");
+        f->mapped_bytes = json_integer_value(json_object_get(fe, "mapped_bytes")); /* 0 before version 4 */
         if (f->read)
             f->first_read = f->first_access;
         if (f->written)
@@ -868,6 +895,7 @@ void pi_step_finish(struct pi_step *st)
             d->writes += s->writes;
             d->bytes_read += s->bytes_read;
             d->bytes_written += s->bytes_written;
+            d->mapped_bytes += s->mapped_bytes;
             d->first_access = min_set(d->first_access, s->first_access);
             d->last_access = max_set(d->last_access, s->last_access);
             d->first_read = min_set(d->first_read, s->first_read);

@@ -28,6 +28,8 @@ struct pi_slice {
 struct pi_proc {
     int64_t pid, ppid, task_id, mpi_rank, mpi_size, start_ns, end_ns, wall_ns;
     int64_t cpu_user_ns, cpu_sys_ns, max_rss_kib, threads_peak, threads_seen, compute_ns, files_dropped;
+    int64_t idle_ns, mpi_setup_ns;   /* -1: unknown (profile format 1-3) */
+    int64_t kio[JS_KIO_COUNT];       /* kernel_io; kio[0] -1: unknown */
     int image, slices_truncated;
     int exit_code, signal;    /* -1 when the exit status is unknown; 0 when no signal killed it */
     char *origin, *end, *exe, *args, *collectives;
@@ -48,6 +50,7 @@ struct pi_file {
     int64_t opens, reads, writes, bytes_read, bytes_written;
     int64_t first_access, last_access, first_read, last_write; /* -1: none */
     uint64_t dev, ino;        /* at the first open; 0: unknown */
+    int64_t mapped_bytes;     /* mmap of it */
     int layers;               /* PI_LAYER_* bits */
 };
 

@@ -151,8 +151,16 @@ struct rec {
     uint64_t totals[JS_M_COUNT]; /* ticks for the time metrics until converted */
     char end[16];
     int exit_code, signal;
-    uint64_t end_ns, cpu_user_ns, cpu_sys_ns, max_rss_kib;
+    uint64_t end_ns, cpu_user_ns, cpu_sys_ns, max_rss_kib; /* of this image */
+    uint64_t kio[JS_KIO_COUNT];                          /* kernel_io of this image */
+    int kio_known;                                       /* kio is set */
     char missing[512];
+};
+
+static const char *const kernel_io_names[JS_KIO_COUNT] = {
+#define JS_X(id, name, unit, desc) name,
+    JS_PROFILE_KERNEL_IO_FIELDS(JS_X)
+#undef JS_X
 };
 
 static void add_missing(struct rec *r, const char *what)
@@ -255,12 +263,25 @@ static void fold_rest(struct rec *r, uint64_t cpu_total)
         js_slices_append(&g->slices, g->cur_slice, rest);
 }
 
+/* The kernel's I/O counts of the image, as its last fold or its end read them: 1, or 0 when unknown. */
+static int kernel_io_of(struct rec *r)
+{
+    const struct js_global *g = r->g;
+    if (g->kio_known != 2)
+        return r->kio_known = 0;
+    r->kio_known = 1;
+    for (int k = 0; k < JS_KIO_COUNT; k++)
+        r->kio[k] = g->kio_end[k] > g->kio_start[k] ? g->kio_end[k] - g->kio_start[k] : 0;
+    return 1;
+}
+
 /* How the image ended, from its own word and what its parent or slurmstepd saw. */
 static void decide_end(struct rec *r, int final)
 {
     struct js_global *g = r->g;
     struct js_reaped *x = &g->reaped;
     int ended = g->state == JS_REC_ENDED;
+    int from_rusage = 1; /* CPU times of the whole process's life (getrusage, wait4) */
     snprintf(r->end, sizeof r->end, "%s", ended ? g->end : "unknown");
     r->exit_code = ended ? g->exit_code : -1;
     r->signal = 0;
@@ -293,10 +314,40 @@ static void decide_end(struct rec *r, int final)
             r->cpu_user_ns = g->cpu_folded_ns;
             r->cpu_sys_ns = 0;
             r->max_rss_kib = 0;
+            from_rusage = 0;
         }
         if (!x->seen)
             add_missing(r, final ? "how it ended (nobody reaped it in the step)" : "how it ended");
     }
+    /* getrusage and wait4 count the process's whole life: an exec'd image's predecessors are not its own */
+    if (from_rusage) {
+        r->cpu_user_ns = r->cpu_user_ns > g->cpu_user_start_ns ? r->cpu_user_ns - g->cpu_user_start_ns : 0;
+        r->cpu_sys_ns = r->cpu_sys_ns > g->cpu_sys_start_ns ? r->cpu_sys_ns - g->cpu_sys_start_ns : 0;
+    }
+    /* unknown when it was killed before its first fold: "kernel_io" is empty then (the wrappers'
+     * counts, the record, are whole; the kernel's are a cross-check) */
+    kernel_io_of(r);
+}
+
+/* The runtime share of profile format 4 (common/profile_format.h, JS_PROFILE_RUNTIME_FIELDS): CPU
+ * time outside the calls is computation. I/O calls spend system time, up to their own time (the
+ * rest they wait: for the disk, a pipe, the network); MPI libraries poll on the CPU. */
+struct runtime {
+    uint64_t mpi_setup_ns, compute_ns, idle_ns;
+};
+
+static struct runtime runtime_share(const struct rec *r, const uint64_t *t, uint64_t wall)
+{
+    struct runtime rt;
+    rt.mpi_setup_ns = tick_ns(r, r->g->mpi_setup_ticks);
+    uint64_t io = t[JS_M_POSIX_NS] + t[JS_M_STDIO_NS] + t[JS_M_MPIIO_NS];
+    uint64_t mpi = t[JS_M_MPI_P2P_NS] + t[JS_M_MPI_COLL_NS] + rt.mpi_setup_ns;
+    uint64_t cpu = r->cpu_user_ns + r->cpu_sys_ns;
+    uint64_t in_calls = (r->cpu_sys_ns < io ? r->cpu_sys_ns : io) + mpi;
+    rt.compute_ns = cpu > in_calls ? cpu - in_calls : 0;
+    uint64_t used = rt.compute_ns + io + mpi;
+    rt.idle_ns = wall > used ? wall - used : 0;
+    return rt;
 }
 
 static void comma_key(struct js_out *o, const char *k)
@@ -309,7 +360,7 @@ static void comma_key(struct js_out *o, const char *k)
 static int untouched(const struct js_file *f)
 {
     return f->opens == 0 && f->read_calls == 0 && f->write_calls == 0 && f->lower_read_bytes == 0 &&
-           f->lower_write_bytes == 0;
+           f->lower_write_bytes == 0 && f->mapped_bytes == 0;
 }
 
 static void write_files(struct js_out *o, const struct rec *r, const struct mount *mounts, size_t nm)
@@ -344,6 +395,7 @@ static void write_files(struct js_out *o, const struct rec *r, const struct moun
         kv_u(o, "write_bytes", f->write_bytes);
         kv_u(o, "lower_read_bytes", f->lower_read_bytes);
         kv_u(o, "lower_write_bytes", f->lower_write_bytes);
+        kv_u(o, "mapped_bytes", f->mapped_bytes);
         kv_u(o, "first_open_ns", f->first_open_ns);
         kv_u(o, "last_close_ns", (f->open_count > 0 || f->last_close_ns == 0) ? r->end_ns : f->last_close_ns);
         js_out_raw(o, "}", 1);
@@ -446,7 +498,17 @@ static void write_profile(struct js_out *o, struct rec *r, const struct mount *m
     kv_u(o, "cpu_sys_ns", r->cpu_sys_ns);
     kv_u(o, "max_rss_kib", r->max_rss_kib);
 
-    uint64_t busy = t[JS_M_POSIX_NS] + t[JS_M_STDIO_NS] + t[JS_M_MPIIO_NS] + t[JS_M_MPI_P2P_NS] + t[JS_M_MPI_COLL_NS];
+    comma_key(o, "kernel_io");
+    js_out_raw(o, "{", 1);
+    for (int k = 0; k < JS_KIO_COUNT && r->kio_known; k++) {
+        if (k)
+            comma(o);
+        js_out_key(o, kernel_io_names[k]);
+        js_out_u64(o, r->kio[k]);
+    }
+    js_out_raw(o, "}", 1);
+
+    struct runtime rt = runtime_share(r, t, wall);
     comma_key(o, "runtime");
     js_out_raw(o, "{", 1);
     js_out_key(o, "io_posix_ns");
@@ -455,7 +517,9 @@ static void write_profile(struct js_out *o, struct rec *r, const struct mount *m
     kv_u(o, "io_mpiio_ns", t[JS_M_MPIIO_NS]);
     kv_u(o, "mpi_p2p_ns", t[JS_M_MPI_P2P_NS]);
     kv_u(o, "mpi_coll_ns", t[JS_M_MPI_COLL_NS]);
-    kv_u(o, "compute_ns", wall > busy ? wall - busy : 0);
+    kv_u(o, "mpi_setup_ns", rt.mpi_setup_ns);
+    kv_u(o, "compute_ns", rt.compute_ns);
+    kv_u(o, "idle_ns", rt.idle_ns);
     js_out_raw(o, "}", 1);
 
     comma_key(o, "totals");
@@ -590,10 +654,11 @@ static int load(const char *name, struct rec *r, int live)
         r->exit_code = -1;
         r->end_ns = (uint64_t)time(NULL) * 1000000000ULL;
         r->cpu_user_ns = g->cpu_folded_ns;
+        kernel_io_of(r);
         fold_rest(r, g->cpu_folded_ns);
     } else {
         decide_end(r, C.final);
-        fold_rest(r, g->state == JS_REC_ENDED ? g->cpu_user_ns + g->cpu_sys_ns : r->cpu_user_ns + r->cpu_sys_ns);
+        fold_rest(r, r->cpu_user_ns + r->cpu_sys_ns); /* the image's own, predecessors' taken out */
     }
     /* a record that could not grow stops its slices too: say which bound it was */
     if (g->slices.truncated)

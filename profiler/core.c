@@ -10,6 +10,7 @@
 #include "slice.h"
 #include "slices.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -145,6 +146,16 @@ long js_syscall4(long nr, long a, long b, long c, long d)
     }
     return r;
 }
+long js_syscall6(long nr, long a, long b, long c, long d, long e6, long f)
+{
+    int e = errno;
+    long r = syscall(nr, a, b, c, d, e6, f);
+    if (r == -1) {
+        r = -errno;
+        errno = e;
+    }
+    return r;
+}
 #endif
 
 /* A thread cancelling itself makes libc's read() and the like act as cancellation points even
@@ -218,7 +229,7 @@ void js_report_error(void)
 
 static int js_gettid(void)
 {
-    return (int)syscall(SYS_gettid);
+    return (int)js_syscall4(SYS_gettid, 0, 0, 0, 0);
 }
 
 static void js_fold_at(uint64_t now, int reap);
@@ -286,6 +297,113 @@ static void js_slice_store(int64_t s, const uint64_t *vec)
     js_slices_append(sl, s, vec);
 }
 
+uint64_t js_own_io[4];
+
+static const char *const js_kio_names[JS_KIO_COUNT] = {
+#define JS_X(id, name, unit, desc) name,
+    JS_PROFILE_KERNEL_IO_FIELDS(JS_X)
+#undef JS_X
+};
+static uint64_t js_kio_gone[JS_KIO_COUNT]; /* the program's threads that ended, at their end */
+
+/* Add one task's io file (/proc/self/task/<tid>/io or /proc/thread-self/io) to sum: 0, or -1.
+ * Per thread, because /proc/self/io also holds the children the process reaped (the kernel adds
+ * a child's counts to its parent's at the reap), and those are the children's own. */
+static int js_kio_add(const char *path, uint64_t sum[JS_KIO_COUNT])
+{
+    char buf[512];
+    int fd = js_sys_open(path, O_RDONLY | O_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    ssize_t n = js_sys_read(fd, buf, sizeof buf - 1);
+    js_sys_close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    int found = 0;
+    for (char *line = buf; *line;) {
+        char *colon = strchr(line, ':');
+        if (colon == NULL)
+            break;
+        *colon = '\0';
+        uint64_t v = 0;
+        char *p = colon + 1;
+        while (*p == ' ')
+            p++;
+        while (*p >= '0' && *p <= '9')
+            v = v * 10 + (uint64_t)(*p++ - '0');
+        for (int k = 0; k < JS_KIO_COUNT; k++)
+            if (strcmp(line, js_kio_names[k]) == 0) {
+                sum[k] += v;
+                found++;
+            }
+        line = strchr(p, '\n');
+        if (line == NULL)
+            break;
+        line++;
+    }
+    return found == JS_KIO_COUNT ? 0 : -1;
+}
+
+static int js_kio_add_tid(long tid, uint64_t sum[JS_KIO_COUNT])
+{
+    char path[64] = "/proc/self/task/", digits[24];
+    size_t n = strlen(path), d = 0;
+    do
+        digits[d++] = (char)('0' + tid % 10);
+    while ((tid /= 10) > 0 && d < sizeof digits);
+    while (d > 0)
+        path[n++] = digits[--d];
+    memcpy(path + n, "/io", 4);
+    return js_kio_add(path, sum);
+}
+
+/* The kernel's I/O counts of the image's threads, living and ended, less what the profiler itself
+ * read and wrote: 0, or -1 when they cannot be read. System calls only: a fold may run in a
+ * signal handler. */
+static int js_kio_read(uint64_t out[JS_KIO_COUNT])
+{
+    uint64_t own[4];
+    for (int k = 0; k < 4; k++)
+        own[k] = __atomic_load_n(&js_own_io[k], __ATOMIC_RELAXED);
+    memset(out, 0, JS_KIO_COUNT * sizeof out[0]);
+    if (!js_mt) {
+        if (js_kio_add_tid(js_main_tid, out) != 0)
+            return -1;
+    } else {
+        int dfd = js_sys_open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+        if (dfd < 0)
+            return -1;
+        char buf[4096];
+        long n;
+        while ((n = js_sysret(js_syscall4(SYS_getdents64, dfd, (long)buf, sizeof buf, 0))) > 0)
+            for (long off = 0; off < n;) {
+                const struct dirent64 *d = (const struct dirent64 *)(void *)(buf + off);
+                if (d->d_name[0] >= '1' && d->d_name[0] <= '9')
+                    (void)js_kio_add_tid(strtol(d->d_name, NULL, 10), out); /* a thread may end meanwhile */
+                off += d->d_reclen;
+            }
+        js_sys_close(dfd);
+        for (int k = 0; k < JS_KIO_COUNT; k++)
+            out[k] += __atomic_load_n(&js_kio_gone[k], __ATOMIC_RELAXED);
+    }
+    /* rchar, wchar, syscr, syscw come first in the list, in the order of js_own_io */
+    for (int k = 0; k < 4; k++)
+        out[k] = out[k] > own[k] ? out[k] - own[k] : 0;
+    return 0;
+}
+
+/* The kernel's counts at the image's start, or as the latest fold saw them. */
+static void js_kio_mark(int end)
+{
+    uint64_t v[JS_KIO_COUNT];
+    if (js_kio_read(v) != 0)
+        return;
+    memcpy(end ? js_g->kio_end : js_g->kio_start, v, sizeof v);
+    if (end || js_g->kio_known == 0)
+        __atomic_store_n(&js_g->kio_known, end ? 2 : 1, __ATOMIC_RELEASE);
+}
+
 /* Fold every thread's counts since the last fold: they belong to js_g->cur_slice (every wrapper
  * checks the boundary before it counts). The CPU time since the last fold is spread over the
  * slices of that interval by wall-clock overlap. Caller holds js_fold_mu. reap: hand on the
@@ -296,7 +414,7 @@ static void js_fold_at(uint64_t now, int reap)
     for (struct js_thread *b = __atomic_load_n(&js_list, __ATOMIC_ACQUIRE); b; b = b->next) {
         int dead = 0;
         if (reap && __atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == JS_T_LIVE && b->tid != js_main_tid &&
-            syscall(SYS_tgkill, (long)js_pid, (long)b->tid, 0L) == -1 && errno == ESRCH)
+            js_syscall4(SYS_tgkill, (long)js_pid, (long)b->tid, 0L, 0) == -ESRCH)
             dead = 1; /* its counts are final: fold them, then hand the block on */
         for (int m = 0; m < JS_M_COUNT; m++) {
             uint64_t cur = __atomic_load_n(&b->v[m], __ATOMIC_RELAXED);
@@ -319,6 +437,8 @@ static void js_fold_at(uint64_t now, int reap)
     for (int m = 0; m < JS_M_COUNT; m++)
         counts |= vec[m] != 0;
     js_g->cpu_folded_ns += dcpu;
+    if (js_g->kio_known)
+        js_kio_mark(1);
 
     const uint64_t len = (uint64_t)js_g->slice_seconds * 1000000000ULL;
     const uint64_t last = js_g->last_fold_ns < now ? js_g->last_fold_ns : now;
@@ -474,6 +594,10 @@ static void js_thread_gone(void *unused)
 {
     (void)unused;
     int e = errno;
+    uint64_t mine[JS_KIO_COUNT] = {0};
+    if (js_on && js_kio_add("/proc/thread-self/io", mine) == 0)
+        for (int k = 0; k < JS_KIO_COUNT; k++)
+            __atomic_fetch_add(&js_kio_gone[k], mine[k], __ATOMIC_RELAXED);
     pthread_mutex_lock(&js_hb_mu);
     if (js_prog_threads > 0)
         js_prog_threads--;
@@ -523,6 +647,8 @@ void js_end(const char *how)
         return;
     }
     int is_exit = strcmp(how, "exec") != 0;
+    if (js_nrings) /* what io_uring rings submitted since the last look (async.c) */
+        js_rings_catch_up();
     if (is_exit)
         js_hb_halt(0);
     /* from a signal handler that interrupted a fold: no fold, the collector folds the rest */
@@ -538,6 +664,8 @@ void js_end(const char *how)
             js_g->cpu_sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000ULL + (uint64_t)ru.ru_stime.tv_usec * 1000ULL;
             js_g->max_rss_kib = (uint64_t)ru.ru_maxrss;
         }
+        if (!locked && js_g->kio_known)
+            js_kio_mark(1);
         /* a forked child that only exec'd says nothing: the new image records itself */
         if (!is_exit && strcmp(js_g->origin, "fork") == 0 && !js_any_activity() && js_files_in_use() == 0 &&
             js_rec_remove() == 0)
@@ -705,6 +833,14 @@ static void js_atfork_child(void)
     js_g->threads_live = js_g->threads_peak = js_g->threads_seen = 1;
     js_g->cpu_folded_ns = 0;
     memset(js_g->coll, 0, sizeof js_g->coll);
+    js_g->mpi_setup_ticks = 0;
+    /* a new process: the kernel counts its I/O from zero, the profiler's own too */
+    memset(js_own_io, 0, sizeof js_own_io);
+    memset(js_kio_gone, 0, sizeof js_kio_gone);
+    memset(js_g->kio_start, 0, sizeof js_g->kio_start);
+    memset(js_g->kio_end, 0, sizeof js_g->kio_end);
+    js_g->kio_known = 1;
+    js_g->cpu_user_start_ns = js_g->cpu_sys_start_ns = 0;
     js_slices_init(&js_g->slices, js_g->slices.buf, JS_PROFILE_SLICE_BUDGET);
     set_word(js_g->origin, sizeof js_g->origin, "fork");
     set_word(js_g->end, sizeof js_g->end, "");
@@ -838,6 +974,14 @@ __attribute__((constructor)) static void js_init(int argc, char **argv)
     js_files_attach();
     js_files_inherited();
 
+    /* after an exec the process's counts include the images before */
+    js_main_tid = js_gettid();
+    js_kio_mark(0);
+    struct rusage ru0;
+    if (getrusage(RUSAGE_SELF, &ru0) == 0) {
+        js_g->cpu_user_start_ns = (uint64_t)ru0.ru_utime.tv_sec * 1000000000ULL + (uint64_t)ru0.ru_utime.tv_usec * 1000ULL;
+        js_g->cpu_sys_start_ns = (uint64_t)ru0.ru_stime.tv_sec * 1000000000ULL + (uint64_t)ru0.ru_stime.tv_usec * 1000ULL;
+    }
     js_tsc0 = js_ticks();
     js_mono0 = clock_ns(CLOCK_MONOTONIC);
     js_cpu_last = clock_ns(CLOCK_PROCESS_CPUTIME_ID);

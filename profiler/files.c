@@ -27,6 +27,7 @@
 #define JS_HASH_SLOTS 2048
 
 struct js_file *js_fds[JS_FD_MAX];
+uint64_t js_fd_seen[JS_FD_MAX / 64];
 struct js_file *js_file_pool; /* entries and paths live in the record (profile.h) */
 
 static struct js_file *js_hash[JS_HASH_SLOTS];
@@ -590,6 +591,50 @@ void js_files_inherited(void)
     }
 }
 
+/* The first counted call on a descriptor with no entry that was never looked at (js.h,
+ * js_fd_file_or_adopt): a regular file gets its entry now, found by its name through
+ * /proc/self/fd (one fstat, one readlink, the file table's lock), as an inherited standard
+ * descriptor does at start: open on it, but not opened by this image (0 opens). Anything else
+ * (a pipe, a socket, a device, a file left out) is only remembered as looked at. */
+__attribute__((noinline, cold)) struct js_file *js_fd_adopt(int fd)
+{
+    if (fd < 0 || fd >= JS_FD_MAX || !js_on)
+        return NULL;
+    int e = errno;
+    struct js_file *f = NULL;
+    struct stat st;
+    int looked = 1;
+    if (js_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        char abs[JS_PROFILE_MAX_PATH], link[32];
+        fd_link(link, fd);
+        ssize_t r = readlink(link, abs, sizeof abs - 1);
+        if (r > 0 && abs[0] == '/' && !(r > 10 && memcmp(abs + r - 10, " (deleted)", 10) == 0)) {
+            abs[r] = '\0';
+            long fl = js_syscall4(SYS_fcntl, fd, F_GETFL, 0, 0);
+            if (fl >= 0 && !excluded(abs)) {
+                if (files_lock()) {
+                    size_t tl = tree_of(abs, (size_t)r);
+                    f = tl ? tree_entry(abs, tl) : entry_of(abs, JS_LAYER_POSIX, fd);
+                    if (f) {
+                        uint8_t m = (uint8_t)mode_of((int)fl);
+                        if ((f->open_mode & m) != m)
+                            __atomic_fetch_or(&f->open_mode, m, __ATOMIC_RELAXED);
+                        fadd32(&f->open_count, 1);
+                        __atomic_store_n(&js_fds[fd], f, __ATOMIC_RELEASE);
+                    }
+                    files_unlock();
+                } else {
+                    looked = 0; /* a signal handler inside the lock: look again later */
+                }
+            }
+        }
+    }
+    if (looked)
+        __atomic_fetch_or(&js_fd_seen[fd >> 6], 1ULL << (fd & 63), __ATOMIC_RELAXED);
+    errno = e;
+    return f;
+}
+
 void js_file_renamed(int from_dirfd, const char *from, int to_dirfd, const char *to)
 {
     if (from == NULL || to == NULL || !js_on)
@@ -678,6 +723,11 @@ void js_file_closed(int fd)
 {
     if (fd < 0 || fd >= JS_FD_MAX)
         return;
+    uint64_t bit = 1ULL << (fd & 63);
+    if (JS_UNLIKELY(__atomic_load_n(&js_fd_seen[fd >> 6], __ATOMIC_RELAXED) & bit))
+        __atomic_fetch_and(&js_fd_seen[fd >> 6], ~bit, __ATOMIC_RELAXED);
+    if (JS_UNLIKELY(js_nrings))
+        js_ring_closed(fd);
     struct js_file *f;
     if (!js_mt) {
         f = js_fds[fd];
@@ -697,7 +747,14 @@ void js_file_dup(int oldfd, int newfd)
 {
     if (newfd < 0 || newfd >= JS_FD_MAX || oldfd == newfd)
         return;
+    if (JS_UNLIKELY(js_nrings))
+        js_ring_closed(newfd); /* a ring replaced by the copy */
     struct js_file *f = js_fd_file(oldfd);
+    uint64_t bit = 1ULL << (newfd & 63);
+    if (!f && oldfd >= 0 && oldfd < JS_FD_MAX && (js_fd_seen[oldfd >> 6] & (1ULL << (oldfd & 63))))
+        __atomic_fetch_or(&js_fd_seen[newfd >> 6], bit, __ATOMIC_RELAXED);
+    else if (js_fd_seen[newfd >> 6] & bit)
+        __atomic_fetch_and(&js_fd_seen[newfd >> 6], ~bit, __ATOMIC_RELAXED);
     struct js_file *prev = __atomic_exchange_n(&js_fds[newfd], f, __ATOMIC_ACQ_REL);
     if (prev)
         __atomic_sub_fetch(&prev->open_count, 1, __ATOMIC_RELAXED);
@@ -710,7 +767,7 @@ unsigned js_files_in_use(void)
     unsigned n = 0;
     for (unsigned i = 0; i < js_g->nfiles; i++) {
         struct js_file *f = &js_file_pool[i];
-        if (f->opens || f->read_calls || f->write_calls || f->lower_read_bytes || f->lower_write_bytes)
+        if (f->opens || f->read_calls || f->write_calls || f->lower_read_bytes || f->lower_write_bytes || f->mapped_bytes)
             n++;
     }
     return n;
@@ -723,6 +780,7 @@ void js_files_reset_after_fork(void)
         struct js_file *f = &js_file_pool[i];
         f->read_calls = f->read_bytes = f->write_calls = f->write_bytes = 0;
         f->lower_read_bytes = f->lower_write_bytes = 0;
+        f->mapped_bytes = 0;
         f->opens = 0;
         f->first_open_ns = now; /* inherited descriptors: "opened" at the fork */
         f->last_close_ns = 0;

@@ -20,9 +20,6 @@ struct stat;
 #define JS_LIKELY(x) __builtin_expect(!!(x), 1)
 #define JS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* Calls of at least this many bytes are always timed; smaller ones 1 in JS_SAMPLE_EVERY. */
-#define JS_TIME_ALWAYS_BYTES 65536
-#define JS_SAMPLE_EVERY 16
 #define JS_MAX_THREADS 4096 /* thread blocks alive at once; more threads go uncounted */
 #define JS_FD_MAX 16384     /* descriptors tracked per file; higher ones count in totals only */
 
@@ -30,7 +27,6 @@ struct stat;
  * the heartbeat reads v[] and owns snap[]. Times are kept in time-stamp-counter ticks. */
 struct js_thread {
     uint64_t v[JS_M_COUNT];
-    uint32_t sample;   /* owner only: sampling counter */
     uint32_t in_mpi;   /* owner only: depth of MPI calls; POSIX I/O inside goes to lower_* */
     uint32_t dt_gen;   /* owner only: the last MPI datatype and its size, valid for dt_gen */
     int dt_size;
@@ -95,14 +91,6 @@ static inline uint64_t js_ticks(void)
 #endif
 }
 
-/* Sampling decision for a call of n bytes: 0 = not timed, else the weight of its duration. */
-static inline uint32_t js_sample(struct js_thread *t, size_t n)
-{
-    if (n >= JS_TIME_ALWAYS_BYTES)
-        return 1;
-    return (++t->sample % JS_SAMPLE_EVERY) == 0 ? JS_SAMPLE_EVERY : 0;
-}
-
 /* --- file table (files.c) --- */
 /* JS_LAYER_TREE: the entry of a software tree, which the files under it count into (files.c) */
 enum { JS_LAYER_POSIX = 0, JS_LAYER_STDIO = 1, JS_LAYER_MPIIO = 2, JS_LAYER_TREE = 3 };
@@ -129,6 +117,30 @@ static inline struct js_file *js_fd_file(int fd)
 {
     return (fd >= 0 && fd < JS_FD_MAX) ? __atomic_load_n(&js_fds[fd], __ATOMIC_RELAXED) : NULL;
 }
+
+/* Descriptors that reached the process without a wrapped open (inherited across exec beyond 0-2,
+ * passed over a unix socket, opened by a raw system call): the first counted call on one that has
+ * no entry looks it up once (js_fd_adopt, out of line), and a bit remembers that it was looked at,
+ * so a pipe or a socket is looked up once, not at every call. Cleared when the descriptor is
+ * closed through a wrapper. */
+extern uint64_t js_fd_seen[JS_FD_MAX / 64];
+struct js_file *js_fd_adopt(int fd);
+/* the entry of fd for a counted call: listed, or looked up now if never looked at */
+static inline struct js_file *js_fd_file_or_adopt(int fd)
+{
+    struct js_file *f = js_fd_file(fd);
+    if (JS_LIKELY(f != NULL) || (unsigned)fd >= JS_FD_MAX)
+        return f;
+    if (JS_LIKELY(__atomic_load_n(&js_fd_seen[fd >> 6], __ATOMIC_RELAXED) & (1ULL << (fd & 63))))
+        return NULL;
+    return js_fd_adopt(fd);
+}
+/* count calls and bytes moved on fd (no timing): the asynchronous paths and raw system calls */
+void js_count_io(struct js_thread *t, int fd, int wr, uint64_t calls, uint64_t bytes);
+/* io_uring rings the profiler watches (async.c): non-zero once one was set up */
+extern volatile int js_nrings;
+void js_ring_closed(int fd);
+void js_rings_catch_up(void);
 extern int js_mt; /* the program has started threads: shared counters need atomic adds */
 /* A per-file counter: a plain add while the process has one thread, an atomic one after. */
 static inline void js_fadd(uint64_t *p, uint64_t n)
@@ -186,9 +198,22 @@ static inline long js_syscall4(long nr, long a, long b, long c, long d)
     __asm__ volatile("syscall" : "=a"(r) : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10) : "rcx", "r11", "memory");
     return r;
 }
+static inline long js_syscall6(long nr, long a, long b, long c, long d, long e, long f)
+{
+    long r;
+    register long r10 __asm__("r10") = d;
+    register long r8 __asm__("r8") = e;
+    register long r9 __asm__("r9") = f;
+    __asm__ volatile("syscall"
+                     : "=a"(r)
+                     : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+                     : "rcx", "r11", "memory");
+    return r;
+}
 #else
 #define JS_DIRECT_SYSCALLS 0 /* libc's syscall() is a level of its own: no gain on the hot path */
 long js_syscall4(long nr, long a, long b, long c, long d);
+long js_syscall6(long nr, long a, long b, long c, long d, long e, long f);
 #endif
 /* a raw system call's result as libc returns it: -1 and errno on failure */
 long js_syscall_failed(long r);
@@ -208,17 +233,26 @@ static inline int js_sys_close(int fd)
 {
     return (int)js_sysret(js_syscall4(SYS_close, fd, 0, 0, 0));
 }
+/* What the profiler itself read and wrote, as the kernel counts it in /proc/self/io (rchar, wchar,
+ * syscr, syscw): taken out of the image's kernel_io, which is the program's. */
+extern uint64_t js_own_io[4];
+static inline ssize_t js_own_count(ssize_t r, int write)
+{
+    __atomic_fetch_add(&js_own_io[write], r > 0 ? (uint64_t)r : 0, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&js_own_io[2 + write], 1, __ATOMIC_RELAXED);
+    return r;
+}
 static inline ssize_t js_sys_read(int fd, void *buf, size_t n)
 {
-    return js_sysret(js_syscall4(SYS_read, fd, (long)buf, (long)n, 0));
+    return js_own_count(js_sysret(js_syscall4(SYS_read, fd, (long)buf, (long)n, 0)), 0);
 }
 static inline ssize_t js_sys_pwrite(int fd, const void *buf, size_t n, off_t off)
 {
-    return js_sysret(js_syscall4(SYS_pwrite64, fd, (long)buf, (long)n, (long)off));
+    return js_own_count(js_sysret(js_syscall4(SYS_pwrite64, fd, (long)buf, (long)n, (long)off)), 1);
 }
 static inline ssize_t js_sys_pread(int fd, void *buf, size_t n, off_t off)
 {
-    return js_sysret(js_syscall4(SYS_pread64, fd, (long)buf, (long)n, (long)off));
+    return js_own_count(js_sysret(js_syscall4(SYS_pread64, fd, (long)buf, (long)n, (long)off)), 0);
 }
 static inline int js_sys_ftruncate(int fd, off_t len)
 {
@@ -235,6 +269,15 @@ static inline int js_sys_fstat(int fd, struct stat *st)
 #else
     return (int)js_sysret(js_syscall4(SYS_newfstatat, fd, (long)"", (long)st, AT_EMPTY_PATH));
 #endif
+}
+/* the profiler's own mappings: never through the mmap wrapper */
+static inline void *js_sys_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+    return (void *)js_sysret(js_syscall6(SYS_mmap, (long)addr, (long)len, prot, flags, fd, (long)off));
+}
+static inline int js_sys_munmap(void *addr, size_t len)
+{
+    return (int)js_sysret(js_syscall4(SYS_munmap, (long)addr, (long)len, 0, 0));
 }
 static inline int js_sys_unlink(const char *path)
 {

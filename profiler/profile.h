@@ -67,6 +67,7 @@ struct js_global {
     int32_t mpi_rank, mpi_size;
     uint64_t start_ns, end_ns;
     uint64_t cpu_user_ns, cpu_sys_ns, max_rss_kib; /* getrusage at the end */
+    uint64_t cpu_user_start_ns, cpu_sys_start_ns;   /* getrusage at the image's start (an exec'd image's predecessors) */
     struct js_reaped reaped;
 
     /* counting */

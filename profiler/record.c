@@ -104,7 +104,7 @@ static int rec_claim_pooled(char *path)
         *q = '\0';
         for (unsigned n = 0; n < 8; n++) {
             rec_name(path, pid, n);
-            if (syscall(SYS_renameat2, AT_FDCWD, pool, AT_FDCWD, path, RENAME_NOREPLACE) == 0) {
+            if (js_syscall6(SYS_renameat2, AT_FDCWD, (long)pool, AT_FDCWD, (long)path, RENAME_NOREPLACE, 0) == 0) {
                 int fd = js_sys_open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0);
                 if (fd >= 0)
                     return fd;
@@ -181,11 +181,11 @@ static void quota_attach(void)
     if (fd < 0)
         return;
     if (js_sys_fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size >= (off_t)sizeof(struct js_quota)) {
-        void *m = mmap(NULL, sizeof(struct js_quota), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        void *m = js_sys_mmap(NULL, sizeof(struct js_quota), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         if (m != MAP_FAILED && memcmp(((struct js_quota *)m)->magic, JS_QUOTA_MAGIC, 8) == 0)
             js_quota = m;
         else if (m != MAP_FAILED)
-            munmap(m, sizeof(struct js_quota));
+            js_sys_munmap(m, sizeof(struct js_quota));
     }
     js_sys_close(fd);
 }
@@ -262,7 +262,7 @@ int js_rec_create(void)
     js_rec_on_tmpfs = on_tmpfs(fd);
     void *m = MAP_FAILED;
     if (pooled || (js_sys_ftruncate(fd, (off_t)js_map_bytes) == 0 && allocate_chunks(fd, g, 0, JS_REC_FIRST_CHUNKS - 1) == 0))
-        m = mmap(NULL, js_map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        m = js_sys_mmap(NULL, js_map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     int e = errno;
     if (m != MAP_FAILED) {
         /* the first page of the file list, of its paths and of the slices: nearly every process
@@ -348,7 +348,7 @@ int js_rec_rehome(void)
         ok = js_sys_pwrite(fd, js_base + c * JS_REC_CHUNK, n, (off_t)(c * JS_REC_CHUNK)) == (ssize_t)n;
         c = end;
     }
-    void *m = ok ? mmap(js_base, js_map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) : MAP_FAILED;
+    void *m = ok ? js_sys_mmap(js_base, js_map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) : MAP_FAILED;
     js_sys_close(fd);
     if (m == MAP_FAILED) {
         js_sys_unlink(path);
@@ -377,7 +377,7 @@ void js_rec_detach(void)
     memcpy(&copy, js_g, sizeof copy);
     js_g = &copy;
     /* the same addresses, private and empty: a stale pointer of ours never writes into a record */
-    mmap(js_base, js_map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+    js_sys_mmap(js_base, js_map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
     js_base = NULL;
 }
 

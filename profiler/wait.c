@@ -73,3 +73,9 @@ JS_EXPORT int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
     }
     return rc;
 }
+
+/* glibc's other names of the same functions (tests/unit/profiler-exports.sh) */
+pid_t __wait(int *status);
+pid_t __waitpid(pid_t pid, int *status, int options);
+extern __typeof(wait) __wait JS_EXPORT __attribute__((alias("wait")));
+extern __typeof(waitpid) __waitpid JS_EXPORT __attribute__((alias("waitpid")));

@@ -101,7 +101,8 @@ CROSS JOIN LATERAL (
                'unrecorded_processes', s.unrecorded_processes, 'live', s.live,
                'runtime', jsonb_build_object('compute_ns', s.compute_ns, 'mpi_p2p_ns', s.mpi_p2p_ns,
                    'mpi_coll_ns', s.mpi_coll_ns, 'io_posix_ns', s.io_posix_ns,
-                   'io_stdio_ns', s.io_stdio_ns, 'io_mpiio_ns', s.io_mpiio_ns),
+                   'io_stdio_ns', s.io_stdio_ns, 'io_mpiio_ns', s.io_mpiio_ns,
+                   'mpi_setup_ns', coalesce(s.mpi_setup_ns, 0), 'idle_ns', coalesce(s.idle_ns, 0)),
                'files', coalesce((SELECT jsonb_object_agg(m.mode, m.n) FROM (
                            SELECT a.mode, count(DISTINCT a.file_id) AS n FROM js.file_accesses a
                            WHERE a.cluster_id = s.cluster_id AND a.job_id = s.job_id
@@ -113,7 +114,9 @@ CROSS JOIN LATERAL (
                'mpi_coll_ns', coalesce(sum(s.mpi_coll_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
                'io_posix_ns', coalesce(sum(s.io_posix_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
                'io_stdio_ns', coalesce(sum(s.io_stdio_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
-               'io_mpiio_ns', coalesce(sum(s.io_mpiio_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0)) AS runtime
+               'io_mpiio_ns', coalesce(sum(s.io_mpiio_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
+               'mpi_setup_ns', coalesce(sum(s.mpi_setup_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
+               'idle_ns', coalesce(sum(s.idle_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0)) AS runtime
     FROM js.steps s
     CROSS JOIN (SELECT EXISTS (SELECT 1 FROM js.steps n WHERE n.cluster_id = j.cluster_id
                                AND n.job_id = j.job_id AND n.step_id ~ '^[0-9]+$') AS any) num
@@ -169,13 +172,15 @@ SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
                'read_bytes', s.read_bytes, 'write_bytes', s.write_bytes, 'live', s.live,
                'runtime', jsonb_build_object('compute_ns', s.compute_ns, 'mpi_p2p_ns', s.mpi_p2p_ns,
                    'mpi_coll_ns', s.mpi_coll_ns, 'io_posix_ns', s.io_posix_ns,
-                   'io_stdio_ns', s.io_stdio_ns, 'io_mpiio_ns', s.io_mpiio_ns))
+                   'io_stdio_ns', s.io_stdio_ns, 'io_mpiio_ns', s.io_mpiio_ns,
+                   'mpi_setup_ns', coalesce(s.mpi_setup_ns, 0), 'idle_ns', coalesce(s.idle_ns, 0)))
              ORDER BY s.start_time, s.step_id)
           FROM js.steps s WHERE s.cluster_id = j.cluster_id AND s.job_id = j.job_id), '[]'::jsonb) AS steps,
        (SELECT jsonb_build_object('compute_ns', coalesce(sum(s.compute_ns), 0),
                    'mpi_p2p_ns', coalesce(sum(s.mpi_p2p_ns), 0), 'mpi_coll_ns', coalesce(sum(s.mpi_coll_ns), 0),
                    'io_posix_ns', coalesce(sum(s.io_posix_ns), 0), 'io_stdio_ns', coalesce(sum(s.io_stdio_ns), 0),
-                   'io_mpiio_ns', coalesce(sum(s.io_mpiio_ns), 0))
+                   'io_mpiio_ns', coalesce(sum(s.io_mpiio_ns), 0), 'mpi_setup_ns', coalesce(sum(s.mpi_setup_ns), 0),
+                   'idle_ns', coalesce(sum(s.idle_ns), 0))
           FROM js.steps s WHERE s.cluster_id = j.cluster_id AND s.job_id = j.job_id
             AND (s.step_id ~ '^[0-9]+$' OR NOT EXISTS (SELECT 1 FROM js.steps n WHERE n.cluster_id = j.cluster_id
                                                        AND n.job_id = j.job_id AND n.step_id ~ '^[0-9]+$'))
@@ -213,10 +218,12 @@ SELECT s.job_id AS job, s.step_id AS step, j.cluster, c.slice_seconds, s.name, s
        s.num_nodes AS nodes, s.num_tasks AS tasks, s.num_cpus AS cpus, s.nodelist AS node_list,
        s.profiled, s.incomplete, s.incomplete_reason, s.processes, s.killed_processes, s.unrecorded_processes,
        s.first_slice, s.last_slice,
-       s.read_bytes, s.write_bytes, s.meta_calls, s.cpu_ns, s.wall_ns,
+       s.read_bytes, s.write_bytes, s.meta_calls, s.cpu_ns, s.wall_ns, s.max_rss_kib,
+       s.unattributed_read_bytes, s.unattributed_write_bytes, s.kernel_io_unknown,
        jsonb_build_object('compute_ns', s.compute_ns, 'mpi_p2p_ns', s.mpi_p2p_ns,
            'mpi_coll_ns', s.mpi_coll_ns, 'io_posix_ns', s.io_posix_ns,
-           'io_stdio_ns', s.io_stdio_ns, 'io_mpiio_ns', s.io_mpiio_ns) AS runtime,
+           'io_stdio_ns', s.io_stdio_ns, 'io_mpiio_ns', s.io_mpiio_ns,
+                   'mpi_setup_ns', coalesce(s.mpi_setup_ns, 0), 'idle_ns', coalesce(s.idle_ns, 0)) AS runtime,
        coalesce((SELECT jsonb_agg(n.node ORDER BY n.node) FROM (
                    SELECT sn.node FROM js.step_nodes sn
                    WHERE sn.cluster_id = s.cluster_id AND sn.job_id = s.job_id AND sn.step_id = s.step_id

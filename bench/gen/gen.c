@@ -487,6 +487,11 @@ static const char *const rfield_names[RF_COUNT] = {
     JS_PROFILE_RUNTIME_FIELDS(JS_X)
 #undef JS_X
 };
+static const char *const kfield_names[JS_KIO_COUNT] = {
+#define JS_X(id, name, unit, desc) name,
+    JS_PROFILE_KERNEL_IO_FIELDS(JS_X)
+#undef JS_X
+};
 enum ffield {
 #define JS_X(id, name, type, unit, desc) FF_##id,
     JS_PROFILE_FILE_FIELDS(JS_X)
@@ -547,6 +552,7 @@ static void put_file(struct buf *b, const struct pfile *f)
         case FF_WRITE_BYTES: b_u64(b, f->write_bytes); break;
         case FF_LOWER_READ_BYTES: b_u64(b, f->lower_read); break;
         case FF_LOWER_WRITE_BYTES: b_u64(b, f->lower_write); break;
+        case FF_MAPPED_BYTES: b_u64(b, 0); break;
         case FF_FIRST_OPEN_NS: b_u64(b, (uint64_t)f->first_open_ns); break;
         case FF_LAST_CLOSE_NS: b_u64(b, (uint64_t)f->last_close_ns); break;
         default:
@@ -600,10 +606,26 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
         case PF_CPU_USER_NS: b_u64(b, cpu - cpu / 20); break;
         case PF_CPU_SYS_NS: b_u64(b, cpu / 20); break;
         case PF_MAX_RSS_KIB: b_u64(b, pr->max_rss_kib); break;
+        case PF_KERNEL_IO: { /* what the wrappers saw, and a little the kernel saw besides (stdio buffers, ld.so) */
+            uint64_t kio[JS_KIO_COUNT] = {0};
+            kio[JS_KIO_RCHAR] = tot[JS_M_POSIX_READ_BYTES] + tot[JS_M_STDIO_READ_BYTES] + tot[JS_M_LOWER_READ_BYTES] + 4096;
+            kio[JS_KIO_WCHAR] = tot[JS_M_POSIX_WRITE_BYTES] + tot[JS_M_STDIO_WRITE_BYTES] + tot[JS_M_LOWER_WRITE_BYTES];
+            kio[JS_KIO_SYSCR] = tot[JS_M_POSIX_READ_CALLS] + 1;
+            kio[JS_KIO_SYSCW] = tot[JS_M_POSIX_WRITE_CALLS];
+            kio[JS_KIO_WRITE_BYTES] = kio[JS_KIO_WCHAR];
+            b_c(b, '{');
+            for (int k = 0, kn = 0; k < JS_KIO_COUNT; k++) {
+                b_key(b, kfield_names[k], &kn);
+                b_u64(b, kio[k]);
+            }
+            b_c(b, '}');
+            break;
+        }
         case PF_RUNTIME: {
             int rn = 0;
             uint64_t busy = tot[JS_M_POSIX_NS] + tot[JS_M_STDIO_NS] + tot[JS_M_MPIIO_NS] + tot[JS_M_MPI_P2P_NS] +
                             tot[JS_M_MPI_COLL_NS];
+            uint64_t compute = cpu > busy ? cpu - busy : 0;
             b_c(b, '{');
             for (int k = 0; k < RF_COUNT; k++) {
                 b_key(b, rfield_names[k], &rn);
@@ -613,7 +635,9 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
                 case RF_IO_MPIIO_NS: b_u64(b, tot[JS_M_MPIIO_NS]); break;
                 case RF_MPI_P2P_NS: b_u64(b, tot[JS_M_MPI_P2P_NS]); break;
                 case RF_MPI_COLL_NS: b_u64(b, tot[JS_M_MPI_COLL_NS]); break;
-                case RF_COMPUTE_NS: b_u64(b, wall > busy ? wall - busy : 0); break;
+                case RF_MPI_SETUP_NS: b_u64(b, 0); break;
+                case RF_COMPUTE_NS: b_u64(b, compute); break;
+                case RF_IDLE_NS: b_u64(b, wall > busy + compute ? wall - busy - compute : 0); break;
                 default:
                     fprintf(stderr, "jsgen: runtime field \"%s\" of common/profile_format.h is unknown to the generator\n",
                             rfield_names[k]);

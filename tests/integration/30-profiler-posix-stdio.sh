@@ -4,7 +4,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
-plan 28
+plan 35
 base=$(mktemp -d "$JS_SHARED_DIR"/js-prof30.XXXXXX); dir=$base/profiles; work=$base/work
 mkdir -p "$dir" "$work"
 prof_srun "$dir" -N1 -n1 -- "$PROG/io_known" "$work"
@@ -17,7 +17,7 @@ is "$(basename "$f")" "$step.$node.$pid.json" "the pid in the name is the pid in
 is "$(find "$dir" -name '.*' | wc -l)" 0 "no temporary file is left behind"
 is "$(stat -c %a "$f")" 600 "the profile is private to its owner (0600)"
 is "$(jq -r '[.format, .version, .job_id, .step, .node, .task_id, .origin, .end, .slice_seconds] | @tsv' "$f")" \
-   "$(printf 'jobscreen-profile\t3\t%s\t%s\t%s\t0\tstart\texit\t4' "$job" "$step" "$node")" \
+   "$(printf 'jobscreen-profile\t4\t%s\t%s\t%s\t0\tstart\texit\t4' "$job" "$step" "$node")" \
    "format, version, the ids of the step, origin and end"
 is "$(jq -r 'keys_unsorted | join(" ")' "$f")" "$(field_names | tr '\n' ' ' | sed 's/ $//')" \
    "top-level members are those of JS_PROFILE_FIELDS, in order"
@@ -59,6 +59,48 @@ is "$(jq -c --arg w "$work/paths/" '[.files[] | [(.path | ltrimstr($w)), .read_b
    "each file with its bytes: preadv64v2/pwritev64v2, dprintf, a write through an fcntl(F_DUPFD) copy, splice in and out"
 is "$(jq -c '.totals | [.posix_read_bytes, .posix_write_bytes]' "$g")" "[228,349]" \
    "and in the totals, the pipe's side of each splice too (as a read or write on a pipe counts): 100 + 64 + 64 B read, 100 + 50 + 7 + 64 + 64 + 64 B written"
+# asynchronous and other paths (issue 15): libaio, POSIX AIO, liburing, raw io_uring through
+# syscall(), wide and _unlocked stdio, fscanf, mmap, openat2 through syscall(), an fd inherited
+# across exec (tests/profiler/io_async.c has the known numbers)
+adir=$base/async; mkdir -p "$adir" "$work/async"
+prof_srun "$adir" -N1 -n1 -- "$PROG/io_async" "$work/async"
+ok $? "io_async runs to exit 0 under the profiler (and execs itself once)"
+main=$(jq -r 'select(.end == "exec") | input_filename' "$adir"/*.json 2>/dev/null | head -1)
+child=$(jq -r 'select(.end == "exit") | input_filename' "$adir"/*.json 2>/dev/null | head -1)
+is "$(jq -c --arg w "$work/async/" '[.files[] | [(.path | ltrimstr($w)), .opens, .read_calls, .read_bytes, .write_calls, .write_bytes]]' "$main")" \
+   '[["aio.dat",1,1,4096,2,8192],["paio.dat",1,1,3000,2,4000],["uring.dat",1,1,8192,2,16384],["raw.dat",1,1,512,1,512],["wide.txt",1,1,12,3,12],["unl.txt",1,3,7,3,8],["scan.txt",1,1,5,1,10],["map.dat",1,0,0,0,0],["o2.dat",1,0,0,1,6],["inh.dat",1,0,0,0,0]]' \
+   "each file with its exact calls and bytes: io_submit, aio_*/aio_return, liburing, raw io_uring, wide and _unlocked stdio, fscanf, mmap, openat2"
+is "$(jq -c '.totals | [.posix_read_calls, .posix_read_bytes, .posix_write_calls, .posix_write_bytes, .posix_open_calls, .posix_meta_calls]' "$main")" \
+   "[4,15800,8,29094,7,11]" "POSIX totals: the asynchronous requests as reads and writes, openat2 as an open, mmap and msync as metadata"
+is "$(jq -c '.totals | [.stdio_read_calls, .stdio_read_bytes, .stdio_write_calls, .stdio_write_bytes, .stdio_open_calls, .stdio_meta_calls]' "$main")" \
+   "[5,24,7,30,3,3]" "stdio totals: wide characters one byte each, fscanf's bytes taken from the stream"
+is "$(jq -r --arg p "$work/async/map.dat" '.files[] | select(.path == $p) | .mapped_bytes' "$main")" 8192 \
+   "map.dat's mapped_bytes is the 8192 B mapped"
+is "$(jq -c --arg p "$work/async/inh.dat" '[.files[] | select(.path == $p) | [.opens, .open_mode, .write_calls, .write_bytes]]' "$child")" \
+   '[[0,"w",1,11]]' "the exec'd image writes through fd 17, never opened by it: looked up at its first use, 11 B attributed, 0 opens"
+# fio, its own report as the reference: 32 MiB written then read per engine (issue 15)
+if command -v fio >/dev/null 2>&1; then
+  fdir=$base/fio; mkdir -p "$fdir" "$work/fio"
+  fails=""
+  for eng in sync psync pvsync2 libaio io_uring posixaio mmap; do
+    d=$fdir/$eng; mkdir -p "$d"
+    rm -f "$work/fio/$eng.dat"
+    prof_srun "$d" -N1 -n1 -- fio --name=w --filename="$work/fio/$eng.dat" --ioengine="$eng" --size=32m --bs=64k \
+      --rw=write --direct=0 --name=r --stonewall --filename="$work/fio/$eng.dat" --ioengine="$eng" --size=32m --bs=64k \
+      --rw=read --direct=0 --output-format=json --output="$d.json" >/dev/null 2>&1 || fails="$fails $eng:rc"
+    want=$(jq -c '[(.jobs[] | select(.jobname == "r") | .read.io_bytes), (.jobs[] | select(.jobname == "w") | .write.io_bytes), (.jobs[] | select(.jobname == "r") | .read.total_ios), (.jobs[] | select(.jobname == "w") | .write.total_ios)]' "$d.json" 2>/dev/null)
+    if [ "$eng" = mmap ]; then
+      got=$(jq -s -c --arg p "$work/fio/$eng.dat" '[.[] | .files[] | select(.path == $p)] | [length > 0, (map(.mapped_bytes // 0) | add)]' "$d"/*.json)
+      [ "$got" = "[true,67108864]" ] || fails="$fails mmap:$got" # its two jobs map the 32 MiB file each
+    else
+      got=$(jq -s -c --arg p "$work/fio/$eng.dat" '[.[] | .files[] | select(.path == $p)] | [(map(.read_bytes) | add), (map(.write_bytes) | add), (map(.read_calls) | add), (map(.write_calls) | add)]' "$d"/*.json)
+      [ "$got" = "$want" ] && [ "$want" = "[33554432,33554432,512,512]" ] || fails="$fails $eng:got=$got,fio=$want"
+    fi
+  done
+  is "$fails" "" "fio (sync, psync, pvsync2, libaio, io_uring, posixaio): the file's bytes and calls in the profiles are fio's io_bytes and total_ios (32 MiB, 512 x 64 KiB each way); mmap: the file's mapped_bytes, 32 MiB per job"
+else
+  skip "fio's engines against its own report" "fio is not installed (tests/install-deps)"
+fi
 # a shell's redirection: the shell opens redir.dat, the program it execs writes through fd 1
 rdir=$base/redir; mkdir -p "$rdir"
 prof_srun "$rdir" -N1 -n1 -- sh -c 'head -c 1000 /dev/zero > "$0"/redir.dat' "$work"

@@ -80,7 +80,7 @@ INSERT INTO js_data.quarantine (cluster_id, job_id, step_id, node, file, moved_t
 SQL
 "$bin" --migrate --db "$JS_PG_CONNINFO dbname=$old" 2>"$JS_CLUSTER_DIR/schema-old.log"; st=$?
 is "$st|$(psql -X -At -d "$old" -c "SELECT string_agg(name, ' ' ORDER BY version) FROM js_data.schema_migrations WHERE version BETWEEN 5 AND 20")" \
-   "0|005_time_edge_index 006_process_end 007_unrecorded 008_live 009_arrays 010_lineage 020_report_views" "an older database gains 006, 007, 008, 009 and 010 after 023"
+   "0|005_time_edge_index 006_process_end 007_unrecorded 008_live 009_arrays 010_lineage 011_runtime 020_report_views" "an older database gains 006 to 011 after 023"
 is "$(psql -X -At -d "$old" -c "SELECT string_agg(step_id || ':' || coalesce(incomplete_reason, '-') || ':' || killed_processes || ':' || unrecorded_processes, ', ' ORDER BY step_id) FROM js.steps")|$(psql -X -At -d "$old" -c "SELECT incomplete_reason || ':' || unrecorded FROM js.step_nodes WHERE step_id = '0'")|$(psql -X -At -d "$old" -c "SELECT count(*) FROM js.step_report")" \
    '0:1 profile quarantined: field "totals" is missing:0:0, 1:-:0:0|1 profile quarantined: field "totals" is missing:0|2' \
    "its incomplete step says why (from the quarantine), the complete one says nothing, and js.step_report still reads js.steps"

@@ -7,7 +7,7 @@
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 need_reports_db
-plan 13
+plan 16
 
 out=$(report top-io -v limit=3); diag "$out"
 is "$(echo "$out" | section 'users by I/O volume' | head -1 | field 1)" jsbob "jsbob, who ran the dd job, is the top user by I/O volume"
@@ -39,4 +39,15 @@ fi
 is "$(echo "$steps" | awk -F'|' -v a="$CRUNCH" -v b="$BESIDEX" '($1 == a || $1 == b) && $2 == "0"' | wc -l)" 0 \
   "the compute loop and the sleep are not listed"
 is "$(echo "$steps" | awk -F'|' -v j="$BIGIO" '$1 == j && $5 == "mpi"' | wc -l)" 0 "the dd steps are not listed as MPI-bound"
+
+# the runtime share tells the truth (profile format 4): a sleep is idle, not computation; a
+# compute loop computes; the budget adds up
+is "$(q "SELECT idle_ns > 0.9 * (compute_ns + idle_ns + io_posix_ns + io_stdio_ns + io_mpiio_ns + mpi_p2p_ns + mpi_coll_ns + mpi_setup_ns),
+                compute_ns < 0.05 * wall_ns FROM js.steps WHERE job_id = $BESIDEX AND step_id = '0'")" "t|t" \
+  "srun sleep 10: idle more than 90 % of its time, computation under 5 % (it used no CPU)"
+is "$(q "SELECT abs(compute_ns - cpu_ns) < 0.05 * cpu_ns, cpu_ns > 0.2 * wall_ns, compute_ns > 100 * (io_posix_ns + io_stdio_ns) FROM js.steps WHERE job_id = $CRUNCH AND step_id = '0'")" "t|t|t" \
+  "the compute loop: its computation is its CPU time (within 5 %; the rest of its wall time it waited for a CPU, idle, on this loaded machine)"
+is "$(q "SELECT count(*) FILTER (WHERE idle_ns IS NULL OR mpi_setup_ns IS NULL), count(*) FILTER (WHERE compute_ns + idle_ns < wall_ns - io_posix_ns - io_stdio_ns - io_mpiio_ns - mpi_p2p_ns - mpi_coll_ns - mpi_setup_ns - processes * 1000000)
+         FROM js.steps WHERE job_id IN ($BESIDEX, $CRUNCH, $BIGIO) AND processes > 0")" "0|0" \
+  "every step of those jobs has idle and MPI setup times, and its shares cover its processes' time"
 done_testing

@@ -141,14 +141,76 @@ static void profiles_merge_per_slice_file_and_image(void **state)
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
     assert_string_equal(reason, "profile is of job 101 step 0 node node2, not of this step record's job 101 step 0 node node1");
     json_object_set_new(p, "node", json_string("node1"));
-    json_object_set_new(p, "version", json_integer(4));
+    json_object_set_new(p, "version", json_integer(5));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
-    assert_string_equal(reason, "unknown profile format version 4 (this profile_ingest reads versions 1 to 3)");
+    assert_string_equal(reason, "unknown profile format version 5 (this profile_ingest reads versions 1 to 4)");
     json_object_set_new(p, "version", json_integer(0));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
-    assert_string_equal(reason, "unknown profile format version 0 (this profile_ingest reads versions 1 to 3)");
+    assert_string_equal(reason, "unknown profile format version 0 (this profile_ingest reads versions 1 to 4)");
     json_decref(p);
     assert_int_equal(st.nprocs, 3);
+    /* the older profiles say nothing of idle time, MPI setup or the kernel's counts */
+    assert_int_equal(st.procs[0].idle_ns, -1);
+    assert_int_equal(st.procs[0].kio[JS_KIO_RCHAR], -1);
+    pi_step_free(&st);
+    pi_conf_free(&conf);
+}
+
+/* Format 4 brings kernel_io, runtime's mpi_setup_ns and idle_ns and the files' mapped_bytes:
+ * required of a version-4 profile, read into the process and its files. */
+static void version_4_profiles_carry_kernel_counts_and_idle_time(void **state)
+{
+    (void)state;
+    struct pi_conf conf;
+    pi_conf_defaults(&conf);
+    struct pi_step st;
+    char reason[PI_REASON_MAX];
+    pi_step_init(&st, suite_json("valid/processes-merge-per-slice/spool/job.101/job.json"),
+                 suite_json("valid/processes-merge-per-slice/spool/job.101/step.0.node1.json"), "default");
+    json_t *p = suite_json("valid/processes-merge-per-slice/spool/job.101/profiles/0.node1.1001.json");
+    /* a version-1 profile with what versions 2 and 3 added */
+    json_object_set_new(p, "version", json_integer(4));
+    json_object_set_new(p, "exit_code", json_integer(0));
+    json_object_set_new(p, "signal", json_integer(0));
+    json_object_set_new(p, "missing", json_string(""));
+    json_object_set_new(p, "trees", json_array());
+    json_object_set_new(p, "renames", json_array());
+    json_object_set_new(p, "renames_dropped", json_integer(0));
+    json_t *files = json_object_get(p, "files");
+    for (size_t i = 0; i < json_array_size(files); i++)
+        json_object_set_new(json_array_get(files, i), "opened_as", json_string(""));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "field \"kernel_io\" is missing");
+    json_object_set_new(p, "kernel_io", json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}", "rchar", 5000, "wchar", 40, "syscr", 3,
+                                                  "syscw", 2, "read_bytes", 4096, "write_bytes", 0));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "runtime: field \"mpi_setup_ns\" is missing or not a non-negative integer");
+    json_t *rt = json_object_get(p, "runtime");
+    json_object_set_new(rt, "mpi_setup_ns", json_integer(7));
+    json_object_set_new(rt, "idle_ns", json_integer(900));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "files[0]: field \"mapped_bytes\" is missing or not a non-negative integer");
+    for (size_t i = 0; i < json_array_size(files); i++)
+        json_object_set_new(json_array_get(files, i), "mapped_bytes", json_integer(8192));
+    json_object_set_new(json_object_get(p, "kernel_io"), "syscw", json_integer(-2));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "kernel_io: field \"syscw\" is missing or not a non-negative integer");
+    json_object_set_new(json_object_get(p, "kernel_io"), "syscw", json_integer(2));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_OK);
+    /* killed before the profiler first read them: an empty kernel_io, unknown */
+    json_object_set_new(p, "pid", json_integer(1002));
+    json_object_set_new(p, "kernel_io", json_object());
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_OK);
+    json_decref(p);
+    pi_step_finish(&st);
+    assert_int_equal(st.nprocs, 2);
+    assert_int_equal(st.procs[1].kio[JS_KIO_RCHAR], -1);
+    assert_int_equal(st.procs[1].kio[JS_KIO_WRITE_BYTES], -1);
+    assert_int_equal(st.procs[0].idle_ns, 900);
+    assert_int_equal(st.procs[0].mpi_setup_ns, 7);
+    assert_int_equal(st.procs[0].kio[JS_KIO_RCHAR], 5000);
+    assert_int_equal(st.procs[0].kio[JS_KIO_READ_BYTES], 4096);
+    assert_int_equal(st.files[0].mapped_bytes, 2 * 8192);
     pi_step_free(&st);
     pi_conf_free(&conf);
 }
@@ -506,6 +568,7 @@ int main(void)
         cmocka_unit_test(profile_names_match_only_their_step_and_node),
         cmocka_unit_test(records_are_checked_against_the_format_tables),
         cmocka_unit_test(profiles_merge_per_slice_file_and_image),
+        cmocka_unit_test(version_4_profiles_carry_kernel_counts_and_idle_time),
         cmocka_unit_test(renames_carry_the_writer_and_trees_add_up),
         cmocka_unit_test(version_1_and_2_profiles_say_how_the_process_ended),
         cmocka_unit_test(bad_ends_signals_exit_codes_and_missing_are_refused),

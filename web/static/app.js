@@ -116,6 +116,15 @@
   }
   function hideError() { $('#error').hidden = true; }
 
+  /* What the kernel counted beyond the wrappers: I/O no wrapper saw (raw system calls, static
+   * helpers, stdio buffers filled ahead), or why it is not known. */
+  function unattributedRow(s) {
+    const r = s.unattributed_read_bytes, w = s.unattributed_write_bytes, unknown = s.kernel_io_unknown || 0;
+    if (r == null && w == null) return unknown ? ['I/O not seen by the profiler', 'unknown (the kernel\'s counts are missing for ' + unknown + ' process' + (unknown === 1 ? '' : 'es') + ')'] : null;
+    return ['I/O not seen by the profiler', 'read ' + fmtBytes(r || 0) + ', written ' + fmtBytes(w || 0) + ' (the kernel\'s count beyond the wrappers\')' +
+      (unknown ? '; unknown for ' + unknown + ' process' + (unknown === 1 ? '' : 'es') : '')];
+  }
+
   /* ---------- categories of the runtime share (docs/profile-format.md) ---------- */
   const CATS = [
     { key: 'compute_ns', label: 'Computation', color: '#a99cd6' },
@@ -124,6 +133,8 @@
     { key: 'io_posix_ns', label: 'I/O POSIX', color: '#e3b505' },
     { key: 'io_stdio_ns', label: 'I/O stdio', color: '#f6dc73' },
     { key: 'io_mpiio_ns', label: 'I/O MPI-IO', color: '#a67c00' },
+    { key: 'mpi_setup_ns', label: 'MPI init/finalize', color: '#8c564b' },
+    { key: 'idle_ns', label: 'Idle (no CPU, no call)', color: '#e8e8e8' },
   ];
   const NO_PROFILE = '#d0d4da';
   const MODES = [
@@ -684,7 +695,10 @@
     const running = s.live && s.state === 'RUNNING';
     c0.appendChild(kvTable([['Start', fmtTime(s.start)], ['End', running ? 'still running' : fmtTime(s.end)], ['Runtime', fmtDur(dur(s)) + (running ? ' so far' : '')], ['Nodes', s.nodes], ['Node list', s.node_list], ['Tasks', s.tasks], ['CPUs', s.cpus], ['Processes profiled', s.processes],
       s.killed_processes ? ['Killed by a signal', s.killed_processes + ' process' + (s.killed_processes === 1 ? '' : 'es')] : null,
-      ['Exit code', s.exit_code], ['Command', s.command || s.name]]));
+      ['Exit code', s.exit_code], ['Command', s.command || s.name],
+      s.cpu_ns != null && s.wall_ns ? ['CPU used', fmtDur(s.cpu_ns / 1e9) + ' (' + (s.cpu_ns / s.wall_ns).toFixed(2) + ' effective threads: CPU time over the processes\' time)'] : null,
+      s.max_rss_kib != null ? ['Peak memory', fmtBytes(s.max_rss_kib * 1024) + ' (the largest process)'] : null,
+      unattributedRow(s)]));
     if (s.incomplete) T.insertBefore(el('p', { class: 'incomplete', text: 'Incomplete: ' + (s.incomplete_reason || 'some of its data is missing') }), cards);
     if (s.live) {
       T.insertBefore(el('p', { class: 'live-note', text: 'Running: its data so far (snapshot of ' + fmtTime(s.snapshot) + '); this page refreshes every ' + LIVE_REFRESH_MS / 1000 + ' s.' }), cards);
