@@ -604,7 +604,12 @@ __attribute__((noinline, cold)) struct js_file *js_fd_adopt(int fd)
     struct js_file *f = NULL;
     struct stat st;
     int looked = 1;
-    if (js_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    struct js_thread *t = js_tls;
+    /* first used inside an MPI call: the MPI library's own descriptor (ompio's .lock file, say),
+     * its lower layer, never the application's file */
+    if (t && t->in_mpi)
+        ;
+    else if (js_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
         char abs[JS_PROFILE_MAX_PATH], link[32];
         fd_link(link, fd);
         ssize_t r = readlink(link, abs, sizeof abs - 1);
