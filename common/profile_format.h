@@ -64,17 +64,17 @@
     X(MPI_SEND_BYTES,     "mpi_send_bytes",     "bytes", "bytes of those sends (count x type size)") \
     X(MPI_RECV_CALLS,     "mpi_recv_calls",     "calls", "point-to-point receives (blocking and non-blocking; sendrecv counts one receive)") \
     X(MPI_RECV_BYTES,     "mpi_recv_bytes",     "bytes", "bytes of those receives as posted (count x type size)") \
-    X(MPI_P2P_NS,         "mpi_p2p_ns",         "ns",    "time in point-to-point calls, including wait and test") \
-    X(MPI_COLL_CALLS,     "mpi_coll_calls",     "calls", "collective calls of all kinds (see mpi_collectives)") \
+    X(MPI_P2P_NS,         "mpi_p2p_ns",         "ns",    "time in point-to-point calls, and in waits and tests on point-to-point (or unknown) requests") \
+    X(MPI_COLL_CALLS,     "mpi_coll_calls",     "calls", "collective calls of all kinds (see mpi_collectives), non-blocking ones included (counted when posted); MPI_Init and MPI_Finalize are not collectives") \
     X(MPI_COLL_BYTES,     "mpi_coll_bytes",     "bytes", "send-side bytes of those collectives on this rank") \
-    X(MPI_COLL_NS,        "mpi_coll_ns",        "ns",    "time in collective calls") \
-    X(MPIIO_READ_CALLS,   "mpiio_read_calls",   "calls", "MPI_File_read* calls") \
+    X(MPI_COLL_NS,        "mpi_coll_ns",        "ns",    "time in collective calls, blocking and non-blocking, and in waits and tests on collective requests") \
+    X(MPIIO_READ_CALLS,   "mpiio_read_calls",   "calls", "MPI_File_read* and MPI_File_iread* calls (non-blocking counted when posted)") \
     X(MPIIO_READ_BYTES,   "mpiio_read_bytes",   "bytes", "bytes of those reads (count x type size)") \
-    X(MPIIO_WRITE_CALLS,  "mpiio_write_calls",  "calls", "MPI_File_write* calls") \
+    X(MPIIO_WRITE_CALLS,  "mpiio_write_calls",  "calls", "MPI_File_write* and MPI_File_iwrite* calls (non-blocking counted when posted)") \
     X(MPIIO_WRITE_BYTES,  "mpiio_write_bytes",  "bytes", "bytes of those writes (count x type size)") \
-    X(MPIIO_COLL_CALLS,   "mpiio_coll_calls",   "calls", "the collective ones (_all) among the MPI-IO reads and writes") \
+    X(MPIIO_COLL_CALLS,   "mpiio_coll_calls",   "calls", "the collective ones (_all, _ordered) among the MPI-IO reads and writes") \
     X(MPIIO_META_CALLS,   "mpiio_meta_calls",   "calls", "MPI_File_open, MPI_File_close, MPI_File_sync, MPI_File_seek") \
-    X(MPIIO_NS,           "mpiio_ns",           "ns",    "time in MPI-IO calls") \
+    X(MPIIO_NS,           "mpiio_ns",           "ns",    "time in MPI-IO calls (also set_view, set_size, preallocate, get_size, delete) and in waits and tests on MPI-IO requests") \
     X(CPU_NS,             "cpu_ns",             "ns",    "CPU time (user + system) of the process in the slice")
 
 /* MPI collective kinds, split in "mpi_collectives". X(ID, "json name") */

@@ -41,7 +41,8 @@ COMMENT ON COLUMN js_data.live_processes.kernel_syscw IS 'as in js_data.processe
 COMMENT ON COLUMN js_data.live_processes.kernel_read_bytes IS 'as in js_data.processes';
 COMMENT ON COLUMN js_data.live_processes.kernel_write_bytes IS 'as in js_data.processes';
 
--- the metric descriptions of profile format 4 (asynchronous I/O, wide and _unlocked stdio, every call timed)
+-- the metric descriptions of profile format 4 (asynchronous I/O, wide and _unlocked stdio, every
+-- call timed; non-blocking MPI, MPI_Init and MPI_Finalize apart)
 COMMENT ON COLUMN js_data.processes.posix_read_calls IS 'read, pread, readv, preadv (and 64-bit variants) called by the application; each asynchronous read: libaio io_submit, POSIX aio_read/lio_listio (when queued), io_uring READ/READV/READ_FIXED (when the kernel took it) (calls)';
 COMMENT ON COLUMN js_data.processes.posix_read_bytes IS 'bytes returned by those reads (asynchronous: libaio the bytes requested, POSIX AIO what aio_return reported, io_uring the request''s length) (bytes)';
 COMMENT ON COLUMN js_data.processes.posix_write_calls IS 'write, pwrite, writev, pwritev (and 64-bit variants) called by the application; each asynchronous write, as for reads (calls)';
@@ -94,6 +95,34 @@ COMMENT ON COLUMN js_data.slice_totals_cluster.stdio_write_calls IS 'fwrite, fpu
 COMMENT ON COLUMN js_data.slice_totals_cluster.stdio_write_bytes IS 'bytes handed to the stream by those calls (wide forms: one per character) (bytes)';
 COMMENT ON COLUMN js_data.slice_totals_cluster.stdio_meta_calls IS 'fclose, fflush, fseek family, ungetc/ungetwc (calls)';
 COMMENT ON COLUMN js_data.slice_totals_cluster.stdio_ns IS 'time in stdio calls (ns)';
+COMMENT ON COLUMN js_data.processes.mpi_p2p_ns IS 'time in point-to-point calls, and in waits and tests on point-to-point (or unknown) requests (ns)';
+COMMENT ON COLUMN js_data.processes.mpi_coll_calls IS 'collective calls of all kinds (see mpi_collectives), non-blocking ones included (counted when posted); MPI_Init and MPI_Finalize are not collectives (calls)';
+COMMENT ON COLUMN js_data.processes.mpi_coll_ns IS 'time in collective calls, blocking and non-blocking, and in waits and tests on collective requests (ns)';
+COMMENT ON COLUMN js_data.processes.mpiio_read_calls IS 'MPI_File_read* and MPI_File_iread* calls (non-blocking counted when posted) (calls)';
+COMMENT ON COLUMN js_data.processes.mpiio_write_calls IS 'MPI_File_write* and MPI_File_iwrite* calls (non-blocking counted when posted) (calls)';
+COMMENT ON COLUMN js_data.processes.mpiio_coll_calls IS 'the collective ones (_all, _ordered) among the MPI-IO reads and writes (calls)';
+COMMENT ON COLUMN js_data.processes.mpiio_ns IS 'time in MPI-IO calls (also set_view, set_size, preallocate, get_size, delete) and in waits and tests on MPI-IO requests (ns)';
+COMMENT ON COLUMN js_data.slice_metrics.mpi_p2p_ns IS 'time in point-to-point calls, and in waits and tests on point-to-point (or unknown) requests (ns)';
+COMMENT ON COLUMN js_data.slice_metrics.mpi_coll_calls IS 'collective calls of all kinds (see mpi_collectives), non-blocking ones included (counted when posted); MPI_Init and MPI_Finalize are not collectives (calls)';
+COMMENT ON COLUMN js_data.slice_metrics.mpi_coll_ns IS 'time in collective calls, blocking and non-blocking, and in waits and tests on collective requests (ns)';
+COMMENT ON COLUMN js_data.slice_metrics.mpiio_read_calls IS 'MPI_File_read* and MPI_File_iread* calls (non-blocking counted when posted) (calls)';
+COMMENT ON COLUMN js_data.slice_metrics.mpiio_write_calls IS 'MPI_File_write* and MPI_File_iwrite* calls (non-blocking counted when posted) (calls)';
+COMMENT ON COLUMN js_data.slice_metrics.mpiio_coll_calls IS 'the collective ones (_all, _ordered) among the MPI-IO reads and writes (calls)';
+COMMENT ON COLUMN js_data.slice_metrics.mpiio_ns IS 'time in MPI-IO calls (also set_view, set_size, preallocate, get_size, delete) and in waits and tests on MPI-IO requests (ns)';
+COMMENT ON COLUMN js_data.slice_totals_node.mpi_p2p_ns IS 'time in point-to-point calls, and in waits and tests on point-to-point (or unknown) requests (ns)';
+COMMENT ON COLUMN js_data.slice_totals_node.mpi_coll_calls IS 'collective calls of all kinds (see mpi_collectives), non-blocking ones included (counted when posted); MPI_Init and MPI_Finalize are not collectives (calls)';
+COMMENT ON COLUMN js_data.slice_totals_node.mpi_coll_ns IS 'time in collective calls, blocking and non-blocking, and in waits and tests on collective requests (ns)';
+COMMENT ON COLUMN js_data.slice_totals_node.mpiio_read_calls IS 'MPI_File_read* and MPI_File_iread* calls (non-blocking counted when posted) (calls)';
+COMMENT ON COLUMN js_data.slice_totals_node.mpiio_write_calls IS 'MPI_File_write* and MPI_File_iwrite* calls (non-blocking counted when posted) (calls)';
+COMMENT ON COLUMN js_data.slice_totals_node.mpiio_coll_calls IS 'the collective ones (_all, _ordered) among the MPI-IO reads and writes (calls)';
+COMMENT ON COLUMN js_data.slice_totals_node.mpiio_ns IS 'time in MPI-IO calls (also set_view, set_size, preallocate, get_size, delete) and in waits and tests on MPI-IO requests (ns)';
+COMMENT ON COLUMN js_data.slice_totals_cluster.mpi_p2p_ns IS 'time in point-to-point calls, and in waits and tests on point-to-point (or unknown) requests (ns)';
+COMMENT ON COLUMN js_data.slice_totals_cluster.mpi_coll_calls IS 'collective calls of all kinds (see mpi_collectives), non-blocking ones included (counted when posted); MPI_Init and MPI_Finalize are not collectives (calls)';
+COMMENT ON COLUMN js_data.slice_totals_cluster.mpi_coll_ns IS 'time in collective calls, blocking and non-blocking, and in waits and tests on collective requests (ns)';
+COMMENT ON COLUMN js_data.slice_totals_cluster.mpiio_read_calls IS 'MPI_File_read* and MPI_File_iread* calls (non-blocking counted when posted) (calls)';
+COMMENT ON COLUMN js_data.slice_totals_cluster.mpiio_write_calls IS 'MPI_File_write* and MPI_File_iwrite* calls (non-blocking counted when posted) (calls)';
+COMMENT ON COLUMN js_data.slice_totals_cluster.mpiio_coll_calls IS 'the collective ones (_all, _ordered) among the MPI-IO reads and writes (calls)';
+COMMENT ON COLUMN js_data.slice_totals_cluster.mpiio_ns IS 'time in MPI-IO calls (also set_view, set_size, preallocate, get_size, delete) and in waits and tests on MPI-IO requests (ns)';
 
 ALTER TABLE js_data.file_accesses ADD COLUMN mapped_bytes bigint NOT NULL DEFAULT 0;
 COMMENT ON COLUMN js_data.file_accesses.mapped_bytes IS 'bytes of the file mapped into memory (mmap) by the step''s processes on the node';
