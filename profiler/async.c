@@ -61,9 +61,12 @@ JS_EXPORT int msync(void *addr, size_t len, int flags)
 {
     JS_REAL(int, msync, (void *, size_t, int));
     struct js_thread *t = js_self();
-    if (t && !t->in_mpi)
-        js_add(t, JS_M_POSIX_META_CALLS, 1);
-    return real_msync(addr, len, flags);
+    if (!t || t->in_mpi)
+        return real_msync(addr, len, flags);
+    uint64_t t0 = js_ticks();
+    int r = real_msync(addr, len, flags); /* writes the mapping's dirty pages: I/O time */
+    js_add_call(t, JS_M_POSIX_META_CALLS, JS_M_POSIX_NS, t0);
+    return r;
 }
 
 /* ------------------------------------------------------------------ reading user memory */

@@ -91,6 +91,13 @@ static inline uint64_t js_ticks(void)
 #endif
 }
 
+/* A call of the calls metric made, its time since t0 (ticks) added to the ns metric. */
+static inline void js_add_call(struct js_thread *t, int calls, int ns, uint64_t t0)
+{
+    js_add(t, calls, 1);
+    js_add(t, ns, js_ticks() - t0);
+}
+
 /* --- file table (files.c) --- */
 /* JS_LAYER_TREE: the entry of a software tree, which the files under it count into (files.c) */
 enum { JS_LAYER_POSIX = 0, JS_LAYER_STDIO = 1, JS_LAYER_MPIIO = 2, JS_LAYER_TREE = 3 };

@@ -205,12 +205,6 @@ JS_EXPORT int __dprintf_chk(int fd, int flag, const char *fmt, ...)
 }
 
 /* --- opens --- */
-static inline void count_meta(int metric)
-{
-    struct js_thread *t = js_self();
-    if (t && !t->in_mpi)
-        js_add(t, metric, 1);
-}
 
 /* direct: the wrapper may make the system call itself (JS_DIRECT) */
 static int open_common(int (*real)(const char *, int, ...), int dirfd, int (*realat)(int, const char *, int, ...),
@@ -308,9 +302,10 @@ JS_EXPORT int close(int fd)
     if (!t)
         return real_close(fd);
     js_file_closed(fd);
+    uint64_t t0 = js_ticks();
     int r = JS_DIRECT(close) ? (int)js_sysret(js_syscall4(SYS_close, fd, 0, 0, 0)) : real_close(fd);
     if (!t->in_mpi)
-        js_add(t, JS_M_POSIX_META_CALLS, 1);
+        js_add_call(t, JS_M_POSIX_META_CALLS, JS_M_POSIX_NS, t0);
     return r;
 }
 
@@ -392,14 +387,31 @@ JS_EXPORT int fcntl64(int fd, int cmd, ...)
     return r;
 }
 
-/* --- metadata: counted as posix_meta_calls --- */
+/* --- metadata: counted as posix_meta_calls, their time I/O time (an fsync, a stat storm or an
+ * unlink on a busy file system can be most of it) --- */
 #define JS_META(ret, name, params, args) \
     JS_EXPORT ret name params \
     { \
         JS_REAL(ret, name, params); \
-        count_meta(JS_M_POSIX_META_CALLS); \
-        return real_##name args; \
+        struct js_thread *t = js_self(); \
+        if (!t || t->in_mpi) \
+            return real_##name args; \
+        uint64_t t0 = js_ticks(); \
+        ret r = real_##name args; \
+        js_add_call(t, JS_M_POSIX_META_CALLS, JS_M_POSIX_NS, t0); \
+        return r; \
     }
+
+/* a rename (from, to relative to their directories): counted; when it succeeded and moved a file
+ * to a new name, kept in order (files.c) */
+static int after_rename(struct js_thread *t, uint64_t t0, int r, int moves, int da, const char *a, int db, const char *b)
+{
+    if (t && !t->in_mpi)
+        js_add_call(t, JS_M_POSIX_META_CALLS, JS_M_POSIX_NS, t0);
+    if (r == 0 && moves)
+        js_file_renamed(da, a, db, b);
+    return r;
+}
 JS_META(off_t, lseek, (int fd, off_t o, int wh), (fd, o, wh))
 JS_META(off64_t, lseek64, (int fd, off64_t o, int wh), (fd, o, wh))
 JS_META(int, fsync, (int fd), (fd))
@@ -429,31 +441,26 @@ JS_META(int, unlinkat, (int d, const char *p, int f), (d, p, f))
 JS_EXPORT int rename(const char *a, const char *b)
 {
     JS_REAL(int, rename, (const char *, const char *));
-    count_meta(JS_M_POSIX_META_CALLS);
-    int r = real_rename(a, b);
-    if (r == 0)
-        js_file_renamed(AT_FDCWD, a, AT_FDCWD, b);
-    return r;
+    struct js_thread *t = js_self();
+    uint64_t t0 = js_ticks();
+    return after_rename(t, t0, real_rename(a, b), 1, AT_FDCWD, a, AT_FDCWD, b);
 }
 
 JS_EXPORT int renameat(int da, const char *a, int db, const char *b)
 {
     JS_REAL(int, renameat, (int, const char *, int, const char *));
-    count_meta(JS_M_POSIX_META_CALLS);
-    int r = real_renameat(da, a, db, b);
-    if (r == 0)
-        js_file_renamed(da, a, db, b);
-    return r;
+    struct js_thread *t = js_self();
+    uint64_t t0 = js_ticks();
+    return after_rename(t, t0, real_renameat(da, a, db, b), 1, da, a, db, b);
 }
 
 JS_EXPORT int renameat2(int da, const char *a, int db, const char *b, unsigned flags)
 {
     JS_REAL(int, renameat2, (int, const char *, int, const char *, unsigned));
-    count_meta(JS_M_POSIX_META_CALLS);
-    int r = real_renameat2(da, a, db, b, flags);
-    if (r == 0 && !(flags & RENAME_EXCHANGE)) /* an exchange moves no file to a new name */
-        js_file_renamed(da, a, db, b);
-    return r;
+    struct js_thread *t = js_self();
+    uint64_t t0 = js_ticks();
+    /* an exchange moves no file to a new name */
+    return after_rename(t, t0, real_renameat2(da, a, db, b, flags), !(flags & RENAME_EXCHANGE), da, a, db, b);
 }
 JS_META(int, mkdir, (const char *p, mode_t m), (p, m))
 JS_META(int, mkdirat, (int d, const char *p, mode_t m), (d, p, m))

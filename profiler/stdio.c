@@ -130,17 +130,21 @@ JS_EXPORT int ungetc(int c, FILE *fp)
 {
     JS_REAL(int, ungetc, (int, FILE *));
     struct js_thread *t = js_self();
+    uint64_t t0 = js_ticks();
+    int r = real_ungetc(c, fp);
     if (t && !t->in_mpi)
-        js_add(t, JS_M_STDIO_META_CALLS, 1);
-    return real_ungetc(c, fp);
+        js_add_call(t, JS_M_STDIO_META_CALLS, JS_M_STDIO_NS, t0);
+    return r;
 }
 JS_EXPORT wint_t ungetwc(wint_t c, FILE *fp)
 {
     JS_REAL(wint_t, ungetwc, (wint_t, FILE *));
     struct js_thread *t = js_self();
+    uint64_t t0 = js_ticks();
+    wint_t r = real_ungetwc(c, fp);
     if (t && !t->in_mpi)
-        js_add(t, JS_M_STDIO_META_CALLS, 1);
-    return real_ungetwc(c, fp);
+        js_add_call(t, JS_M_STDIO_META_CALLS, JS_M_STDIO_NS, t0);
+    return r;
 }
 
 /* The scanf family: one read call; its bytes are what it took from the stream's buffer, the read
@@ -262,12 +266,13 @@ static int flags_of_mode(const char *m)
     return plus ? O_RDWR : O_WRONLY;
 }
 
-static void after_open(FILE *fp, const char *path, const char *mode)
+/* an fopen family call began at t0 (ticks) and gave fp */
+static void after_open(FILE *fp, const char *path, const char *mode, uint64_t t0)
 {
     struct js_thread *t = js_self();
     if (!t || t->in_mpi)
         return;
-    js_add(t, JS_M_STDIO_OPEN_CALLS, 1);
+    js_add_call(t, JS_M_STDIO_OPEN_CALLS, JS_M_STDIO_NS, t0);
     if (fp && path) {
         int e = errno;
         js_file_opened(fileno_unlocked(fp), path, AT_FDCWD, flags_of_mode(mode), JS_LAYER_STDIO);
@@ -278,27 +283,30 @@ static void after_open(FILE *fp, const char *path, const char *mode)
 JS_EXPORT FILE *fopen(const char *path, const char *mode)
 {
     JS_REAL(FILE *, fopen, (const char *, const char *));
+    uint64_t t0 = js_ticks();
     FILE *fp = real_fopen(path, mode);
     if (js_on)
-        after_open(fp, path, mode);
+        after_open(fp, path, mode, t0);
     return fp;
 }
 
 JS_EXPORT FILE *fopen64(const char *path, const char *mode)
 {
     JS_REAL(FILE *, fopen64, (const char *, const char *));
+    uint64_t t0 = js_ticks();
     FILE *fp = real_fopen64(path, mode);
     if (js_on)
-        after_open(fp, path, mode);
+        after_open(fp, path, mode, t0);
     return fp;
 }
 
 JS_EXPORT FILE *fdopen(int fd, const char *mode)
 {
     JS_REAL(FILE *, fdopen, (int, const char *));
+    uint64_t t0 = js_ticks();
     FILE *fp = real_fdopen(fd, mode);
     if (js_on)
-        after_open(fp, NULL, mode); /* the descriptor keeps the entry it was opened with */
+        after_open(fp, NULL, mode, t0); /* the descriptor keeps the entry it was opened with */
     return fp;
 }
 
@@ -309,9 +317,10 @@ static FILE *reopen(FILE *(*real)(const char *, const char *, FILE *), const cha
         js_file_closed(fileno_unlocked(fp));
         errno = e;
     }
+    uint64_t t0 = js_ticks();
     FILE *r = real(path, mode, fp);
     if (js_on)
-        after_open(r, path, mode);
+        after_open(r, path, mode, t0);
     return r;
 }
 
@@ -336,21 +345,26 @@ JS_EXPORT int fclose(FILE *fp)
     int e = errno;
     int fd = fp ? fileno_unlocked(fp) : -1;
     errno = e;
+    uint64_t t0 = js_ticks();
     int r = real_fclose(fp);
     js_file_closed(fd);
     if (!t->in_mpi)
-        js_add(t, JS_M_STDIO_META_CALLS, 1);
+        js_add_call(t, JS_M_STDIO_META_CALLS, JS_M_STDIO_NS, t0);
     return r;
 }
 
+/* fflush and fseek write a stream's buffer out: their time is I/O time */
 #define JS_SMETA(ret, name, params, args) \
     JS_EXPORT ret name params \
     { \
         JS_REAL(ret, name, params); \
         struct js_thread *t = js_self(); \
-        if (t && !t->in_mpi) \
-            js_add(t, JS_M_STDIO_META_CALLS, 1); \
-        return real_##name args; \
+        if (!t || t->in_mpi) \
+            return real_##name args; \
+        uint64_t t0 = js_ticks(); \
+        ret r = real_##name args; \
+        js_add_call(t, JS_M_STDIO_META_CALLS, JS_M_STDIO_NS, t0); \
+        return r; \
     }
 JS_SMETA(int, fflush, (FILE *fp), (fp))
 JS_SMETA(int, fseek, (FILE *fp, long o, int wh), (fp, o, wh))

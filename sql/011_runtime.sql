@@ -10,6 +10,8 @@
 --   unattributed_read_bytes / _write_bytes: what the kernel counted beyond the wrappers.
 -- - js.step_nodes gains max_rss_kib; js.processes the new columns and the unattributed bytes.
 -- - file_accesses.mapped_bytes: bytes of the file mapped into memory (mmap).
+-- - js.step_digest gains the runtime share, peak memory, the kernel's counts and the
+--   unattributed bytes; its processes column counts the processes with a value.
 -- Views gain columns at their end only (CREATE OR REPLACE VIEW keeps what stands on them).
 
 ALTER TABLE js_data.processes
@@ -291,3 +293,55 @@ CREATE OR REPLACE VIEW js.file_accesses AS
     JOIN js_data.files f ON f.cluster_id = a.cluster_id AND f.file_id = a.file_id
     JOIN js_data.jobs j ON j.cluster_id = a.cluster_id AND j.job_id = a.job_id;
 COMMENT ON VIEW js.file_accesses IS 'what each step did to each file on each node; access = read-only, write-only or read-write; interfaces posix, stdio, mpiio, rename (the step renamed it to or from this name); dev and ino of the file at the first open; mapped_bytes: bytes of it mapped into memory';
+
+-- the digest: the runtime share, peak memory and the kernel's counts beside the metrics
+CREATE OR REPLACE VIEW js.step_digest AS
+    SELECT p.cluster_id, p.job_id, p.step_id, m.metric, min(m.value)::bigint AS min,
+           avg(m.value)::double precision AS avg, max(m.value)::bigint AS max, sum(m.value)::bigint AS sum,
+           count(m.value)::integer AS processes
+    FROM js_data.processes p,
+    LATERAL (VALUES
+        ('posix_read_calls', p.posix_read_calls),
+        ('posix_read_bytes', p.posix_read_bytes),
+        ('posix_write_calls', p.posix_write_calls),
+        ('posix_write_bytes', p.posix_write_bytes),
+        ('posix_open_calls', p.posix_open_calls),
+        ('posix_meta_calls', p.posix_meta_calls),
+        ('posix_ns', p.posix_ns),
+        ('stdio_read_calls', p.stdio_read_calls),
+        ('stdio_read_bytes', p.stdio_read_bytes),
+        ('stdio_write_calls', p.stdio_write_calls),
+        ('stdio_write_bytes', p.stdio_write_bytes),
+        ('stdio_open_calls', p.stdio_open_calls),
+        ('stdio_meta_calls', p.stdio_meta_calls),
+        ('stdio_ns', p.stdio_ns),
+        ('lower_read_bytes', p.lower_read_bytes),
+        ('lower_write_bytes', p.lower_write_bytes),
+        ('mpi_send_calls', p.mpi_send_calls),
+        ('mpi_send_bytes', p.mpi_send_bytes),
+        ('mpi_recv_calls', p.mpi_recv_calls),
+        ('mpi_recv_bytes', p.mpi_recv_bytes),
+        ('mpi_p2p_ns', p.mpi_p2p_ns),
+        ('mpi_coll_calls', p.mpi_coll_calls),
+        ('mpi_coll_bytes', p.mpi_coll_bytes),
+        ('mpi_coll_ns', p.mpi_coll_ns),
+        ('mpiio_read_calls', p.mpiio_read_calls),
+        ('mpiio_read_bytes', p.mpiio_read_bytes),
+        ('mpiio_write_calls', p.mpiio_write_calls),
+        ('mpiio_write_bytes', p.mpiio_write_bytes),
+        ('mpiio_coll_calls', p.mpiio_coll_calls),
+        ('mpiio_meta_calls', p.mpiio_meta_calls),
+        ('mpiio_ns', p.mpiio_ns),
+        ('cpu_ns', p.cpu_ns),
+        ('compute_ns', p.compute_ns),
+        ('cpu_wait_ns', p.cpu_wait_ns),
+        ('idle_ns', p.idle_ns),
+        ('mpi_setup_ns', p.mpi_setup_ns),
+        ('max_rss_kib', p.max_rss_kib),
+        ('kernel_rchar', p.kernel_rchar),
+        ('kernel_wchar', p.kernel_wchar),
+        ('unattributed_read_bytes', js_data.unattributed(p.kernel_rchar, p.posix_read_bytes + p.stdio_read_bytes + p.lower_read_bytes)),
+        ('unattributed_write_bytes', js_data.unattributed(p.kernel_wchar, p.posix_write_bytes + p.stdio_write_bytes + p.lower_write_bytes))
+    ) AS m(metric, value)
+    GROUP BY p.cluster_id, p.job_id, p.step_id, m.metric;
+COMMENT ON VIEW js.step_digest IS 'digest of a step: per metric, min/avg/max/sum of the per-process totals (filter by cluster_id, job_id, step_id); besides the profile metrics the runtime share (compute_ns, cpu_wait_ns, idle_ns, mpi_setup_ns), peak memory (max_rss_kib), the kernel''s counts (kernel_rchar, kernel_wchar) and unattributed_*_bytes; processes: those with a value (profiles before format 4 have none of the new ones)';

@@ -274,12 +274,13 @@ WHERE s.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id
 ORDER BY s.slice
 
 -- name: step_digest
--- $4 job id $5 step: min/avg/max of each metric over the step's processes
+-- $4 job id $5 step: min/avg/max of each metric over the step's processes (those that have it:
+-- profiles before format 4 lack the runtime and kernel figures)
 SELECT d.metric, d.min, d.avg, d.max, d.sum, d.processes AS n
 FROM js.step_digest d
 WHERE d.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
-  AND d.job_id = $4::bigint AND d.step_id = $5
+  AND d.job_id = $4::bigint AND d.step_id = $5 AND d.processes > 0
 ORDER BY d.metric
 
 -- name: step_processes

@@ -25,10 +25,15 @@
  *   bench_io steady SECONDS
  *                        steady small I/O for SECONDS: every 20 ms a 512 B pwrite and pread of
  *                        a regular file and a 1 B write to /dev/null (for the spool bytes)
+ *   bench_io timed N BYTES
+ *                        N writes of BYTES to a file, an fdatasync after every 64th, each call
+ *                        (open and close too) timed here: prints their total ns (the reference
+ *                        for the profiler's time in calls)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,8 +245,52 @@ static int steady(double seconds)
     return 0;
 }
 
+/* The reference for the profiler's times: n writes of bytes each to a scratch file, an
+ * fdatasync after every 64th (slow, uneven calls: what sampling got wrong), the open, close and
+ * unlink, each call timed here by CLOCK_MONOTONIC. Prints the calls' total in ns. */
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int timed(long n, long bytes)
+{
+    char path[4096];
+    scratch(path, sizeof path, "timed");
+    char *buf = calloc(1, (size_t)bytes);
+    if (buf == NULL)
+        return 1;
+    uint64_t sum = 0, t = mono_ns();
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    sum += mono_ns() - t;
+    if (fd < 0)
+        return 1;
+    for (long i = 0; i < n; i++) {
+        t = mono_ns();
+        if (write(fd, buf, (size_t)bytes) != bytes)
+            return 1;
+        sum += mono_ns() - t;
+        if (i % 64 == 63) {
+            t = mono_ns();
+            fdatasync(fd);
+            sum += mono_ns() - t;
+        }
+    }
+    t = mono_ns();
+    close(fd);
+    unlink(path);
+    sum += mono_ns() - t;
+    printf("%llu\n", (unsigned long long)sum);
+    free(buf);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "timed") == 0)
+        return timed(atol(argv[2]), atol(argv[3]));
     if (argc == 2 && strcmp(argv[1], "image") == 0)
         return image();
     if (argc >= 5 && strcmp(argv[1], "spawn") == 0)
@@ -250,6 +299,6 @@ int main(int argc, char **argv)
         return steady(atof(argv[2]));
     if (argc == 3)
         return loop(argv[1], atol(argv[2]));
-    fprintf(stderr, "usage: bench_io OP N | image | spawn K PRELOAD PROG [ARG...] | steady SECONDS\n");
+    fprintf(stderr, "usage: bench_io OP N | image | spawn K PRELOAD PROG [ARG...] | steady SECONDS | timed N BYTES\n");
     return 2;
 }

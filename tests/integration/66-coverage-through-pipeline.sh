@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# What the profiler now sees (issue 15), run for real and brought into JS_DB by the cluster's
+# pipeline, read back through js.*:
+# - fio with every engine (sync, psync, pvsync2, libaio, io_uring, posixaio, mmap): the file's
+#   bytes in js.file_accesses are fio's own; mmap's file carries its mapped bytes;
+# - a shell redirect's file written by the child shows the child's bytes;
+# - I/O made with inline system calls (no wrapper sees it) shows as I/O the kernel counted beyond
+#   the wrappers; a step whose I/O all went through wrappers shows (almost) none;
+# - a Fortran MPI program on 2 nodes x 2 ranks: ranks, collectives, MPI_Init/Finalize apart;
+# - the runtime share: a sleep is idle, nothing is missing.
+. "$JS_TOP_SRCDIR/tests/lib/tap.sh"
+need_cluster
+. "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+[ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline (transport/ or profile_ingest not built)"
+profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
+plan 9
+q() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
+w=$(work_dir jsalice)
+run() { # DIR sbatch-args...: submit as jsalice in DIR, wait for the job's end; prints its id
+  local d=$1 j; shift
+  j=$(cd "$d" && runuser -u jsalice -- env SLURM_CONF="$SLURM_CONF" sbatch --parsable -o /dev/null "$@") &&
+    wait_job_done "$j" 300 >/dev/null && echo "$j"
+}
+PROG=$JS_TOP_BUILDDIR/tests/profiler
+
+# --- fio, one step per engine; a redirect; raw system calls; a sleep ---
+engines="sync psync pvsync2 libaio io_uring posixaio mmap"
+have_fio=no
+command -v fio >/dev/null && have_fio=yes
+cat > "$w/steps.sh" <<EOF
+#!/bin/bash
+if [ $have_fio = yes ]; then
+  for e in $engines; do
+    srun -J fio-\$e fio --name=w --filename=fio-\$e.dat --ioengine=\$e --size=8m --bs=64k --rw=write --direct=0 \\
+      --name=r --stonewall --filename=fio-\$e.dat --ioengine=\$e --size=8m --bs=64k --rw=read --direct=0 \\
+      --output-format=json --output=fio-\$e.json >/dev/null
+  done
+fi
+srun -J redirect sh -c 'head -c 1000 /dev/zero > redir.dat'
+srun -J raw $PROG/raw_io raw.dat 300000
+srun -J sleep sleep 2
+EOF
+chmod 755 "$w/steps.sh"
+job=$(run "$w" -J coverage steps.sh)
+ok $? "the job of fio, redirect, raw and sleep steps ran"
+wait_pipeline 120 "$job"
+ok $? "and reached JS_DB through the pipeline"
+
+# step ids by name (the batch script's steps are numbered in order)
+sid() { q "SELECT step_id FROM js.steps WHERE job_id = $job AND name = '$1'"; }
+if [ $have_fio = yes ]; then
+  fails=
+  for e in $engines; do
+    want=$(jq -c '[(.jobs[] | select(.jobname == "r") | .read.io_bytes), (.jobs[] | select(.jobname == "w") | .write.io_bytes)]' "$w/fio-$e.json")
+    if [ "$e" = mmap ]; then
+      got=$(q "SELECT '[' || sum(mapped_bytes) || ']' FROM js.file_accesses WHERE job_id = $job AND step_id = '$(sid fio-$e)' AND path = '$w/fio-$e.dat'")
+      [ "$got" = "[16777216]" ] || fails="$fails $e:$got"
+    else
+      got=$(q "SELECT '[' || sum(bytes_read) || ',' || sum(bytes_written) || ']' FROM js.file_accesses WHERE job_id = $job AND step_id = '$(sid fio-$e)' AND path = '$w/fio-$e.dat'")
+      [ "$got" = "$want" ] && [ "$want" = "[8388608,8388608]" ] || fails="$fails $e:$got/fio:$want"
+    fi
+  done
+  is "$fails" "" "fio, every engine: the file's bytes in js.file_accesses are fio's own (8 MiB each way); mmap: 8 MiB mapped by each of its two jobs"
+  is "$(q "SELECT count(*) FILTER (WHERE unattributed_write_bytes > 1048576) FROM js.steps WHERE job_id = $job AND name IN ('fio-sync', 'fio-psync', 'fio-pvsync2')")" 0 \
+     "the synchronous fio steps: less than 1 MiB written that no wrapper saw (all of it went through them)"
+else
+  skip "fio's engines through the pipeline" "fio is not installed (tests/install-deps)"
+  skip "fio's unattributed I/O" "fio is not installed"
+fi
+is "$(q "SELECT bytes_written FROM js.file_accesses WHERE job_id = $job AND step_id = '$(sid redirect)' AND path = '$w/redir.dat'")" 1000 \
+   "the shell's redirect: the file shows the 1000 bytes its child wrote"
+is "$(q "SELECT unattributed_write_bytes >= 300000, unattributed_read_bytes >= 300000, kernel_io_unknown FROM js.steps WHERE job_id = $job AND step_id = '$(sid raw)'")" "t|t|0" \
+   "inline system calls: the step shows 300000 bytes written and read that no wrapper saw, the kernel's counts known for every process"
+is "$(q "SELECT idle_ns > 0.9 * wall_ns, compute_ns < 0.1 * wall_ns FROM js.steps WHERE job_id = $job AND step_id = '$(sid sleep)'")" "t|t" \
+   "sleep 2: idle, not computing"
+
+# --- Fortran MPI on 2 nodes x 2 ranks ---
+if [ "${JS_HAVE_MPI_FORTRAN:-no}" = yes ]; then
+  # one host for all nodes of this cluster: Open MPI's shared memory between "nodes" collides
+  # (the same host name, segment names), with or without the profiler; TCP between all ranks
+  mj=$(run "$w" -J ftn -N2 --ntasks-per-node=2 --wrap "OMPI_MCA_btl=self,tcp srun --mpi=pmix $PROG/mpi_fortran $w/ftn.data")
+  ok $? "the Fortran MPI job ran on 2 nodes x 2 ranks"
+  wait_pipeline 120 "$mj"
+  is "$(q "SELECT count(DISTINCT node) || ':' || string_agg(mpi_rank || '/' || mpi_size, ',' ORDER BY mpi_rank) || ':' ||
+              min(mpi_coll_calls) || '-' || max(mpi_coll_calls) || ':' || bool_and(mpi_setup_ns > 0)
+            FROM js.processes WHERE job_id = $mj AND step_id = '0' AND mpi_rank IS NOT NULL")" "2:0/4,1/4,2/4,3/4:6-6:true" \
+     "in JS_DB: two nodes, ranks 0-3 of 4, 6 collectives each (MPI_Init and MPI_Finalize not among them, their time apart)"
+else
+  skip "the Fortran MPI job" "no Fortran MPI compiler (configure)"
+  skip "the Fortran MPI job in JS_DB" "no Fortran MPI compiler"
+fi
+done_testing
