@@ -36,6 +36,7 @@
 #define JS_PROFILE_MAX_STRING 4096       /* bytes of any other string (exe, args, ...) */
 #define JS_PROFILE_SLICE_BUDGET (1u << 20) /* bytes of compact slice storage per process */
 #define JS_PROFILE_MAX_BYTES (64u << 20) /* a profile file is never larger than this */
+#define JS_PROFILE_MAX_THREADS 4096      /* threads counted at once; a time per slice is at most this x the slice */
 
 /*
  * Metrics of the per-slice vectors and of "totals". All are unsigned 64-bit integers.

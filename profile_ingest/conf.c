@@ -33,6 +33,8 @@ void pi_conf_defaults(struct pi_conf *c)
     c->rescan_seconds = 30;
     c->max_profile_bytes = JS_PROFILE_MAX_BYTES;
     c->max_profiles = 100000;
+    c->node_cpus_max = 4096;
+    c->node_bytes_per_second_max = 4000000000000LL; /* 4 TB/s: beyond any node's memory bandwidth */
     c->backoff_max_seconds = 60;
     c->once_retries = 5;
     c->job_grace_seconds = 300;
@@ -96,6 +98,7 @@ int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err
     } ints[] = {
         { "rescan_seconds", offsetof(struct pi_conf, rescan_seconds), 1, 86400 },
         { "max_profiles", offsetof(struct pi_conf, max_profiles), 1, 10000000 },
+        { "node_cpus_max", offsetof(struct pi_conf, node_cpus_max), 1, 1 << 20 },
         { "backoff_max_seconds", offsetof(struct pi_conf, backoff_max_seconds), 1, 3600 },
         { "once_retries", offsetof(struct pi_conf, once_retries), 0, 1000 },
         { "job_grace_seconds", offsetof(struct pi_conf, job_grace_seconds), 0, 30 * 86400 },
@@ -130,7 +133,13 @@ int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err
         set_list(c->shared_fs, value);
     else if (!strcmp(key, "no_edge_prefixes"))
         set_list(c->no_edge_prefix, value);
-    else if (!strcmp(key, "max_profile_bytes")) {
+    else if (!strcmp(key, "node_bytes_per_second_max")) {
+        if (parse_ll(value, 1000000, 1000000000000000LL, &n) < 0) {
+            snprintf(err, errsize, "%s: \"%s\" is not a rate from 10^6 to 10^15 bytes per second", key, value);
+            return -1;
+        }
+        c->node_bytes_per_second_max = n;
+    } else if (!strcmp(key, "max_profile_bytes")) {
         if (parse_ll(value, 1024, JS_PROFILE_MAX_BYTES, &n) < 0) {
             snprintf(err, errsize, "%s: \"%s\" is not a size from 1024 to %u bytes", key, value, JS_PROFILE_MAX_BYTES);
             return -1;

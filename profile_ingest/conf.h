@@ -19,6 +19,8 @@ struct pi_conf {
     int rescan_seconds;       /* full rescan interval besides inotify */
     long long max_profile_bytes;
     int max_profiles;         /* profiles per step record */
+    int node_cpus_max;        /* plausibility: the most CPUs a node has */
+    long long node_bytes_per_second_max; /* plausibility: the most bytes a node moves per second */
     int backoff_max_seconds;  /* database retry backoff cap */
     int once_retries;         /* --once: attempts while the database is down */
     int job_grace_seconds;    /* a final job's directory is cleaned this long after its end */

@@ -345,6 +345,109 @@ static const char *ptype_name(char t)
 
 static int mode_has(const char *m, char c) { return strchr(m, c) != NULL && strcmp(m, "none") != 0; }
 
+/* --- plausibility: values no node could produce (a forged profile's 4e18 CPU ns would show in
+ * every user's background, three of them wrap the totals) are refused with the bound named ---
+ * Rates per second of a node, by unit; a figure over a span of s seconds may reach rate x s. */
+#define PI_CALLS_PER_SECOND_MAX 1e11 /* a system call takes > 50 ns: 4096 threads make < 10^11 a second */
+struct pi_bounds {
+    double ns, cpu_ns, bytes, calls; /* per second */
+    const struct pi_conf *conf;
+};
+
+static struct pi_bounds bounds_of(const struct pi_conf *conf)
+{
+    struct pi_bounds b = { 1e9 * JS_PROFILE_MAX_THREADS, 1e9 * conf->node_cpus_max, (double)conf->node_bytes_per_second_max,
+                           PI_CALLS_PER_SECOND_MAX, conf };
+    return b;
+}
+
+static double rate_of(const struct pi_bounds *b, const char *unit, int is_cpu)
+{
+    return is_cpu ? b->cpu_ns : !strcmp(unit, "ns") ? b->ns : !strcmp(unit, "bytes") ? b->bytes : b->calls;
+}
+
+/* value of what (in where) over seconds at the rate of unit: 0, or -1 with the reason */
+static int plausible(const struct pi_bounds *b, const char *where, const char *what, const char *unit, int is_cpu,
+                     json_int_t value, double seconds, char *reason, size_t size)
+{
+    double max = rate_of(b, unit, is_cpu) * seconds;
+    if ((double)value <= max)
+        return 0;
+    char why[96];
+    if (is_cpu)
+        snprintf(why, sizeof why, "the most %d CPUs (node_cpus_max) use in %.0f s", b->conf->node_cpus_max, seconds);
+    else if (!strcmp(unit, "ns"))
+        snprintf(why, sizeof why, "the most %d threads spend in %.0f s", JS_PROFILE_MAX_THREADS, seconds);
+    else if (!strcmp(unit, "bytes"))
+        snprintf(why, sizeof why, "the most a node moves in %.0f s (node_bytes_per_second_max)", seconds);
+    else
+        snprintf(why, sizeof why, "the most calls a node makes in %.0f s", seconds);
+    return fail(reason, size, "%s%s%s %" JSON_INTEGER_FORMAT " is more than %.3g, %s: not plausible", where, *where ? ": " : "",
+                what, value, max, why);
+}
+
+static int check_plausible(const struct pi_conf *conf, const json_t *p, json_int_t version, char *reason, size_t size)
+{
+    struct pi_bounds b = bounds_of(conf);
+    double L = (double)I64(p, "slice_seconds");
+    double span = (double)I64(p, "wall_ns") / 1e9 + 2 * L; /* the slices its wall time touches */
+    char where[64];
+    const json_t *row, *tot = json_object_get(p, "totals");
+    size_t i;
+    /* a slice holds the bytes and calls made in it, but a call's whole time (a read that waited
+     * hours on a pipe) and, for a process killed long after its last fold, the CPU time since */
+    json_array_foreach(json_object_get(p, "slices"), i, row)
+        for (int m = 0; m < JS_M_COUNT; m++) {
+            const char *unit = js_profile_metrics[m].unit;
+            snprintf(where, sizeof where, "slices[%zu]", i);
+            if (plausible(&b, where, js_profile_metrics[m].name, unit, m == JS_M_CPU_NS,
+                          json_integer_value(json_array_get(row, (size_t)m + 1)), strcmp(unit, "ns") ? L : span, reason, size))
+                return -1;
+        }
+    for (int m = 0; m < JS_M_COUNT; m++)
+        if (plausible(&b, "totals", js_profile_metrics[m].name, js_profile_metrics[m].unit, m == JS_M_CPU_NS,
+                      I64(tot, js_profile_metrics[m].name), span, reason, size))
+            return -1;
+    if (plausible(&b, "", "cpu_user_ns + cpu_sys_ns", "ns", 1, I64(p, "cpu_user_ns") + I64(p, "cpu_sys_ns"), span, reason, size))
+        return -1;
+    const json_t *rt = json_object_get(p, "runtime");
+    for (size_t k = 0; k < sizeof runtime_fields / sizeof runtime_fields[0]; k++)
+        if (plausible(&b, "runtime", runtime_fields[k], "ns", !strcmp(runtime_fields[k], "compute_ns"),
+                      I64(rt, runtime_fields[k]), span, reason, size))
+            return -1;
+    const json_t *kio = json_object_get(p, "kernel_io");
+    for (int k = 0; version >= 4 && k < JS_KIO_COUNT && json_object_size(kio) > 0; k++)
+        if (plausible(&b, "kernel_io", kernel_io_fields[k], k == JS_KIO_SYSCR || k == JS_KIO_SYSCW ? "calls" : "bytes", 0,
+                      I64(kio, kernel_io_fields[k]), span, reason, size))
+            return -1;
+    const char *kind;
+    const json_t *c;
+    json_object_foreach((json_t *)json_object_get(p, "mpi_collectives"), kind, c) {
+        snprintf(where, sizeof where, "mpi_collectives.%.32s", kind);
+        if (plausible(&b, where, "calls", "calls", 0, I64(c, "calls"), span, reason, size) ||
+            plausible(&b, where, "bytes", "bytes", 0, I64(c, "bytes"), span, reason, size) ||
+            plausible(&b, where, "ns", "ns", 0, I64(c, "ns"), span, reason, size))
+            return -1;
+    }
+    const json_t *fe;
+    json_array_foreach(json_object_get(p, "files"), i, fe) {
+        static const char *const bytes[] = { "read_bytes", "write_bytes", "lower_read_bytes", "lower_write_bytes" };
+        static const char *const calls[] = { "opens", "read_calls", "write_calls" };
+        snprintf(where, sizeof where, "files[%zu]", i);
+        for (size_t k = 0; k < sizeof bytes / sizeof bytes[0]; k++)
+            if (plausible(&b, where, bytes[k], "bytes", 0, I64(fe, bytes[k]), span, reason, size))
+                return -1;
+        for (size_t k = 0; k < sizeof calls / sizeof calls[0]; k++)
+            if (plausible(&b, where, calls[k], "calls", 0, I64(fe, calls[k]), span, reason, size))
+                return -1;
+        /* a mapping is address space, not a rate: 2^57 bytes is more than any machine addresses */
+        if (I64(fe, "mapped_bytes") > (1LL << 57))
+            return fail(reason, size, "%s: mapped_bytes %" PRId64 " is more than any address space: not plausible", where,
+                        I64(fe, "mapped_bytes"));
+    }
+    return 0;
+}
+
 static int check_profile(const struct pi_step *st, const struct pi_conf *conf, const json_t *p, char *reason, size_t size)
 {
     const json_t *f = json_object_get(p, "format");
@@ -511,8 +614,7 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
                 return fail(reason, size, "renames[%zu]: ns lies outside the profile's start_ns..end_ns", i);
         }
     }
-    (void)conf;
-    return PI_OK;
+    return check_plausible(conf, p, version, reason, size);
 }
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }

@@ -20,7 +20,7 @@ struct stat;
 #define JS_LIKELY(x) __builtin_expect(!!(x), 1)
 #define JS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-#define JS_MAX_THREADS 4096 /* thread blocks alive at once; more threads go uncounted */
+#define JS_MAX_THREADS JS_PROFILE_MAX_THREADS /* thread blocks alive at once; more threads go uncounted */
 #define JS_FD_MAX 16384     /* descriptors tracked per file; higher ones count in totals only */
 
 /* Per-thread counters. Only the owning thread writes v[] (relaxed stores, no lock prefix);

@@ -217,6 +217,40 @@ static void version_4_profiles_carry_kernel_counts_and_idle_time(void **state)
     pi_conf_free(&conf);
 }
 
+/* Values no node could produce are refused, the bound named: a forged 4e18 would show in every
+ * user's background and wrap the totals. */
+static void implausible_values_are_refused_with_the_bound(void **state)
+{
+    (void)state;
+    struct pi_conf conf;
+    pi_conf_defaults(&conf);
+    char reason[PI_REASON_MAX], err[256];
+    struct pi_step st;
+    pi_step_init(&st, suite_json("valid/processes-merge-per-slice/spool/job.101/job.json"),
+                 suite_json("valid/processes-merge-per-slice/spool/job.101/step.0.node1.json"), "default");
+    json_t *p = suite_json("valid/processes-merge-per-slice/spool/job.101/profiles/0.node1.1001.json");
+    json_t *tot = json_object_get(p, "totals");
+    json_object_set_new(tot, "posix_write_bytes", json_integer(9000000000000000000LL));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "totals: posix_write_bytes 9000000000000000000 is more than 6.4e+13, the most a node moves "
+                                "in 16 s (node_bytes_per_second_max): not plausible");
+    json_object_set_new(tot, "posix_write_bytes", json_integer(30));
+    /* 2 CPU-seconds in a process of 8 s (and its slices: 16 s) on a node of at most 1 CPU: fine; 30: not */
+    assert_int_equal(pi_conf_set(&conf, "node_cpus_max", "1", err, sizeof err), 0);
+    json_object_set_new(p, "cpu_user_ns", json_integer(2000000000LL));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_OK);
+    json_object_set_new(p, "pid", json_integer(1003));
+    json_object_set_new(p, "cpu_user_ns", json_integer(30000000000LL));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "cpu_user_ns + cpu_sys_ns 30000000000 is more than 1.6e+10, the most 1 CPUs (node_cpus_max) "
+                                "use in 16 s: not plausible");
+    assert_int_equal(pi_conf_set(&conf, "node_bytes_per_second_max", "12", err, sizeof err), -1);
+    assert_string_equal(err, "node_bytes_per_second_max: \"12\" is not a rate from 10^6 to 10^15 bytes per second");
+    json_decref(p);
+    pi_step_free(&st);
+    pi_conf_free(&conf);
+}
+
 #define ENDS "valid/process-ends-v1-and-v2/spool/job.110/"
 
 /* The step of the suite case whose profiles are of both versions, with none added yet. */
@@ -571,6 +605,7 @@ int main(void)
         cmocka_unit_test(records_are_checked_against_the_format_tables),
         cmocka_unit_test(profiles_merge_per_slice_file_and_image),
         cmocka_unit_test(version_4_profiles_carry_kernel_counts_and_idle_time),
+        cmocka_unit_test(implausible_values_are_refused_with_the_bound),
         cmocka_unit_test(renames_carry_the_writer_and_trees_add_up),
         cmocka_unit_test(version_1_and_2_profiles_say_how_the_process_ended),
         cmocka_unit_test(bad_ends_signals_exit_codes_and_missing_are_refused),
