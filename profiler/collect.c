@@ -263,7 +263,8 @@ static void fold_rest(struct rec *r, uint64_t cpu_total)
         js_slices_append(&g->slices, g->cur_slice, rest);
 }
 
-/* The kernel's I/O counts of the image, as its last fold or its end read them: 1, or 0 when unknown. */
+/* The kernel's counts of the image (kernel_io, the run delay), as its last fold or its end read
+ * them: 1, or 0 when unknown. */
 static int kernel_io_of(struct rec *r)
 {
     const struct js_global *g = r->g;
@@ -349,7 +350,8 @@ static struct runtime runtime_share(const struct rec *r, const uint64_t *t, uint
     uint64_t used = rt.compute_ns + io + mpi;
     uint64_t rest = wall > used ? wall - used : 0;
     /* of the rest, the time runnable but without a CPU (0 when the kernel's counts are unknown) */
-    rt.cpu_wait_ns = r->kc_known && r->kc[JS_KC_RUN_DELAY] < rest ? r->kc[JS_KC_RUN_DELAY] : r->kc_known ? rest : 0;
+    uint64_t delay = r->kc_known ? r->kc[JS_KC_RUN_DELAY] : 0;
+    rt.cpu_wait_ns = delay < rest ? delay : rest;
     rt.idle_ns = rest - rt.cpu_wait_ns;
     return rt;
 }

@@ -413,7 +413,9 @@ static int js_kc_read(uint64_t out[JS_KC_COUNT])
         for (int k = 0; k < JS_KC_COUNT; k++)
             out[k] += __atomic_load_n(&js_kc_gone[k], __ATOMIC_RELAXED);
     }
-    /* rchar, wchar, syscr, syscw come first in the list, in the order of js_own_io */
+    /* (a thread that just ended may count twice until it is gone from /proc: the next read is right) */
+    _Static_assert(JS_KIO_RCHAR == 0 && JS_KIO_WCHAR == 1 && JS_KIO_SYSCR == 2 && JS_KIO_SYSCW == 3,
+                   "rchar, wchar, syscr, syscw first, in the order of js_own_io");
     for (int k = 0; k < 4; k++)
         out[k] = out[k] > own[k] ? out[k] - own[k] : 0;
     return 0;
