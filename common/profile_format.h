@@ -51,14 +51,14 @@
     X(POSIX_WRITE_BYTES,  "posix_write_bytes",  "bytes", "bytes accepted by those writes (asynchronous: as for reads)") \
     X(POSIX_OPEN_CALLS,   "posix_open_calls",   "calls", "open, openat, creat (and 64-bit variants), openat2 through syscall()") \
     X(POSIX_META_CALLS,   "posix_meta_calls",   "calls", "close, lseek, fsync, fdatasync, ftruncate, stat family, unlink, rename, mkdir; mmap of a listed file, msync") \
-    X(POSIX_NS,           "posix_ns",           "ns",    "time in POSIX I/O calls") \
+    X(POSIX_NS,           "posix_ns",           "ns",    "time in POSIX I/O calls on files (on pipes, sockets, terminals and other character devices a call waits for another party: its time is not counted)") \
     X(STDIO_READ_CALLS,   "stdio_read_calls",   "calls", "fread, fgets, fgetc/getc, getline, fscanf family, their _unlocked and wide-character forms, on file streams") \
     X(STDIO_READ_BYTES,   "stdio_read_bytes",   "bytes", "bytes returned to the application by those calls (wide forms: one per character; fscanf: the bytes it took from the stream; fwscanf: none)") \
     X(STDIO_WRITE_CALLS,  "stdio_write_calls",  "calls", "fwrite, fputs, fputc/putc, fprintf family, their _unlocked and wide-character forms, on file streams") \
     X(STDIO_WRITE_BYTES,  "stdio_write_bytes",  "bytes", "bytes handed to the stream by those calls (wide forms: one per character)") \
     X(STDIO_OPEN_CALLS,   "stdio_open_calls",   "calls", "fopen, fdopen, freopen (and 64-bit variants)") \
     X(STDIO_META_CALLS,   "stdio_meta_calls",   "calls", "fclose, fflush, fseek family, ungetc/ungetwc") \
-    X(STDIO_NS,           "stdio_ns",           "ns",    "time in stdio calls") \
+    X(STDIO_NS,           "stdio_ns",           "ns",    "time in stdio calls on file streams (not on pipes, sockets or terminals, as for posix_ns)") \
     X(LOWER_READ_BYTES,   "lower_read_bytes",   "bytes", "POSIX read bytes issued inside an MPI call (e.g. by MPI-IO), not counted as posix_*") \
     X(LOWER_WRITE_BYTES,  "lower_write_bytes",  "bytes", "POSIX write bytes issued inside an MPI call, not counted as posix_*") \
     X(MPI_SEND_CALLS,     "mpi_send_calls",     "calls", "point-to-point sends (blocking and non-blocking; sendrecv counts one send)") \

@@ -28,6 +28,7 @@
 
 struct js_file *js_fds[JS_FD_MAX];
 uint64_t js_fd_seen[JS_FD_MAX / 64];
+uint64_t js_fd_waits[JS_FD_MAX / 64];
 struct js_file *js_file_pool; /* entries and paths live in the record (profile.h) */
 
 static struct js_file *js_hash[JS_HASH_SLOTS];
@@ -603,13 +604,17 @@ __attribute__((noinline, cold)) struct js_file *js_fd_adopt(int fd)
     int e = errno;
     struct js_file *f = NULL;
     struct stat st;
-    int looked = 1;
+    int looked = 1, waits = 0;
     struct js_thread *t = js_tls;
     /* first used inside an MPI call: the MPI library's own descriptor (ompio's .lock file, say),
      * its lower layer, never the application's file */
     if (t && t->in_mpi)
         ;
-    else if (js_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    else if (js_sys_fstat(fd, &st) != 0)
+        ;
+    else if (!S_ISREG(st.st_mode))
+        waits = !S_ISBLK(st.st_mode); /* a pipe, a socket, a terminal, /dev/null */
+    else {
         char abs[JS_PROFILE_MAX_PATH], link[32];
         fd_link(link, fd);
         ssize_t r = readlink(link, abs, sizeof abs - 1);
@@ -636,6 +641,8 @@ __attribute__((noinline, cold)) struct js_file *js_fd_adopt(int fd)
     }
     if (looked)
         __atomic_fetch_or(&js_fd_seen[fd >> 6], 1ULL << (fd & 63), __ATOMIC_RELAXED);
+    if (waits)
+        __atomic_fetch_or(&js_fd_waits[fd >> 6], 1ULL << (fd & 63), __ATOMIC_RELAXED);
     errno = e;
     return f;
 }
@@ -729,8 +736,10 @@ void js_file_closed(int fd)
     if (fd < 0 || fd >= JS_FD_MAX)
         return;
     uint64_t bit = 1ULL << (fd & 63);
-    if (JS_UNLIKELY(__atomic_load_n(&js_fd_seen[fd >> 6], __ATOMIC_RELAXED) & bit))
+    if (JS_UNLIKELY(__atomic_load_n(&js_fd_seen[fd >> 6], __ATOMIC_RELAXED) & bit)) {
         __atomic_fetch_and(&js_fd_seen[fd >> 6], ~bit, __ATOMIC_RELAXED);
+        __atomic_fetch_and(&js_fd_waits[fd >> 6], ~bit, __ATOMIC_RELAXED);
+    }
     if (JS_UNLIKELY(js_nrings))
         js_ring_closed(fd);
     struct js_file *f;
@@ -756,10 +765,16 @@ void js_file_dup(int oldfd, int newfd)
         js_ring_closed(newfd); /* a ring replaced by the copy */
     struct js_file *f = js_fd_file(oldfd);
     uint64_t bit = 1ULL << (newfd & 63);
-    if (!f && oldfd >= 0 && oldfd < JS_FD_MAX && (js_fd_seen[oldfd >> 6] & (1ULL << (oldfd & 63))))
+    if (!f && oldfd >= 0 && oldfd < JS_FD_MAX && (js_fd_seen[oldfd >> 6] & (1ULL << (oldfd & 63)))) {
         __atomic_fetch_or(&js_fd_seen[newfd >> 6], bit, __ATOMIC_RELAXED);
-    else if (js_fd_seen[newfd >> 6] & bit)
+        if (js_fd_waits_on(oldfd))
+            __atomic_fetch_or(&js_fd_waits[newfd >> 6], bit, __ATOMIC_RELAXED);
+        else
+            __atomic_fetch_and(&js_fd_waits[newfd >> 6], ~bit, __ATOMIC_RELAXED);
+    } else if (js_fd_seen[newfd >> 6] & bit) {
         __atomic_fetch_and(&js_fd_seen[newfd >> 6], ~bit, __ATOMIC_RELAXED);
+        __atomic_fetch_and(&js_fd_waits[newfd >> 6], ~bit, __ATOMIC_RELAXED);
+    }
     struct js_file *prev = __atomic_exchange_n(&js_fds[newfd], f, __ATOMIC_ACQ_REL);
     if (prev)
         __atomic_sub_fetch(&prev->open_count, 1, __ATOMIC_RELAXED);

@@ -132,6 +132,14 @@ static inline struct js_file *js_fd_file(int fd)
  * closed through a wrapper. */
 extern uint64_t js_fd_seen[JS_FD_MAX / 64];
 struct js_file *js_fd_adopt(int fd);
+/* Of those looked at, the ones that are not files (pipes, sockets, terminals, other character
+ * devices): a call on one waits for another party (a pipe's writer, the network, a user), so its
+ * calls and bytes count but its time is not I/O time (the runtime share shows it idle). */
+extern uint64_t js_fd_waits[JS_FD_MAX / 64];
+static inline int js_fd_waits_on(int fd)
+{
+    return (unsigned)fd < JS_FD_MAX && (__atomic_load_n(&js_fd_waits[fd >> 6], __ATOMIC_RELAXED) >> (fd & 63) & 1);
+}
 /* the entry of fd for a counted call: listed, or looked up now if never looked at */
 static inline struct js_file *js_fd_file_or_adopt(int fd)
 {

@@ -48,7 +48,7 @@ static inline void after_rw(struct js_thread *t, int fd, ssize_t r, int wr, uint
     }
     js_add(t, wr ? JS_M_POSIX_WRITE_CALLS : JS_M_POSIX_READ_CALLS, 1);
     js_add(t, wr ? JS_M_POSIX_WRITE_BYTES : JS_M_POSIX_READ_BYTES, bytes);
-    if (JS_LIKELY(t0 != 0)) /* 0: counted with another call */
+    if (JS_LIKELY(t0 != 0) && (f != NULL || !js_fd_waits_on(fd))) /* t0 0: counted with another call */
         js_add(t, JS_M_POSIX_NS, js_ticks() - t0);
     if (f) {
         js_fadd(wr ? &f->write_calls : &f->read_calls, 1);

@@ -38,15 +38,19 @@ static inline void after_io(struct js_thread *t, FILE *fp, uint64_t bytes, int w
         return;
     js_add(t, wr ? JS_M_STDIO_WRITE_CALLS : JS_M_STDIO_READ_CALLS, 1);
     js_add(t, wr ? JS_M_STDIO_WRITE_BYTES : JS_M_STDIO_READ_BYTES, bytes);
-    js_add(t, JS_M_STDIO_NS, js_ticks() - t0);
+    uint64_t dt = js_ticks() - t0;
+    int fd = -1;
     if (fp) {
         int e = errno;
-        struct js_file *f = js_fd_file(fileno_unlocked(fp));
+        fd = fileno_unlocked(fp);
         errno = e;
-        if (f) {
-            js_fadd(wr ? &f->write_calls : &f->read_calls, 1);
-            js_fadd(wr ? &f->write_bytes : &f->read_bytes, bytes);
-        }
+    }
+    struct js_file *f = js_fd_file_or_adopt(fd); /* a stream on a pipe or a terminal waits (js.h) */
+    if (f != NULL || !js_fd_waits_on(fd))
+        js_add(t, JS_M_STDIO_NS, dt);
+    if (f) {
+        js_fadd(wr ? &f->write_calls : &f->read_calls, 1);
+        js_fadd(wr ? &f->write_bytes : &f->read_bytes, bytes);
     }
 }
 

@@ -2,11 +2,12 @@
 # A program running across slice boundaries gets one vector per active slice; errno is what
 # libc alone gives; a static binary runs unprofiled; an opted-out step or an unwritable spool
 # changes nothing for the program. The runtime share is measured: a sleep is idle, two compute
-# loops on one CPU compute half their time and wait for the CPU the other half.
+# loops on one CPU compute half their time and wait for the CPU the other half, a read that
+# waits on a pipe is waiting (idle), not I/O.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
-plan 15
+plan 17
 base=$(mktemp -d "$JS_SHARED_DIR"/js-prof32.XXXXXX)
 
 # --- 15 writes of 1 B, 200 ms apart, 1 s slices ---
@@ -57,5 +58,10 @@ loops=$(jq -r 'select(.exe | endswith("/bash")) | select(.wall_ns > 100000000) |
    .runtime.cpu_wait_ns > 0.25 * .wall_ns, .runtime.idle_ns < 0.1 * .wall_ns] | @tsv' "$dir"/*.json | sort | uniq -c | awk '{$1=$1; print}')
 is "$loops" "2 true true true" \
   "each compute loop: computation is its CPU time, it waited for the shared CPU more than a quarter of its time, idle under 10 %"
+dir=$base/pipe; mkdir -p "$dir"
+prof_srun "$dir" -N1 -n1 -- sh -c '(sleep 1; echo hello) | cat > /dev/null'
+ok $? "cat reading a pipe whose writer sleeps 1 s, under the profiler"
+is "$(jq -r 'select(.exe | endswith("/cat")) | [.totals.posix_read_bytes, .runtime.io_posix_ns < 0.05 * .wall_ns, .runtime.idle_ns > 0.8 * .wall_ns] | @tsv' "$dir"/*.json)" \
+   "$(printf '6\ttrue\ttrue')" "cat: its 6 bytes read are counted, the second it waited on the pipe is idle, not I/O time"
 rm -rf "$base"
 done_testing
