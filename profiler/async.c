@@ -57,17 +57,8 @@ JS_EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t 
 /* mmap64 is the same function in glibc on 64-bit systems */
 extern __typeof(mmap) mmap64 JS_EXPORT __attribute__((alias("mmap"), copy(mmap)));
 
-JS_EXPORT int msync(void *addr, size_t len, int flags)
-{
-    JS_REAL(int, msync, (void *, size_t, int));
-    struct js_thread *t = js_self();
-    if (!t || t->in_mpi)
-        return real_msync(addr, len, flags);
-    uint64_t t0 = js_ticks();
-    int r = real_msync(addr, len, flags); /* writes the mapping's dirty pages: I/O time */
-    js_add_call(t, JS_M_POSIX_META_CALLS, JS_M_POSIX_NS, t0);
-    return r;
-}
+/* msync writes the mapping's dirty pages: a metadata call, its time I/O time */
+JS_TIMED_CALL(int, msync, (void *addr, size_t len, int flags), (addr, len, flags), JS_M_POSIX_META_CALLS, JS_M_POSIX_NS)
 
 /* ------------------------------------------------------------------ reading user memory */
 
@@ -285,21 +276,8 @@ static pthread_mutex_t js_rings_mu = PTHREAD_MUTEX_INITIALIZER;
 /* set while this thread holds js_rings_mu: a signal handler that closes a descriptor meanwhile
  * must not wait for its own thread (the ring's mappings then stay until the image ends) */
 static __thread int js_rings_busy __attribute__((tls_model("initial-exec")));
-static int rings_lock(void)
-{
-    if (js_rings_busy)
-        return 0;
-    js_rings_busy = 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    pthread_mutex_lock(&js_rings_mu);
-    return 1;
-}
-static void rings_unlock(void)
-{
-    pthread_mutex_unlock(&js_rings_mu);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    js_rings_busy = 0;
-}
+static int rings_lock(void) { return js_lock_mine(&js_rings_mu, &js_rings_busy, 1); }
+static void rings_unlock(void) { js_unlock_mine(&js_rings_mu, &js_rings_busy); }
 
 static void count_sqe(struct js_thread *t, const struct io_uring_sqe *sqe, uint64_t mult, int later)
 {

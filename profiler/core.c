@@ -49,28 +49,8 @@ static __thread int js_fold_here __attribute__((tls_model("initial-exec")));
 
 /* 1 when the fold lock was taken; 0 when this thread already holds it, or (wait == 0) when
  * another thread does. */
-static int fold_lock(int wait)
-{
-    if (js_fold_here)
-        return 0;
-    js_fold_here = 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (wait) {
-        pthread_mutex_lock(&js_fold_mu);
-    } else if (pthread_mutex_trylock(&js_fold_mu) != 0) {
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        js_fold_here = 0;
-        return 0;
-    }
-    return 1;
-}
-
-static void fold_unlock(void)
-{
-    pthread_mutex_unlock(&js_fold_mu);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    js_fold_here = 0;
-}
+static int fold_lock(int wait) { return js_lock_mine(&js_fold_mu, &js_fold_here, wait); }
+static void fold_unlock(void) { js_unlock_mine(&js_fold_mu, &js_fold_here); }
 int64_t js_boundary_s = INT64_MAX; /* single-threaded: the next slice boundary, in seconds */
 int js_mt;                            /* the program has started a thread: the heartbeat folds */
 
@@ -373,14 +353,8 @@ static int js_kc_add(const char *dir, uint64_t sum[JS_KC_COUNT])
 
 static int js_kc_add_tid(long tid, uint64_t sum[JS_KC_COUNT])
 {
-    char dir[64] = "/proc/self/task/", digits[24];
-    size_t n = strlen(dir), d = 0;
-    do
-        digits[d++] = (char)('0' + tid % 10);
-    while ((tid /= 10) > 0 && d < sizeof digits);
-    while (d > 0)
-        dir[n++] = digits[--d];
-    dir[n] = '\0';
+    char dir[64] = "/proc/self/task/";
+    *js_put_uint(dir + strlen(dir), (unsigned long)tid) = '\0';
     return js_kc_add(dir, sum);
 }
 

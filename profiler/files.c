@@ -45,22 +45,8 @@ static __thread int js_files_busy __attribute__((tls_model("initial-exec")));
 
 /* Take the lock; 0 (the file goes unlisted, the call is still counted) when this thread is
  * already inside, i.e. we are in a signal handler that interrupted it. */
-static int files_lock(void)
-{
-    if (js_files_busy)
-        return 0;
-    js_files_busy = 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    pthread_mutex_lock(&js_files_mu);
-    return 1;
-}
-
-static void files_unlock(void)
-{
-    pthread_mutex_unlock(&js_files_mu);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    js_files_busy = 0;
-}
+static int files_lock(void) { return js_lock_mine(&js_files_mu, &js_files_busy, 1); }
+static void files_unlock(void) { js_unlock_mine(&js_files_mu, &js_files_busy); }
 
 /* around fork: 1 when the lock was taken (not when fork came from a handler inside it) */
 int js_files_lock(void)
@@ -248,14 +234,7 @@ static const char *absolute_fast(char *out, size_t cap, int dirfd, const char *p
 static void fd_link(char *link, int fd)
 {
     memcpy(link, "/proc/self/fd/", 14);
-    char *p = link + 14, rev[12];
-    int k = 0;
-    do
-        rev[k++] = (char)('0' + fd % 10);
-    while ((fd /= 10) && k < 11);
-    while (k)
-        *p++ = rev[--k];
-    *p = '\0';
+    *js_put_uint(link + 14, (unsigned)fd) = '\0';
 }
 
 /* The absolute form of path as seen from dirfd. Returns 0, or -1 when it cannot be known. */

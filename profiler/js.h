@@ -6,6 +6,7 @@
 #define JS_PROFILER_H
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/syscall.h>
@@ -97,6 +98,61 @@ static inline void js_add_call(struct js_thread *t, int calls, int ns, uint64_t 
     js_add(t, calls, 1);
     js_add(t, ns, js_ticks() - t0);
 }
+
+/* v in decimal at p (no NUL), without stdio (a signal handler may be here): the end */
+static inline char *js_put_uint(char *p, unsigned long v)
+{
+    char rev[20];
+    int k = 0;
+    do
+        rev[k++] = (char)('0' + v % 10);
+    while ((v /= 10) > 0);
+    while (k)
+        *p++ = rev[--k];
+    return p;
+}
+
+/* --- locks a signal handler may meet on its own thread ---
+ * *mine, a __thread flag of the lock, is set from before the mutex is taken until after it is
+ * released: a handler that interrupted its own thread inside the lock gets 0 (and does without)
+ * instead of waiting for itself for ever. wait 0: also 0 when another thread holds it. */
+static inline int js_lock_mine(pthread_mutex_t *mu, int *mine, int wait)
+{
+    if (*mine)
+        return 0;
+    *mine = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (wait) {
+        pthread_mutex_lock(mu);
+    } else if (pthread_mutex_trylock(mu) != 0) {
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        *mine = 0;
+        return 0;
+    }
+    return 1;
+}
+
+static inline void js_unlock_mine(pthread_mutex_t *mu, int *mine)
+{
+    pthread_mutex_unlock(mu);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    *mine = 0;
+}
+
+/* A wrapper that counts a call of the calls metric and adds its time to the ns metric (the
+ * metadata calls of posix.c, stdio.c, async.c); inside MPI only forwarded. */
+#define JS_TIMED_CALL(ret, name, params, args, calls, ns) \
+    JS_EXPORT ret name params \
+    { \
+        JS_REAL(ret, name, params); \
+        struct js_thread *t = js_self(); \
+        if (!t || t->in_mpi) \
+            return real_##name args; \
+        uint64_t t0 = js_ticks(); \
+        ret r = real_##name args; \
+        js_add_call(t, calls, ns, t0); \
+        return r; \
+    }
 
 /* --- file table (files.c) --- */
 /* JS_LAYER_TREE: the entry of a software tree, which the files under it count into (files.c) */

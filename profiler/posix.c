@@ -389,18 +389,7 @@ JS_EXPORT int fcntl64(int fd, int cmd, ...)
 
 /* --- metadata: counted as posix_meta_calls, their time I/O time (an fsync, a stat storm or an
  * unlink on a busy file system can be most of it) --- */
-#define JS_META(ret, name, params, args) \
-    JS_EXPORT ret name params \
-    { \
-        JS_REAL(ret, name, params); \
-        struct js_thread *t = js_self(); \
-        if (!t || t->in_mpi) \
-            return real_##name args; \
-        uint64_t t0 = js_ticks(); \
-        ret r = real_##name args; \
-        js_add_call(t, JS_M_POSIX_META_CALLS, JS_M_POSIX_NS, t0); \
-        return r; \
-    }
+#define JS_META(ret, name, params, args) JS_TIMED_CALL(ret, name, params, args, JS_M_POSIX_META_CALLS, JS_M_POSIX_NS)
 
 /* a rename (from, to relative to their directories): counted; when it succeeded and moved a file
  * to a new name, kept in order (files.c) */

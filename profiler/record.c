@@ -395,12 +395,9 @@ int js_rec_reserve(const void *p, size_t len)
         all = chunk_is_set(g, c);
     if (all)
         return 0;
-    if (js_rec_busy) /* a signal handler interrupted a reservation on this thread */
-        return -1;
     int e = errno;
-    js_rec_busy = 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    pthread_mutex_lock(&js_rec_mu);
+    if (!js_lock_mine(&js_rec_mu, &js_rec_busy, 1)) /* a signal handler interrupted a reservation on this thread */
+        return -1;
     int rc = -1;
     int fd = js_sys_open(g->rec_path, O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0);
     if (fd >= 0) {
@@ -411,9 +408,7 @@ int js_rec_reserve(const void *p, size_t len)
         __atomic_fetch_add(&g->chunks_refused, 1, __ATOMIC_RELAXED);
         js_note_error("the record area refused to grow the record (full, or the record quota?)", errno);
     }
-    pthread_mutex_unlock(&js_rec_mu);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    js_rec_busy = 0;
+    js_unlock_mine(&js_rec_mu, &js_rec_busy);
     errno = e;
     return rc;
 }

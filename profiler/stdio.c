@@ -128,29 +128,6 @@ int __wprintf_chk(int fl, const wchar_t *f, ...);
 JS_STDIO(int, __vfwprintf_chk, (FILE *fp, int fl, const wchar_t *f, va_list ap), fp, 1, real___vfwprintf_chk(fp, fl, f, ap), r > 0 ? (uint64_t)r : 0)
 JS_STDIO(int, __vwprintf_chk, (int fl, const wchar_t *f, va_list ap), stdout, 1, real___vwprintf_chk(fl, f, ap), r > 0 ? (uint64_t)r : 0)
 
-/* Pushing a character back moves no data: a metadata call (the character read again counts
- * again, so a getc/ungetc pair counts one byte more than the stream gave). */
-JS_EXPORT int ungetc(int c, FILE *fp)
-{
-    JS_REAL(int, ungetc, (int, FILE *));
-    struct js_thread *t = js_self();
-    uint64_t t0 = js_ticks();
-    int r = real_ungetc(c, fp);
-    if (t && !t->in_mpi)
-        js_add_call(t, JS_M_STDIO_META_CALLS, JS_M_STDIO_NS, t0);
-    return r;
-}
-JS_EXPORT wint_t ungetwc(wint_t c, FILE *fp)
-{
-    JS_REAL(wint_t, ungetwc, (wint_t, FILE *));
-    struct js_thread *t = js_self();
-    uint64_t t0 = js_ticks();
-    wint_t r = real_ungetwc(c, fp);
-    if (t && !t->in_mpi)
-        js_add_call(t, JS_M_STDIO_META_CALLS, JS_M_STDIO_NS, t0);
-    return r;
-}
-
 /* The scanf family: one read call; its bytes are what it took from the stream's buffer, the read
  * pointer's move (glibc's FILE is public: _IO_read_ptr/_IO_read_end/_IO_read_base), across one
  * refill of the buffer at most: exact unless one call consumes more than the stream's buffer
@@ -357,20 +334,13 @@ JS_EXPORT int fclose(FILE *fp)
     return r;
 }
 
-/* fflush and fseek write a stream's buffer out: their time is I/O time */
-#define JS_SMETA(ret, name, params, args) \
-    JS_EXPORT ret name params \
-    { \
-        JS_REAL(ret, name, params); \
-        struct js_thread *t = js_self(); \
-        if (!t || t->in_mpi) \
-            return real_##name args; \
-        uint64_t t0 = js_ticks(); \
-        ret r = real_##name args; \
-        js_add_call(t, JS_M_STDIO_META_CALLS, JS_M_STDIO_NS, t0); \
-        return r; \
-    }
+/* stdio's metadata calls; fflush and fseek write a stream's buffer out: their time is I/O time */
+#define JS_SMETA(ret, name, params, args) JS_TIMED_CALL(ret, name, params, args, JS_M_STDIO_META_CALLS, JS_M_STDIO_NS)
 JS_SMETA(int, fflush, (FILE *fp), (fp))
+/* Pushing a character back moves no data: a metadata call (the character read again counts
+ * again, so a getc/ungetc pair counts one byte more than the stream gave). */
+JS_SMETA(int, ungetc, (int c, FILE *fp), (c, fp))
+JS_SMETA(wint_t, ungetwc, (wint_t c, FILE *fp), (c, fp))
 JS_SMETA(int, fseek, (FILE *fp, long o, int wh), (fp, o, wh))
 JS_SMETA(int, fseeko, (FILE *fp, off_t o, int wh), (fp, o, wh))
 JS_SMETA(int, fseeko64, (FILE *fp, off64_t o, int wh), (fp, o, wh))

@@ -7,7 +7,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/profiler/lib.sh"
-plan 17
+plan 19
 base=$(mktemp -d "$JS_SHARED_DIR"/js-prof32.XXXXXX)
 
 # --- 15 writes of 1 B, 200 ms apart, 1 s slices ---
@@ -63,5 +63,16 @@ prof_srun "$dir" -N1 -n1 -- sh -c '(sleep 1; echo hello) | cat > /dev/null'
 ok $? "cat reading a pipe whose writer sleeps 1 s, under the profiler"
 is "$(jq -r 'select(.exe | endswith("/cat")) | [.totals.posix_read_bytes, .runtime.io_posix_ns < 0.05 * .wall_ns, .runtime.idle_ns > 0.8 * .wall_ns] | @tsv' "$dir"/*.json)" \
    "$(printf '6\ttrue\ttrue')" "cat: its 6 bytes read are counted, the second it waited on the pipe is idle, not I/O time"
+# metadata calls are timed: 300000 stat calls take more than 100 ns each, all of it in posix_ns
+if command -v python3 >/dev/null; then
+  dir=$base/meta; mkdir -p "$dir"
+  prof_srun "$dir" -N1 -n1 -- python3 -c 'import os
+for _ in range(300000): os.stat("/")'
+  ok $? "python3 calling stat 300000 times, under the profiler"
+  is "$(jq -r 'select(.totals.posix_meta_calls >= 300000) | .totals.posix_ns > 30000000' "$dir"/*.json)" true \
+     "its 300000 metadata calls are counted and timed (posix_ns over 30 ms)"
+else
+  skip "stat storm" "no python3"; skip "its time" "no python3"
+fi
 rm -rf "$base"
 done_testing

@@ -13,7 +13,7 @@ need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline (transport/ or profile_ingest not built)"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
-plan 9
+plan 10
 q() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
 w=$(work_dir jsalice)
 run() { # DIR sbatch-args...: submit as jsalice in DIR, wait for the job's end; prints its id
@@ -84,6 +84,10 @@ is "$(q "SELECT unattributed_write_bytes >= 300000, unattributed_read_bytes >= 3
    "inline system calls: the step shows 300000 bytes written and read that no wrapper saw, the kernel's counts known for every process"
 is "$(q "SELECT idle_ns > 0.9 * wall_ns, compute_ns < 0.1 * wall_ns FROM js.steps WHERE job_id = $job AND step_id = '$(sid sleep)'")" "t|t" \
    "sleep 2: idle, not computing"
+is "$(q "SELECT string_agg(metric, ' ' ORDER BY metric) FROM js.step_digest WHERE job_id = $job AND step_id = '$(sid sleep)'
+          AND processes = 1 AND metric IN ('compute_ns', 'cpu_wait_ns', 'idle_ns', 'max_rss_kib', 'unattributed_read_bytes')")" \
+   "compute_ns cpu_wait_ns idle_ns max_rss_kib unattributed_read_bytes" \
+   "the step's digest has the runtime share, peak memory and the unattributed bytes of its process"
 
 # --- Fortran MPI on 2 nodes x 2 ranks ---
 if [ "${JS_HAVE_MPI_FORTRAN:-no}" = yes ]; then

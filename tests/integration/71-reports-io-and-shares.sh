@@ -7,7 +7,7 @@
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 need_reports_db
-plan 16
+plan 17
 
 out=$(report top-io -v limit=3); diag "$out"
 is "$(echo "$out" | section 'users by I/O volume' | head -1 | field 1)" jsbob "jsbob, who ran the dd job, is the top user by I/O volume"
@@ -38,6 +38,8 @@ else
 fi
 is "$(echo "$steps" | awk -F'|' -v a="$CRUNCH" -v b="$BESIDEX" '($1 == a || $1 == b) && $2 == "0" { print ($1 == a ? "crunch" : "sleep") ":" $5 }')" "sleep:idle" \
   "the sleep is listed as idle; the compute loop is not listed (neither MPI nor I/O nor idle)"
+is "$(echo "$steps" | awk -F'|' -v a="$CRUNCH" -v b="$BESIDEX" -v c="$BIGIO" '($1 == a || $1 == b || $1 == c) && $2 == "batch"' | wc -l)" 0 \
+  "no batch step of a job with numbered steps is listed (it wraps them)"
 is "$(echo "$steps" | awk -F'|' -v j="$BIGIO" '$1 == j && $5 == "mpi"' | wc -l)" 0 "the dd steps are not listed as MPI-bound"
 
 # the runtime share tells the truth (profile format 4): a sleep is idle, not computation; a
