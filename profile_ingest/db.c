@@ -1,8 +1,10 @@
 #include "config.h"
 
 #include "db.h"
+#include "dbutil.h"
 #include "log.h"
 #include "migrations.h"
+#include "series.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -11,151 +13,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-/* ---- a growing buffer for COPY data ---------------------------------------------- */
-struct sbuf {
-    char *p;
-    size_t len, cap;
-};
-
-static void sb_need(struct sbuf *b, size_t more)
-{
-    if (b->len + more + 1 <= b->cap)
-        return;
-    size_t n = b->cap ? b->cap * 2 : 65536;
-    while (n < b->len + more + 1)
-        n *= 2;
-    char *q = realloc(b->p, n);
-    if (!q)
-        abort();
-    b->p = q;
-    b->cap = n;
-}
-
-static void sb_raw(struct sbuf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap)
-        sb_need(b, n);
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    sb_need(b, (size_t)n);
-    va_start(ap, fmt);
-    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
-
-/* a decimal integer (the hot path of COPY: a vsnprintf per value costs more than the COPY) */
-static void sb_int(struct sbuf *b, int64_t v)
-{
-    char tmp[24], *e = tmp + sizeof tmp, *p = e;
-    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-    do {
-        *--p = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        *--p = '-';
-    sb_raw(b, p, (size_t)(e - p));
-}
-
-/* a text field in COPY text format: NULL as \N, backslash, tab, newline, CR escaped */
-static void sb_text(struct sbuf *b, const char *s)
-{
-    if (!s) {
-        sb_raw(b, "\\N", 2);
-        return;
-    }
-    for (; *s; s++) {
-        switch (*s) {
-        case '\\': sb_raw(b, "\\\\", 2); break;
-        case '\t': sb_raw(b, "\\t", 2); break;
-        case '\n': sb_raw(b, "\\n", 2); break;
-        case '\r': sb_raw(b, "\\r", 2); break;
-        default: sb_raw(b, s, 1);
-        }
-    }
-}
-
-static void sb_ts(struct sbuf *b, int64_t ns)
-{
-    if (ns < 0) {
-        sb_raw(b, "\\N", 2);
-        return;
-    }
-    time_t sec = (time_t)(ns / 1000000000);
-    struct tm tm;
-    gmtime_r(&sec, &tm);
-    char t[40];
-    strftime(t, sizeof t, "%Y-%m-%d %H:%M:%S", &tm);
-    sb_printf(b, "%s.%06" PRId64 "+00", t, (ns % 1000000000) / 1000);
-}
-
-/* ---- errors ------------------------------------------------------------------------ */
-static int transient(PGconn *c, const PGresult *r)
-{
-    if (PQstatus(c) != CONNECTION_OK)
-        return 1;
-    const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-    if (!st)
-        return 1;
-    return !strncmp(st, "08", 2) || !strncmp(st, "57P", 3) || !strncmp(st, "53", 2) ||
-           !strcmp(st, "40001") || !strcmp(st, "40P01") || !strcmp(st, "55P03");
-}
-
-/* Check a result: PI_DB_OK, or RETRY/FAIL after logging (and clearing) it. */
-static int check(struct pi_db *db, PGresult *r, ExecStatusType want, const char *what)
-{
-    if (r && PQresultStatus(r) == want) {
-        PQclear(r);
-        return PI_DB_OK;
-    }
-    ExecStatusType got = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
-    if (got == PGRES_COMMAND_OK || got == PGRES_TUPLES_OK || got == PGRES_COPY_IN) {
-        /* no error, another kind of result: our SQL is wrong (e.g. a migration ending in a
-         * SELECT), which no retry mends */
-        pi_error("database: %s: the server answered %s where %s was expected", what, PQresStatus(got), PQresStatus(want));
-        PQclear(r);
-        return PI_DB_FAIL;
-    }
-    int t = transient(db->conn, r);
-    const char *msg = r ? PQresultErrorMessage(r) : PQerrorMessage(db->conn);
-    char m[1024];
-    snprintf(m, sizeof m, "%s", msg && *msg ? msg : PQerrorMessage(db->conn));
-    m[strcspn(m, "\n")] = '\0';
-    if (t)
-        pi_warn("database: %s: %s (will retry)", what, m);
-    else
-        pi_error("database: %s: %s", what, m);
-    PQclear(r);
-    if (PQstatus(db->conn) != CONNECTION_OK) {
-        PQfinish(db->conn);
-        db->conn = NULL;
-        db->staged = 0;
-    }
-    return t ? PI_DB_RETRY : PI_DB_FAIL;
-}
-
-static int exec_cmd(struct pi_db *db, const char *sql, const char *what)
-{
-    return check(db, PQexec(db->conn, sql), PGRES_COMMAND_OK, what);
-}
-
-static void rollback(struct pi_db *db)
-{
-    if (db->conn && PQtransactionStatus(db->conn) != PQTRANS_IDLE)
-        PQclear(PQexec(db->conn, "ROLLBACK"));
-}
 
 /* ---- connection and migrations ---------------------------------------------------- */
 void pi_db_init(struct pi_db *db, const char *conninfo)
@@ -222,15 +79,15 @@ int pi_db_migrate(struct pi_db *db)
 {
     int rc;
     PGresult *r = PQexec(db->conn, "SELECT pg_advisory_lock(hashtext('jobscreen migrate'))");
-    if ((rc = check(db, r, PGRES_TUPLES_OK, "lock for migrations")) != PI_DB_OK)
+    if ((rc = dbu_check(db, r, PGRES_TUPLES_OK, "lock for migrations")) != PI_DB_OK)
         return rc;
-    rc = exec_cmd(db, pi_migrations[0].sql, "bootstrap");
+    rc = dbu_exec(db, pi_migrations[0].sql, "bootstrap");
     int current = 0;
     if (rc == PI_DB_OK) {
         r = PQexec(db->conn, "SELECT coalesce(max(version), 0) FROM js_data.schema_migrations");
         if (PQresultStatus(r) == PGRES_TUPLES_OK)
             current = atoi(PQgetvalue(r, 0, 0));
-        rc = check(db, r, PGRES_TUPLES_OK, "read the schema version");
+        rc = dbu_check(db, r, PGRES_TUPLES_OK, "read the schema version");
     }
     if (rc == PI_DB_OK && current > latest_known()) {
         pi_error("the database's schema version %d is newer than this profile_ingest knows (%d): upgrade profile_ingest",
@@ -249,19 +106,19 @@ int pi_db_migrate(struct pi_db *db)
         r = PQexecParams(db->conn, "SELECT 1 FROM js_data.schema_migrations WHERE version = $1", 1, NULL,
                          params, NULL, NULL, 0);
         int applied = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0;
-        if ((rc = check(db, r, PGRES_TUPLES_OK, "read the applied migrations")) != PI_DB_OK || applied)
+        if ((rc = dbu_check(db, r, PGRES_TUPLES_OK, "read the applied migrations")) != PI_DB_OK || applied)
             continue;
-        if ((rc = exec_cmd(db, "BEGIN", "begin migration")) != PI_DB_OK)
+        if ((rc = dbu_exec(db, "BEGIN", "begin migration")) != PI_DB_OK)
             break;
-        rc = exec_cmd(db, m->sql, m->name);
+        rc = dbu_exec(db, m->sql, m->name);
         if (rc == PI_DB_OK) {
-            rc = check(db, PQexecParams(db->conn, "INSERT INTO js_data.schema_migrations (version, name) VALUES ($1, $2)",
+            rc = dbu_check(db, PQexecParams(db->conn, "INSERT INTO js_data.schema_migrations (version, name) VALUES ($1, $2)",
                                         2, NULL, params, NULL, NULL, 0), PGRES_COMMAND_OK, "record migration");
         }
         if (rc == PI_DB_OK)
-            rc = exec_cmd(db, "COMMIT", "commit migration");
+            rc = dbu_exec(db, "COMMIT", "commit migration");
         if (rc != PI_DB_OK) {
-            rollback(db);
+            dbu_rollback(db);
             break;
         }
         pi_info("schema migration %s applied", m->name);
@@ -274,20 +131,15 @@ int pi_db_migrate(struct pi_db *db)
 }
 
 /* ---- queries ------------------------------------------------------------------------ */
-static PGresult *q(struct pi_db *db, const char *sql, int n, const char *const *params)
-{
-    return PQexecParams(db->conn, sql, n, NULL, params, NULL, NULL, 0);
-}
-
 int pi_db_quarantined(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node, char ***names)
 {
     char j[32];
     snprintf(j, sizeof j, "%lld", job);
     const char *p[4] = { cluster, j, step, node };
-    PGresult *r = q(db, "SELECT file, reason FROM js_data.quarantine s JOIN js_data.clusters c USING (cluster_id) "
+    PGresult *r = dbu_q(db, "SELECT file, reason FROM js_data.quarantine s JOIN js_data.clusters c USING (cluster_id) "
                         "WHERE c.name = $1 AND s.job_id = $2 AND s.step_id = $3 AND s.node = $4", 4, p);
     if (PQresultStatus(r) != PGRES_TUPLES_OK)
-        return check(db, r, PGRES_TUPLES_OK, "look up quarantined files");
+        return dbu_check(db, r, PGRES_TUPLES_OK, "look up quarantined files");
     int n = PQntuples(r);
     *names = calloc(2 * (size_t)n + 1, sizeof **names);
     for (int i = 0; i < n; i++) {
@@ -303,29 +155,13 @@ int pi_db_step_node_known(struct pi_db *db, const char *cluster, long long job, 
     char j[32];
     snprintf(j, sizeof j, "%lld", job);
     const char *p[4] = { cluster, j, step, node };
-    PGresult *r = q(db, "SELECT 1 FROM js_data.step_nodes s JOIN js_data.clusters c USING (cluster_id) "
+    PGresult *r = dbu_q(db, "SELECT 1 FROM js_data.step_nodes s JOIN js_data.clusters c USING (cluster_id) "
                         "WHERE c.name = $1 AND s.job_id = $2 AND s.step_id = $3 AND s.node = $4", 4, p);
     if (PQresultStatus(r) != PGRES_TUPLES_OK)
-        return check(db, r, PGRES_TUPLES_OK, "look up a step-node");
+        return dbu_check(db, r, PGRES_TUPLES_OK, "look up a step-node");
     *known = PQntuples(r) > 0;
     PQclear(r);
     return PI_DB_OK;
-}
-
-static int copy_rows(struct pi_db *db, const char *sql, struct sbuf *b, const char *what)
-{
-    int rc = check(db, PQexec(db->conn, sql), PGRES_COPY_IN, what);
-    if (rc != PI_DB_OK)
-        return rc;
-    size_t off = 0;
-    while (off < b->len) {
-        size_t n = b->len - off > (1 << 20) ? (1 << 20) : b->len - off;
-        if (PQputCopyData(db->conn, b->p + off, (int)n) != 1)
-            break;
-        off += n;
-    }
-    PQputCopyEnd(db->conn, off == b->len ? NULL : "client error");
-    return check(db, PQgetResult(db->conn), PGRES_COMMAND_OK, what);
 }
 
 static int get_cluster_id(struct pi_db *db, const char *cluster, int slice_seconds, char *out, size_t size)
@@ -337,9 +173,9 @@ static int get_cluster_id(struct pi_db *db, const char *cluster, int slice_secon
     char len[16];
     snprintf(len, sizeof len, "%d", slice_seconds);
     const char *p[2] = { cluster, len };
-    PGresult *r = q(db, "SELECT js_data.cluster_id($1, $2)", 2, p);
+    PGresult *r = dbu_q(db, "SELECT js_data.cluster_id($1, $2)", 2, p);
     if (PQresultStatus(r) != PGRES_TUPLES_OK)
-        return check(db, r, PGRES_TUPLES_OK, "cluster id");
+        return dbu_check(db, r, PGRES_TUPLES_OK, "cluster id");
     snprintf(out, size, "%s", PQgetvalue(r, 0, 0));
     snprintf(db->cluster_id, sizeof db->cluster_id, "%s", out);
     snprintf(db->cluster_name, sizeof db->cluster_name, "%s", cluster);
@@ -364,7 +200,7 @@ static int ensure_partitions(struct pi_db *db, const struct pi_step *st)
     snprintf(a, sizeof a, "%" PRId64, st->slices[0].slice);
     snprintf(b, sizeof b, "%" PRId64, st->slices[st->nslices - 1].slice);
     const char *p[2] = { a, b };
-    int rc = check(db, q(db, "SELECT js_data.ensure_slice_partitions($1, $2)", 2, p), PGRES_TUPLES_OK, "create partitions");
+    int rc = dbu_check(db, dbu_q(db, "SELECT js_data.ensure_slice_partitions($1, $2)", 2, p), PGRES_TUPLES_OK, "create partitions");
     if (rc == PI_DB_OK && p1 - p0 <= w) {
         if (db->nparts + 2 > (int)(sizeof db->parts / sizeof db->parts[0]))
             db->nparts = 0;
@@ -399,17 +235,6 @@ static void pg_text_array(struct sbuf *b, char *const *list)
 }
 
 /* "posix_read_calls, posix_read_bytes, ...": the metric columns, from JS_PROFILE_METRICS */
-static const char *metric_columns(void)
-{
-    static char cols[2048];
-    if (!cols[0])
-        for (int k = 0; k < JS_M_COUNT; k++) {
-            strncat(cols, k ? ", " : "", sizeof cols - strlen(cols) - 1);
-            strncat(cols, js_profile_metrics[k].name, sizeof cols - strlen(cols) - 1);
-        }
-    return cols;
-}
-
 /* A tab and a value of a nullable column: \N when negative (unknown). */
 static void sb_null_or_int(struct sbuf *b, int64_t v)
 {
@@ -468,8 +293,8 @@ static int copy_procs(struct pi_db *db, const struct pi_step *st, const char *ci
                  "cpu_sys_ns, max_rss_kib, threads_peak, threads_seen, compute_ns, slices_truncated, "
                  "files_dropped, mpi_collectives, exit_code, signal, missing, %s, idle_ns, mpi_setup_ns, cpu_wait_ns, kernel_rchar, "
                  "kernel_wchar, kernel_syscr, kernel_syscw, kernel_read_bytes, kernel_write_bytes) FROM STDIN",
-                 table, metric_columns());
-        if ((rc = copy_rows(db, sql, &b, "COPY processes")) != PI_DB_OK)
+                 table, dbu_metric_columns());
+        if ((rc = dbu_copy(db, sql, &b, "COPY processes")) != PI_DB_OK)
             { free(b.p); return rc; }
     }
     free(b.p);
@@ -500,7 +325,7 @@ static int store_mapped(struct pi_db *db, const struct pi_step *st, const char *
         sb_raw(&local, "}", 1);
         sb_raw(&bytes, "}", 1);
         const char *p[7] = { cid, job, st->step, st->node, paths.p, local.p, bytes.p };
-        rc = check(db, q(db, "SELECT js_data.ingest_mapped($1, $2, $3, $4, $5, $6, $7)", 7, p), PGRES_TUPLES_OK, "mapped bytes");
+        rc = dbu_check(db, dbu_q(db, "SELECT js_data.ingest_mapped($1, $2, $3, $4, $5, $6, $7)", 7, p), PGRES_TUPLES_OK, "mapped bytes");
     }
     free(paths.p);
     free(local.p);
@@ -508,7 +333,7 @@ static int store_mapped(struct pi_db *db, const struct pi_step *st, const char *
     return rc;
 }
 
-/* COPY the step-node's slice vectors into table (js_data.slice_metrics, or live_slice_metrics). */
+/* COPY the provisional slice vectors of a running step-node into js_data.live_slice_metrics. */
 static int copy_slices(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job, const char *table)
 {
     int rc = PI_DB_OK;
@@ -536,9 +361,62 @@ static int copy_slices(struct pi_db *db, const struct pi_step *st, const char *c
         free(key.p);
         char sql[4096];
         snprintf(sql, sizeof sql, "COPY %s (cluster_id, job_id, step_id, node, slice, processes, %s) FROM STDIN",
-                 table, metric_columns());
-        if ((rc = copy_rows(db, sql, &b, "COPY slice_metrics")) != PI_DB_OK)
+                 table, dbu_metric_columns());
+        if ((rc = dbu_copy(db, sql, &b, "COPY slice_metrics")) != PI_DB_OK)
             { free(b.p); return rc; }
+    }
+    free(b.p);
+    return rc;
+}
+
+/* COPY the step-node's slice vectors into js_data.series_step_node: one row per chunk of
+ * JS_SERIES_CHUNK slices, from its first to its last slice with activity, each metric one
+ * encoded series (common/series.h; slices without activity inside are zeros). */
+static int copy_series(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job)
+{
+    enum { NV = 1 + JS_M_COUNT }; /* processes, then the metrics */
+    int rc = PI_DB_OK;
+    struct sbuf b = { 0 };
+    int64_t *dense = calloc((size_t)JS_SERIES_CHUNK * NV, sizeof *dense);
+    unsigned char *tmp = malloc(JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
+    if (!dense || !tmp) {
+        free(dense);
+        free(tmp);
+        pi_error("out of memory for the series of %s", st->node);
+        return PI_DB_RETRY;
+    }
+    for (size_t i = 0; i < st->nslices;) {
+        int64_t chunk = js_series_chunk_of(st->slices[i].slice), first = st->slices[i].slice, last = first;
+        size_t j = i;
+        for (; j < st->nslices && st->slices[j].slice < chunk + JS_SERIES_CHUNK; j++) {
+            const struct pi_slice *s = &st->slices[j];
+            int64_t *row = dense + (size_t)(s->slice - first) * NV;
+            row[0] = s->processes;
+            for (int k = 0; k < JS_M_COUNT; k++)
+                row[1 + k] = s->m[k];
+            last = s->slice;
+        }
+        size_t n = (size_t)(last - first + 1);
+        sb_printf(&b, "%s\t%s\t", cid, job);
+        sb_text(&b, st->step);
+        sb_raw(&b, "\t", 1);
+        sb_text(&b, st->node);
+        sb_printf(&b, "\t%" PRId64 "\t%" PRId64 "\t%zu", chunk, first, n);
+        for (int k = 0; k < NV; k++) {
+            sb_raw(&b, "\t", 1);
+            sb_series(&b, dense + k, n, NV, tmp);
+        }
+        sb_raw(&b, "\n", 1);
+        memset(dense, 0, n * NV * sizeof *dense);
+        i = j;
+    }
+    free(dense);
+    free(tmp);
+    if (b.len) {
+        char sql[4096];
+        snprintf(sql, sizeof sql, "COPY js_data.series_step_node (cluster_id, job_id, step_id, node, chunk, first_slice, "
+                                  "slices, processes, %s) FROM STDIN", dbu_metric_columns());
+        rc = dbu_copy(db, sql, &b, "COPY series_step_node");
     }
     free(b.p);
     return rc;
@@ -557,14 +435,14 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
     if ((rc = ensure_partitions(db, st)) != PI_DB_OK)
         return rc;
     if (!db->staged) {
-        if ((rc = check(db, PQexec(db->conn, "SELECT js_data.create_staging()"), PGRES_TUPLES_OK, "staging table")) != PI_DB_OK)
+        if ((rc = dbu_check(db, PQexec(db->conn, "SELECT js_data.create_staging()"), PGRES_TUPLES_OK, "staging table")) != PI_DB_OK)
             return rc;
         db->staged = 1;
     }
     snprintf(job, sizeof job, "%" PRId64, st->job_id);
     /* The commit need not wait for the log flush: no file leaves the spool before
      * pi_db_durable() made it durable (group commit). */
-    if ((rc = exec_cmd(db, "BEGIN; SET LOCAL synchronous_commit = off", "begin")) != PI_DB_OK)
+    if ((rc = dbu_exec(db, "BEGIN; SET LOCAL synchronous_commit = off", "begin")) != PI_DB_OK)
         return rc;
     stext = json_dumps(st->rec, JSON_COMPACT);
     long long written = json_integer_value(json_object_get(st->job, "written_ns"));
@@ -576,9 +454,9 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
     {
         /* claim (another daemon on it: busy), the job, the exactly-once key (there: done) */
         const char *p[6] = { cid, jtext, stext, nprof, nbad, db->who };
-        r = q(db, "SELECT js_data.ingest_begin($1, $2, $3, $4, $5, $6)", 6, p);
+        r = dbu_q(db, "SELECT js_data.ingest_begin($1, $2, $3, $4, $5, $6)", 6, p);
         if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-            rc = check(db, r, PGRES_TUPLES_OK, "step record");
+            rc = dbu_check(db, r, PGRES_TUPLES_OK, "step record");
             goto out;
         }
         char what = PQgetvalue(r, 0, 0)[0];
@@ -593,7 +471,7 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
         }
     }
     if ((rc = copy_procs(db, st, cid, job, "js_data.processes")) != PI_DB_OK ||
-        (rc = copy_slices(db, st, cid, job, "js_data.slice_metrics")) != PI_DB_OK)
+        (rc = copy_series(db, st, cid, job)) != PI_DB_OK)
         goto out;
     /* file accesses */
     if (st->nfiles) {
@@ -620,14 +498,14 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
             else
                 sb_printf(&b, "\t%" PRId64 "\t%" PRId64 "\n", (int64_t)f->dev, (int64_t)f->ino);
         }
-        if ((rc = copy_rows(db, "COPY ingest_files FROM STDIN", &b, "COPY file accesses")) != PI_DB_OK)
+        if ((rc = dbu_copy(db, "COPY ingest_files FROM STDIN", &b, "COPY file accesses")) != PI_DB_OK)
             goto out;
     }
     {
         b.len = 0;
         pg_text_array(&b, conf->no_edge_prefix);
         const char *p[5] = { cid, job, st->step, st->node, b.p };
-        if ((rc = check(db, q(db, "SELECT js_data.ingest_finish($1, $2, $3, $4, $5)", 5, p), PGRES_TUPLES_OK, "finish")) != PI_DB_OK)
+        if ((rc = dbu_check(db, dbu_q(db, "SELECT js_data.ingest_finish($1, $2, $3, $4, $5)", 5, p), PGRES_TUPLES_OK, "finish")) != PI_DB_OK)
             goto out;
     }
     if ((rc = store_mapped(db, st, cid, job)) != PI_DB_OK)
@@ -643,7 +521,7 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
         char *trees = json_dumps(a, JSON_COMPACT);
         json_decref(a);
         const char *p[5] = { cid, job, st->step, st->node, trees };
-        rc = check(db, q(db, "SELECT js_data.ingest_trees($1, $2, $3, $4, $5)", 5, p), PGRES_TUPLES_OK, "software trees");
+        rc = dbu_check(db, dbu_q(db, "SELECT js_data.ingest_trees($1, $2, $3, $4, $5)", 5, p), PGRES_TUPLES_OK, "software trees");
         free(trees);
         if (rc != PI_DB_OK)
             goto out;
@@ -652,7 +530,7 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
         char file[600];
         snprintf(file, sizeof file, "job.%s/%s/%s", job, JS_PROFILES_DIR_NAME, st->bad[i].name);
         const char *p[7] = { cid, job, st->step, st->node, file, moved_to[i], st->bad[i].reason };
-        if ((rc = check(db, q(db, "SELECT js_data.add_quarantine($1, $2, $3, $4, $5, $6, $7)", 7, p), PGRES_TUPLES_OK, "quarantine")) != PI_DB_OK)
+        if ((rc = dbu_check(db, dbu_q(db, "SELECT js_data.add_quarantine($1, $2, $3, $4, $5, $6, $7)", 7, p), PGRES_TUPLES_OK, "quarantine")) != PI_DB_OK)
             goto out;
     }
     if (st->unrecorded > 0) {
@@ -660,16 +538,16 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
         char n[32];
         snprintf(n, sizeof n, "%" PRId64, st->unrecorded);
         const char *p[6] = { cid, job, st->step, st->node, n, st->unrecorded_reason[0] ? st->unrecorded_reason : NULL };
-        if ((rc = check(db, q(db, "SELECT js_data.ingest_unrecorded($1, $2, $3, $4, $5, $6)", 6, p), PGRES_TUPLES_OK, "unrecorded")) != PI_DB_OK)
+        if ((rc = dbu_check(db, dbu_q(db, "SELECT js_data.ingest_unrecorded($1, $2, $3, $4, $5, $6)", 6, p), PGRES_TUPLES_OK, "unrecorded")) != PI_DB_OK)
             goto out;
     }
     if (st->nbad || pi_step_has_missing(st) || st->unrecorded > 0) {
         /* say what is missing: on this step-node and on the step (over all its nodes) */
         const char *p[4] = { cid, job, st->step, st->node };
-        if ((rc = check(db, q(db, "SELECT js_data.ingest_incomplete($1, $2, $3, $4)", 4, p), PGRES_TUPLES_OK, "incomplete")) != PI_DB_OK)
+        if ((rc = dbu_check(db, dbu_q(db, "SELECT js_data.ingest_incomplete($1, $2, $3, $4)", 4, p), PGRES_TUPLES_OK, "incomplete")) != PI_DB_OK)
             goto out;
     }
-    rc = exec_cmd(db, "COMMIT", "commit");
+    rc = dbu_exec(db, "COMMIT", "commit");
     if (rc == PI_DB_OK) {
         db->last_job = st->job_id;
         db->last_job_written = written;
@@ -678,7 +556,7 @@ out:
     if (rc != PI_DB_OK && rc != PI_DB_DONE && rc != PI_DB_BUSY)
         db->nparts = 0; /* e.g. retention dropped a partition this session thought it had */
     if (rc != PI_DB_OK)
-        rollback(db);
+        dbu_rollback(db);
     free(b.p);
     free(jtext);
     free(stext);
@@ -721,16 +599,16 @@ static int ingest_live_once(struct pi_db *db, const struct pi_step *st, long lon
     snprintf(start, sizeof start, "%" PRId64, first < 0 ? st->start_ns : first);
     snprintf(nprof, sizeof nprof, "%zu", st->nprocs);
     snprintf(nrun, sizeof nrun, "%zu", running);
-    if ((rc = exec_cmd(db, "BEGIN; SET LOCAL synchronous_commit = off", "begin")) != PI_DB_OK)
+    if ((rc = dbu_exec(db, "BEGIN; SET LOCAL synchronous_commit = off", "begin")) != PI_DB_OK)
         return rc;
     long long written = json_integer_value(json_object_get(st->job, "written_ns"));
     if (db->last_job != st->job_id || db->last_job_written != written)
         jtext = json_dumps(st->job, JSON_COMPACT);
     {
         const char *p[10] = { cid, jtext, job, st->step, st->node, snap, start, nprof, nrun, db->who };
-        r = q(db, "SELECT js_data.live_begin($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10, p);
+        r = dbu_q(db, "SELECT js_data.live_begin($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10, p);
         if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-            rc = check(db, r, PGRES_TUPLES_OK, "live snapshot");
+            rc = dbu_check(db, r, PGRES_TUPLES_OK, "live snapshot");
             goto out;
         }
         char what = PQgetvalue(r, 0, 0)[0];
@@ -743,14 +621,14 @@ static int ingest_live_once(struct pi_db *db, const struct pi_step *st, long lon
     if ((rc = copy_procs(db, st, cid, job, "js_data.live_processes")) != PI_DB_OK ||
         (rc = copy_slices(db, st, cid, job, "js_data.live_slice_metrics")) != PI_DB_OK)
         goto out;
-    rc = exec_cmd(db, "COMMIT", "commit");
+    rc = dbu_exec(db, "COMMIT", "commit");
     if (rc == PI_DB_OK) {
         db->last_job = st->job_id;
         db->last_job_written = written;
     }
 out:
     if (rc != PI_DB_OK)
-        rollback(db);
+        dbu_rollback(db);
     free(jtext);
     return rc;
 }
@@ -776,7 +654,7 @@ int pi_db_ingest_job(struct pi_db *db, const char *cluster, const json_t *job, i
         return rc;
     char *text = json_dumps(job, JSON_COMPACT);
     const char *p[2] = { cid, text };
-    rc = check(db, q(db, "SELECT js_data.ingest_job($1, $2)", 2, p), PGRES_TUPLES_OK, "job record");
+    rc = dbu_check(db, dbu_q(db, "SELECT js_data.ingest_job($1, $2)", 2, p), PGRES_TUPLES_OK, "job record");
     free(text);
     return rc;
 }
@@ -790,7 +668,7 @@ int pi_db_quarantine(struct pi_db *db, const char *cluster, long long job, const
         return rc;
     snprintf(j, sizeof j, "%lld", job);
     const char *p[7] = { cid, j, step, node, file, moved_to, reason };
-    return check(db, q(db, "SELECT js_data.add_quarantine($1, $2, $3, $4, $5, $6, $7)", 7, p), PGRES_TUPLES_OK, "quarantine");
+    return dbu_check(db, dbu_q(db, "SELECT js_data.add_quarantine($1, $2, $3, $4, $5, $6, $7)", 7, p), PGRES_TUPLES_OK, "quarantine");
 }
 
 int pi_db_durable(struct pi_db *db)
@@ -800,29 +678,9 @@ int pi_db_durable(struct pi_db *db)
      * It must write: a commit that wrote no log record is not flushed (an xid alone is not
      * enough). */
     const char *p[1] = { db->who };
-    return check(db, q(db, "INSERT INTO js_data.ingest_sessions (backend_pid, who, at) VALUES (pg_backend_pid(), $1, now()) "
+    return dbu_check(db, dbu_q(db, "INSERT INTO js_data.ingest_sessions (backend_pid, who, at) VALUES (pg_backend_pid(), $1, now()) "
                            "ON CONFLICT (backend_pid) DO UPDATE SET who = excluded.who, at = excluded.at", 1, p),
                  PGRES_COMMAND_OK, "flush the commits");
-}
-
-int pi_db_rollup(struct pi_db *db, long *folded)
-{
-    *folded = 0;
-    for (int attempt = 0; attempt < 1000; attempt++) {
-        PGresult *r = PQexec(db->conn, "SELECT js_data.rollup_totals(500)");
-        if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-            int rc = check(db, r, PGRES_TUPLES_OK, "fold the slice totals");
-            if (rc == PI_DB_RETRY && db->conn && attempt < 3)
-                continue; /* a deadlock with another daemon */
-            return rc;
-        }
-        long n = atol(PQgetvalue(r, 0, 0));
-        PQclear(r);
-        *folded += n;
-        if (n == 0)
-            break;
-    }
-    return PI_DB_OK;
 }
 
 int pi_db_status(struct pi_db *db, FILE *out)
@@ -836,7 +694,7 @@ int pi_db_status(struct pi_db *db, FILE *out)
         " (SELECT count(*) FROM js_data.totals_pending),"
         " (SELECT max(version) FROM js_data.schema_migrations)");
     if (PQresultStatus(r) != PGRES_TUPLES_OK)
-        return check(db, r, PGRES_TUPLES_OK, "status");
+        return dbu_check(db, r, PGRES_TUPLES_OK, "status");
     fprintf(out, "ingested step records: %s\nlast minute: %s\nlast hour: %s\nlast ingest: %s\nquarantined files: %s\n"
             "step records waiting for the slice totals: %s\nschema version: %s\n",
             PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2), PQgetvalue(r, 0, 3), PQgetvalue(r, 0, 4),

@@ -95,8 +95,8 @@ static json_t *cell(const PGresult *r, int row, int col)
     }
 }
 
-json_t *jsw_db_rows(jsw_db *db, const char *query_name, int nparams, const char *const *params,
-                    char *err, size_t errlen)
+PGresult *jsw_db_result(jsw_db *db, const char *query_name, int nparams, const char *const *params,
+                        char *err, size_t errlen)
 {
     const char *sql = jsw_query_text(query_name);
     if (!sql) {
@@ -110,6 +110,15 @@ json_t *jsw_db_rows(jsw_db *db, const char *query_name, int nparams, const char 
         PQclear(r);
         return NULL;
     }
+    return r;
+}
+
+json_t *jsw_db_rows(jsw_db *db, const char *query_name, int nparams, const char *const *params,
+                    char *err, size_t errlen)
+{
+    PGresult *r = jsw_db_result(db, query_name, nparams, params, err, errlen);
+    if (!r)
+        return NULL;
     int rows = PQntuples(r), cols = PQnfields(r);
     json_t *out = json_array();
     for (int i = 0; i < rows; i++) {

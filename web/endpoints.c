@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "jsweb.h"
+#include "profile_format.h"
 
 #define FAIL(st, ...)                                                                            \
     do {                                                                                         \
@@ -280,6 +281,137 @@ static bool node_name_valid(const char *n)
     return true;
 }
 
+static json_int_t int_or(json_t *v, json_int_t dflt)
+{
+    return json_is_integer(v) ? json_integer_value(v) : dflt;
+}
+
+/* The metric names of JS_PROFILE_METRICS (docs/profile-format.md), NULL-terminated, for
+ * parameter checks. */
+static const char *const *metric_names(void)
+{
+    static const char *names[JS_M_COUNT + 1];
+    if (!names[0])
+        for (int m = 0; m < JS_M_COUNT; m++)
+            names[m] = js_profile_metrics[m].name;
+    return names;
+}
+
+/* The index of a metric in JS_PROFILE_METRICS, -1 for NULL (every metric). */
+static int metric_index(const char *name)
+{
+    for (int m = 0; name && m < JS_M_COUNT; m++)
+        if (!strcmp(js_profile_metrics[m].name, name))
+            return m;
+    return -1;
+}
+
+/* The slices of a chart: at most `points` groups of `width` consecutive slices (1 when the
+ * step has no more slices than points, or points is 0). */
+static size_t group_width(size_t n, int64_t points)
+{
+    return points > 0 && n > (size_t)points ? (n + (size_t)points - 1) / (size_t)points : 1;
+}
+
+/* Decode a step's own slices (its folded series and its step-nodes queued for the fold; with
+ * live, its running step-nodes' provisional vectors too): 0, or -1 with err set. */
+static int own_slices(jsw_db *db, const struct jsw_request *req, int64_t job, const char *step,
+                      const char *metric, bool live, json_t *s, struct jsw_slices *own, char *err,
+                      size_t errlen)
+{
+    json_t *lo = json_object_get(s, "first_slice"), *hi = json_object_get(s, "last_slice");
+    if (!json_is_integer(lo) || !json_is_integer(hi)) {
+        memset(own, 0, sizeof *own); /* no slice was recorded */
+        return 0;
+    }
+    if (jsw_slices_init(own, json_integer_value(lo), json_integer_value(hi)) < 0) {
+        snprintf(err, errlen, "the step's slices %lld .. %lld are too many to chart",
+                 (long long)json_integer_value(lo), (long long)json_integer_value(hi));
+        return -1;
+    }
+    struct args a;
+    args_init(&a, req);
+    arg_int(&a, job, true);
+    arg_str(&a, step);
+    arg_str(&a, metric);
+    if (jsw_slices_add(own, db, "series_own", a.n, a.v, err, errlen) < 0 ||
+        (live && jsw_slices_add_live(own, db, a.n - 1, a.v, err, errlen) < 0)) {
+        jsw_slices_free(own);
+        return -1;
+    }
+    return 0;
+}
+
+/* The step's slices with activity as the step page charts them: {slice, t, nodes, processes,
+ * m: {metric: value, only those above 0}}, runs of slices summed when points asks for fewer
+ * (then "slices" says how many; nodes and processes are the largest of the run). */
+static json_t *step_slices_json(const struct jsw_slices *own, double len, int64_t points)
+{
+    json_t *out = json_array();
+    size_t w = group_width(own->n, points);
+    for (size_t i = 0; i < own->n; i += w) {
+        int64_t nodes = 0, procs = 0, sum[JS_M_COUNT] = { 0 };
+        size_t end = i + w < own->n ? i + w : own->n;
+        for (size_t k = i; k < end; k++) {
+            nodes = own->count[k] > nodes ? own->count[k] : nodes;
+            procs = own->procs[k] > procs ? own->procs[k] : procs;
+            for (int m = 0; m < JS_M_COUNT; m++)
+                sum[m] += own->v[k * JS_M_COUNT + (size_t)m];
+        }
+        if (nodes == 0)
+            continue; /* no activity */
+        json_t *mo = json_object();
+        for (int m = 0; m < JS_M_COUNT; m++)
+            if (sum[m])
+                json_object_set_new(mo, js_profile_metrics[m].name, json_integer(sum[m]));
+        int64_t slice = own->first + (int64_t)i;
+        json_t *row = json_pack("{s:I,s:f,s:I,s:I,s:o}", "slice", (json_int_t)slice, "t", (double)slice * len,
+                                "nodes", (json_int_t)nodes, "processes", (json_int_t)procs, "m", mo);
+        if (w > 1)
+            json_object_set_new(row, "slices", json_integer((json_int_t)(end - i)));
+        json_array_append_new(out, row);
+    }
+    return out;
+}
+
+/* Per slice of the step (idle ones included): {slice, t, own: {metric...}, others:
+ * {metric...}, other_step_nodes}: others is the total of the scope less the step's own, never
+ * below 0 (a total may lag a step-node ingested a moment ago); runs of slices summed as in
+ * step_slices_json (other_step_nodes the largest of the run). */
+static json_t *background_json(const struct jsw_slices *own, const struct jsw_slices *tot, int only,
+                               double len, int64_t points)
+{
+    json_t *out = json_array();
+    size_t w = group_width(own->n, points);
+    for (size_t i = 0; i < own->n; i += w) {
+        int64_t others_nodes = 0, o[JS_M_COUNT] = { 0 }, b[JS_M_COUNT] = { 0 };
+        size_t end = i + w < own->n ? i + w : own->n;
+        for (size_t k = i; k < end; k++) {
+            int64_t bn = tot->count[k] - own->count[k];
+            others_nodes = bn > others_nodes ? bn : others_nodes;
+            for (int m = 0; m < JS_M_COUNT; m++) {
+                int64_t x = own->v[k * JS_M_COUNT + (size_t)m], t = tot->v[k * JS_M_COUNT + (size_t)m];
+                o[m] += x;
+                b[m] += t > x ? t - x : 0;
+            }
+        }
+        json_t *oo = json_object(), *bo = json_object();
+        for (int m = 0; m < JS_M_COUNT; m++) {
+            if (only >= 0 && m != only)
+                continue;
+            json_object_set_new(oo, js_profile_metrics[m].name, json_integer(o[m]));
+            json_object_set_new(bo, js_profile_metrics[m].name, json_integer(b[m]));
+        }
+        int64_t slice = own->first + (int64_t)i;
+        json_t *row = json_pack("{s:I,s:f,s:I,s:o,s:o}", "slice", (json_int_t)slice, "t", (double)slice * len,
+                                "other_step_nodes", (json_int_t)others_nodes, "own", oo, "others", bo);
+        if (w > 1)
+            json_object_set_new(row, "slices", json_integer((json_int_t)(end - i)));
+        json_array_append_new(out, row);
+    }
+    return out;
+}
+
 #define STEP_PROCESSES_MAX 1000 /* processes listed by the step endpoint */
 
 static json_t *h_step(jsw_db *db, const struct jsw_request *req, int *status, char *err,
@@ -301,8 +433,21 @@ static json_t *h_step(jsw_db *db, const struct jsw_request *req, int *status, ch
         DBFAIL();
     if (json_is_null(s))
         FAIL(404, "no step %s of a job %lld of yours", step, (long long)job);
-    static const char *const parts[][2] = { { "slices", "step_slices" },
-                                            { "digest", "step_digest" },
+    int64_t points = 0;
+    if (jsw_param_int(req, "points", 10, 100000, &points, NULL, err, errlen)) {
+        json_decref(s);
+        *status = 400;
+        return NULL;
+    }
+    struct jsw_slices own;
+    if (own_slices(db, req, job, step, NULL, json_is_true(json_object_get(s, "live")), s, &own, err, errlen) < 0) {
+        json_decref(s);
+        DBFAIL();
+    }
+    json_object_set_new(s, "slices", own.n ? step_slices_json(&own, (double)int_or(json_object_get(s, "slice_seconds"), 4), points)
+                                           : json_array());
+    jsw_slices_free(&own);
+    static const char *const parts[][2] = { { "digest", "step_digest" },
                                             { "files", "step_files" } };
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         json_t *rows = jsw_db_rows(db, parts[i][1], a.n, a.v, err, errlen);
@@ -342,84 +487,6 @@ static json_t *h_step(jsw_db *db, const struct jsw_request *req, int *status, ch
     return json_pack("{s:o}", "step", s);
 }
 
-/* The metric names of a slice vector (docs/profile-format.md), for ranking contributors. */
-static const char *const metrics[] = {
-    "posix_read_calls", "posix_read_bytes", "posix_write_calls", "posix_write_bytes",
-    "posix_open_calls", "posix_meta_calls", "posix_ns", "stdio_read_calls", "stdio_read_bytes",
-    "stdio_write_calls", "stdio_write_bytes", "stdio_open_calls", "stdio_meta_calls", "stdio_ns",
-    "lower_read_bytes", "lower_write_bytes", "mpi_send_calls", "mpi_send_bytes", "mpi_recv_calls",
-    "mpi_recv_bytes", "mpi_p2p_ns", "mpi_coll_calls", "mpi_coll_bytes", "mpi_coll_ns",
-    "mpiio_read_calls", "mpiio_read_bytes", "mpiio_write_calls", "mpiio_write_bytes",
-    "mpiio_coll_calls", "mpiio_meta_calls", "mpiio_ns", "cpu_ns", NULL
-};
-
-static size_t k_min(size_t a, size_t b) { return a < b ? a : b; }
-
-static json_int_t int_or_0(json_t *v)
-{
-    return json_is_integer(v) ? json_integer_value(v) : 0;
-}
-
-/* A row of js.step_background_*: {slice, t, own: {metric...}, others: {metric...},
- * other_step_nodes}: <metric> is the step's own sum, bg_<metric> the sum over all other steps
- * (never below 0: the totals of a slice may lag a step ingested a moment ago). */
-static json_t *split_background_row(json_t *row, const char *only)
-{
-    json_t *own = json_object(), *others = json_object();
-    json_t *out = json_pack("{s:O,s:O}", "slice", json_object_get(row, "slice"), "t",
-                            json_object_get(row, "t"));
-    for (const char *const *m = metrics; *m; m++) {
-        char key[64];
-        if (only && strcmp(only, *m) != 0)
-            continue;
-        snprintf(key, sizeof key, "bg_%s", *m);
-        json_int_t o = int_or_0(json_object_get(row, *m));
-        json_int_t b = int_or_0(json_object_get(row, key));
-        json_object_set_new(own, *m, json_integer(o));
-        json_object_set_new(others, *m, json_integer(b > 0 ? b : 0));
-    }
-    json_int_t bn = int_or_0(json_object_get(row, "bg_step_nodes"));
-    json_object_set_new(out, "other_step_nodes", json_integer(bn > 0 ? bn : 0));
-    json_object_set_new(out, "own", own);
-    json_object_set_new(out, "others", others);
-    return out;
-}
-
-/* Sum each run of `width` consecutive slices into the first one: at most `points` entries
- * for a long step (a 24 h step has 21600 slices of 4 s). */
-static json_t *downsample(json_t *slices, size_t points)
-{
-    size_t n = json_array_size(slices);
-    if (points == 0 || n <= points)
-        return slices;
-    size_t width = (n + points - 1) / points;
-    json_t *out = json_array();
-    for (size_t i = 0; i < n; i += width) {
-        json_t *first = json_array_get(slices, i);
-        json_t *acc = json_deep_copy(first);
-        for (size_t k = i + 1; k < i + width && k < n; k++) {
-            json_t *e = json_array_get(slices, k);
-            static const char *const parts[] = { "own", "others" };
-            for (int p = 0; p < 2; p++) {
-                json_t *dst = json_object_get(acc, parts[p]), *src = json_object_get(e, parts[p]);
-                const char *key;
-                json_t *v;
-                json_object_foreach(src, key, v) {
-                    json_t *d = json_object_get(dst, key);
-                    json_integer_set(d, json_integer_value(d) + json_integer_value(v));
-                }
-            }
-            json_t *o = json_object_get(acc, "other_step_nodes");
-            json_int_t a = json_integer_value(o), b = int_or_0(json_object_get(e, "other_step_nodes"));
-            json_integer_set(o, a > b ? a : b);
-        }
-        json_object_set_new(acc, "slices", json_integer((json_int_t)(k_min(i + width, n) - i)));
-        json_array_append_new(out, acc);
-    }
-    json_decref(slices);
-    return out;
-}
-
 static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *status, char *err,
                             size_t errlen)
 {
@@ -431,7 +498,7 @@ static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *stat
         step_param(req, &step, status, err, errlen))
         return NULL;
     if (jsw_param_enum(req, "scope", scopes, &scope, err, errlen) ||
-        jsw_param_enum(req, "metric", metrics, &metric, err, errlen) ||
+        jsw_param_enum(req, "metric", metric_names(), &metric, err, errlen) ||
         jsw_param_int(req, "top", 1, 50, &top, &has_top, err, errlen) ||
         jsw_param_int(req, "points", 10, 100000, &points, NULL, err, errlen)) {
         *status = 400;
@@ -454,20 +521,47 @@ static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *stat
                               "slice_seconds", json_object_get(s, "slice_seconds"), "nodes",
                               json_object_get(s, "node_names"), "cluster",
                               json_object_get(s, "cluster"));
+    double len = (double)int_or(json_object_get(s, "slice_seconds"), 4);
+    /* own: folded and queued, not the provisional rows of running step-nodes (the totals never
+     * hold those) */
+    struct jsw_slices own, tot;
+    int rc = own_slices(db, req, job, step, metric, false, s, &own, err, errlen);
     json_decref(s);
-    json_t *rows = jsw_db_rows(db, strcmp(scope, "nodes") ? "background_cluster"
-                                                            : "background_nodes",
-                               a.n, a.v, err, errlen);
-    if (!rows) {
+    if (rc < 0) {
         json_decref(brief);
         DBFAIL();
     }
-    json_t *slices = json_array();
-    size_t i;
-    json_t *row;
-    json_array_foreach(rows, i, row) json_array_append_new(slices, split_background_row(row, metric));
-    json_decref(rows);
-    slices = downsample(slices, (size_t)points);
+    json_t *slices;
+    if (own.n == 0) {
+        slices = json_array();
+    } else {
+        if (jsw_slices_init(&tot, own.first, own.first + (int64_t)own.n - 1) < 0) {
+            jsw_slices_free(&own);
+            json_decref(brief);
+            FAIL(500, "out of memory");
+        }
+        /* series_cluster: $4 job $5 metric $6 .. $7 slices; series_nodes: the step too */
+        bool nodes = !strcmp(scope, "nodes");
+        args_init(&a, req);
+        arg_int(&a, job, true);
+        if (nodes)
+            arg_str(&a, step);
+        arg_str(&a, metric);
+        arg_int(&a, own.first, true);
+        arg_int(&a, own.first + (int64_t)own.n - 1, true);
+        if (jsw_slices_add(&tot, db, nodes ? "series_nodes" : "series_cluster", a.n, a.v, err, errlen) < 0) {
+            jsw_slices_free(&own);
+            jsw_slices_free(&tot);
+            json_decref(brief);
+            DBFAIL();
+        }
+        slices = background_json(&own, &tot, metric_index(metric), len, points);
+        jsw_slices_free(&tot);
+        args_init(&a, req);
+        arg_int(&a, job, true);
+        arg_str(&a, step);
+    }
+    jsw_slices_free(&own);
     json_t *body = json_pack("{s:o,s:s,s:o}", "step", brief, "scope", scope, "slices", slices);
     if (has_top) {
         arg_str(&a, scope);

@@ -102,11 +102,35 @@ void jsw_db_close(jsw_db *db);
  * to stderr, the message in err). */
 json_t *jsw_db_rows(jsw_db *db, const char *query_name, int nparams, const char *const *params,
                     char *err, size_t errlen);
+/* The same query's raw result (PGRES_TUPLES_OK; PQclear it), or NULL on error. */
+struct pg_result;
+struct pg_result *jsw_db_result(jsw_db *db, const char *query_name, int nparams,
+                                const char *const *params, char *err, size_t errlen);
 /* The first row of jsw_db_rows, or json null when there is none; NULL on error. */
 json_t *jsw_db_row(jsw_db *db, const char *query_name, int nparams, const char *const *params,
                    char *err, size_t errlen);
 /* The SQL text of a named query (compiled in from queries.sql), or NULL. */
 const char *jsw_query_text(const char *name);
+
+/* --- per-slice series (series.c) ------------------------------------------------------------ */
+/* The slices first .. first + n - 1 of a step, decoded from the series queries of queries.sql
+ * (series_own, series_cluster, series_nodes: docs/schema.md, "Series"): per slice a count
+ * (nodes or step-nodes), processes, and the metrics of JS_PROFILE_METRICS (all, or the one
+ * asked for: the others stay 0). */
+struct jsw_slices {
+    int64_t first;
+    size_t n;
+    int64_t *count, *procs, *v; /* n; n; n x JS_M_COUNT */
+    long saturated;             /* sums that reached INT64_MAX and were kept there */
+};
+int jsw_slices_init(struct jsw_slices *s, int64_t first, int64_t last);
+void jsw_slices_free(struct jsw_slices *s);
+/* Add the rows of a series_* query (run with params); 0, or -1 with err set. */
+int jsw_slices_add(struct jsw_slices *s, jsw_db *db, const char *query_name, int nparams,
+                   const char *const *params, char *err, size_t errlen);
+/* Add the rows of series_live (plain per-slice vectors). */
+int jsw_slices_add_live(struct jsw_slices *s, jsw_db *db, int nparams, const char *const *params,
+                        char *err, size_t errlen);
 
 /* --- endpoints ----------------------------------------------------------------------------- */
 /* A handler returns the body for 200, or NULL after setting *status and err (400/403/404/500). */

@@ -252,17 +252,6 @@ WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
 ORDER BY s.cluster_id
 LIMIT 1
 
--- name: step_slices
--- $4 job id $5 step: per-slice metric vectors summed over the step's nodes; m holds the
--- metrics by name (docs/profile-format.md)
-SELECT s.slice, extract(epoch FROM s.slice_start)::float8 AS t, s.nodes, s.processes,
-       to_jsonb(s) - ARRAY['cluster_id', 'job_id', 'step_id', 'slice', 'slice_start', 'nodes', 'processes'] AS m
-FROM js.step_slices s
-WHERE s.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
-  AND s.job_id = $4::bigint AND s.step_id = $5
-ORDER BY s.slice
-
 -- name: step_node_slices
 -- $4 job id $5 step $6 node: the same on one node
 SELECT s.slice, extract(epoch FROM s.slice_start)::float8 AS t, s.node, s.processes,
@@ -316,27 +305,179 @@ WHERE a.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id
 GROUP BY a.file_id, a.path, a.scope, a.file_node
 ORDER BY a.path
 
--- name: background_cluster
--- $4 job id $5 step: js.step_background_cluster: per slice of the step (idle slices
--- included), its own metrics summed over its nodes (<metric>) and bg_<metric>, the sum over
--- all other steps on the whole cluster from the pre-aggregated totals. Sums only: no job of
--- anyone else is named.
-SELECT extract(epoch FROM b.slice_start)::float8 AS t, b.*
-FROM js.step_background_cluster b
-WHERE b.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+-- name: series_own
+-- $4 job id $5 step $6 metric (NULL: every metric): the step's own encoded series (docs/schema.md,
+-- "Series"; decoded by the CGI), summed over its folded step-nodes (count: nodes) and, pending,
+-- those of its step-nodes still queued for the fold (count: processes, a node where above 0).
+-- Every query named series_* returns these columns.
+SELECT false AS pending, x.chunk, x.first_slice, x.slices, x.nodes AS count, x.processes,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_read_calls' THEN x.posix_read_calls END AS posix_read_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_read_bytes' THEN x.posix_read_bytes END AS posix_read_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_write_calls' THEN x.posix_write_calls END AS posix_write_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_write_bytes' THEN x.posix_write_bytes END AS posix_write_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_open_calls' THEN x.posix_open_calls END AS posix_open_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_meta_calls' THEN x.posix_meta_calls END AS posix_meta_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_ns' THEN x.posix_ns END AS posix_ns,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_read_calls' THEN x.stdio_read_calls END AS stdio_read_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_read_bytes' THEN x.stdio_read_bytes END AS stdio_read_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_write_calls' THEN x.stdio_write_calls END AS stdio_write_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_write_bytes' THEN x.stdio_write_bytes END AS stdio_write_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_open_calls' THEN x.stdio_open_calls END AS stdio_open_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_meta_calls' THEN x.stdio_meta_calls END AS stdio_meta_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_ns' THEN x.stdio_ns END AS stdio_ns,
+       CASE WHEN $6::text IS NULL OR $6 = 'lower_read_bytes' THEN x.lower_read_bytes END AS lower_read_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'lower_write_bytes' THEN x.lower_write_bytes END AS lower_write_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_send_calls' THEN x.mpi_send_calls END AS mpi_send_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_send_bytes' THEN x.mpi_send_bytes END AS mpi_send_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_recv_calls' THEN x.mpi_recv_calls END AS mpi_recv_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_recv_bytes' THEN x.mpi_recv_bytes END AS mpi_recv_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_p2p_ns' THEN x.mpi_p2p_ns END AS mpi_p2p_ns,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_coll_calls' THEN x.mpi_coll_calls END AS mpi_coll_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_coll_bytes' THEN x.mpi_coll_bytes END AS mpi_coll_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_coll_ns' THEN x.mpi_coll_ns END AS mpi_coll_ns,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_read_calls' THEN x.mpiio_read_calls END AS mpiio_read_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_read_bytes' THEN x.mpiio_read_bytes END AS mpiio_read_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_write_calls' THEN x.mpiio_write_calls END AS mpiio_write_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_write_bytes' THEN x.mpiio_write_bytes END AS mpiio_write_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_coll_calls' THEN x.mpiio_coll_calls END AS mpiio_coll_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_meta_calls' THEN x.mpiio_meta_calls END AS mpiio_meta_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_ns' THEN x.mpiio_ns END AS mpiio_ns,
+       CASE WHEN $6::text IS NULL OR $6 = 'cpu_ns' THEN x.cpu_ns END AS cpu_ns
+FROM js.series_step x
+WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
-  AND b.job_id = $4::bigint AND b.step_id = $5
-ORDER BY b.slice
+  AND x.job_id = $4::bigint AND x.step_id = $5
+UNION ALL
+SELECT true, x.chunk, x.first_slice, x.slices, x.processes, x.processes,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_read_calls' THEN x.posix_read_calls END AS posix_read_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_read_bytes' THEN x.posix_read_bytes END AS posix_read_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_write_calls' THEN x.posix_write_calls END AS posix_write_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_write_bytes' THEN x.posix_write_bytes END AS posix_write_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_open_calls' THEN x.posix_open_calls END AS posix_open_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_meta_calls' THEN x.posix_meta_calls END AS posix_meta_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_ns' THEN x.posix_ns END AS posix_ns,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_read_calls' THEN x.stdio_read_calls END AS stdio_read_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_read_bytes' THEN x.stdio_read_bytes END AS stdio_read_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_write_calls' THEN x.stdio_write_calls END AS stdio_write_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_write_bytes' THEN x.stdio_write_bytes END AS stdio_write_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_open_calls' THEN x.stdio_open_calls END AS stdio_open_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_meta_calls' THEN x.stdio_meta_calls END AS stdio_meta_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_ns' THEN x.stdio_ns END AS stdio_ns,
+       CASE WHEN $6::text IS NULL OR $6 = 'lower_read_bytes' THEN x.lower_read_bytes END AS lower_read_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'lower_write_bytes' THEN x.lower_write_bytes END AS lower_write_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_send_calls' THEN x.mpi_send_calls END AS mpi_send_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_send_bytes' THEN x.mpi_send_bytes END AS mpi_send_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_recv_calls' THEN x.mpi_recv_calls END AS mpi_recv_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_recv_bytes' THEN x.mpi_recv_bytes END AS mpi_recv_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_p2p_ns' THEN x.mpi_p2p_ns END AS mpi_p2p_ns,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_coll_calls' THEN x.mpi_coll_calls END AS mpi_coll_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_coll_bytes' THEN x.mpi_coll_bytes END AS mpi_coll_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_coll_ns' THEN x.mpi_coll_ns END AS mpi_coll_ns,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_read_calls' THEN x.mpiio_read_calls END AS mpiio_read_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_read_bytes' THEN x.mpiio_read_bytes END AS mpiio_read_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_write_calls' THEN x.mpiio_write_calls END AS mpiio_write_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_write_bytes' THEN x.mpiio_write_bytes END AS mpiio_write_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_coll_calls' THEN x.mpiio_coll_calls END AS mpiio_coll_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_meta_calls' THEN x.mpiio_meta_calls END AS mpiio_meta_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_ns' THEN x.mpiio_ns END AS mpiio_ns,
+       CASE WHEN $6::text IS NULL OR $6 = 'cpu_ns' THEN x.cpu_ns END AS cpu_ns
+FROM js.series_step_pending x
+WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND x.job_id = $4::bigint AND x.step_id = $5
 
--- name: background_nodes
--- $4 job id $5 step: the same, scope "same nodes" (js.step_background_nodes: the totals of
--- the nodes the step ran on)
-SELECT extract(epoch FROM b.slice_start)::float8 AS t, b.*
-FROM js.step_background_nodes b
-WHERE b.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+-- name: series_cluster
+-- $4 job id $5 step $5 metric (NULL: every metric) $6 first slice $7 last slice (of the step):
+-- the cluster's encoded series (every folded step-node; count: step-nodes) in their chunks.
+-- Sums only: no job of anyone else is named.
+SELECT false AS pending, x.chunk, x.first_slice, x.slices, x.step_nodes AS count, NULL::bytea AS processes,
+       CASE WHEN $5::text IS NULL OR $5 = 'posix_read_calls' THEN x.posix_read_calls END AS posix_read_calls,
+       CASE WHEN $5::text IS NULL OR $5 = 'posix_read_bytes' THEN x.posix_read_bytes END AS posix_read_bytes,
+       CASE WHEN $5::text IS NULL OR $5 = 'posix_write_calls' THEN x.posix_write_calls END AS posix_write_calls,
+       CASE WHEN $5::text IS NULL OR $5 = 'posix_write_bytes' THEN x.posix_write_bytes END AS posix_write_bytes,
+       CASE WHEN $5::text IS NULL OR $5 = 'posix_open_calls' THEN x.posix_open_calls END AS posix_open_calls,
+       CASE WHEN $5::text IS NULL OR $5 = 'posix_meta_calls' THEN x.posix_meta_calls END AS posix_meta_calls,
+       CASE WHEN $5::text IS NULL OR $5 = 'posix_ns' THEN x.posix_ns END AS posix_ns,
+       CASE WHEN $5::text IS NULL OR $5 = 'stdio_read_calls' THEN x.stdio_read_calls END AS stdio_read_calls,
+       CASE WHEN $5::text IS NULL OR $5 = 'stdio_read_bytes' THEN x.stdio_read_bytes END AS stdio_read_bytes,
+       CASE WHEN $5::text IS NULL OR $5 = 'stdio_write_calls' THEN x.stdio_write_calls END AS stdio_write_calls,
+       CASE WHEN $5::text IS NULL OR $5 = 'stdio_write_bytes' THEN x.stdio_write_bytes END AS stdio_write_bytes,
+       CASE WHEN $5::text IS NULL OR $5 = 'stdio_open_calls' THEN x.stdio_open_calls END AS stdio_open_calls,
+       CASE WHEN $5::text IS NULL OR $5 = 'stdio_meta_calls' THEN x.stdio_meta_calls END AS stdio_meta_calls,
+       CASE WHEN $5::text IS NULL OR $5 = 'stdio_ns' THEN x.stdio_ns END AS stdio_ns,
+       CASE WHEN $5::text IS NULL OR $5 = 'lower_read_bytes' THEN x.lower_read_bytes END AS lower_read_bytes,
+       CASE WHEN $5::text IS NULL OR $5 = 'lower_write_bytes' THEN x.lower_write_bytes END AS lower_write_bytes,
+       CASE WHEN $5::text IS NULL OR $5 = 'mpi_send_calls' THEN x.mpi_send_calls END AS mpi_send_calls,
+       CASE WHEN $5::text IS NULL OR $5 = 'mpi_send_bytes' THEN x.mpi_send_bytes END AS mpi_send_bytes,
+       CASE WHEN $5::text IS NULL OR $5 = 'mpi_recv_calls' THEN x.mpi_recv_calls END AS mpi_recv_calls,
+       CASE WHEN $5::text IS NULL OR $5 = 'mpi_recv_bytes' THEN x.mpi_recv_bytes END AS mpi_recv_bytes,
+       CASE WHEN $5::text IS NULL OR $5 = 'mpi_p2p_ns' THEN x.mpi_p2p_ns END AS mpi_p2p_ns,
+       CASE WHEN $5::text IS NULL OR $5 = 'mpi_coll_calls' THEN x.mpi_coll_calls END AS mpi_coll_calls,
+       CASE WHEN $5::text IS NULL OR $5 = 'mpi_coll_bytes' THEN x.mpi_coll_bytes END AS mpi_coll_bytes,
+       CASE WHEN $5::text IS NULL OR $5 = 'mpi_coll_ns' THEN x.mpi_coll_ns END AS mpi_coll_ns,
+       CASE WHEN $5::text IS NULL OR $5 = 'mpiio_read_calls' THEN x.mpiio_read_calls END AS mpiio_read_calls,
+       CASE WHEN $5::text IS NULL OR $5 = 'mpiio_read_bytes' THEN x.mpiio_read_bytes END AS mpiio_read_bytes,
+       CASE WHEN $5::text IS NULL OR $5 = 'mpiio_write_calls' THEN x.mpiio_write_calls END AS mpiio_write_calls,
+       CASE WHEN $5::text IS NULL OR $5 = 'mpiio_write_bytes' THEN x.mpiio_write_bytes END AS mpiio_write_bytes,
+       CASE WHEN $5::text IS NULL OR $5 = 'mpiio_coll_calls' THEN x.mpiio_coll_calls END AS mpiio_coll_calls,
+       CASE WHEN $5::text IS NULL OR $5 = 'mpiio_meta_calls' THEN x.mpiio_meta_calls END AS mpiio_meta_calls,
+       CASE WHEN $5::text IS NULL OR $5 = 'mpiio_ns' THEN x.mpiio_ns END AS mpiio_ns,
+       CASE WHEN $5::text IS NULL OR $5 = 'cpu_ns' THEN x.cpu_ns END AS cpu_ns
+FROM js.series_cluster x
+WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
-  AND b.job_id = $4::bigint AND b.step_id = $5
-ORDER BY b.slice
+  AND x.chunk BETWEEN js_data.series_chunk_of($6::bigint) AND $7::bigint
+
+-- name: series_nodes
+-- $4 job id $5 step $6 metric $7 first slice $8 last slice: the same for scope "same nodes":
+-- the encoded series of the nodes the step ran on (every folded step on them)
+SELECT false AS pending, x.chunk, x.first_slice, x.slices, x.step_nodes AS count, NULL::bytea AS processes,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_read_calls' THEN x.posix_read_calls END AS posix_read_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_read_bytes' THEN x.posix_read_bytes END AS posix_read_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_write_calls' THEN x.posix_write_calls END AS posix_write_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_write_bytes' THEN x.posix_write_bytes END AS posix_write_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_open_calls' THEN x.posix_open_calls END AS posix_open_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_meta_calls' THEN x.posix_meta_calls END AS posix_meta_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'posix_ns' THEN x.posix_ns END AS posix_ns,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_read_calls' THEN x.stdio_read_calls END AS stdio_read_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_read_bytes' THEN x.stdio_read_bytes END AS stdio_read_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_write_calls' THEN x.stdio_write_calls END AS stdio_write_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_write_bytes' THEN x.stdio_write_bytes END AS stdio_write_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_open_calls' THEN x.stdio_open_calls END AS stdio_open_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_meta_calls' THEN x.stdio_meta_calls END AS stdio_meta_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'stdio_ns' THEN x.stdio_ns END AS stdio_ns,
+       CASE WHEN $6::text IS NULL OR $6 = 'lower_read_bytes' THEN x.lower_read_bytes END AS lower_read_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'lower_write_bytes' THEN x.lower_write_bytes END AS lower_write_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_send_calls' THEN x.mpi_send_calls END AS mpi_send_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_send_bytes' THEN x.mpi_send_bytes END AS mpi_send_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_recv_calls' THEN x.mpi_recv_calls END AS mpi_recv_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_recv_bytes' THEN x.mpi_recv_bytes END AS mpi_recv_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_p2p_ns' THEN x.mpi_p2p_ns END AS mpi_p2p_ns,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_coll_calls' THEN x.mpi_coll_calls END AS mpi_coll_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_coll_bytes' THEN x.mpi_coll_bytes END AS mpi_coll_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpi_coll_ns' THEN x.mpi_coll_ns END AS mpi_coll_ns,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_read_calls' THEN x.mpiio_read_calls END AS mpiio_read_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_read_bytes' THEN x.mpiio_read_bytes END AS mpiio_read_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_write_calls' THEN x.mpiio_write_calls END AS mpiio_write_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_write_bytes' THEN x.mpiio_write_bytes END AS mpiio_write_bytes,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_coll_calls' THEN x.mpiio_coll_calls END AS mpiio_coll_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_meta_calls' THEN x.mpiio_meta_calls END AS mpiio_meta_calls,
+       CASE WHEN $6::text IS NULL OR $6 = 'mpiio_ns' THEN x.mpiio_ns END AS mpiio_ns,
+       CASE WHEN $6::text IS NULL OR $6 = 'cpu_ns' THEN x.cpu_ns END AS cpu_ns
+FROM js.series_node x
+WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND x.chunk BETWEEN js_data.series_chunk_of($7::bigint) AND $8::bigint
+  AND x.node IN (SELECT sn.node FROM js.step_nodes sn
+                 WHERE sn.cluster_id = x.cluster_id AND sn.job_id = $4::bigint AND sn.step_id = $5)
+
+-- name: series_live
+-- $4 job id $5 step: the provisional per-slice vectors of the step's running step-nodes
+SELECT x.slice, x.processes, x.posix_read_calls, x.posix_read_bytes, x.posix_write_calls, x.posix_write_bytes, x.posix_open_calls, x.posix_meta_calls, x.posix_ns, x.stdio_read_calls, x.stdio_read_bytes, x.stdio_write_calls, x.stdio_write_bytes, x.stdio_open_calls, x.stdio_meta_calls, x.stdio_ns, x.lower_read_bytes, x.lower_write_bytes, x.mpi_send_calls, x.mpi_send_bytes, x.mpi_recv_calls, x.mpi_recv_bytes, x.mpi_p2p_ns, x.mpi_coll_calls, x.mpi_coll_bytes, x.mpi_coll_ns, x.mpiio_read_calls, x.mpiio_read_bytes, x.mpiio_write_calls, x.mpiio_write_bytes, x.mpiio_coll_calls, x.mpiio_meta_calls, x.mpiio_ns, x.cpu_ns
+FROM js.live_slices x
+WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND x.job_id = $4::bigint AND x.step_id = $5
 
 -- name: background_top
 -- $4 job id $5 step $6 scope (cluster|nodes) $7 how many $8 metric to rank by: the jobs that

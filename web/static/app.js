@@ -684,7 +684,8 @@
     destroyCharts('step');
     const T = clear($('#tab-step'));
     T.appendChild(el('p', { class: 'note', text: 'Loading step ' + step + ' of job ' + job + '…' }));
-    const { step: s } = await api('step', { job, step });
+    /* per-slice metrics summed by the server into at most as many points as a chart draws */
+    const { step: s } = await api('step', { job, step, points: 1500 });
     clear(T);
     const L = s.slice_seconds || 4;
     T.appendChild(el('h3', {}, link(Object.assign({}, S.route, { sel: 'job:' + job }), 'Job ' + job), ' › Step ' + s.step + (s.name ? ' · ' + s.name : '') + ' ', el('span', { class: 'state-' + String(s.state || '').replace(/[^A-Z_]/g, ''), text: s.state || '' })));
@@ -724,7 +725,7 @@
       if (!used.length) continue;
       const card = el('div', { class: 'card' }, el('h4', { text: g.label + ' (' + g.unit + ')' }));
       series.appendChild(card);
-      chart('step', card, '', { type: 'line', data: { datasets: used.map((m, i) => ({ label: m, data: slices.map(r => ({ x: r.t, y: (Number((r.m || {})[m]) || 0) * (g.scale || 1) / L })), borderColor: palette(i + 2), backgroundColor: palette(i + 2), pointRadius: slices.length < 60 ? 3 : 0, stepped: true })) }, options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : 0) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true } } } });
+      chart('step', card, '', { type: 'line', data: { datasets: used.map((m, i) => ({ label: m, data: slices.map(r => ({ x: r.t, y: (Number((r.m || {})[m]) || 0) * (g.scale || 1) / (L * (r.slices || 1)) })), borderColor: palette(i + 2), backgroundColor: palette(i + 2), pointRadius: slices.length < 60 ? 3 : 0, stepped: true })) }, options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : 0) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true } } } });
     }
     if (!slices.length) series.appendChild(el('p', { class: 'empty', text: 'No per-slice metrics for this step.' }));
 

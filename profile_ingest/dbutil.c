@@ -1,0 +1,204 @@
+/* Helpers of the ingest's database code: COPY buffers, result checks, queries. */
+#include "config.h"
+
+#include "dbutil.h"
+#include "log.h"
+#include "series.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- a growing buffer for COPY data ---------------------------------------------- */
+
+void sb_need(struct sbuf *b, size_t more)
+{
+    if (b->len + more + 1 <= b->cap)
+        return;
+    size_t n = b->cap ? b->cap * 2 : 65536;
+    while (n < b->len + more + 1)
+        n *= 2;
+    char *q = realloc(b->p, n);
+    if (!q)
+        abort();
+    b->p = q;
+    b->cap = n;
+}
+
+void sb_raw(struct sbuf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap)
+        sb_need(b, n);
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    sb_need(b, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+/* a decimal integer (the hot path of COPY: a vsnprintf per value costs more than the COPY) */
+void sb_int(struct sbuf *b, int64_t v)
+{
+    char tmp[24], *e = tmp + sizeof tmp, *p = e;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    sb_raw(b, p, (size_t)(e - p));
+}
+
+/* a text field in COPY text format: NULL as \N, backslash, tab, newline, CR escaped */
+void sb_text(struct sbuf *b, const char *s)
+{
+    if (!s) {
+        sb_raw(b, "\\N", 2);
+        return;
+    }
+    for (; *s; s++) {
+        switch (*s) {
+        case '\\': sb_raw(b, "\\\\", 2); break;
+        case '\t': sb_raw(b, "\\t", 2); break;
+        case '\n': sb_raw(b, "\\n", 2); break;
+        case '\r': sb_raw(b, "\\r", 2); break;
+        default: sb_raw(b, s, 1);
+        }
+    }
+}
+
+void sb_ts(struct sbuf *b, int64_t ns)
+{
+    if (ns < 0) {
+        sb_raw(b, "\\N", 2);
+        return;
+    }
+    time_t sec = (time_t)(ns / 1000000000);
+    struct tm tm;
+    gmtime_r(&sec, &tm);
+    char t[40];
+    strftime(t, sizeof t, "%Y-%m-%d %H:%M:%S", &tm);
+    sb_printf(b, "%s.%06" PRId64 "+00", t, (ns % 1000000000) / 1000);
+}
+
+/* ---- errors ------------------------------------------------------------------------ */
+int dbu_transient(PGconn *c, const PGresult *r)
+{
+    if (PQstatus(c) != CONNECTION_OK)
+        return 1;
+    const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    if (!st)
+        return 1;
+    return !strncmp(st, "08", 2) || !strncmp(st, "57P", 3) || !strncmp(st, "53", 2) ||
+           !strcmp(st, "40001") || !strcmp(st, "40P01") || !strcmp(st, "55P03");
+}
+
+/* Check a result: PI_DB_OK, or RETRY/FAIL after logging (and clearing) it. */
+int dbu_check(struct pi_db *db, PGresult *r, ExecStatusType want, const char *what)
+{
+    if (r && PQresultStatus(r) == want) {
+        PQclear(r);
+        return PI_DB_OK;
+    }
+    ExecStatusType got = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    if (got == PGRES_COMMAND_OK || got == PGRES_TUPLES_OK || got == PGRES_COPY_IN) {
+        /* no error, another kind of result: our SQL is wrong (e.g. a migration ending in a
+         * SELECT), which no retry mends */
+        pi_error("database: %s: the server answered %s where %s was expected", what, PQresStatus(got), PQresStatus(want));
+        PQclear(r);
+        return PI_DB_FAIL;
+    }
+    int t = dbu_transient(db->conn, r);
+    const char *msg = r ? PQresultErrorMessage(r) : PQerrorMessage(db->conn);
+    char m[1024];
+    snprintf(m, sizeof m, "%s", msg && *msg ? msg : PQerrorMessage(db->conn));
+    m[strcspn(m, "\n")] = '\0';
+    if (t)
+        pi_warn("database: %s: %s (will retry)", what, m);
+    else
+        pi_error("database: %s: %s", what, m);
+    PQclear(r);
+    if (PQstatus(db->conn) != CONNECTION_OK) {
+        PQfinish(db->conn);
+        db->conn = NULL;
+        db->staged = 0;
+    }
+    return t ? PI_DB_RETRY : PI_DB_FAIL;
+}
+
+int dbu_exec(struct pi_db *db, const char *sql, const char *what)
+{
+    return dbu_check(db, PQexec(db->conn, sql), PGRES_COMMAND_OK, what);
+}
+
+void dbu_rollback(struct pi_db *db)
+{
+    if (db->conn && PQtransactionStatus(db->conn) != PQTRANS_IDLE)
+        PQclear(PQexec(db->conn, "ROLLBACK"));
+}
+
+PGresult *dbu_q(struct pi_db *db, const char *sql, int n, const char *const *params)
+{
+    return PQexecParams(db->conn, sql, n, NULL, params, NULL, NULL, 0);
+}
+
+int dbu_copy(struct pi_db *db, const char *sql, struct sbuf *b, const char *what)
+{
+    int rc = dbu_check(db, PQexec(db->conn, sql), PGRES_COPY_IN, what);
+    if (rc != PI_DB_OK)
+        return rc;
+    size_t off = 0;
+    while (off < b->len) {
+        size_t n = b->len - off > (1 << 20) ? (1 << 20) : b->len - off;
+        if (PQputCopyData(db->conn, b->p + off, (int)n) != 1)
+            break;
+        off += n;
+    }
+    PQputCopyEnd(db->conn, off == b->len ? NULL : "client error");
+    return dbu_check(db, PQgetResult(db->conn), PGRES_COMMAND_OK, what);
+}
+
+const char *dbu_metric_columns(void)
+{
+    static char cols[2048];
+    if (!cols[0])
+        for (int k = 0; k < JS_M_COUNT; k++) {
+            strncat(cols, k ? ", " : "", sizeof cols - strlen(cols) - 1);
+            strncat(cols, js_profile_metrics[k].name, sizeof cols - strlen(cols) - 1);
+        }
+    return cols;
+}
+
+/* One encoded series as a COPY text field: \N when it is all zeros, else \\x<hex>. */
+void sb_series(struct sbuf *b, const int64_t *v, size_t n, size_t stride, unsigned char *tmp)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t len = js_series_encode(v, n, stride, tmp);
+    if (len == 0) {
+        sb_raw(b, "\\N", 2);
+        return;
+    }
+    sb_need(b, 3 + 2 * len);
+    memcpy(b->p + b->len, "\\\\x", 3);
+    b->len += 3;
+    for (size_t i = 0; i < len; i++) {
+        b->p[b->len++] = hex[tmp[i] >> 4];
+        b->p[b->len++] = hex[tmp[i] & 15];
+    }
+}
+

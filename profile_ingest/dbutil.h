@@ -1,0 +1,45 @@
+/*
+ * Helpers shared by the ingest's database code (db.c: one step record; fold.c: the totals):
+ * a growing buffer for COPY text data, result checks that tell a transient error (retry) from
+ * a lasting one, and a few query shorthands. All take the session of struct pi_db.
+ */
+#ifndef PI_DBUTIL_H
+#define PI_DBUTIL_H
+
+#include "db.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sbuf {
+    char *p;
+    size_t len, cap;
+};
+
+void sb_need(struct sbuf *b, size_t more);
+void sb_raw(struct sbuf *b, const char *s, size_t n);
+void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* a decimal integer (the hot path of COPY: a vsnprintf per value costs more than the COPY) */
+void sb_int(struct sbuf *b, int64_t v);
+/* a text field in COPY text format: NULL as \N, backslash, tab, newline, CR escaped */
+void sb_text(struct sbuf *b, const char *s);
+/* a timestamptz field from epoch nanoseconds, \N when negative */
+void sb_ts(struct sbuf *b, int64_t ns);
+/* one encoded series (common/series.h) as a bytea field of COPY text format: \N when all the
+ * values are zero; tmp holds JS_SERIES_MAX_BYTES(n) */
+void sb_series(struct sbuf *b, const int64_t *v, size_t n, size_t stride, unsigned char *tmp);
+
+/* 1 when the error of r (or of the connection) may pass: the database is down or restarting,
+ * a deadlock, a serialization failure */
+int dbu_transient(PGconn *c, const PGresult *r);
+/* Check a result: PI_DB_OK, or RETRY/FAIL after logging (and clearing) it. */
+int dbu_check(struct pi_db *db, PGresult *r, ExecStatusType want, const char *what);
+int dbu_exec(struct pi_db *db, const char *sql, const char *what);
+void dbu_rollback(struct pi_db *db);
+PGresult *dbu_q(struct pi_db *db, const char *sql, int n, const char *const *params);
+/* COPY ... FROM STDIN with the rows in b */
+int dbu_copy(struct pi_db *db, const char *sql, struct sbuf *b, const char *what);
+/* the metric columns of JS_PROFILE_METRICS, comma-separated */
+const char *dbu_metric_columns(void);
+
+#endif
