@@ -18,7 +18,7 @@ command -v jq >/dev/null || skip_all "jq is not installed"
 api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"
 state=$JS_CLUSTER_DIR/web-e2e.env
 work=$JS_CLUSTER_DIR/web-e2e
-plan 57
+plan 62
 
 # --- real runs -----------------------------------------------------------------------------
 rm -rf "$work"; install -d -m 755 "$work"
@@ -141,7 +141,38 @@ for scope in cluster nodes; do
   get jsalice --data-urlencode q=background --data-urlencode "job=$sim" --data-urlencode step=0 --data-urlencode "scope=$scope"
   jq -e '(.slices | length) >= 1 and (.slices[0] | has("own") and has("others")) and (has("top") | not)' <<< "$body" >/dev/null
   ok $? "background ($scope): own metrics next to the sum over other jobs, no job named"
+  # the CGI decodes the series itself (web/series.c); the SQL views decode them in SQL
+  # (sql/025_series.sql): slice by slice and metric by metric, the same numbers. Other jobs
+  # are still being ingested, so the totals may move: the view is read before and after.
+  view_rows() {
+    psql -qAtX -c "SELECT coalesce(jsonb_agg(jsonb_build_object('slice', b.slice, 'n', greatest(b.bg_step_nodes, 0),
+            'own', (SELECT jsonb_object_agg(k, v) FROM jsonb_each(to_jsonb(b)) e(k, v)
+                    WHERE k NOT LIKE 'bg\\_%' AND k NOT IN ('cluster_id', 'job_id', 'step_id', 'slice', 'slice_start')),
+            'others', (SELECT jsonb_object_agg(substr(k, 4), greatest(v::bigint, 0)) FROM jsonb_each_text(to_jsonb(b)) e(k, v)
+                       WHERE k LIKE 'bg\\_%' AND k <> 'bg_step_nodes')) ORDER BY b.slice), '[]')
+         FROM js.step_background_$scope b WHERE b.job_id = $sim AND b.step_id = '0'" | jq -S -c .
+  }
+  for try in 1 2 3 4 5 6 7 8 9 10; do
+    want=$(view_rows)
+    get jsalice --data-urlencode q=background --data-urlencode "job=$sim" --data-urlencode step=0 --data-urlencode "scope=$scope"
+    got=$(jq -S -c '[.slices[] | {slice, n: .other_step_nodes, own, others}]' <<< "$body")
+    [ "$got" = "$want" ] && [ "$(view_rows)" = "$want" ] && break
+    sleep 2
+  done
+  is "$got" "$want" "background ($scope): the CGI's decoding of the series equals the SQL view's, every slice and metric"
+  get jsalice --data-urlencode q=background --data-urlencode "job=$sim" --data-urlencode step=0 --data-urlencode "scope=$scope" \
+    --data-urlencode metric=cpu_ns --data-urlencode points=10
+  jq -e --argjson w "$want" '(.slices | length) <= 10 and ([.slices[] | .slices // 1] | add) == ($w | length)
+         and ([.slices[].own.cpu_ns] | add) == ([$w[].own.cpu_ns] | add) and (.slices[0].own | keys) == ["cpu_ns"]' <<< "$body" >/dev/null
+  ok $? "background ($scope), metric=cpu_ns&points=10: one metric, at most 10 entries, every slice summed into one"
 done
+get jsalice --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=0
+want=$(psql -qAtX -c "SELECT coalesce(jsonb_agg(jsonb_build_object('slice', s.slice, 'nodes', s.nodes, 'processes', s.processes,
+          'm', coalesce((SELECT jsonb_object_agg(k, v) FROM jsonb_each(to_jsonb(s) - ARRAY['cluster_id', 'job_id', 'step_id',
+                'slice', 'slice_start', 'nodes', 'processes']) e(k, v) WHERE v::text <> '0'), '{}')) ORDER BY s.slice), '[]')
+       FROM js.step_slices s WHERE s.job_id = $sim AND s.step_id = '0'" | jq -S -c .)
+is "$(jq -S -c '[.step.slices[] | {slice, nodes, processes, m}]' <<< "$body")" "$want" \
+  "step: its slices decoded by the CGI equal js.step_slices, every slice and metric"
 # how processes ended (profile format 2): the real runs ended normally; the hand-made one was killed
 get jsalice --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=0
 jq -e '.step.killed_processes == 0 and (.step.process_list | length) == .step.processes and .step.process_list_truncated == false

@@ -1,5 +1,6 @@
 /* The schema's metric columns are exactly the profile format's metrics, in order: in every
- * per-slice and per-process table of sql/002_metrics.sql, each with a COMMENT, and in the
+ * per-slice and per-process table of sql/002_metrics.sql, each with a COMMENT; in every
+ * series table of sql/025_series.sql, which its fold and views decode and add; and in the
  * view js.processes as 006 spells it out; and a view redefined by a later migration keeps the
  * columns it had, in order, and gains new ones at its end only. */
 #include "config.h"
@@ -79,6 +80,45 @@ static void ingest_functions_add_every_metric_into_the_totals(void **state)
     }
 }
 
+/* 025: each series table holds a bytea series per metric, in order, each with a COMMENT; the
+ * SQL fold writes every metric into the three totals; the decoding views read every metric. */
+static void series_tables_hold_every_metric(void **state)
+{
+    (void)state;
+    const char *sql = slurp("sql/025_series.sql");
+    static const char *const tables[] = { "series_step_node", "series_step", "series_node", "series_cluster" };
+    char head[128], line[128], comment[160];
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+        snprintf(head, sizeof head, "CREATE TABLE js_data.%s (", tables[t]);
+        const char *p = strstr(sql, head);
+        assert_non_null(p);
+        for (int i = 0; i < JS_M_COUNT; i++) {
+            snprintf(line, sizeof line, "\n    %-20s bytea,", js_profile_metrics[i].name);
+            const char *q = strstr(p, line);
+            if (!q || strstr(p, "\n    PRIMARY KEY") < q)
+                fail_msg("%s: no series column %s (in order)", tables[t], js_profile_metrics[i].name);
+            p = q + strlen(line);
+            snprintf(comment, sizeof comment, "COMMENT ON COLUMN js_data.%s.%s IS '", tables[t], js_profile_metrics[i].name);
+            if (!strstr(sql, comment))
+                fail_msg("%s.%s has no COMMENT", tables[t], js_profile_metrics[i].name);
+        }
+    }
+    char x[160];
+    for (int i = 0; i < JS_M_COUNT; i++) {
+        const char *m = js_profile_metrics[i].name;
+        snprintf(x, sizeof x, "%s = excluded.%s", m, m); /* rollup_totals: three upserts */
+        const char *a = strstr(sql, x), *b = a ? strstr(a + 1, x) : NULL, *c = b ? strstr(b + 1, x) : NULL;
+        if (!c)
+            fail_msg("js_data.rollup_totals does not write %s into the three totals", m);
+        snprintf(x, sizeof x, "js_data.series_decode(r.%s, r.slices)", m); /* four decoding views */
+        a = strstr(sql, x);
+        b = a ? strstr(a + 1, x) : NULL;
+        c = b ? strstr(b + 1, x) : NULL;
+        if (!c || !strstr(c + 1, x))
+            fail_msg("a decoding view lacks %s", m);
+    }
+}
+
 /* 006 redefines js.processes with its columns spelt out (it was p.*): every metric, in order */
 static void process_view_keeps_every_metric(void **state)
 {
@@ -136,6 +176,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(metric_columns_follow_the_profile_format),
         cmocka_unit_test(ingest_functions_add_every_metric_into_the_totals),
+        cmocka_unit_test(series_tables_hold_every_metric),
         cmocka_unit_test(process_view_keeps_every_metric),
         cmocka_unit_test(redefined_views_only_gain_columns_at_their_end),
     };

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The per-slice series (sql/025_series.sql, common/series.h) on a synthetic cluster's real spool
+# (bench/gen/jsgen: MPI, I/O bursts, arrays, 1-8 nodes per step, 4 processes per node):
+# - what the ingest wrote decodes to the slices it read, and the C fold's step, node and
+#   cluster series are exactly the sums of those slices;
+# - the SQL fold (js_data.rollup_totals) writes the same bytes as the C fold;
+# - a database of the old shape (one row per step, node and slice: migrations up to 024) is
+#   converted in place by 025 to the same slices and totals.
+# (How compact the series are is bench/run scale's figure.)
+. "$JS_TOP_SRCDIR/tests/lib/tap.sh"
+need_cluster
+bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
+gen=$JS_TOP_BUILDDIR/bench/gen/jsgen
+[ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
+plan 9
+
+db=js_series
+old=js_series_old
+work=$(mktemp -d "$JS_CLUSTER_DIR/series.XXXXXX")
+q() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" -c "$1"; }
+qo() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$old" -c "$1"; }
+metrics=$("$JS_TOP_SRCDIR/sql/tools/metric-sql" list)
+sums=$(sed -E 's/([a-z0-9_]+)/sum(\1)::bigint AS \1/g' <<< "$metrics")
+
+dropdb --if-exists "$db" 2>/dev/null; createdb "$db"
+"$bin" --migrate --db "$JS_PG_CONNINFO dbname=$db" --log-level warn 2>/dev/null
+"$gen" --out "$work/spool" --nodes 12 --hours 1 --ppn 4 --seed 7 > "$work/gen.out"
+rows=$(awk '$1 == "slice_rows:" { print $2 }' "$work/gen.out")
+"$bin" --once --spool "$work/spool" --db "$JS_PG_CONNINFO dbname=$db" --log-level warn 2> "$work/ingest.log"
+is "$(q "SELECT count(*) FROM js_data.slice_metrics")|$(q "SELECT count(*) FROM js_data.totals_pending")" "$rows|0" \
+   "the ingest's series decode to every slice row jsgen wrote ($rows), and all are folded"
+
+# the C fold's totals against the sums of the decoded step-node slices, in SQL
+is "$(q "SELECT count(*) FROM (SELECT node, slice, count(*)::integer AS step_nodes, $sums FROM js_data.slice_metrics GROUP BY 1, 2
+                               EXCEPT SELECT node, slice, step_nodes, $metrics FROM js_data.slice_totals_node) x")" 0 \
+   "node totals: every node and slice is the sum over its step-nodes, metric by metric"
+is "$(q "SELECT count(*) FROM (SELECT slice, count(*)::integer AS step_nodes, $sums FROM js_data.slice_metrics GROUP BY 1
+                               EXCEPT SELECT slice, step_nodes, $metrics FROM js_data.slice_totals_cluster) x")|$(q "SELECT count(*) FROM js_data.slice_totals_cluster")" \
+   "0|$(q "SELECT count(DISTINCT slice) FROM js_data.slice_metrics")" "cluster totals: every slice is the sum over the cluster"
+is "$(q "SELECT count(*) FROM (SELECT job_id, step_id, slice, count(*)::integer, sum(processes)::integer, $sums FROM js_data.slice_metrics GROUP BY 1, 2, 3
+                               EXCEPT SELECT job_id, step_id, slice, nodes, processes, $metrics FROM js_data.step_series_slices) x")" 0 \
+   "step series: every step and slice is the sum over its nodes, with nodes and processes"
+
+# the SQL fold makes the same bytes
+dump() { q "COPY (SELECT * FROM js_data.$1 ORDER BY 1, 2, 3, 4) TO STDOUT" | md5sum; }
+c_step=$(dump series_step) c_node=$(dump series_node) c_cluster=$(dump series_cluster)
+q "TRUNCATE js_data.series_step, js_data.series_node, js_data.series_cluster;
+   INSERT INTO js_data.totals_pending (cluster_id, job_id, step_id, node) SELECT cluster_id, job_id, step_id, node FROM js_data.step_nodes;"
+n=0; while [ "$(q "SELECT js_data.rollup_totals(7)")" != 0 ]; do n=$((n + 1)); done
+is "$(dump series_step) $(dump series_node) $(dump series_cluster)" "$c_step $c_node $c_cluster" \
+   "js_data.rollup_totals (SQL, $n batches of 7) writes the same step, node and cluster series as the C fold"
+
+# an old database (migrations 000-024, one row per slice) converted in place by 025
+dropdb --if-exists "$old" 2>/dev/null; createdb "$old"
+for f in "$JS_TOP_SRCDIR"/sql/0[01]*.sql "$JS_TOP_SRCDIR"/sql/02[0-4]_*.sql; do
+  b=$(basename "$f" .sql)
+  PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -d "$old" -f "$f" > /dev/null || bail "old schema: $f"
+  [ "$b" = 000_bootstrap ] || qo "INSERT INTO js_data.schema_migrations (version, name) VALUES (${b%%_*}, '$b')"
+done
+q "COPY (SELECT * FROM js_data.clusters) TO STDOUT" | qo "COPY js_data.clusters FROM STDIN"
+q "COPY (SELECT cluster_id, job_id, step_id, node, slice, processes, $metrics FROM js_data.slice_metrics) TO STDOUT" > "$work/slices.tsv"
+qo "SELECT js_data.ensure_slice_partitions(min, max) FROM (VALUES ($(q "SELECT min(slice) FROM js_data.slice_metrics"), $(q "SELECT max(slice) FROM js_data.slice_metrics"))) v(min, max)" > /dev/null
+qo "COPY js_data.slice_metrics (cluster_id, job_id, step_id, node, slice, processes, $metrics) FROM STDIN" < "$work/slices.tsv"
+qo "INSERT INTO js_data.totals_pending (cluster_id, job_id, step_id, node) SELECT DISTINCT cluster_id, job_id, step_id, node FROM js_data.slice_metrics"
+while [ "$(qo "SELECT js_data.rollup_totals(50)")" != 0 ]; do :; done
+# one step-node left queued: the conversion must not fold it into the step series
+qo "INSERT INTO js_data.totals_pending (cluster_id, job_id, step_id, node) SELECT cluster_id, job_id, step_id, node FROM js_data.slice_metrics ORDER BY 1, 2, 3, 4 LIMIT 1"
+"$bin" --migrate --db "$JS_PG_CONNINFO dbname=$old" --log-level warn 2> "$work/migrate.log"
+ok $? "profile_ingest --migrate converts the old database ($(wc -l < "$work/slices.tsv") slice rows) in place"
+is "$(qo "COPY (SELECT cluster_id, job_id, step_id, node, slice, processes, $metrics FROM js_data.slice_metrics ORDER BY 1, 2, 3, 4, 5) TO STDOUT" | md5sum)" \
+   "$(sort -t "$(printf '\t')" -k1,1n -k2,2n -k3,3 -k4,4 -k5,5n "$work/slices.tsv" | md5sum)" \
+   "after the conversion every slice decodes to the row it was"
+is "$(qo "COPY (SELECT node, slice, step_nodes, $metrics FROM js_data.slice_totals_node ORDER BY 1, 2) TO STDOUT" | md5sum)" \
+   "$(q "COPY (SELECT node, slice, step_nodes, $metrics FROM js_data.slice_totals_node ORDER BY 1, 2) TO STDOUT" | md5sum)" \
+   "the converted node totals equal those the ingest folded"
+is "$(qo "SELECT count(*) FROM js_data.totals_pending")|$(qo "SELECT sum(nodes) FROM js_data.step_series_slices")" \
+   "1|$(( $(q "SELECT count(*) FROM js_data.slice_metrics") - $(q "SELECT count(*) FROM js_data.slice_metrics WHERE (cluster_id, job_id, step_id, node) = (SELECT cluster_id, job_id, step_id, node FROM js_data.step_nodes ORDER BY 1, 2, 3, 4 LIMIT 1)") ))" \
+   "the step-node still queued stays queued, and out of the converted step series"
+
+dropdb "$old"; dropdb "$db"; rm -rf "$work"
