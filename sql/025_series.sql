@@ -1201,13 +1201,13 @@ END $$;
 
 CREATE VIEW js.step_node_slices AS
     SELECT m.cluster_id, m.job_id, m.step_id, m.node, m.slice, m.processes, m.posix_read_calls, m.posix_read_bytes, m.posix_write_calls, m.posix_write_bytes, m.posix_open_calls, m.posix_meta_calls, m.posix_ns, m.stdio_read_calls, m.stdio_read_bytes, m.stdio_write_calls, m.stdio_write_bytes, m.stdio_open_calls, m.stdio_meta_calls, m.stdio_ns, m.lower_read_bytes, m.lower_write_bytes, m.mpi_send_calls, m.mpi_send_bytes, m.mpi_recv_calls, m.mpi_recv_bytes, m.mpi_p2p_ns, m.mpi_coll_calls, m.mpi_coll_bytes, m.mpi_coll_ns, m.mpiio_read_calls, m.mpiio_read_bytes, m.mpiio_write_calls, m.mpiio_write_bytes, m.mpiio_coll_calls, m.mpiio_meta_calls, m.mpiio_ns, m.cpu_ns,
-           js_data.slice_start(m.cluster_id, m.slice) AS slice_start
+           js_data.slice_start(m.cluster_id, m.slice) AS slice_start, m.chunk
     FROM js_data.slice_metrics m
     UNION ALL
     SELECT m.cluster_id, m.job_id, m.step_id, m.node, m.slice, m.processes, m.posix_read_calls, m.posix_read_bytes, m.posix_write_calls, m.posix_write_bytes, m.posix_open_calls, m.posix_meta_calls, m.posix_ns, m.stdio_read_calls, m.stdio_read_bytes, m.stdio_write_calls, m.stdio_write_bytes, m.stdio_open_calls, m.stdio_meta_calls, m.stdio_ns, m.lower_read_bytes, m.lower_write_bytes, m.mpi_send_calls, m.mpi_send_bytes, m.mpi_recv_calls, m.mpi_recv_bytes, m.mpi_p2p_ns, m.mpi_coll_calls, m.mpi_coll_bytes, m.mpi_coll_ns, m.mpiio_read_calls, m.mpiio_read_bytes, m.mpiio_write_calls, m.mpiio_write_bytes, m.mpiio_coll_calls, m.mpiio_meta_calls, m.mpiio_ns, m.cpu_ns,
-           js_data.slice_start(m.cluster_id, m.slice) AS slice_start
+           js_data.slice_start(m.cluster_id, m.slice) AS slice_start, js_data.series_chunk_of(m.slice)
     FROM js_data.live_slice_metrics m;
-COMMENT ON VIEW js.step_node_slices IS 'per-slice metric vectors of a step on one node (only slices with activity), provisional ones (a running step-node) included; decoded from js_data.series_step_node: filter by job and step';
+COMMENT ON VIEW js.step_node_slices IS 'per-slice metric vectors of a step on one node (only slices with activity), provisional ones (a running step-node) included; decoded from js_data.series_step_node, so filter by job and step, or by chunk (the first slice of the stored chunk: js_data.series_chunk_of(slice)) as well as by slice';
 
 -- A step's sums per slice: its folded series, its step-nodes still queued for the fold, and
 -- (for js.step_slices) the provisional ones of running step-nodes.

@@ -487,6 +487,63 @@ static json_t *h_step(jsw_db *db, const struct jsw_request *req, int *status, ch
     return json_pack("{s:o}", "step", s);
 }
 
+/* The k jobs that contributed most to the metric in the step's background (admins): the CGI
+ * ranks them from their series (background_rank), then reads their names and sums
+ * (background_top). [{job, user, name, slices, steps, io_bytes, mpi_bytes, cpu_ns, value}] */
+static json_t *top_contributors(jsw_db *db, const struct jsw_request *req, int64_t job, const char *step,
+                                const char *scope, const char *metric, int64_t first, int64_t last, int64_t k,
+                                char *err, size_t errlen)
+{
+    struct args a;
+    args_init(&a, req);
+    arg_int(&a, job, true);
+    arg_str(&a, step);
+    arg_str(&a, scope);
+    arg_str(&a, metric);
+    arg_int(&a, first, true);
+    arg_int(&a, last, true);
+    struct jsw_rank *rank;
+    int n = jsw_series_rank(db, a.n, a.v, first, last, &rank, err, errlen);
+    if (n < 0)
+        return NULL;
+    if (n > k)
+        n = (int)k;
+    char *ids = malloc(24 * (size_t)n + 3), *p = ids;
+    if (!ids) {
+        free(rank);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    *p++ = '{';
+    for (int i = 0; i < n; i++)
+        p += sprintf(p, "%s%lld", i ? "," : "", (long long)rank[i].job);
+    strcpy(p, "}");
+    args_init(&a, req);
+    arg_int(&a, job, true);
+    arg_str(&a, step);
+    arg_str(&a, scope);
+    arg_int(&a, first, true);
+    arg_int(&a, last, true);
+    arg_str(&a, ids);
+    json_t *rows = n ? jsw_db_rows(db, "background_top", a.n, a.v, err, errlen) : json_array();
+    free(ids);
+    json_t *out = rows ? json_array() : NULL;
+    for (int i = 0; rows && i < n; i++) {
+        size_t r;
+        json_t *row;
+        json_array_foreach(rows, r, row) {
+            if (int_or(json_object_get(row, "job"), -1) != rank[i].job)
+                continue;
+            json_object_set_new(row, "value", json_integer(rank[i].value));
+            json_array_append(out, row);
+            break;
+        }
+    }
+    json_decref(rows);
+    free(rank);
+    return out;
+}
+
 static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *status, char *err,
                             size_t errlen)
 {
@@ -532,10 +589,11 @@ static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *stat
         DBFAIL();
     }
     json_t *slices;
+    int64_t first = own.first, last = own.first + (int64_t)own.n - 1;
     if (own.n == 0) {
         slices = json_array();
     } else {
-        if (jsw_slices_init(&tot, own.first, own.first + (int64_t)own.n - 1) < 0) {
+        if (jsw_slices_init(&tot, first, last) < 0) {
             jsw_slices_free(&own);
             json_decref(brief);
             FAIL(500, "out of memory");
@@ -547,8 +605,8 @@ static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *stat
         if (nodes)
             arg_str(&a, step);
         arg_str(&a, metric);
-        arg_int(&a, own.first, true);
-        arg_int(&a, own.first + (int64_t)own.n - 1, true);
+        arg_int(&a, first, true);
+        arg_int(&a, last, true);
         if (jsw_slices_add(&tot, db, nodes ? "series_nodes" : "series_cluster", a.n, a.v, err, errlen) < 0) {
             jsw_slices_free(&own);
             jsw_slices_free(&tot);
@@ -557,17 +615,13 @@ static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *stat
         }
         slices = background_json(&own, &tot, metric_index(metric), len, points);
         jsw_slices_free(&tot);
-        args_init(&a, req);
-        arg_int(&a, job, true);
-        arg_str(&a, step);
     }
     jsw_slices_free(&own);
     json_t *body = json_pack("{s:o,s:s,s:o}", "step", brief, "scope", scope, "slices", slices);
     if (has_top) {
-        arg_str(&a, scope);
-        arg_int(&a, top, true);
-        arg_str(&a, metric ? metric : "cpu_ns");
-        json_t *t = jsw_db_rows(db, "background_top", a.n, a.v, err, errlen);
+        json_t *t = first <= last ? top_contributors(db, req, job, step, scope, metric ? metric : "cpu_ns",
+                                                               first, last, top, err, errlen)
+                                  : json_array();
         if (!t) {
             json_decref(body);
             DBFAIL();

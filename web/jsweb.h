@@ -132,6 +132,15 @@ int jsw_slices_add(struct jsw_slices *s, jsw_db *db, const char *query_name, int
 int jsw_slices_add_live(struct jsw_slices *s, jsw_db *db, int nparams, const char *const *params,
                         char *err, size_t errlen);
 
+/* Rank the jobs of the query background_rank (run with params) by the sum of their series in
+ * the slices first .. last, best first (ties: the smaller job id): *out (malloc'd) holds them;
+ * returns how many, or -1 with err set. */
+struct jsw_rank {
+    int64_t job, value;
+};
+int jsw_series_rank(jsw_db *db, int nparams, const char *const *params, int64_t first, int64_t last,
+                    struct jsw_rank **out, char *err, size_t errlen);
+
 /* --- endpoints ----------------------------------------------------------------------------- */
 /* A handler returns the body for 200, or NULL after setting *status and err (400/403/404/500). */
 typedef json_t *(*jsw_handler)(jsw_db *db, const struct jsw_request *req, int *status,

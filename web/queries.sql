@@ -479,68 +479,126 @@ WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
   AND x.job_id = $4::bigint AND x.step_id = $5
 
+-- name: background_rank
+-- $4 job id $5 step $6 scope (cluster|nodes) $7 metric $8 first slice $9 last slice: admins only
+-- ($2): the encoded series of the metric (series) and of the activity (nodes or processes) of
+-- every other step in the chunks of those slices: summed over its nodes (folded, and its
+-- step-nodes still queued) for the whole cluster; its step-nodes on the step's nodes for
+-- "nodes". The CGI sums them in the slices and ranks the jobs (background&top=).
+SELECT x.job_id, x.step_id, x.chunk, x.first_slice, x.slices, x.nodes AS activity,
+       CASE $7 WHEN 'posix_read_calls' THEN x.posix_read_calls
+           WHEN 'posix_read_bytes' THEN x.posix_read_bytes
+           WHEN 'posix_write_calls' THEN x.posix_write_calls
+           WHEN 'posix_write_bytes' THEN x.posix_write_bytes
+           WHEN 'posix_open_calls' THEN x.posix_open_calls
+           WHEN 'posix_meta_calls' THEN x.posix_meta_calls WHEN 'posix_ns' THEN x.posix_ns
+           WHEN 'stdio_read_calls' THEN x.stdio_read_calls
+           WHEN 'stdio_read_bytes' THEN x.stdio_read_bytes
+           WHEN 'stdio_write_calls' THEN x.stdio_write_calls
+           WHEN 'stdio_write_bytes' THEN x.stdio_write_bytes
+           WHEN 'stdio_open_calls' THEN x.stdio_open_calls
+           WHEN 'stdio_meta_calls' THEN x.stdio_meta_calls WHEN 'stdio_ns' THEN x.stdio_ns
+           WHEN 'lower_read_bytes' THEN x.lower_read_bytes
+           WHEN 'lower_write_bytes' THEN x.lower_write_bytes
+           WHEN 'mpi_send_calls' THEN x.mpi_send_calls WHEN 'mpi_send_bytes' THEN x.mpi_send_bytes
+           WHEN 'mpi_recv_calls' THEN x.mpi_recv_calls WHEN 'mpi_recv_bytes' THEN x.mpi_recv_bytes
+           WHEN 'mpi_p2p_ns' THEN x.mpi_p2p_ns WHEN 'mpi_coll_calls' THEN x.mpi_coll_calls
+           WHEN 'mpi_coll_bytes' THEN x.mpi_coll_bytes WHEN 'mpi_coll_ns' THEN x.mpi_coll_ns
+           WHEN 'mpiio_read_calls' THEN x.mpiio_read_calls
+           WHEN 'mpiio_read_bytes' THEN x.mpiio_read_bytes
+           WHEN 'mpiio_write_calls' THEN x.mpiio_write_calls
+           WHEN 'mpiio_write_bytes' THEN x.mpiio_write_bytes
+           WHEN 'mpiio_coll_calls' THEN x.mpiio_coll_calls
+           WHEN 'mpiio_meta_calls' THEN x.mpiio_meta_calls WHEN 'mpiio_ns' THEN x.mpiio_ns
+           WHEN 'cpu_ns' THEN x.cpu_ns END AS series
+FROM js.series_step x
+WHERE $2::boolean AND $6 = 'cluster' AND x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND x.chunk BETWEEN js_data.series_chunk_of($8::bigint) AND $9::bigint AND NOT (x.job_id = $4::bigint AND x.step_id = $5)
+UNION ALL
+SELECT x.job_id, x.step_id, x.chunk, x.first_slice, x.slices, x.processes,
+       CASE $7 WHEN 'posix_read_calls' THEN x.posix_read_calls
+           WHEN 'posix_read_bytes' THEN x.posix_read_bytes
+           WHEN 'posix_write_calls' THEN x.posix_write_calls
+           WHEN 'posix_write_bytes' THEN x.posix_write_bytes
+           WHEN 'posix_open_calls' THEN x.posix_open_calls
+           WHEN 'posix_meta_calls' THEN x.posix_meta_calls WHEN 'posix_ns' THEN x.posix_ns
+           WHEN 'stdio_read_calls' THEN x.stdio_read_calls
+           WHEN 'stdio_read_bytes' THEN x.stdio_read_bytes
+           WHEN 'stdio_write_calls' THEN x.stdio_write_calls
+           WHEN 'stdio_write_bytes' THEN x.stdio_write_bytes
+           WHEN 'stdio_open_calls' THEN x.stdio_open_calls
+           WHEN 'stdio_meta_calls' THEN x.stdio_meta_calls WHEN 'stdio_ns' THEN x.stdio_ns
+           WHEN 'lower_read_bytes' THEN x.lower_read_bytes
+           WHEN 'lower_write_bytes' THEN x.lower_write_bytes
+           WHEN 'mpi_send_calls' THEN x.mpi_send_calls WHEN 'mpi_send_bytes' THEN x.mpi_send_bytes
+           WHEN 'mpi_recv_calls' THEN x.mpi_recv_calls WHEN 'mpi_recv_bytes' THEN x.mpi_recv_bytes
+           WHEN 'mpi_p2p_ns' THEN x.mpi_p2p_ns WHEN 'mpi_coll_calls' THEN x.mpi_coll_calls
+           WHEN 'mpi_coll_bytes' THEN x.mpi_coll_bytes WHEN 'mpi_coll_ns' THEN x.mpi_coll_ns
+           WHEN 'mpiio_read_calls' THEN x.mpiio_read_calls
+           WHEN 'mpiio_read_bytes' THEN x.mpiio_read_bytes
+           WHEN 'mpiio_write_calls' THEN x.mpiio_write_calls
+           WHEN 'mpiio_write_bytes' THEN x.mpiio_write_bytes
+           WHEN 'mpiio_coll_calls' THEN x.mpiio_coll_calls
+           WHEN 'mpiio_meta_calls' THEN x.mpiio_meta_calls WHEN 'mpiio_ns' THEN x.mpiio_ns
+           WHEN 'cpu_ns' THEN x.cpu_ns END
+FROM js.series_step_pending x
+WHERE $2::boolean AND $6 = 'cluster' AND x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND x.chunk BETWEEN js_data.series_chunk_of($8::bigint) AND $9::bigint AND NOT (x.job_id = $4::bigint AND x.step_id = $5)
+UNION ALL
+SELECT x.job_id, x.step_id, x.chunk, x.first_slice, x.slices, x.processes,
+       CASE $7 WHEN 'posix_read_calls' THEN x.posix_read_calls
+           WHEN 'posix_read_bytes' THEN x.posix_read_bytes
+           WHEN 'posix_write_calls' THEN x.posix_write_calls
+           WHEN 'posix_write_bytes' THEN x.posix_write_bytes
+           WHEN 'posix_open_calls' THEN x.posix_open_calls
+           WHEN 'posix_meta_calls' THEN x.posix_meta_calls WHEN 'posix_ns' THEN x.posix_ns
+           WHEN 'stdio_read_calls' THEN x.stdio_read_calls
+           WHEN 'stdio_read_bytes' THEN x.stdio_read_bytes
+           WHEN 'stdio_write_calls' THEN x.stdio_write_calls
+           WHEN 'stdio_write_bytes' THEN x.stdio_write_bytes
+           WHEN 'stdio_open_calls' THEN x.stdio_open_calls
+           WHEN 'stdio_meta_calls' THEN x.stdio_meta_calls WHEN 'stdio_ns' THEN x.stdio_ns
+           WHEN 'lower_read_bytes' THEN x.lower_read_bytes
+           WHEN 'lower_write_bytes' THEN x.lower_write_bytes
+           WHEN 'mpi_send_calls' THEN x.mpi_send_calls WHEN 'mpi_send_bytes' THEN x.mpi_send_bytes
+           WHEN 'mpi_recv_calls' THEN x.mpi_recv_calls WHEN 'mpi_recv_bytes' THEN x.mpi_recv_bytes
+           WHEN 'mpi_p2p_ns' THEN x.mpi_p2p_ns WHEN 'mpi_coll_calls' THEN x.mpi_coll_calls
+           WHEN 'mpi_coll_bytes' THEN x.mpi_coll_bytes WHEN 'mpi_coll_ns' THEN x.mpi_coll_ns
+           WHEN 'mpiio_read_calls' THEN x.mpiio_read_calls
+           WHEN 'mpiio_read_bytes' THEN x.mpiio_read_bytes
+           WHEN 'mpiio_write_calls' THEN x.mpiio_write_calls
+           WHEN 'mpiio_write_bytes' THEN x.mpiio_write_bytes
+           WHEN 'mpiio_coll_calls' THEN x.mpiio_coll_calls
+           WHEN 'mpiio_meta_calls' THEN x.mpiio_meta_calls WHEN 'mpiio_ns' THEN x.mpiio_ns
+           WHEN 'cpu_ns' THEN x.cpu_ns END
+FROM js.series_step_node x
+WHERE $2::boolean AND $6 = 'nodes' AND x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND x.chunk BETWEEN js_data.series_chunk_of($8::bigint) AND $9::bigint AND NOT (x.job_id = $4::bigint AND x.step_id = $5)
+  AND x.node IN (SELECT sn.node FROM js.step_nodes sn
+                 WHERE sn.cluster_id = x.cluster_id AND sn.job_id = $4::bigint AND sn.step_id = $5)
+
 -- name: background_top
--- $4 job id $5 step $6 scope (cluster|nodes) $7 how many $8 metric to rank by: the jobs that
--- contributed most to the background of the step. Admins only, also here in SQL ($2).
-WITH s AS (
-    SELECT st.cluster_id, st.first_slice, st.last_slice FROM js.steps st
-    JOIN js.jobs j ON j.cluster_id = st.cluster_id AND j.job_id = st.job_id
-    WHERE $2::boolean AND $1::text IS NOT NULL AND ($3::text IS NULL OR j.cluster = $3)
-      AND st.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND st.job_id = $4::bigint AND st.step_id = $5
-    ORDER BY st.cluster_id LIMIT 1
-), n AS (
-    SELECT sn.node FROM js.step_nodes sn JOIN s ON sn.cluster_id = s.cluster_id
-    WHERE sn.job_id = $4::bigint AND sn.step_id = $5
-)
+-- $4 job id $5 step $6 scope (cluster|nodes) $7 first slice $8 last slice $9 job ids
+-- (bigint[], those background_rank put first): each job's user and name and its sums in the
+-- step's slices and scope. Admins only, also here in SQL ($2).
 SELECT m.job_id AS job, j.user_name AS user, j.name, count(DISTINCT m.slice)::integer AS slices,
        count(DISTINCT m.step_id)::integer AS steps,
        sum(m.posix_read_bytes + m.posix_write_bytes + m.stdio_read_bytes + m.stdio_write_bytes
            + m.mpiio_read_bytes + m.mpiio_write_bytes)::bigint AS io_bytes,
        sum(m.mpi_send_bytes + m.mpi_coll_bytes)::bigint AS mpi_bytes,
-       sum(m.cpu_ns)::bigint AS cpu_ns,
-       sum(
-           CASE $8
-           WHEN 'posix_read_calls' THEN m.posix_read_calls
-           WHEN 'posix_read_bytes' THEN m.posix_read_bytes
-           WHEN 'posix_write_calls' THEN m.posix_write_calls
-           WHEN 'posix_write_bytes' THEN m.posix_write_bytes
-           WHEN 'posix_open_calls' THEN m.posix_open_calls
-           WHEN 'posix_meta_calls' THEN m.posix_meta_calls
-           WHEN 'posix_ns' THEN m.posix_ns
-           WHEN 'stdio_read_calls' THEN m.stdio_read_calls
-           WHEN 'stdio_read_bytes' THEN m.stdio_read_bytes
-           WHEN 'stdio_write_calls' THEN m.stdio_write_calls
-           WHEN 'stdio_write_bytes' THEN m.stdio_write_bytes
-           WHEN 'stdio_open_calls' THEN m.stdio_open_calls
-           WHEN 'stdio_meta_calls' THEN m.stdio_meta_calls
-           WHEN 'stdio_ns' THEN m.stdio_ns
-           WHEN 'lower_read_bytes' THEN m.lower_read_bytes
-           WHEN 'lower_write_bytes' THEN m.lower_write_bytes
-           WHEN 'mpi_send_calls' THEN m.mpi_send_calls
-           WHEN 'mpi_send_bytes' THEN m.mpi_send_bytes
-           WHEN 'mpi_recv_calls' THEN m.mpi_recv_calls
-           WHEN 'mpi_recv_bytes' THEN m.mpi_recv_bytes
-           WHEN 'mpi_p2p_ns' THEN m.mpi_p2p_ns
-           WHEN 'mpi_coll_calls' THEN m.mpi_coll_calls
-           WHEN 'mpi_coll_bytes' THEN m.mpi_coll_bytes
-           WHEN 'mpi_coll_ns' THEN m.mpi_coll_ns
-           WHEN 'mpiio_read_calls' THEN m.mpiio_read_calls
-           WHEN 'mpiio_read_bytes' THEN m.mpiio_read_bytes
-           WHEN 'mpiio_write_calls' THEN m.mpiio_write_calls
-           WHEN 'mpiio_write_bytes' THEN m.mpiio_write_bytes
-           WHEN 'mpiio_coll_calls' THEN m.mpiio_coll_calls
-           WHEN 'mpiio_meta_calls' THEN m.mpiio_meta_calls
-           WHEN 'mpiio_ns' THEN m.mpiio_ns
-           WHEN 'cpu_ns' THEN m.cpu_ns END
-       )::bigint AS value
+       sum(m.cpu_ns)::bigint AS cpu_ns
 FROM js.step_node_slices m
-JOIN s ON m.cluster_id = s.cluster_id AND m.slice BETWEEN s.first_slice AND s.last_slice
 JOIN js.jobs j ON j.cluster_id = m.cluster_id AND j.job_id = m.job_id
-WHERE NOT (m.job_id = $4::bigint AND m.step_id = $5)
-  AND ($6 = 'cluster' OR m.node IN (SELECT node FROM n))
+WHERE $2::boolean AND m.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND m.job_id = ANY ($9::bigint[]) AND NOT (m.job_id = $4::bigint AND m.step_id = $5)
+  AND m.chunk BETWEEN js_data.series_chunk_of($7::bigint) AND $8::bigint AND m.slice BETWEEN $7::bigint AND $8::bigint
+  AND ($6 = 'cluster' OR m.node IN (SELECT sn.node FROM js.step_nodes sn
+                                    WHERE sn.cluster_id = m.cluster_id AND sn.job_id = $4::bigint AND sn.step_id = $5))
 GROUP BY m.job_id, j.user_name, j.name
-ORDER BY value DESC NULLS LAST, m.job_id
-LIMIT $7::integer
 
 -- name: file
 -- $4 file id: a file at least one of the viewer's jobs accessed (any file for an admin)

@@ -149,3 +149,94 @@ int jsw_slices_add_live(struct jsw_slices *s, jsw_db *db, int nparams, const cha
     PQclear(r);
     return 0;
 }
+
+/* ---- ranking the contributors to a background (admins) -------------------------------------- */
+
+struct job_sum {
+    int64_t job, value;
+    int active; /* a slice with activity in the range */
+};
+
+static int by_value(const void *a, const void *b)
+{
+    const struct job_sum *x = a, *y = b;
+    if (x->value != y->value)
+        return x->value > y->value ? -1 : 1;
+    return x->job < y->job ? -1 : x->job > y->job;
+}
+
+int jsw_series_rank(jsw_db *db, int nparams, const char *const *params, int64_t first, int64_t last,
+                    struct jsw_rank **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    PGresult *r = jsw_db_result(db, "background_rank", nparams, params, err, errlen);
+    if (!r)
+        return -1;
+    /* job_id, step_id, chunk, first_slice, slices, activity, series */
+    enum { JOB, STEP, CHUNK, FIRST, SLICES, ACTIVITY, SERIES, NFIELDS };
+    size_t slots = 64, n = 0;
+    while (slots < 2 * (size_t)PQntuples(r) + 2)
+        slots *= 2;
+    struct job_sum *map = calloc(slots, sizeof *map);
+    unsigned char *buf = malloc(JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
+    int64_t *act = malloc(JS_SERIES_CHUNK * sizeof *act), *val = malloc(JS_SERIES_CHUNK * sizeof *val);
+    int bad = !map || !buf || !act || !val || PQnfields(r) != NFIELDS;
+    long sat = 0;
+    for (int i = 0; i < PQntuples(r) && !bad; i++) {
+        int64_t job = strtoll(PQgetvalue(r, i, JOB), NULL, 10), chunk = strtoll(PQgetvalue(r, i, CHUNK), NULL, 10),
+                f = strtoll(PQgetvalue(r, i, FIRST), NULL, 10);
+        long k = strtol(PQgetvalue(r, i, SLICES), NULL, 10);
+        if (k < 1 || k > JS_SERIES_CHUNK || f < chunk || f + k > chunk + JS_SERIES_CHUNK) {
+            bad = 1;
+            break;
+        }
+        memset(act, 0, (size_t)k * sizeof *act);
+        memset(val, 0, (size_t)k * sizeof *val);
+        for (int c = ACTIVITY; c <= SERIES && !bad; c++) {
+            if (PQgetisnull(r, i, c))
+                continue;
+            long len = unhex(PQgetvalue(r, i, c), buf, JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
+            bad = len < 0 || js_series_add(buf, (size_t)len, (size_t)k, c == ACTIVITY ? act : val, 1, &sat) < 0;
+        }
+        int64_t sum = 0;
+        int active = 0;
+        for (long s = 0; s < k; s++)
+            if (f + s >= first && f + s <= last) {
+                sum += val[s];
+                active |= act[s] > 0;
+            }
+        if (!active && sum == 0)
+            continue;
+        size_t h = ((uint64_t)job * 0x9E3779B97F4A7C15ull) & (slots - 1);
+        while (map[h].active && map[h].job != job)
+            h = (h + 1) & (slots - 1);
+        if (!map[h].active) {
+            map[h].job = job;
+            map[h].active = 1;
+            n++;
+        }
+        map[h].value += sum;
+    }
+    PQclear(r);
+    free(buf);
+    free(act);
+    free(val);
+    if (bad) {
+        free(map);
+        snprintf(err, errlen, "database query 'background_rank': a series that does not decode");
+        return -1;
+    }
+    /* the jobs, best first */
+    size_t j = 0;
+    for (size_t h = 0; h < slots; h++)
+        if (map[h].active)
+            map[j++] = map[h];
+    qsort(map, n, sizeof *map, by_value);
+    *out = malloc((n ? n : 1) * sizeof **out);
+    for (size_t i = 0; i < n && *out; i++) {
+        (*out)[i].job = map[i].job;
+        (*out)[i].value = map[i].value;
+    }
+    free(map);
+    return *out ? (int)n : -1;
+}

@@ -18,7 +18,7 @@ command -v jq >/dev/null || skip_all "jq is not installed"
 api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"
 state=$JS_CLUSTER_DIR/web-e2e.env
 work=$JS_CLUSTER_DIR/web-e2e
-plan 62
+plan 64
 
 # --- real runs -----------------------------------------------------------------------------
 rm -rf "$work"; install -d -m 755 "$work"
@@ -240,6 +240,30 @@ ok $? "admin: the job list holds both users"
 get jsadmin --data-urlencode q=background --data-urlencode "job=$sim" --data-urlencode step=0 --data-urlencode top=5 --data-urlencode metric=cpu_ns
 jq -e 'has("top") and (.top | type == "array")' <<< "$body" >/dev/null
 ok $? "admin: the background names its top contributing jobs"
+# the CGI ranks them from the series (web/series.c); the same ranking in SQL over the decoded
+# per-node slices, read before and after (other jobs may still be folded in)
+for scope in cluster nodes; do
+  top_sql() {
+    psql -qAtX -c "WITH s AS (SELECT first_slice, last_slice FROM js.steps WHERE job_id = $sim AND step_id = '0'),
+                        n AS (SELECT node FROM js.step_nodes WHERE job_id = $sim AND step_id = '0')
+      SELECT coalesce(jsonb_agg(jsonb_build_array(x.job, x.value, x.slices, x.steps, x.cpu_ns) ORDER BY x.value DESC, x.job), '[]')
+      FROM (SELECT m.job_id AS job, sum(m.posix_write_bytes)::bigint AS value, count(DISTINCT m.slice) AS slices,
+                   count(DISTINCT m.step_id) AS steps, sum(m.cpu_ns)::bigint AS cpu_ns
+            FROM js.step_node_slices m JOIN s ON m.slice BETWEEN s.first_slice AND s.last_slice
+            WHERE NOT (m.job_id = $sim AND m.step_id = '0') AND ('$scope' = 'cluster' OR m.node IN (SELECT node FROM n))
+              AND NOT EXISTS (SELECT 1 FROM js.live_slices l WHERE l.job_id = m.job_id)
+            GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5) x" | jq -c .
+  }
+  for try in 1 2 3 4 5 6 7 8 9 10; do
+    want=$(top_sql)
+    get jsadmin --data-urlencode q=background --data-urlencode "job=$sim" --data-urlencode step=0 --data-urlencode top=5 \
+      --data-urlencode metric=posix_write_bytes --data-urlencode "scope=$scope" --data-urlencode points=10
+    got=$(jq -c '[.top[] | [.job, .value, .slices, .steps, .cpu_ns]]' <<< "$body")
+    [ "$got" = "$want" ] && [ "$(top_sql)" = "$want" ] && break
+    sleep 2
+  done
+  is "$got" "$want" "admin, top=5 ($scope): the CGI's ranking from the series equals SQL's over the decoded slices"
+done
 get jsadmin --data-urlencode q=file --data-urlencode "id=$fid"
 jq -e '[.file.accesses[].job] | index('"$bob"') != null' <<< "$body" >/dev/null
 ok $? "admin: sees jsbob's read of jsalice's file"
