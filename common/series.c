@@ -1,6 +1,8 @@
 /* Per-slice series codec: see series.h. */
 #include "series.h"
 
+#include <string.h>
+
 int64_t js_series_chunk_of(int64_t slice)
 {
     int64_t r = slice % JS_SERIES_CHUNK;
@@ -70,4 +72,25 @@ int js_series_add(const unsigned char *b, size_t len, size_t n, int64_t *out, si
         out[i * stride] = add_sat(out[i * stride], (int64_t)(base + d), saturated);
     }
     return 0;
+}
+
+long js_series_unhex(const char *t, unsigned char *out, size_t cap)
+{
+    if (t[0] != '\\' || t[1] != 'x')
+        return -1;
+    size_t n = strlen(t + 2);
+    if (n % 2 || n / 2 > cap)
+        return -1;
+    for (size_t i = 0; i < n / 2; i++) {
+        int v = 0;
+        for (int k = 0; k < 2; k++) {
+            char c = t[2 + 2 * i + k];
+            int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+            if (d < 0)
+                return -1;
+            v = v * 16 + d;
+        }
+        out[i] = (unsigned char)v;
+    }
+    return (long)(n / 2);
 }

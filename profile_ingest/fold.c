@@ -118,28 +118,6 @@ static int64_t *column(struct sum *x, int c)
     return x->col[c];
 }
 
-/* A bytea in text output (\x and hex digits) into bytes; returns the length, -1 when malformed. */
-static long unhex(const char *t, unsigned char *out, size_t cap)
-{
-    if (t[0] != '\\' || t[1] != 'x')
-        return -1;
-    size_t n = strlen(t + 2);
-    if (n % 2 || n / 2 > cap)
-        return -1;
-    for (size_t i = 0; i < n / 2; i++) {
-        int v = 0;
-        for (int k = 0; k < 2; k++) {
-            char c = t[2 + 2 * i + k];
-            int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-            if (d < 0)
-                return -1;
-            v = v * 16 + d;
-        }
-        out[i] = (unsigned char)v;
-    }
-    return (long)(n / 2);
-}
-
 /* Add the series in field col of row r (n slices from first) into column c of x; when counts
  * is not NULL, also count the slices where the series is above zero into it. */
 static int add_field(struct fold *f, const PGresult *r, int row, int fcol, struct sum *x, int c, int64_t first,
@@ -147,7 +125,7 @@ static int add_field(struct fold *f, const PGresult *r, int row, int fcol, struc
 {
     if (PQgetisnull(r, row, fcol))
         return 0;
-    long len = unhex(PQgetvalue(r, row, fcol), buf, JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
+    long len = js_series_unhex(PQgetvalue(r, row, fcol), buf, JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
     memset(f->tmp, 0, n * sizeof *f->tmp);
     if (len < 0 || js_series_add(buf, (size_t)len, n, f->tmp, 1, &f->saturated) < 0)
         return -1;

@@ -37,28 +37,6 @@ void jsw_slices_free(struct jsw_slices *s)
     memset(s, 0, sizeof *s);
 }
 
-/* A bytea in text output (\x and hex digits) into bytes: its length, -1 when malformed. */
-static long unhex(const char *t, unsigned char *out, size_t cap)
-{
-    if (t[0] != '\\' || t[1] != 'x')
-        return -1;
-    size_t n = strlen(t + 2);
-    if (n % 2 || n / 2 > cap)
-        return -1;
-    for (size_t i = 0; i < n / 2; i++) {
-        int v = 0;
-        for (int k = 0; k < 2; k++) {
-            char c = t[2 + 2 * i + k];
-            int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-            if (d < 0)
-                return -1;
-            v = v * 16 + d;
-        }
-        out[i] = (unsigned char)v;
-    }
-    return (long)(n / 2);
-}
-
 /* Decode the series of one cell (n slices from first) and add the part inside the step's range
  * into dst (stride apart); when counts is set, count the slices above zero into it instead. */
 static int add_cell(struct jsw_slices *s, const PGresult *r, int row, int col, int64_t first, size_t n,
@@ -66,7 +44,7 @@ static int add_cell(struct jsw_slices *s, const PGresult *r, int row, int col, i
 {
     if (PQgetisnull(r, row, col))
         return 0;
-    long len = unhex(PQgetvalue(r, row, col), buf, JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
+    long len = js_series_unhex(PQgetvalue(r, row, col), buf, JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
     memset(tmp, 0, n * sizeof *tmp);
     if (len < 0 || js_series_add(buf, (size_t)len, n, tmp, 1, &s->saturated) < 0)
         return -1;
@@ -195,7 +173,7 @@ int jsw_series_rank(jsw_db *db, int nparams, const char *const *params, int64_t 
         for (int c = ACTIVITY; c <= SERIES && !bad; c++) {
             if (PQgetisnull(r, i, c))
                 continue;
-            long len = unhex(PQgetvalue(r, i, c), buf, JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
+            long len = js_series_unhex(PQgetvalue(r, i, c), buf, JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
             bad = len < 0 || js_series_add(buf, (size_t)len, (size_t)k, c == ACTIVITY ? act : val, 1, &sat) < 0;
         }
         int64_t sum = 0;

@@ -1,5 +1,5 @@
 /* Unit tests of the per-slice series codec (common/series.c): round trips, widths, the
- * all-zero case, malformed input, saturation and chunk arithmetic. */
+ * all-zero case, malformed input, saturation, chunk arithmetic and bytea text. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -98,6 +98,20 @@ static void chunks_are_aligned_also_before_the_epoch(void **state)
     assert_int_equal(js_series_chunk_of(-1), -900);
 }
 
+static void text_bytea_round_trips_and_junk_is_refused(void **state)
+{
+    (void)state;
+    unsigned char b[8];
+    assert_int_equal(js_series_unhex("\\x00ff10", b, sizeof b), 3);
+    assert_int_equal(b[1], 0xff);
+    assert_int_equal(b[2], 0x10);
+    assert_int_equal(js_series_unhex("\\x", b, sizeof b), 0);
+    assert_int_equal(js_series_unhex("00ff", b, sizeof b), -1);           /* no \x */
+    assert_int_equal(js_series_unhex("\\x0", b, sizeof b), -1);         /* odd */
+    assert_int_equal(js_series_unhex("\\x0g", b, sizeof b), -1);        /* not hex */
+    assert_int_equal(js_series_unhex("\\x000102030405060708", b, sizeof b), -1); /* too long */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -107,6 +121,7 @@ int main(void)
         cmocka_unit_test(malformed_series_are_refused),
         cmocka_unit_test(sums_saturate_and_are_counted),
         cmocka_unit_test(chunks_are_aligned_also_before_the_epoch),
+        cmocka_unit_test(text_bytea_round_trips_and_junk_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
