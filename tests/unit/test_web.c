@@ -200,10 +200,10 @@ static void every_endpoint_query_is_compiled_in(void **state)
     (void)state;
     static const char *const names[] = { "workflows", "jobs", "job_workflow", "workflow",
                                          "workflow_jobs", "workflow_edges", "job", "job_files",
-                                         "step", "step_slices", "step_node_slices",
-                                         "step_digest", "step_processes", "step_files", "background_cluster",
-                                         "background_nodes", "background_top", "file",
-                                         "file_accesses", NULL };
+                                         "step", "step_node_slices", "step_digest",
+                                         "step_processes", "step_files", "series_own", "series_cluster",
+                                         "series_nodes", "series_live", "background_rank",
+                                         "background_top", "file", "file_accesses", NULL };
     for (const char *const *n = names; *n; n++) {
         const char *q = jsw_query_text(*n);
         if (!q)
