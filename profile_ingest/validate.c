@@ -465,12 +465,19 @@ static int check_plausible(const struct pi_conf *conf, const json_t *p, json_int
     size_t i;
     /* a slice holds the bytes and calls made in it, but a call's whole time (a read that waited
      * hours on a pipe) and, for a process killed long after its last fold, the CPU time since */
+    double most[JS_M_COUNT]; /* per metric, as plausible() bounds it: compared per slice, the reason made on failure */
+    for (int m = 0; m < JS_M_COUNT; m++) {
+        const char *unit = js_profile_metrics[m].unit;
+        most[m] = rate_of(&b, unit, m == JS_M_CPU_NS) * (strcmp(unit, "ns") ? L : span);
+    }
     json_array_foreach(json_object_get(p, "slices"), i, row)
         for (int m = 0; m < JS_M_COUNT; m++) {
+            json_int_t v = json_integer_value(json_array_get(row, (size_t)m + 1));
+            if ((double)v <= most[m])
+                continue;
             const char *unit = js_profile_metrics[m].unit;
             snprintf(where, sizeof where, "slices[%zu]", i);
-            if (plausible(&b, where, js_profile_metrics[m].name, unit, m == JS_M_CPU_NS,
-                          json_integer_value(json_array_get(row, (size_t)m + 1)), strcmp(unit, "ns") ? L : span, reason, size))
+            if (plausible(&b, where, js_profile_metrics[m].name, unit, m == JS_M_CPU_NS, v, strcmp(unit, "ns") ? L : span, reason, size))
                 return -1;
         }
     for (int m = 0; m < JS_M_COUNT; m++)
