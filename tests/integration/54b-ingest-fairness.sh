@@ -3,19 +3,20 @@
 # are no profile at all) and 200 tiny jobs do not hold another user's step records back. With a
 # user's budget a pass, the other user's step records are all committed before any of the
 # junk user's, the junk user's rest waits for later passes (said at info); with a pass's budget,
-# the same, and what the pass left goes first in the next. In the end everything is ingested
-# exactly once, the junk refused with its reason (20 log lines and a sum, not 2000).
+# the same, and what the pass left goes first in the next; the daemon starts the next pass at
+# once. In the end everything is ingested exactly once, the junk refused with its reason (20 log
+# lines and a sum, not 2000).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/profile_ingest/spoolgen
 [ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
-plan 14
+plan 19
 
 db=js_fairness
 conn="$JS_PG_CONNINFO dbname=$db"
 work=$(mktemp -d "$JS_CLUSTER_DIR/fairness.XXXXXX")
-at_exit 'rm -rf "$work"; dropdb --if-exists "$db" 2>/dev/null'
+at_exit '[ -n "$JS_KEEP" ] || rm -rf "$work"; dropdb --if-exists "$db" 2>/dev/null'
 ua=$(id -u jsalice) ga=$(id -g jsalice) ub=$(id -u jsbob) gb=$(id -g jsbob)
 GOOD=3000 JUNK=2000 TINY=200 BJOBS=5 BSLICES=30
 RECS=$((1 + TINY + BJOBS * 2)) PROFS=$((GOOD + TINY + BJOBS * 2 * 2))
@@ -72,4 +73,17 @@ is "$(q "SELECT max(ingested_at) FILTER (WHERE job_id BETWEEN 200 AND 299) < min
 like "$(grep -m1 'budget:' "$s.log")" "budget: $((1 + TINY)) step records \([0-9]+ bytes of profiles\) wait for the next pass, where they go first: the pass's budget of 1048576 bytes \(pass_budget_bytes\) is spent" \
    "pass budget: what the pass left waits for the next, said at info"
 exact "pass budget" "$s" "$s.log"
+
+# 3. the daemon: what a budget left is taken by the next pass at once, not at the rescan (an hour)
+s=$work/daemon
+fresh "$s"
+"$bin" --spool "$s" --db "$conn" --quarantine "$s.q" --set job_grace_seconds=0 --set rescan_seconds=3600 \
+  --set user_budget_bytes=1048576 --set pass_budget_bytes=0 --log-level info 2> "$s.log" &
+dpid=$!
+at_exit "kill -9 $dpid 2>/dev/null"
+for i in $(seq 600); do [ -z "$(ls "$s")" ] && break; sleep 0.5; done
+ok $([ -z "$(ls "$s")" ]; echo $?) "daemon: the passes the budget made follow one another until the spool is empty"
+kill -TERM $dpid; wait $dpid
+ok $? "daemon: stops cleanly"
+exact "daemon" "$s" "$s.log"
 done_testing
