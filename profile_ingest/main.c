@@ -256,7 +256,6 @@ struct item {
     struct pi_step st;
     long long uid;             /* the job's user (job.json), -1 when not known */
     long long cost;            /* bytes (plan.h) */
-    long files;                /* profile files of its step-node */
 };
 
 /* A step record whose job record is gone: when the database has its step-node, it is a copy
@@ -1008,7 +1007,6 @@ static void cost_job(struct ctx *c, struct jobdir *j, struct item *its)
     for (size_t k = 0; k < j->n; k++) {
         its[k].uid = uid;
         its[k].cost = PI_SCHED_FILE_MIN;
-        its[k].files = 0;
         snprintf(keys[k].key, sizeof keys[k].key, "%s.%s", its[k].step, its[k].node);
         keys[k].it = &its[k];
     }
@@ -1036,7 +1034,6 @@ static void cost_job(struct ctx *c, struct jobdir *j, struct item *its)
         struct stat sb;
         long long size = fstatat(pfd, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode) ? (long long)sb.st_size : 0;
         hit->it->cost += pi_sched_file_cost(size);
-        hit->it->files++;
     }
     if (d)
         closedir(d);
