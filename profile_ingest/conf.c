@@ -33,6 +33,8 @@ void pi_conf_defaults(struct pi_conf *c)
     c->rescan_seconds = 30;
     c->max_profile_bytes = JS_PROFILE_MAX_BYTES;
     c->max_profiles = 100000;
+    c->user_budget_bytes = 128LL << 20;
+    c->pass_budget_bytes = 512LL << 20;
     c->node_cpus_max = 4096;
     c->node_bytes_per_second_max = 4000000000000LL; /* 4 TB/s: beyond any node's memory bandwidth */
     c->backoff_max_seconds = 60;
@@ -139,6 +141,12 @@ int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err
             return -1;
         }
         c->node_bytes_per_second_max = n;
+    } else if (!strcmp(key, "user_budget_bytes") || !strcmp(key, "pass_budget_bytes")) {
+        if (parse_ll(value, 0, 1LL << 50, &n) < 0 || (n > 0 && n < (1LL << 20))) {
+            snprintf(err, errsize, "%s: \"%s\" is not 0 (no limit) or a size from 1048576 to 2^50 bytes", key, value);
+            return -1;
+        }
+        *(!strcmp(key, "user_budget_bytes") ? &c->user_budget_bytes : &c->pass_budget_bytes) = n;
     } else if (!strcmp(key, "max_profile_bytes")) {
         if (parse_ll(value, 1024, JS_PROFILE_MAX_BYTES, &n) < 0) {
             snprintf(err, errsize, "%s: \"%s\" is not a size from 1024 to %u bytes", key, value, JS_PROFILE_MAX_BYTES);

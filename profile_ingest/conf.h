@@ -19,6 +19,8 @@ struct pi_conf {
     int rescan_seconds;       /* full rescan interval besides inotify */
     long long max_profile_bytes;
     int max_profiles;         /* profiles per step record */
+    long long user_budget_bytes; /* a user's step records a pass takes, bytes of profiles (0: no limit) */
+    long long pass_budget_bytes; /* the step records a pass takes, bytes of profiles (0: no limit) */
     int node_cpus_max;        /* plausibility: the most CPUs a node has */
     long long node_bytes_per_second_max; /* plausibility: the most bytes a node moves per second */
     int backoff_max_seconds;  /* database retry backoff cap */

@@ -13,6 +13,7 @@
 #include "slice.h"
 #include "spool.h"
 #include "record_quota.h"
+#include "plan.h"
 #include "validate.h"
 
 #include <ctype.h>
@@ -82,6 +83,10 @@ struct ctx {
         long long mtime;
     } *live;
     size_t nlive;
+    /* the step records ("job.<id>/step.<step>.<node>.json") the last pass left because its
+     * budget was spent, sorted */
+    char **aged;
+    size_t naged;
 };
 
 #define PI_LIVE_SEEN_MAX 4096
@@ -90,8 +95,18 @@ struct ctx {
 
 struct scan_result {
     long steps, profiles, slices, refused, backlog, failed;
+    long deferred;  /* step records left for the next pass by the budgets (also in backlog) */
     int retry;
 };
+
+/* A step-node's refused files are logged one by one up to this many, then summed up in one
+ * line: their reasons are in the quarantine and js.quarantine (10^5 junk files made 10^5
+ * lines) */
+#define PI_REFUSED_LOG_MAX 20
+
+/* Step records left over by a pass whose budget was spent go first in the next pass; at most
+ * this many are remembered (the others compete as new ones) */
+#define PI_AGED_MAX 65536
 
 static int warn_once(struct ctx *c, const char *key)
 {
@@ -159,11 +174,25 @@ static void free_list(char **l)
     free(l);
 }
 
+static int cmp_pair(const void *a, const void *b) { return strcmp(**(char **const *)a, **(char **const *)b); }
+
 /* After COMMIT (or when the step record was ingested before): quarantine what the database
  * says was refused, dispose of the rest, the step record last. */
 static void clean_step(struct ctx *c, int jobfd, long long job, const char *recname, const char *step,
                        const char *node, char **quarantined)
 {
+    /* the refused files, sorted by name: 10^5 of them are looked up in log time, not linearly */
+    size_t nq = 0;
+    for (char **q = quarantined; q && *q; q += 2)
+        nq++;
+    char ***byname = malloc((nq + 1) * sizeof *byname);
+    if (!byname)
+        abort();
+    nq = 0;
+    for (char **q = quarantined; q && *q; q += 2)
+        byname[nq++] = q;
+    qsort(byname, nq, sizeof *byname, cmp_pair);
+    long nrefused = 0;
     int pfd = pi_open_dir(jobfd, JS_PROFILES_DIR_NAME);
     if (pfd >= 0) {
         DIR *d = fdopendir(dup(pfd));
@@ -173,12 +202,11 @@ static void clean_step(struct ctx *c, int jobfd, long long job, const char *recn
             if (!pi_profile_name_matches(e->d_name, step, node))
                 continue;
             snprintf(want, sizeof want, "job.%lld/%s/%s", job, JS_PROFILES_DIR_NAME, e->d_name);
-            const char *reason = NULL;
-            for (char **q = quarantined; q && *q; q += 2)
-                if (!strcmp(q[0], want))
-                    reason = q[1];
+            char *key = want, **keyp = &key;
+            char ***hit = nq ? bsearch(&keyp, byname, nq, sizeof *byname, cmp_pair) : NULL;
+            const char *reason = hit ? (*hit)[1] : NULL;
             if (reason) {
-                if (pi_quarantine_move(pfd, e->d_name, c->qdir, job, reason) == 0)
+                if (pi_quarantine_move(pfd, e->d_name, c->qdir, job, reason) == 0 && ++nrefused <= PI_REFUSED_LOG_MAX)
                     pi_warn("refused %s: %s", want, reason);
             } else {
                 pi_dispose(pfd, e->d_name, c->conf.archive, job, JS_PROFILES_DIR_NAME);
@@ -188,6 +216,10 @@ static void clean_step(struct ctx *c, int jobfd, long long job, const char *recn
             closedir(d);
         close(pfd);
     }
+    free(byname);
+    if (nrefused > PI_REFUSED_LOG_MAX)
+        pi_warn("refused %ld more files of job.%lld step %s node %s (each with its reason in %s/job.%lld and js.quarantine)",
+                nrefused - PI_REFUSED_LOG_MAX, job, step, node, c->qdir, job);
     pi_dispose(jobfd, recname, c->conf.archive, job, NULL);
 }
 
@@ -222,6 +254,8 @@ struct item {
     int pfd;                   /* profiles/, or -1 */
     const struct pi_conf *conf;
     struct pi_step st;
+    long long uid;             /* the job's user (job.json), -1 when not known */
+    long long cost;            /* bytes (plan.h) */
 };
 
 /* A step record whose job record is gone: when the database has its step-node, it is a copy
@@ -403,8 +437,10 @@ static void commit_step(struct ctx *c, struct item *it, struct scan_result *res)
     }
     char **moved = calloc(st.nbad + 1, sizeof *moved);
     for (size_t i = 0; i < st.nbad; i++) {
-        moved[i] = malloc(PATH_MAX);
-        pi_quarantine_path(moved[i], PATH_MAX, c->qdir, job, st.bad[i].name);
+        char to[PATH_MAX];
+        pi_quarantine_path(to, sizeof to, c->qdir, job, st.bad[i].name);
+        if (!(moved[i] = strdup(to))) /* not PATH_MAX each: 10^5 refusals made 400 MB of it */
+            abort();
     }
     rc = pi_db_ingest_step(&c->db, &c->conf, &st, moved);
     if (rc == PI_DB_OK) {
@@ -945,6 +981,137 @@ struct jobdir {
     size_t first, n;           /* its items */
 };
 
+struct cost_key {
+    char key[JS_STEP_NAME_MAX + 258]; /* "<step>.<node>" */
+    struct item *it;
+};
+
+static int cmp_cost_key(const void *a, const void *b)
+{
+    return strcmp(((const struct cost_key *)a)->key, ((const struct cost_key *)b)->key);
+}
+
+/* The user and the cost (plan.h) of a job directory's step records: the job record's uid, and
+ * each profile file of the step-node at its size (at least PI_SCHED_FILE_MIN), from one
+ * listing of profiles/ (a file's size from fstatat: nothing is opened). */
+static void cost_job(struct ctx *c, struct jobdir *j, struct item *its)
+{
+    char reason[PI_REASON_MAX];
+    int invalid, gone;
+    json_t *jr = read_record(c, j->fd, j->name, JS_JOB_RECORD_NAME, 0, reason, sizeof reason, &invalid, &gone);
+    long long uid = jr ? (long long)json_integer_value(json_object_get(jr, "uid")) : -1;
+    json_decref(jr);
+    struct cost_key *keys = calloc(j->n + 1, sizeof *keys);
+    if (!keys)
+        abort();
+    for (size_t k = 0; k < j->n; k++) {
+        its[k].uid = uid;
+        its[k].cost = PI_SCHED_FILE_MIN;
+        snprintf(keys[k].key, sizeof keys[k].key, "%s.%s", its[k].step, its[k].node);
+        keys[k].it = &its[k];
+    }
+    qsort(keys, j->n, sizeof *keys, cmp_cost_key);
+    int pfd = pi_open_dir(j->fd, JS_PROFILES_DIR_NAME);
+    DIR *d = pfd >= 0 ? fdopendir(pfd) : NULL;
+    struct dirent *e;
+    size_t sl = strlen(JS_RECORD_SUFFIX);
+    while (d && (e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.' || len <= sl || strcmp(e->d_name + len - sl, JS_RECORD_SUFFIX) != 0)
+            continue;
+        const char *dot = NULL; /* "<step>.<node>.<id>.json": the key ends at the dot before <id> */
+        for (const char *p = e->d_name; p < e->d_name + len - sl; p++)
+            if (*p == '.')
+                dot = p;
+        if (!dot || (size_t)(dot - e->d_name) >= sizeof keys[0].key)
+            continue;
+        struct cost_key want;
+        memcpy(want.key, e->d_name, (size_t)(dot - e->d_name));
+        want.key[dot - e->d_name] = '\0';
+        struct cost_key *hit = bsearch(&want, keys, j->n, sizeof *keys, cmp_cost_key);
+        if (!hit)
+            continue;
+        struct stat sb;
+        long long size = fstatat(pfd, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode) ? (long long)sb.st_size : 0;
+        hit->it->cost += pi_sched_file_cost(size);
+    }
+    if (d)
+        closedir(d);
+    else if (pfd >= 0)
+        close(pfd);
+    free(keys);
+}
+
+static int cmp_str_ptr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The order of a pass (plan.h): each user's step records in name order, users by weighted
+ * fair queuing, within user_budget_bytes for a user and pass_budget_bytes for the pass; the
+ * ones left wait for the next pass (logged at info: no data is lost), those the pass's budget
+ * left go first in it.  order[] receives the items to take; returns how many. */
+static size_t plan_pass(struct ctx *c, struct jobdir *jobs, size_t njobs, struct item *items, size_t nitems, size_t *order,
+                        struct scan_result *res)
+{
+    for (size_t k = 0; k < njobs; k++)
+        cost_job(c, &jobs[k], items + jobs[k].first);
+    struct pi_sched_item *si = calloc(nitems + 1, sizeof *si);
+    if (!si)
+        abort();
+    char key[PATH_MAX * 2];
+    for (size_t i = 0; i < nitems; i++) {
+        si[i].uid = items[i].uid;
+        si[i].cost = items[i].cost;
+        snprintf(key, sizeof key, "%s/%s", items[i].jobname, items[i].recname);
+        char *kp = key;
+        si[i].aged = c->naged && bsearch(&kp, c->aged, c->naged, sizeof *c->aged, cmp_str_ptr) != NULL;
+    }
+    size_t ntaken = pi_sched_plan(si, nitems, c->conf.user_budget_bytes, c->conf.pass_budget_bytes, order);
+    for (size_t i = 0; i < c->naged; i++)
+        free(c->aged[i]);
+    c->naged = 0;
+    /* what waits, per user (the items of a user are together in name order, not in items[]) */
+    long long pass_bytes = 0;
+    size_t pass_left = 0;
+    for (size_t i = 0; i < nitems; i++) {
+        if (si[i].fate == PI_SCHED_PASS_BUDGET) {
+            pass_left++;
+            pass_bytes += si[i].cost;
+            if (c->naged < PI_AGED_MAX) {
+                char **a = realloc(c->aged, (c->naged + 1) * sizeof *a);
+                if (!a)
+                    abort();
+                c->aged = a;
+                snprintf(key, sizeof key, "%s/%s", items[i].jobname, items[i].recname);
+                c->aged[c->naged++] = strdup(key);
+            }
+        } else if (si[i].fate == PI_SCHED_USER_BUDGET) {
+            int first = 1; /* log once per user: at its first step record left */
+            for (size_t k = 0; k < i && first; k++)
+                first = !(si[k].fate == PI_SCHED_USER_BUDGET && si[k].uid == si[i].uid);
+            if (!first)
+                continue;
+            size_t n = 0;
+            long long bytes = 0;
+            for (size_t k = i; k < nitems; k++)
+                if (si[k].fate == PI_SCHED_USER_BUDGET && si[k].uid == si[i].uid) {
+                    n++;
+                    bytes += si[k].cost;
+                }
+            pi_info("budget: %zu step records of uid %lld (%lld bytes of profiles) wait for the next pass: the user's "
+                    "budget of %lld bytes a pass (user_budget_bytes) is spent",
+                    n, si[i].uid, bytes, c->conf.user_budget_bytes);
+        }
+    }
+    if (pass_left)
+        pi_info("budget: %zu step records (%lld bytes of profiles) wait for the next pass, where they go first: the "
+                "pass's budget of %lld bytes (pass_budget_bytes) is spent",
+                pass_left, pass_bytes, c->conf.pass_budget_bytes);
+    qsort(c->aged, c->naged, sizeof *c->aged, cmp_str_ptr);
+    res->deferred = (long)(nitems - ntaken);
+    res->backlog += res->deferred;
+    free(si);
+    return ntaken;
+}
+
 static void scan(struct ctx *c, struct scan_result *res, int dry_run)
 {
     memset(res, 0, sizeof *res);
@@ -1028,36 +1195,43 @@ static void scan(struct ctx *c, struct scan_result *res, int dry_run)
         j->n = nitems - j->first;
     }
 
+    /* the order of the step records, and what waits for the next pass */
+    size_t *order = calloc(nitems + 1, sizeof *order), ntaken = 0;
+    if (!order)
+        abort();
+    if (dry_run)
+        res->backlog = (long)nitems;
+    else
+        ntaken = plan_pass(c, jobs, njobs, items, nitems, order, res);
+
     /* the step records: the next one's profiles load while this one is written */
     pthread_t worker;
     int working = 0;
     size_t i = 0;
-    if (dry_run) {
-        res->backlog = (long)nitems;
-        i = nitems;
-    }
-    if (i < nitems && prepare_step(c, &items[0], res))
-        load_profiles(&items[0]);
-    for (; i < nitems; i++) {
+    if (i < ntaken && prepare_step(c, &items[order[0]], res))
+        load_profiles(&items[order[0]]);
+    for (; i < ntaken; i++) {
         if (working) {
             pthread_join(worker, NULL);
             working = 0;
         }
         if (stop_requested || res->retry) {
-            res->backlog += (long)(nitems - i);
+            res->backlog += (long)(ntaken - i);
             break;
         }
-        if (i + 1 < nitems && prepare_step(c, &items[i + 1], res)) {
-            if (pthread_create(&worker, NULL, load_profiles, &items[i + 1]) == 0)
+        struct item *next = i + 1 < ntaken ? &items[order[i + 1]] : NULL;
+        if (next && prepare_step(c, next, res)) {
+            if (pthread_create(&worker, NULL, load_profiles, next) == 0)
                 working = 1;
             else
-                load_profiles(&items[i + 1]);
+                load_profiles(next);
         }
-        if (items[i].ready)
-            commit_step(c, &items[i], res);
+        if (items[order[i]].ready)
+            commit_step(c, &items[order[i]], res);
         if (c->ndeferred >= PI_DEFER_MAX)
             flush_deferred(c, spoolfd, res);
     }
+    free(order);
     if (working)
         pthread_join(worker, NULL);
     for (size_t k = 0; k < nitems; k++) {
@@ -1286,7 +1460,8 @@ int main(int argc, char **argv)
     if (once) {
         int attempts = 0, backoff = 1;
         struct scan_result r;
-        long steps = 0, profiles = 0, slices = 0, refused = 0;
+        long steps = 0, profiles = 0, slices = 0, refused = 0, deferred = 0;
+        int idle = 0; /* passes in a row that ingested nothing */
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         for (;;) {
@@ -1297,8 +1472,11 @@ int main(int argc, char **argv)
             profiles += r.profiles;
             slices += r.slices;
             refused += r.refused;
-            if (!r.retry && r.steps > 0 && !stop_requested)
-                continue; /* the files of this pass went at its end: one more pass cleans the job directories */
+            deferred += r.deferred;
+            idle = r.steps > 0 ? 0 : idle + 1;
+            if (!r.retry && !stop_requested && (r.steps > 0 || (r.deferred > 0 && idle < 3)))
+                continue; /* the files of this pass went at its end: one more pass cleans the job directories
+                           * and takes what the budgets left */
             if (!r.retry || stop_requested || attempts >= c.conf.once_retries)
                 break;
             attempts++;
@@ -1310,8 +1488,9 @@ int main(int argc, char **argv)
         pi_quarantine_expire(c.qdir, c.conf.quarantine_days);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-        pi_info("done: %ld step records, %ld profiles, %ld slice rows, %ld files quarantined; %.2f s, %.1f step records/s; backlog %ld",
-                steps, profiles, slices, refused, secs, secs > 0 ? (double)steps / secs : 0.0, r.backlog);
+        pi_info("done: %ld step records, %ld profiles, %ld slice rows, %ld files quarantined; %.2f s, %.1f step records/s; backlog %ld%s",
+                steps, profiles, slices, refused, secs, secs > 0 ? (double)steps / secs : 0.0, r.backlog,
+                deferred ? " (the budgets made some wait for a later pass)" : "");
         pi_db_close(&c.db);
         pi_conf_free(&c.conf);
         return r.retry ? 75 : r.failed ? 1 : 0;
@@ -1375,7 +1554,8 @@ int main(int argc, char **argv)
         if (backoff > 1)
             pi_info("database back: resumed");
         backoff = 1;
-        wait_events(&c, c.conf.rescan_seconds * 1000);
+        /* what the budgets left waits for the next pass, not for the rescan */
+        wait_events(&c, r.deferred > 0 ? 0 : c.conf.rescan_seconds * 1000);
     }
     {
         struct scan_result r;

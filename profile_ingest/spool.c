@@ -146,13 +146,17 @@ int pi_quarantine_move(int dirfd, const char *name, const char *qdir, long long 
 {
     char dir[PATH_MAX], to[PATH_MAX], rpath[PATH_MAX + 16];
     snprintf(dir, sizeof dir, "%s/job.%lld", qdir, job);
-    if (pi_mkdirs(dir) < 0) {
-        pi_error("quarantine: cannot make %s: %s", dir, strerror(errno));
-        return -1;
-    }
     pi_quarantine_path(to, sizeof to, qdir, job, name);
     snprintf(rpath, sizeof rpath, "%s.reason", to);
+    /* the directory is made when it is missing, not checked for each of 10^5 files */
     FILE *f = fopen(rpath, "we");
+    if (!f && errno == ENOENT) {
+        if (pi_mkdirs(dir) < 0) {
+            pi_error("quarantine: cannot make %s: %s", dir, strerror(errno));
+            return -1;
+        }
+        f = fopen(rpath, "we");
+    }
     if (f) {
         fprintf(f, "%s\n", reason);
         fclose(f);

@@ -4,6 +4,7 @@
 #include "slice.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,29 +168,79 @@ void pi_step_init(struct pi_step *st, json_t *job, json_t *rec, const char *defa
     }
 }
 
+/* The distinct strings of a step: an open-addressing hash set of malloc'd strings. 10^5
+ * profiles of one program have one origin, end, exe, args, collectives and missing between
+ * them, and 10^5 refused files mostly one reason: held once, not 10^5 times. */
+struct pi_strtab {
+    char **slot;
+    size_t cap, n;
+};
+
+static uint64_t str_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+const char *pi_step_intern(struct pi_step *st, const char *s)
+{
+    if (!s)
+        return NULL;
+    struct pi_strtab *t = st->strs;
+    if (!t) {
+        t = st->strs = calloc(1, sizeof *t);
+        if (!t)
+            abort();
+    }
+    if (2 * (t->n + 1) > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        char **slot = calloc(cap, sizeof *slot);
+        if (!slot)
+            abort();
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slot[i]) {
+                size_t k = (size_t)str_hash(t->slot[i]) & (cap - 1);
+                while (slot[k])
+                    k = (k + 1) & (cap - 1);
+                slot[k] = t->slot[i];
+            }
+        free(t->slot);
+        t->slot = slot;
+        t->cap = cap;
+    }
+    size_t k = (size_t)str_hash(s) & (t->cap - 1);
+    for (; t->slot[k]; k = (k + 1) & (t->cap - 1))
+        if (strcmp(t->slot[k], s) == 0)
+            return t->slot[k];
+    t->slot[k] = strdup(s);
+    if (!t->slot[k])
+        abort();
+    t->n++;
+    return t->slot[k];
+}
+
 void pi_step_free(struct pi_step *st)
 {
-    for (size_t i = 0; i < st->nprocs; i++) {
-        free(st->procs[i].origin);
-        free(st->procs[i].end);
-        free(st->procs[i].exe);
-        free(st->procs[i].args);
-        free(st->procs[i].collectives);
-        free(st->procs[i].missing);
-    }
-    for (size_t i = 0; i < st->nfiles; i++) {
+    /* the processes' strings, the files' and renames' fstype and the refusals' reasons are the
+     * step's interned strings (st->strs) */
+    for (size_t i = 0; i < st->nfiles; i++)
         free(st->files[i].path);
-        free(st->files[i].fstype);
-    }
     for (size_t i = 0; i < st->ntrees; i++)
         free(st->trees[i].path);
     for (size_t i = 0; i < st->nrenames; i++) {
         free(st->renames[i].from);
         free(st->renames[i].to);
-        free(st->renames[i].fstype);
     }
     for (size_t i = 0; i < st->nbad; i++)
         free(st->bad[i].name);
+    if (st->strs) {
+        for (size_t i = 0; i < st->strs->cap; i++)
+            free(st->strs->slot[i]);
+        free(st->strs->slot);
+        free(st->strs);
+    }
     free(st->slices);
     free(st->procs);
     free(st->files);
@@ -228,8 +279,10 @@ int pi_step_has_missing(const struct pi_step *st)
 void pi_step_add_bad(struct pi_step *st, const char *name, const char *reason)
 {
     st->bad = grow(st->bad, &st->capbad, st->nbad + 1, sizeof *st->bad);
+    char r[PI_REASON_MAX];
+    snprintf(r, sizeof r, "%s", reason);
     st->bad[st->nbad].name = strdup(name);
-    snprintf(st->bad[st->nbad].reason, PI_REASON_MAX, "%s", reason);
+    st->bad[st->nbad].reason = pi_step_intern(st, r);
     st->nbad++;
 }
 
@@ -275,6 +328,22 @@ static json_int_t since(const char *section, const char *name)
         if (!strcmp(section, later_fields[i].section) && !strcmp(name, later_fields[i].name))
             return later_fields[i].version;
     return 1;
+}
+
+/* since() of every field, looked up once rather than per profile and file */
+#define PI_NELEM(a) (sizeof (a) / sizeof (a)[0])
+static json_int_t profile_since[PI_NELEM(profile_fields)], file_since[PI_NELEM(file_fields)],
+    runtime_since[PI_NELEM(runtime_fields)];
+static pthread_once_t since_once = PTHREAD_ONCE_INIT;
+
+static void since_init(void)
+{
+    for (size_t i = 0; i < PI_NELEM(profile_fields); i++)
+        profile_since[i] = since("", profile_fields[i].name);
+    for (size_t i = 0; i < PI_NELEM(file_fields); i++)
+        file_since[i] = since("files", file_fields[i].name);
+    for (size_t i = 0; i < PI_NELEM(runtime_fields); i++)
+        runtime_since[i] = since("runtime", runtime_fields[i]);
 }
 
 static const char *const kernel_io_fields[] = {
@@ -396,12 +465,19 @@ static int check_plausible(const struct pi_conf *conf, const json_t *p, json_int
     size_t i;
     /* a slice holds the bytes and calls made in it, but a call's whole time (a read that waited
      * hours on a pipe) and, for a process killed long after its last fold, the CPU time since */
+    double most[JS_M_COUNT]; /* per metric, as plausible() bounds it: compared per slice, the reason made on failure */
+    for (int m = 0; m < JS_M_COUNT; m++) {
+        const char *unit = js_profile_metrics[m].unit;
+        most[m] = rate_of(&b, unit, m == JS_M_CPU_NS) * (strcmp(unit, "ns") ? L : span);
+    }
     json_array_foreach(json_object_get(p, "slices"), i, row)
         for (int m = 0; m < JS_M_COUNT; m++) {
+            json_int_t v = json_integer_value(json_array_get(row, (size_t)m + 1));
+            if ((double)v <= most[m])
+                continue;
             const char *unit = js_profile_metrics[m].unit;
             snprintf(where, sizeof where, "slices[%zu]", i);
-            if (plausible(&b, where, js_profile_metrics[m].name, unit, m == JS_M_CPU_NS,
-                          json_integer_value(json_array_get(row, (size_t)m + 1)), strcmp(unit, "ns") ? L : span, reason, size))
+            if (plausible(&b, where, js_profile_metrics[m].name, unit, m == JS_M_CPU_NS, v, strcmp(unit, "ns") ? L : span, reason, size))
                 return -1;
         }
     for (int m = 0; m < JS_M_COUNT; m++)
@@ -457,6 +533,7 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
     if (!json_is_integer(v))
         return fail(reason, size, "profile has no integer \"version\"");
     json_int_t version = json_integer_value(v);
+    pthread_once(&since_once, since_init);
     if (version < JS_PROFILE_VERSION_MIN || version > JS_PROFILE_VERSION) {
         if (JS_PROFILE_VERSION_MIN == JS_PROFILE_VERSION)
             snprintf(reason, size, "unknown profile format version %" JSON_INTEGER_FORMAT " (this profile_ingest reads version %d)",
@@ -467,7 +544,7 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
         return PI_UNKNOWN_VERSION;
     }
     for (size_t i = 0; i < sizeof profile_fields / sizeof profile_fields[0]; i++) {
-        if (since("", profile_fields[i].name) > version)
+        if (profile_since[i] > version)
             continue; /* not in this version's profiles: pi_profile_add supplies its default */
         const json_t *x = json_object_get(p, profile_fields[i].name);
         if (!x)
@@ -509,7 +586,7 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
         return fail(reason, size, "start_ns..end_ns lies outside the step's time span");
     const json_t *rt = json_object_get(p, "runtime");
     for (size_t i = 0; i < sizeof runtime_fields / sizeof runtime_fields[0]; i++) {
-        if (since("runtime", runtime_fields[i]) > version)
+        if (runtime_since[i] > version)
             continue;
         const json_t *x = json_object_get(rt, runtime_fields[i]);
         if (!x || !ptype_ok(x, 'u'))
@@ -563,7 +640,7 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
             return fail(reason, size, "files[%zu] is not an object", i);
         for (size_t k = 0; k < sizeof file_fields / sizeof file_fields[0]; k++) {
             const json_t *x = json_object_get(fe, file_fields[k].name);
-            if (since("files", file_fields[k].name) > version)
+            if (file_since[k] > version)
                 continue;
             if (!x || !ptype_ok(x, file_fields[k].type))
                 return fail(reason, size, "files[%zu]: field \"%s\" is missing or not %s", i, file_fields[k].name, ptype_name(file_fields[k].type));
@@ -617,8 +694,6 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
     return check_plausible(conf, p, version, reason, size);
 }
 
-static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
-
 static struct pi_file *file_find(struct pi_step *st, const char *path)
 {
     /* linear per profile would be quadratic; files are merged by sort in pi_step_finish,
@@ -630,6 +705,8 @@ static struct pi_file *file_find(struct pi_step *st, const char *path)
     f->first_access = f->last_access = f->first_read = f->last_write = -1;
     return f;
 }
+
+static void merge_some(struct pi_step *st);
 
 int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t *p, char *reason, size_t size)
 {
@@ -668,17 +745,19 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
     if (version >= 2) {
         pr->exit_code = (int)I64(p, "exit_code");
         pr->signal = (int)I64(p, "signal");
-        pr->missing = strdup(STR(p, "missing"));
+        pr->missing = (char *)pi_step_intern(st, STR(p, "missing"));
     } else { /* version 1 had none of the three */
         pr->exit_code = -1;
         pr->signal = 0;
-        pr->missing = strdup("");
+        pr->missing = (char *)pi_step_intern(st, "");
     }
-    pr->origin = dup_or_null(STR(p, "origin"));
-    pr->end = dup_or_null(STR(p, "end"));
-    pr->exe = dup_or_null(STR(p, "exe"));
-    pr->args = dup_or_null(STR(p, "args"));
-    pr->collectives = json_dumps(json_object_get(p, "mpi_collectives"), JSON_COMPACT | JSON_SORT_KEYS);
+    pr->origin = (char *)pi_step_intern(st, STR(p, "origin"));
+    pr->end = (char *)pi_step_intern(st, STR(p, "end"));
+    pr->exe = (char *)pi_step_intern(st, STR(p, "exe"));
+    pr->args = (char *)pi_step_intern(st, STR(p, "args"));
+    char *coll = json_dumps(json_object_get(p, "mpi_collectives"), JSON_COMPACT | JSON_SORT_KEYS);
+    pr->collectives = (char *)pi_step_intern(st, coll);
+    free(coll);
     const json_t *tot = json_object_get(p, "totals");
     for (int i = 0; i < JS_M_COUNT; i++)
         pr->m[i] = I64(tot, js_profile_metrics[i].name);
@@ -699,7 +778,7 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
         struct pi_file *f = file_find(st, STR(fe, "path"));
         const char *um = STR(fe, "used_mode"), *om = STR(fe, "open_mode");
         f->path = strdup(STR(fe, "path"));
-        f->fstype = strdup(STR(fe, "fstype"));
+        f->fstype = (char *)pi_step_intern(st, STR(fe, "fstype"));
         f->shared = pi_conf_is_shared_fs(conf, f->fstype);
         f->opened_r = strchr(om, 'r') != NULL;
         f->opened_w = strchr(om, 'w') != NULL;
@@ -743,9 +822,10 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
         struct pi_rename *r = &st->renames[st->nrenames++];
         r->from = strdup(STR(re, "from"));
         r->to = strdup(STR(re, "to"));
-        r->fstype = strdup(STR(re, "fstype"));
+        r->fstype = (char *)pi_step_intern(st, STR(re, "fstype"));
         r->ns = I64(re, "ns");
     }
+    merge_some(st);
     return PI_OK;
 }
 
@@ -828,11 +908,18 @@ static int cmp_proc(const void *a, const void *b)
 static int64_t min_set(int64_t a, int64_t b) { return a < 0 ? b : b < 0 ? a : a < b ? a : b; }
 static int64_t max_set(int64_t a, int64_t b) { return a > b ? a : b; }
 
+/* By path, then by the last profile that added to it: an entry merged before (whose
+ * profiles all came before the ones appended since) first, and one profile's entries (a path
+ * in two layers) side by side, so that counting changes of last_proc counts processes. */
 static int cmp_tree(const void *a, const void *b)
 {
     const struct pi_tree *x = a, *y = b;
-    return strcmp(x->path, y->path);
+    int c = strcmp(x->path, y->path);
+    return c ? c : (x->last_proc > y->last_proc) - (x->last_proc < y->last_proc);
 }
+
+/* processes of d after s is merged into it: they share at most s's last profile */
+static int merged_processes(int dp, int dlast, int sp, int slast) { return dp + sp - (dlast == slast); }
 
 /* software trees: sum equal paths over processes */
 static void merge_trees(struct pi_step *st)
@@ -844,8 +931,7 @@ static void merge_trees(struct pi_step *st)
         struct pi_tree *s = &st->trees[i];
         if (n > 0 && strcmp(st->trees[n - 1].path, s->path) == 0) {
             struct pi_tree *d = &st->trees[n - 1];
-            if (d->last_proc != s->last_proc)
-                d->processes++;
+            d->processes = merged_processes(d->processes, d->last_proc, s->processes, s->last_proc);
             d->last_proc = s->last_proc;
             d->opens += s->opens;
             d->read_bytes += s->read_bytes;
@@ -855,7 +941,7 @@ static void merge_trees(struct pi_step *st)
             st->trees[n++] = *s;
         }
     }
-    st->ntrees = n;
+    st->ntrees = st->trees_merged = n;
 }
 
 static int cmp_rename(const void *a, const void *b)
@@ -893,7 +979,7 @@ static size_t file_index_made(struct pi_step *st, size_t sorted, const char *pat
         return (size_t)i;
     struct pi_file *f = file_find(st, path);
     f->path = strdup(path);
-    f->fstype = strdup(fstype);
+    f->fstype = (char *)pi_step_intern(st, fstype);
     f->shared = st->conf && pi_conf_is_shared_fs(st->conf, fstype);
     f->last_proc = -1;
     return st->nfiles - 1;
@@ -962,9 +1048,16 @@ static void apply_renames(struct pi_step *st)
         qsort(st->files, st->nfiles, sizeof *st->files, cmp_file);
 }
 
-void pi_step_finish(struct pi_step *st)
+static int cmp_file_proc(const void *a, const void *b)
 {
-    /* slices: sum equal slice indexes over processes */
+    const struct pi_file *x = a, *y = b;
+    int c = strcmp(x->path, y->path);
+    return c ? c : (x->last_proc > y->last_proc) - (x->last_proc < y->last_proc);
+}
+
+/* slices: sum equal slice indexes over processes */
+static void merge_slices(struct pi_step *st)
+{
     qsort(st->slices, st->nslices, sizeof *st->slices, cmp_slice);
     size_t n = 0;
     for (size_t i = 0; i < st->nslices; i++) {
@@ -977,17 +1070,20 @@ void pi_step_finish(struct pi_step *st)
             st->slices[n++] = st->slices[i];
         }
     }
-    st->nslices = n;
-    /* files: merge equal paths (over processes and layers) */
+    st->nslices = st->slices_merged = n;
+}
+
+/* files: merge equal paths (over processes and layers) */
+static void merge_files(struct pi_step *st)
+{
     if (st->nfiles > 1)
-        qsort(st->files, st->nfiles, sizeof *st->files, cmp_file);
-    n = 0;
+        qsort(st->files, st->nfiles, sizeof *st->files, cmp_file_proc);
+    size_t n = 0;
     for (size_t i = 0; i < st->nfiles; i++) {
         struct pi_file *s = &st->files[i];
         if (n > 0 && strcmp(st->files[n - 1].path, s->path) == 0) {
             struct pi_file *d = &st->files[n - 1];
-            if (d->last_proc != s->last_proc)
-                d->processes++;
+            d->processes = merged_processes(d->processes, d->last_proc, s->processes, s->last_proc);
             d->last_proc = s->last_proc;
             d->shared = d->shared || s->shared;
             d->read |= s->read;
@@ -1010,12 +1106,30 @@ void pi_step_finish(struct pi_step *st)
                 d->ino = s->ino;
             }
             free(s->path);
-            free(s->fstype);
         } else {
             st->files[n++] = *s;
         }
     }
-    st->nfiles = n;
+    st->nfiles = st->files_merged = n;
+}
+
+/* After a profile is added: merge what it appended once the unmerged entries are as many as
+ * the merged ones (and at least PI_MERGE_MIN), so that a step-node of 10^5 profiles holds
+ * about twice its distinct slices, paths and trees rather than every profile's. */
+static void merge_some(struct pi_step *st)
+{
+    if (st->nslices - st->slices_merged >= (st->slices_merged > PI_MERGE_MIN ? st->slices_merged : PI_MERGE_MIN))
+        merge_slices(st);
+    if (st->nfiles - st->files_merged >= (st->files_merged > PI_MERGE_MIN ? st->files_merged : PI_MERGE_MIN))
+        merge_files(st);
+    if (st->ntrees - st->trees_merged >= (st->trees_merged > PI_MERGE_MIN ? st->trees_merged : PI_MERGE_MIN))
+        merge_trees(st);
+}
+
+void pi_step_finish(struct pi_step *st)
+{
+    merge_slices(st);
+    merge_files(st);
     merge_trees(st);
     apply_renames(st);
     /* images: several profiles of one pid (exec) are numbered in start order */

@@ -69,8 +69,10 @@ struct pi_rename {
 
 struct pi_bad {
     char *name;               /* file name in profiles/ */
-    char reason[PI_REASON_MAX];
+    const char *reason;       /* at most PI_REASON_MAX - 1 bytes; held once per distinct reason (st->strs) */
 };
+
+struct pi_strtab;             /* the distinct strings of a step (validate.c) */
 
 struct pi_step {
     json_t *job, *rec;
@@ -99,7 +101,15 @@ struct pi_step {
     /* a live snapshot (no step record yet): a process may end "running"; the step's span is
      * the job's start until the time of the pass */
     int live;
+    /* Bounded memory (docs/ingest.md, "Fairness and bounded cost"): the slices, files and trees
+     * of the profiles added are merged as they come (once the unmerged ones are as many as the
+     * merged ones, and at least PI_MERGE_MIN), not only in pi_step_finish; the processes' and
+     * the refusals' strings are held once per distinct value. */
+    size_t slices_merged, files_merged, trees_merged;
+    struct pi_strtab *strs;
 };
+
+#define PI_MERGE_MIN 4096
 
 /* Parse JSON text (len bytes, no NUL needed); NULL with the reason set. */
 json_t *pi_json_parse(const char *text, size_t len, char *reason, size_t size);
@@ -137,6 +147,10 @@ void pi_step_add_bad(struct pi_step *st, const char *name, const char *reason);
 
 /* After the last profile: sort and merge the slices, number the images of each pid. */
 void pi_step_finish(struct pi_step *st);
+
+/* The step's copy of s, one per distinct value (freed with the step): for strings that many
+ * profiles repeat (a process's origin, end, exe, a refusal's reason). */
+const char *pi_step_intern(struct pi_step *st, const char *s);
 
 /* Name checks for spool entries.  pi_parse_step_record_name: "step.<step>.<node>.json" into
  * step and node (0), -1 when not such a name.  pi_profile_name_matches: 1 when name is

@@ -89,6 +89,15 @@ static void keys_are_checked_by_name_and_range(void **state)
     assert_false(pi_conf_is_shared_fs(&c, "nfs4"));
     assert_int_equal(pi_conf_set(&c, "max_profile_bytes", "100", err, sizeof err), -1);
     assert_string_equal(err, "max_profile_bytes: \"100\" is not a size from 1024 to 67108864 bytes");
+    /* the budgets of a pass (issue 13): 128 MiB a user, 512 MiB a pass, 0 no limit */
+    assert_int_equal(c.user_budget_bytes, 128LL << 20);
+    assert_int_equal(c.pass_budget_bytes, 512LL << 20);
+    assert_int_equal(pi_conf_set(&c, "user_budget_bytes", "0", err, sizeof err), 0);
+    assert_int_equal(c.user_budget_bytes, 0);
+    assert_int_equal(pi_conf_set(&c, "pass_budget_bytes", "2147483648", err, sizeof err), 0);
+    assert_int_equal(c.pass_budget_bytes, 2147483648LL);
+    assert_int_equal(pi_conf_set(&c, "pass_budget_bytes", "4096", err, sizeof err), -1);
+    assert_string_equal(err, "pass_budget_bytes: \"4096\" is not 0 (no limit) or a size from 1048576 to 2^50 bytes");
     pi_conf_free(&c);
 }
 

@@ -597,6 +597,75 @@ static void broken_json_names_line_and_column(void **state)
     assert_string_equal(reason, "not a JSON object");
 }
 
+/* Issue 13 (junk is cheap): 3 * PI_MERGE_MIN + 5 profiles are merged as they are added (the
+ * slices, files and trees held stay about twice the distinct ones) and sum up exactly as one
+ * merge at the end would; their repeated strings, and refusals' reasons, are held once. */
+static void many_profiles_merge_as_they_come(void **state)
+{
+    (void)state;
+    struct pi_conf conf;
+    pi_conf_defaults(&conf);
+    char reason[PI_REASON_MAX];
+    const char *dir = "valid/processes-merge-per-slice/spool/job.101";
+    struct pi_step one, st;
+    json_t *p = suite_json("valid/processes-merge-per-slice/spool/job.101/profiles/0.node1.1001.json");
+    char rel[256];
+    snprintf(rel, sizeof rel, "%s/job.json", dir);
+    json_t *job = suite_json(rel);
+    snprintf(rel, sizeof rel, "%s/step.0.node1.json", dir);
+    json_t *rec = suite_json(rel);
+    json_incref(job);
+    json_incref(rec);
+    pi_step_init(&one, job, rec, "default");
+    pi_step_init(&st, job, rec, "default");
+    assert_int_equal(pi_profile_add(&one, &conf, p, reason, sizeof reason), PI_OK);
+    pi_step_finish(&one);
+    const int64_t n = 3 * PI_MERGE_MIN + 5;
+    size_t most = 0;
+    for (int64_t i = 0; i < n; i++) {
+        json_object_set_new(p, "pid", json_integer(2000 + i));
+        assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_OK);
+        if (st.nslices + st.nfiles > most)
+            most = st.nslices + st.nfiles;
+    }
+    assert_true(most <= 2 * PI_MERGE_MIN + one.nslices + one.nfiles); /* not n * (slices + files) */
+    pi_step_finish(&st);
+    assert_int_equal(st.nprocs, n);
+    assert_int_equal(st.nslices, one.nslices);
+    for (size_t k = 0; k < st.nslices; k++) {
+        assert_int_equal(st.slices[k].slice, one.slices[k].slice);
+        assert_int_equal(st.slices[k].processes, n * one.slices[k].processes);
+        for (int m = 0; m < JS_M_COUNT; m++)
+            assert_int_equal(st.slices[k].m[m], n * one.slices[k].m[m]);
+    }
+    assert_int_equal(st.nfiles, one.nfiles);
+    for (size_t k = 0; k < st.nfiles; k++) {
+        assert_string_equal(st.files[k].path, one.files[k].path);
+        assert_int_equal(st.files[k].processes, n * one.files[k].processes);
+        assert_int_equal(st.files[k].bytes_written, n * one.files[k].bytes_written);
+        assert_int_equal(st.files[k].opens, n * one.files[k].opens);
+        assert_int_equal(st.files[k].layers, one.files[k].layers);
+    }
+    /* one copy of each repeated string */
+    assert_ptr_equal(st.procs[0].exe, st.procs[n - 1].exe);
+    assert_ptr_equal(st.procs[0].missing, st.procs[n - 1].missing);
+    assert_string_equal(st.procs[0].exe, one.procs[0].exe);
+    char longer[2 * PI_REASON_MAX];
+    memset(longer, 'x', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0';
+    pi_step_add_bad(&st, "0.node1.j1.json", "not valid JSON");
+    pi_step_add_bad(&st, "0.node1.j2.json", "not valid JSON");
+    pi_step_add_bad(&st, "0.node1.j3.json", longer);
+    assert_int_equal(st.nbad, 3);
+    assert_ptr_equal(st.bad[0].reason, st.bad[1].reason);
+    assert_string_equal(st.bad[1].name, "0.node1.j2.json");
+    assert_int_equal(strlen(st.bad[2].reason), PI_REASON_MAX - 1);
+    json_decref(p);
+    pi_step_free(&one);
+    pi_step_free(&st);
+    pi_conf_free(&conf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -613,6 +682,7 @@ int main(void)
         cmocka_unit_test(bundles_count_the_processes_not_recorded),
         cmocka_unit_test(malformed_unrecorded_refuses_the_bundle),
         cmocka_unit_test(broken_json_names_line_and_column),
+        cmocka_unit_test(many_profiles_merge_as_they_come),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Junk is cheap (issue 13): one user's big junk step-node (3000 tiny profiles and 2000 files that
+# are no profile at all) and 200 tiny jobs do not hold another user's step records back. With a
+# user's budget a pass, the other user's step records are all committed before any of the
+# junk user's, the junk user's rest waits for later passes (said at info); with a pass's budget,
+# the same, and what the pass left goes first in the next; the daemon starts the next pass at
+# once. In the end everything is ingested exactly once, the junk refused with its reason (20 log
+# lines and a sum, not 2000).
+. "$JS_TOP_SRCDIR/tests/lib/tap.sh"
+need_cluster
+bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
+gen=$JS_TOP_BUILDDIR/profile_ingest/spoolgen
+[ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
+plan 19
+
+db=js_fairness
+conn="$JS_PG_CONNINFO dbname=$db"
+work=$(mktemp -d "$JS_CLUSTER_DIR/fairness.XXXXXX")
+at_exit '[ -n "$JS_KEEP" ] || rm -rf "$work"; dropdb --if-exists "$db" 2>/dev/null'
+ua=$(id -u jsalice) ga=$(id -g jsalice) ub=$(id -u jsbob) gb=$(id -g jsbob)
+GOOD=3000 JUNK=2000 TINY=200 BJOBS=5 BSLICES=30
+RECS=$((1 + TINY + BJOBS * 2)) PROFS=$((GOOD + TINY + BJOBS * 2 * 2))
+BYTES=$(( (GOOD + TINY) * 1000 + BJOBS * 2 * 2 * (BSLICES * 1000 + BSLICES * (BSLICES - 1) / 2) ))
+
+fresh() { # fresh SPOOL: a new database; the junk user's job 100 and tiny jobs 1000.., the other's jobs 200..
+  dropdb --if-exists "$db" 2>/dev/null; createdb "$db"
+  "$bin" --migrate --db "$conn" 2>/dev/null
+  rm -rf "$1" "$1.q"; mkdir -p "$1"; chmod 711 "$1"
+  "$gen" "$1" 100 1 1 1 $GOOD 1 0 "$ua" "$ga" jsalice
+  ( cd "$1/job.100/profiles" && seq 1 $JUNK | sed 's/^/0.gen1.junk/; s/$/.json/' | xargs sh -c 'for f; do echo x > "$f"; done' sh &&
+    find . -name '0.gen1.junk*' -print0 | xargs -0 chown jsalice: )
+  "$gen" "$1" 1000 $TINY 1 1 1 1 0 "$ua" "$ga" jsalice
+  "$gen" "$1" 200 $BJOBS 1 2 2 $BSLICES 1 "$ub" "$gb" jsbob
+}
+q() { psql -X -q -At -d "$db" -c "$1"; }
+ingest() { # ingest SPOOL LOG SET...
+  local s=$1 log=$2; shift 2
+  "$bin" --once --spool "$s" --db "$conn" --quarantine "$s.q" --set job_grace_seconds=0 --log-level info "$@" 2> "$log"
+}
+# exact NAME SPOOL LOG: every step record and profile once, the junk refused once with its reason
+exact() {
+  is "$(q "SELECT count(*) FROM js_data.step_nodes")|$(q "SELECT count(*) FROM js_data.processes")|$(q "SELECT sum(posix_write_bytes) FROM js_data.slice_metrics")" \
+     "$RECS|$PROFS|$BYTES" "$1: every step record, profile and byte once"
+  is "$(q "SELECT quarantined || ' ' || incomplete || ' ' || split_part(incomplete_reason, ':', 1) FROM js_data.step_nodes WHERE job_id = 100")|$(q "SELECT count(*) FROM js_data.quarantine WHERE job_id = 100")|$(find "$2.q/job.100" -name '*.json' | wc -l)" \
+     "$JUNK true $JUNK profiles quarantined|$JUNK|$JUNK" "$1: the junk is refused once each, the step-node says so"
+  ok $([ -z "$(ls "$2")" ]; echo $?) "$1: the spool is empty"
+}
+
+# 1. a user's budget a pass
+s=$work/user
+fresh "$s"
+ingest "$s" "$s.log" --set user_budget_bytes=1048576 --set pass_budget_bytes=0
+ok $? "user budget: the ingest passes over the spool"
+is "$(q "SELECT max(ingested_at) FILTER (WHERE job_id BETWEEN 200 AND 299) < min(ingested_at) FILTER (WHERE job_id = 100 OR job_id >= 1000) FROM js_data.step_nodes")" "t" \
+   "user budget: the other user's step records are all committed before any of the junk user's"
+# the log says so too: every "ingested job.2xx" line comes before the first of job.100 or job.1xxx
+first_a=$(grep -n 'ingested job\.\(100\|1[0-9][0-9][0-9]\)/' "$s.log" | head -1 | cut -d: -f1)
+last_b=$(grep -n 'ingested job\.2[0-9][0-9]/' "$s.log" | tail -1 | cut -d: -f1)
+ok $([ -n "$first_a" ] && [ -n "$last_b" ] && [ "$last_b" -lt "$first_a" ]; echo $?) "user budget: and in the log"
+like "$(grep -m1 'budget:' "$s.log")" "budget: $TINY step records of uid $ua \([0-9]+ bytes of profiles\) wait for the next pass: the user's budget of 1048576 bytes a pass \(user_budget_bytes\) is spent" \
+   "user budget: the junk user's rest waits for the next pass, said at info"
+is "$(grep -c 'refused job.100/profiles/' "$s.log")|$(grep -c "refused $((JUNK + 0 - 20)) more files of job.100 step 0 node gen1" "$s.log")" "20|1" \
+   "user budget: 20 refusals logged one by one, the rest in one line"
+exact "user budget" "$s" "$s.log"
+
+# 2. a pass's budget
+s=$work/pass
+fresh "$s"
+ingest "$s" "$s.log" --set user_budget_bytes=0 --set pass_budget_bytes=1048576
+ok $? "pass budget: the ingest passes over the spool"
+is "$(q "SELECT max(ingested_at) FILTER (WHERE job_id BETWEEN 200 AND 299) < min(ingested_at) FILTER (WHERE job_id = 100 OR job_id >= 1000) FROM js_data.step_nodes")" "t" \
+   "pass budget: the other user's step records are all committed before any of the junk user's"
+like "$(grep -m1 'budget:' "$s.log")" "budget: $((1 + TINY)) step records \([0-9]+ bytes of profiles\) wait for the next pass, where they go first: the pass's budget of 1048576 bytes \(pass_budget_bytes\) is spent" \
+   "pass budget: what the pass left waits for the next, said at info"
+exact "pass budget" "$s" "$s.log"
+
+# 3. the daemon: what a budget left is taken by the next pass at once, not at the rescan (an hour)
+s=$work/daemon
+fresh "$s"
+"$bin" --spool "$s" --db "$conn" --quarantine "$s.q" --set job_grace_seconds=0 --set rescan_seconds=3600 \
+  --set user_budget_bytes=1048576 --set pass_budget_bytes=0 --log-level info 2> "$s.log" &
+dpid=$!
+at_exit "kill -9 $dpid 2>/dev/null"
+for i in $(seq 600); do [ -z "$(ls "$s")" ] && break; sleep 0.5; done
+ok $([ -z "$(ls "$s")" ]; echo $?) "daemon: the passes the budget made follow one another until the spool is empty"
+kill -TERM $dpid; wait $dpid
+ok $? "daemon: stops cleanly"
+exact "daemon" "$s" "$s.log"
+done_testing
