@@ -211,25 +211,13 @@ static int ensure_partitions(struct pi_db *db, const struct pi_step *st)
     return rc;
 }
 
-/* one element of a text[] literal, quoted */
-static void pg_array_elem(struct sbuf *b, const char *text)
-{
-    sb_raw(b, "\"", 1);
-    for (const char *s = text; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            sb_raw(b, "\\", 1);
-        sb_raw(b, s, 1);
-    }
-    sb_raw(b, "\"", 1);
-}
-
 static void pg_text_array(struct sbuf *b, char *const *list)
 {
     sb_raw(b, "{", 1);
     for (int i = 0; i < PI_MAX_LIST && list[i]; i++) {
         if (i)
             sb_raw(b, ",", 1);
-        pg_array_elem(b, list[i]);
+        sb_array_elem(b, list[i]);
     }
     sb_raw(b, "}", 1);
 }
@@ -249,11 +237,19 @@ static void sb_null_or_int(struct sbuf *b, int64_t v)
 /* COPY the step-node's process rows into table (js_data.processes, or live_processes). */
 static int copy_procs(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job, const char *table)
 {
-    int rc = PI_DB_OK;
+    if (!st->nprocs)
+        return PI_DB_OK;
+    char sql[4096];
+    snprintf(sql, sizeof sql, "COPY %s (cluster_id, job_id, step_id, node, pid, image, ppid, task_id, "
+             "mpi_rank, mpi_size, origin, ended_by, exe, args, start_time, end_time, wall_ns, cpu_user_ns, "
+             "cpu_sys_ns, max_rss_kib, threads_peak, threads_seen, compute_ns, slices_truncated, "
+             "files_dropped, mpi_collectives, exit_code, signal, missing, %s, idle_ns, mpi_setup_ns, cpu_wait_ns, kernel_rchar, "
+             "kernel_wchar, kernel_syscr, kernel_syscw, kernel_read_bytes, kernel_write_bytes) FROM STDIN",
+             table, dbu_metric_columns());
+    int rc = dbu_copy_start(db, sql, "COPY processes");
     struct sbuf b = { 0 };
-    if (st->nprocs) {
-        b.len = 0;
-        for (size_t i = 0; i < st->nprocs; i++) {
+    /* streamed a megabyte at a time: 10^5 processes would hold ~35 MB of COPY text */
+    for (size_t i = 0; i < st->nprocs && rc == PI_DB_OK; i++) {
             const struct pi_proc *p = &st->procs[i];
             sb_printf(&b, "%s\t%s\t", cid, job);
             sb_text(&b, st->step);
@@ -286,17 +282,11 @@ static int copy_procs(struct pi_db *db, const struct pi_step *st, const char *ci
             for (int k = 0; k < JS_KIO_COUNT; k++)
                 sb_null_or_int(&b, p->kio[k]);
             sb_raw(&b, "\n", 1);
-        }
-        char sql[4096];
-        snprintf(sql, sizeof sql, "COPY %s (cluster_id, job_id, step_id, node, pid, image, ppid, task_id, "
-                 "mpi_rank, mpi_size, origin, ended_by, exe, args, start_time, end_time, wall_ns, cpu_user_ns, "
-                 "cpu_sys_ns, max_rss_kib, threads_peak, threads_seen, compute_ns, slices_truncated, "
-                 "files_dropped, mpi_collectives, exit_code, signal, missing, %s, idle_ns, mpi_setup_ns, cpu_wait_ns, kernel_rchar, "
-                 "kernel_wchar, kernel_syscr, kernel_syscw, kernel_read_bytes, kernel_write_bytes) FROM STDIN",
-                 table, dbu_metric_columns());
-        if ((rc = dbu_copy(db, sql, &b, "COPY processes")) != PI_DB_OK)
-            { free(b.p); return rc; }
+            if (b.len >= (1 << 20))
+                rc = dbu_copy_put(db, &b, "COPY processes");
     }
+    if (rc == PI_DB_OK)
+        rc = dbu_copy_finish(db, &b, "COPY processes");
     free(b.p);
     return rc;
 }
@@ -314,7 +304,7 @@ static int store_mapped(struct pi_db *db, const struct pi_step *st, const char *
         sb_raw(&paths, n ? "," : "{", 1);
         sb_raw(&local, n ? "," : "{", 1);
         sb_raw(&bytes, n ? "," : "{", 1);
-        pg_array_elem(&paths, f->path);
+        sb_array_elem(&paths, f->path);
         sb_raw(&local, f->shared ? "f" : "t", 1);
         sb_int(&bytes, f->mapped_bytes);
         n++;
@@ -422,6 +412,41 @@ static int copy_series(struct pi_db *db, const struct pi_step *st, const char *c
     return rc;
 }
 
+/* The refused profiles' quarantine rows, a few thousand per statement (as
+ * js_data.add_quarantine makes them one at a time): a junk step-node of 10^5 files would
+ * otherwise cost 10^5 round trips. */
+static int quarantine_rows(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job,
+                           char *const *moved_to)
+{
+    enum { PER_STATEMENT = 5000 };
+    int rc = PI_DB_OK;
+    struct sbuf a[3] = { { 0 } };
+    char file[600];
+    for (size_t i = 0; i < st->nbad && rc == PI_DB_OK; i += PER_STATEMENT) {
+        for (int k = 0; k < 3; k++)
+            a[k].len = 0;
+        for (size_t j = i; j < st->nbad && j < i + PER_STATEMENT; j++) {
+            snprintf(file, sizeof file, "job.%s/%s/%s", job, JS_PROFILES_DIR_NAME, st->bad[j].name);
+            const char *v[3] = { file, moved_to[j], st->bad[j].reason };
+            for (int k = 0; k < 3; k++) {
+                sb_raw(&a[k], j == i ? "{" : ",", 1);
+                sb_array_elem(&a[k], v[k]);
+            }
+        }
+        for (int k = 0; k < 3; k++)
+            sb_raw(&a[k], "}", 1);
+        const char *p[7] = { cid, job, st->step, st->node, a[0].p, a[1].p, a[2].p };
+        rc = dbu_check(db, dbu_q(db, "INSERT INTO js_data.quarantine (cluster_id, job_id, step_id, node, file, moved_to, reason) "
+                                     "SELECT $1, $2, $3, $4, u.f, u.m, u.r FROM unnest($5::text[], $6::text[], $7::text[]) AS u(f, m, r) "
+                                     "ON CONFLICT (cluster_id, job_id, step_id, node, file) DO UPDATE SET "
+                                     "moved_to = excluded.moved_to, reason = excluded.reason, at = now()", 7, p),
+                       PGRES_COMMAND_OK, "quarantine");
+    }
+    for (int k = 0; k < 3; k++)
+        free(a[k].p);
+    return rc;
+}
+
 static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_step *st, char *const *moved_to)
 {
     int rc;
@@ -526,13 +551,8 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
         if (rc != PI_DB_OK)
             goto out;
     }
-    for (size_t i = 0; i < st->nbad; i++) {
-        char file[600];
-        snprintf(file, sizeof file, "job.%s/%s/%s", job, JS_PROFILES_DIR_NAME, st->bad[i].name);
-        const char *p[7] = { cid, job, st->step, st->node, file, moved_to[i], st->bad[i].reason };
-        if ((rc = dbu_check(db, dbu_q(db, "SELECT js_data.add_quarantine($1, $2, $3, $4, $5, $6, $7)", 7, p), PGRES_TUPLES_OK, "quarantine")) != PI_DB_OK)
-            goto out;
-    }
+    if ((rc = quarantine_rows(db, st, cid, job, moved_to)) != PI_DB_OK)
+        goto out;
     if (st->unrecorded > 0) {
         /* processes the profiler refused to record (the spool quota), as the bundles said */
         char n[32];

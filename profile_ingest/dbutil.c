@@ -157,20 +157,53 @@ PGresult *dbu_q(struct pi_db *db, const char *sql, int n, const char *const *par
     return PQexecParams(db->conn, sql, n, NULL, params, NULL, NULL, 0);
 }
 
-int dbu_copy(struct pi_db *db, const char *sql, struct sbuf *b, const char *what)
+void sb_array_elem(struct sbuf *b, const char *text)
 {
-    int rc = dbu_check(db, PQexec(db->conn, sql), PGRES_COPY_IN, what);
-    if (rc != PI_DB_OK)
-        return rc;
+    if (!text) {
+        sb_raw(b, "NULL", 4);
+        return;
+    }
+    sb_raw(b, "\"", 1);
+    for (const char *s = text; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            sb_raw(b, "\\", 1);
+        sb_raw(b, s, 1);
+    }
+    sb_raw(b, "\"", 1);
+}
+
+int dbu_copy_start(struct pi_db *db, const char *sql, const char *what)
+{
+    return dbu_check(db, PQexec(db->conn, sql), PGRES_COPY_IN, what);
+}
+
+int dbu_copy_put(struct pi_db *db, struct sbuf *b, const char *what)
+{
     size_t off = 0;
     while (off < b->len) {
         size_t n = b->len - off > (1 << 20) ? (1 << 20) : b->len - off;
-        if (PQputCopyData(db->conn, b->p + off, (int)n) != 1)
-            break;
+        if (PQputCopyData(db->conn, b->p + off, (int)n) != 1) {
+            pi_error("database: %s: %s", what, PQerrorMessage(db->conn));
+            return PI_DB_RETRY;
+        }
         off += n;
     }
-    PQputCopyEnd(db->conn, off == b->len ? NULL : "client error");
-    return dbu_check(db, PQgetResult(db->conn), PGRES_COMMAND_OK, what);
+    b->len = 0;
+    return PI_DB_OK;
+}
+
+int dbu_copy_finish(struct pi_db *db, struct sbuf *b, const char *what)
+{
+    int rc = dbu_copy_put(db, b, what);
+    PQputCopyEnd(db->conn, rc == PI_DB_OK ? NULL : "client error");
+    int end = dbu_check(db, PQgetResult(db->conn), PGRES_COMMAND_OK, what);
+    return rc != PI_DB_OK ? rc : end;
+}
+
+int dbu_copy(struct pi_db *db, const char *sql, struct sbuf *b, const char *what)
+{
+    int rc = dbu_copy_start(db, sql, what);
+    return rc != PI_DB_OK ? rc : dbu_copy_finish(db, b, what);
 }
 
 const char *dbu_metric_columns(void)

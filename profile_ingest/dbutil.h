@@ -29,6 +29,14 @@ void sb_ts(struct sbuf *b, int64_t ns);
  * values are zero; tmp holds JS_SERIES_MAX_BYTES(n) */
 void sb_series(struct sbuf *b, const int64_t *v, size_t n, size_t stride, unsigned char *tmp);
 
+/* one element of an array literal ('{...}'), double-quoted with \\ and " escaped; NULL as NULL */
+void sb_array_elem(struct sbuf *b, const char *text);
+/* an open COPY ... FROM STDIN: start it, hand it b's rows whenever b has grown (b is emptied),
+ * and finish it with what is left in b */
+int dbu_copy_start(struct pi_db *db, const char *sql, const char *what);
+int dbu_copy_put(struct pi_db *db, struct sbuf *b, const char *what);
+int dbu_copy_finish(struct pi_db *db, struct sbuf *b, const char *what);
+
 /* 1 when the error of r (or of the connection) may pass: the database is down or restarting,
  * a deadlock, a serialization failure */
 int dbu_transient(PGconn *c, const PGresult *r);

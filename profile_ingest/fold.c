@@ -209,16 +209,11 @@ static int add_step_nodes(struct fold *f, const PGresult *r, unsigned char *buf)
     return 0;
 }
 
-/* one element of an array literal, quoted; the first opens it */
+/* one element of an array literal; the first opens it */
 static void array_elem(struct sbuf *b, const char *text, int first)
 {
-    sb_raw(b, first ? "{\"" : ",\"", 2);
-    for (const char *p = text; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            sb_raw(b, "\\", 1);
-        sb_raw(b, p, 1);
-    }
-    sb_raw(b, "\"", 1);
+    sb_raw(b, first ? "{" : ",", 1);
+    sb_array_elem(b, text);
 }
 
 /* Read (and lock) the stored series of every sum of a level and add them in. */
