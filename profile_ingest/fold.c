@@ -170,7 +170,8 @@ static int add_step_nodes(struct fold *f, const PGresult *r, unsigned char *buf)
         long n = strtol(PQgetvalue(r, i, 7), NULL, 10);
         if (n < 1 || n > JS_SERIES_CHUNK || first < chunk || first + n > chunk + JS_SERIES_CHUNK)
             return -1;
-        struct sum *x[LEVELS];
+        /* positions, not pointers: a later sum_of may move f->sums */
+        size_t at[LEVELS];
         for (int l = 0; l < LEVELS; l++) {
             k.len = 0;
             key_field(&k, PQgetvalue(r, i, 1));
@@ -180,9 +181,13 @@ static int add_step_nodes(struct fold *f, const PGresult *r, unsigned char *buf)
             } else if (l == NODE) {
                 key_field(&k, PQgetvalue(r, i, 4));
             }
-            x[l] = sum_of(f, (enum level)l, k.p, chunk);
-            span(x[l], first, (size_t)n);
+            struct sum *y = sum_of(f, (enum level)l, k.p, chunk);
+            span(y, first, (size_t)n);
+            at[l] = (size_t)(y - f->sums);
         }
+        struct sum *x[LEVELS];
+        for (int l = 0; l < LEVELS; l++)
+            x[l] = &f->sums[at[l]];
         /* processes: the step's sum, and one node (or step-node) wherever it is above zero */
         int64_t *counts = calloc((size_t)n, sizeof *counts);
         if (!counts)
