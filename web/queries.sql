@@ -81,58 +81,75 @@ ORDER BY w.cluster_id
 LIMIT 1
 
 -- name: workflow_jobs
--- $4 workflow id: its jobs, each with its steps (runtime share, file counts per access mode)
--- and its runtime share summed over its steps other than batch and extern (those wrap the
--- numbered steps) unless it has no numbered step.
-SELECT j.job_id AS id, j.name, j.user_name AS user, j.state, j.exit_code,
+-- $4 workflow id: its jobs as the graph draws them (the job tab reads the rest through job=).
+-- The CGI writes them as arrays (docs/api.md, workflow).
+SELECT j.job_id AS id, j.name, j.state,
        extract(epoch FROM j.submit_time)::float8 AS submit,
        extract(epoch FROM j.start_time)::float8 AS start,
        extract(epoch FROM j.end_time)::float8 AS "end",
-       j.num_nodes AS nodes, j.num_cpus AS cpus, j.num_tasks AS tasks, j.nodelist AS node_list,
-       j.dependency, j.incomplete, j.array_job_id, j.array_task_id, j.reason, st.steps, st.runtime
+       j.array_job_id, j.array_task_id
 FROM js.jobs j
-CROSS JOIN LATERAL (
-    SELECT coalesce(jsonb_agg(jsonb_build_object(
-               'step', s.step_id, 'name', s.name, 'state', s.state, 'exit_code', s.exit_code,
-               'start', extract(epoch FROM s.start_time), 'end', extract(epoch FROM s.end_time),
-               'nodes', s.num_nodes, 'tasks', s.num_tasks, 'profiled', s.profiled,
-               'processes', s.processes, 'incomplete', s.incomplete,
-               'incomplete_reason', s.incomplete_reason, 'killed_processes', s.killed_processes,
-               'unrecorded_processes', s.unrecorded_processes, 'live', s.live,
-               'runtime', jsonb_build_object('compute_ns', s.compute_ns, 'mpi_p2p_ns', s.mpi_p2p_ns,
-                   'mpi_coll_ns', s.mpi_coll_ns, 'io_posix_ns', s.io_posix_ns,
-                   'io_stdio_ns', s.io_stdio_ns, 'io_mpiio_ns', s.io_mpiio_ns,
-                   'mpi_setup_ns', coalesce(s.mpi_setup_ns, 0), 'cpu_wait_ns', coalesce(s.cpu_wait_ns, 0),
-                   'idle_ns', coalesce(s.idle_ns, 0)),
-               'files', coalesce((SELECT jsonb_object_agg(m.mode, m.n) FROM (
-                           SELECT a.mode, count(DISTINCT a.file_id) AS n FROM js.file_accesses a
-                           WHERE a.cluster_id = s.cluster_id AND a.job_id = s.job_id
-                             AND a.step_id = s.step_id GROUP BY a.mode) m), '{}'::jsonb))
-             ORDER BY s.start_time, s.step_id), '[]'::jsonb) AS steps,
-           jsonb_build_object(
-               'compute_ns', coalesce(sum(s.compute_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
-               'mpi_p2p_ns', coalesce(sum(s.mpi_p2p_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
-               'mpi_coll_ns', coalesce(sum(s.mpi_coll_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
-               'io_posix_ns', coalesce(sum(s.io_posix_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
-               'io_stdio_ns', coalesce(sum(s.io_stdio_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
-               'io_mpiio_ns', coalesce(sum(s.io_mpiio_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
-               'mpi_setup_ns', coalesce(sum(s.mpi_setup_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
-               'cpu_wait_ns', coalesce(sum(s.cpu_wait_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0),
-               'idle_ns', coalesce(sum(s.idle_ns) FILTER (WHERE s.step_id ~ '^[0-9]+$' OR NOT num.any), 0)) AS runtime
-    FROM js.steps s
-    CROSS JOIN (SELECT EXISTS (SELECT 1 FROM js.steps n WHERE n.cluster_id = j.cluster_id
-                               AND n.job_id = j.job_id AND n.step_id ~ '^[0-9]+$') AS any) num
-    WHERE s.cluster_id = j.cluster_id AND s.job_id = j.job_id AND s.step_id <> 'extern'
-) st
 WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
   AND j.workflow_id = $4::bigint
 ORDER BY j.start_time NULLS LAST, j.job_id
 
+-- name: workflow_steps
+-- $4 workflow id: the steps the graph draws, per job: its numbered steps, or the others but
+-- extern when it has none (the batch step wraps the numbered ones), each with its runtime
+-- share summed over its processes and its files counted per access mode. Running steps
+-- (live snapshots, no step record yet) come from js.steps too.
+WITH w AS MATERIALIZED (
+    SELECT j.cluster_id, j.job_id FROM js.jobs j
+    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+      AND j.workflow_id = $4::bigint),
+k AS MATERIALIZED (SELECT min(cluster_id) AS cluster_id, array_agg(job_id) AS jobs FROM w),
+s AS (
+    SELECT s.job_id, s.step_id, s.start_time, s.end_time, s.compute_ns, s.mpi_p2p_ns, s.mpi_coll_ns,
+           s.io_posix_ns, s.io_stdio_ns, s.io_mpiio_ns, s.mpi_setup_ns, s.cpu_wait_ns, s.idle_ns,
+           bool_or(s.step_id ~ '^[0-9]+$') OVER (PARTITION BY s.job_id) AS numbered
+    FROM js.steps s
+    WHERE s.cluster_id = (SELECT cluster_id FROM k) AND s.job_id = ANY ((SELECT jobs FROM k)::bigint[])
+      AND s.step_id <> 'extern'),
+f AS (
+    SELECT a.job_id, a.step_id,
+           count(DISTINCT a.file_id) FILTER (WHERE a.mode = 'r') AS r,
+           count(DISTINCT a.file_id) FILTER (WHERE a.mode = 'rw') AS rw,
+           count(DISTINCT a.file_id) FILTER (WHERE a.mode = 'w') AS w
+    FROM js.file_accesses a
+    WHERE a.cluster_id = (SELECT cluster_id FROM k) AND a.job_id = ANY ((SELECT jobs FROM k)::bigint[])
+      AND a.step_id <> 'extern'
+    GROUP BY a.job_id, a.step_id)
+SELECT s.job_id, s.step_id AS step,
+       extract(epoch FROM s.start_time)::float8 AS start,
+       extract(epoch FROM s.end_time)::float8 AS "end",
+       s.compute_ns, s.mpi_p2p_ns, s.mpi_coll_ns, s.io_posix_ns, s.io_stdio_ns, s.io_mpiio_ns,
+       coalesce(s.mpi_setup_ns, 0) AS mpi_setup_ns, coalesce(s.cpu_wait_ns, 0) AS cpu_wait_ns,
+       coalesce(s.idle_ns, 0) AS idle_ns,
+       coalesce(f.r, 0) AS r, coalesce(f.rw, 0) AS rw, coalesce(f.w, 0) AS w
+FROM s LEFT JOIN f ON f.job_id = s.job_id AND f.step_id = s.step_id
+WHERE s.numbered IS NOT TRUE OR s.step_id ~ '^[0-9]+$'
+ORDER BY s.job_id, s.start_time, s.step_id
+
 -- name: workflow_edges
--- $4 workflow id: scheduler, time and file edges between its jobs (file edges per pair of
--- steps, with the files as evidence). Both ends must be jobs of the workflow, so an edge from
--- another user's job (a file they wrote) never shows. The job ids go in as one array so that
--- the time-edge part of js.dependencies runs for these jobs only, not for the whole table.
+-- $4 workflow id: scheduler, time and file edges between its jobs, file edges per pair of steps
+-- with the number of files (their names: workflow_edge_files). Both ends must be jobs of the
+-- workflow, so an edge from another user's job (a file they wrote) never shows.
+WITH w AS MATERIALIZED (
+    SELECT j.cluster_id, j.job_id FROM js.jobs j
+    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+      AND j.workflow_id = $4::bigint)
+SELECT d.kind, d.from_job, d.to_job, nullif(d.from_step, '') AS from_step, nullif(d.to_step, '') AS to_step,
+       count(DISTINCT d.file_id) AS files
+FROM js.dependencies d
+WHERE d.cluster_id = (SELECT min(cluster_id) FROM w)
+  AND d.from_job IN (SELECT job_id FROM w) AND d.to_job IN (SELECT job_id FROM w)
+GROUP BY d.kind, d.from_job, d.from_step, d.to_job, d.to_step
+ORDER BY d.from_job, d.to_job, d.kind
+
+-- name: workflow_edge_detail
+-- $4 workflow id, $5 from job, $6 to job: the edges from one job of the workflow to another,
+-- with their evidence (file edges per pair of steps, up to 20 files named), as the viewer
+-- shows them when an edge is clicked.
 WITH w AS MATERIALIZED (
     SELECT j.cluster_id, j.job_id FROM js.jobs j
     WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
@@ -149,10 +166,11 @@ SELECT d.kind, d.from_job, nullif(d.from_step, '') AS from_step, d.to_job, nulli
        END AS evidence
 FROM js.dependencies d
 WHERE d.cluster_id = (SELECT min(cluster_id) FROM w)
-  AND d.to_job = ANY ((SELECT array_agg(job_id) FROM w)::bigint[])
-  AND d.from_job = ANY ((SELECT array_agg(job_id) FROM w)::bigint[])
+  AND d.from_job = $5::bigint AND d.to_job = $6::bigint
+  AND EXISTS (SELECT 1 FROM w WHERE w.cluster_id = d.cluster_id AND w.job_id = d.from_job)
+  AND EXISTS (SELECT 1 FROM w WHERE w.cluster_id = d.cluster_id AND w.job_id = d.to_job)
 GROUP BY d.kind, d.from_job, d.from_step, d.to_job, d.to_step
-ORDER BY d.from_job, d.to_job, d.kind
+ORDER BY d.kind, d.from_step, d.to_step
 
 -- name: job
 -- $4 job id

@@ -18,7 +18,7 @@ command -v jq >/dev/null || skip_all "jq is not installed"
 api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"
 state=$JS_CLUSTER_DIR/web-e2e.env
 work=$JS_CLUSTER_DIR/web-e2e
-plan 64
+plan 69
 
 # --- real runs -----------------------------------------------------------------------------
 rm -rf "$work"; install -d -m 755 "$work"
@@ -84,31 +84,69 @@ get() { # get USER QUERY... -> body in $body, status in $code
 # --- jsalice: her workflow -----------------------------------------------------------------
 get jsalice --data-urlencode "q=workflow" --data-urlencode "job=$gen"
 is "$code" 200 "workflow?job=: jsalice gets the graph of her workflow"
+raw=$body
+# the graph's arrays decoded into objects, as the viewer decodes them
+body=$(jq -f "$JS_TOP_SRCDIR/tests/web/workflow-decode.jq" <<< "$raw")
 wf=$(jq -r '.workflow.id' <<< "$body")
 echo "wf=$wf" >> "$state"
 is "$(jq -r '.workflow.workflow' <<< "$body")" "$tag" "it is the workflow of the sample's tag"
 is "$(jq -r "[.jobs[].id] | map(tostring) | sort | join(\" \")" <<< "$body")" \
    "$(printf '%s\n' "$gen" "$sim" "$plo" "$ana" "$arc" "$evil" | sort | tr '\n' ' ' | sed 's/ $//')" \
    "its jobs are exactly the six jsalice submitted with that tag"
-is "$(jq -r ".jobs[] | select(.id == $sim) | [.steps[].step] | map(select(. != \"batch\")) | sort | join(\",\")" <<< "$body")" "0,1" \
-   "simulate has its two srun steps"
-is "$(jq -r ".jobs[] | select(.id == $sim) | .steps[] | select(.step == \"0\") | .tasks" <<< "$body")" 2 "simulate's step 0 ran two tasks"
+is "$(jq -r ".jobs[] | select(.id == $sim) | [.steps[].step] | sort | join(\",\")" <<< "$body")" "0,1" \
+   "simulate has its two srun steps (the graph leaves out the batch and extern steps that wrap them)"
 sched=$(jq -r '[.edges[] | select(.kind == "scheduler") | "\(.from_job)>\(.to_job)"] | sort | join(" ")' <<< "$body")
 like "$sched" "$gen>$sim" "scheduler edge generate → simulate (afterok)"
 like "$sched" "$sim>$plo" "scheduler edge simulate → plot (afterany)"
 like "$sched" "$ana>$arc" "scheduler edge analyze → archive"
 files=$(jq -r '[.edges[] | select(.kind == "file") | "\(.from_job)>\(.to_job)"] | unique | join(" ")' <<< "$body")
 like "$files" "$sim>$ana" "file edge simulate → analyze, which Slurm never knew about"
+is "$(jq -r "[.edges[] | select(.kind == \"file\" and .from_job == $sim and .to_job == $ana) | .files >= 1] | any" <<< "$body")" true \
+   "the file edge counts its files"
+get jsalice --data-urlencode q=workflow --data-urlencode "id=$wf" --data-urlencode "from=$sim" --data-urlencode "to=$ana"
 jq -e ".edges[] | select(.kind == \"file\" and .from_job == $sim and .to_job == $ana) | .evidence.paths | index(\"$work/alice/sim.out\")" <<< "$body" >/dev/null
-ok $? "the file edge names sim.out as its evidence"
+ok $? "workflow&from=&to=: the file edge names sim.out as its evidence"
+get jsalice --data-urlencode q=workflow --data-urlencode "id=$wf" --data-urlencode "from=$gen" --data-urlencode "to=$sim"
+is "$(jq -r '[.edges[] | select(.kind == "scheduler") | .evidence.type] | join(",")' <<< "$body")" afterok \
+   "workflow&from=&to=: the scheduler edge generate → simulate says afterok"
+get jsalice --data-urlencode q=workflow --data-urlencode "id=$wf" --data-urlencode "from=$sim"
+is "$code" 400 "workflow&from= without to=: 400"
+body=$(jq -f "$JS_TOP_SRCDIR/tests/web/workflow-decode.jq" <<< "$raw")
 kinds=$(jq -r '[.edges[].kind] | unique | join(",")' <<< "$body")
 diag "edge kinds in the sample workflow: $kinds"
 jq -e ".jobs[] | select(.id == $sim) | .steps[] | select(.step == \"0\") | .runtime.compute_ns > 0" <<< "$body" >/dev/null
 ok $? "steps carry a runtime share from the profiler"
 jq -e ".jobs[] | select(.id == $sim) | .steps[] | select(.step == \"0\") | .files.w >= 1 and .files.r >= 1" <<< "$body" >/dev/null
 ok $? "simulate's step 0 has read-only and write-only file boxes"
-jq -e '[.. | strings] | any(test("jsbob|bobsecret|bobflow")) | not' <<< "$body" >/dev/null
+jq -e '[.. | strings] | any(test("jsbob|bobsecret|bobflow")) | not' <<< "$raw" >/dev/null
 ok $? "jsalice's graph holds neither jsbob's job nor his name"
+# the compact graph holds what the job pages and the views hold: per job its name, state and
+# times, the steps the graph draws (numbered, else all but extern) with their times, runtime
+# share (whole ms) and files per access mode; the edges as js.dependencies has them
+sql() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
+jobs_csv=$(jq -r '[.jobs[].id] | join(",")' <<< "$body")
+bad=0
+for j in $(jq -r '.jobs[].id' <<< "$body"); do
+  mine=$(jq -c ".jobs[] | select(.id == $j)" <<< "$body")
+  page=$(curl -s -G -u jsalice:jsalice "$api" --data-urlencode q=job --data-urlencode "id=$j" | jq -c '.job')
+  want=$(jq -S -c '{name, state, t: ([.submit, .start, .end] | map(if . == null then null else (. * 1000 | round) end)),
+    steps: ([.steps[] | select(.step != "extern")] as $s | ($s | map(select(.step | test("^[0-9]+$")))) as $n
+            | (if ($n | length) > 0 then $n else $s end)
+            | map({step, t: ([.start, .end] | map(if . == null then null else (. * 1000 | round) end)),
+                   rt: (.runtime | to_entries | map({key, value: (.value / 1000000 | round)}) | from_entries)}) | sort_by(.step))}' <<< "$page")
+  got=$(jq -S -c '{name, state, t: ([.submit, .start, .end] | map(if . == null then null else (. * 1000 | round) end)),
+    steps: (.steps | map({step, t: ([.start, .end] | map(if . == null then null else (. * 1000 | round) end)),
+                          rt: (.runtime | to_entries | map({key, value: (.value / 1000000 | round)}) | from_entries)}) | sort_by(.step))}' <<< "$mine")
+  [ "$want" = "$got" ] || { bad=$((bad + 1)); diag "job $j: graph $got"; diag "job $j: page  $want"; }
+  files_got=$(jq -r '.steps[] | .step as $s | .files | to_entries[] | "\($s)|\(.key)|\(.value)"' <<< "$mine" | sort)
+  files_want=$(sql "SELECT step_id, mode, count(DISTINCT file_id) FROM js.file_accesses WHERE job_id = $j AND step_id IN ($(jq -r '[.steps[].step | @sh] | join(",") | if . == "" then "NULL" else . end' <<< "$mine")) GROUP BY 1, 2" | sort)
+  [ "$files_got" = "$files_want" ] || { bad=$((bad + 1)); diag "job $j files: graph [$files_got] views [$files_want]"; }
+done
+is "$bad" 0 "the compact graph decodes to each job's name, state, times, drawn steps, runtime share and files per mode"
+edges_got=$(jq -r '.edges[] | "\(.kind)|\(.from_job)|\(.to_job)|\(.from_step // "")|\(.to_step // "")|\(.files // "")"' <<< "$body" | sort)
+edges_want=$(sql "SELECT kind, from_job, to_job, from_step, to_step, CASE WHEN kind = 'file' THEN count(DISTINCT file_id)::text ELSE '' END
+  FROM js.dependencies WHERE from_job IN ($jobs_csv) AND to_job IN ($jobs_csv) GROUP BY kind, from_job, to_job, from_step, to_step" | sort)
+is "$edges_got" "$edges_want" "the compact graph decodes to the workflow's edges of js.dependencies"
 
 # --- a running step: RUNNING and live in the list, the job and the step; jsbob does not see it --
 get jsalice --data-urlencode q=jobs
@@ -127,6 +165,7 @@ scancel "$live"
 # --- jsalice: job, step, background, file -------------------------------------------------------
 get jsalice --data-urlencode q=job --data-urlencode "id=$sim"
 is "$code $(jq -r '.job.name' <<< "$body")" "200 simulate" "job: jsalice's job"
+is "$(jq -r '.job.steps[] | select(.step == "0") | .tasks' <<< "$body")" 2 "job: simulate's step 0 ran two tasks"
 jq -e '.job.files | map(.path) | index("'"$work"'/alice/input.dat") != null' <<< "$body" >/dev/null
 ok $? "job: lists the files its steps accessed"
 get jsalice --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=0
@@ -228,7 +267,7 @@ for q in jobs workflows; do
   ok $? "$q: jsalice's list holds nothing of jsbob's"
 done
 get jsbob --data-urlencode q=workflow --data-urlencode "job=$bob"
-jq -e "[.jobs[].id] == [$bob] and ([.. | strings] | any(test(\"jsalice|$tag\")) | not)" <<< "$body" >/dev/null
+jq -e "[.jobs[][0]] == [$bob] and ([.. | strings] | any(test(\"jsalice|$tag\")) | not)" <<< "$body" >/dev/null
 ok $? "jsbob's workflow is his one job: the file edge from jsalice's job does not pull hers in"
 
 # --- the admin sees all --------------------------------------------------------------------

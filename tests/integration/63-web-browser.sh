@@ -22,7 +22,7 @@ out=$JS_TOP_BUILDDIR/tests/web/screenshots
 rm -rf "$out"
 # the edge kinds the API found in this run; the browser must draw each
 kinds=$(curl -s -G -u jsalice:jsalice "${JS_WEB_URL}cgi-bin/jobscreen.cgi" --data-urlencode q=workflow \
-  --data-urlencode "id=$wf" | jq -r '[.edges[].kind] | unique | join(",")')
+  --data-urlencode "id=$wf" | jq -r '[.edges | to_entries[] | select(.value | length > 0) | .key] | sort | join(",")')
 case ",$kinds," in *,time,*) ;; *) echo "# note: no time edge in this run (every start-after-end pair is also linked by the scheduler or a file)" ;; esac
 # a step of jsalice's that runs while the browser looks: live in JS_DB within a minute
 live=

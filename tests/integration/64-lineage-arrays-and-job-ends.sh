@@ -74,7 +74,7 @@ j1=$(api --data-urlencode q=job --data-urlencode "id=$task1")
 is "$(jq -r '.job | "\(.array_job_id)_\(.array_task_id)"' <<< "$j1")" "${arr}_1" "job: array_job_id and array_task_id"
 is "$(api --data-urlencode q=jobs --data-urlencode name=arr | jq -r "[.jobs[] | select(.array_job_id == $arr) | .array_task_id] | sort | join(\",\")")" \
    "0,1,2,3" "jobs: every task with its index"
-wf=$(api --data-urlencode q=workflow --data-urlencode "job=$dall")
+wf=$(api --data-urlencode q=workflow --data-urlencode "job=$dall" | jq -f "$JS_TOP_SRCDIR/tests/web/workflow-decode.jq")
 is "$(jq -r "[.jobs[] | select(.array_job_id == $arr)] | length" <<< "$wf")/$(jq -r "[.edges[] | select(.kind == \"scheduler\" and .to_job == $dall)] | length" <<< "$wf")" \
    "4/4" "workflow: the four tasks (grouped by array_job_id in the graph) and their four edges to the dependant"
 

@@ -156,7 +156,7 @@
   }
 
   /* ---------- state and routing ---------- */
-  const S = { me: null, route: {}, wf: null, cy: null, expanded: new Set(), charts: [], layout: 'graph', wfKey: '' };
+  const S = { me: null, route: {}, wf: null, cy: null, expanded: new Set(), charts: [], layout: 'graph', wfKey: '', draws: 0 };
   function parseHash() { return Object.fromEntries(new URLSearchParams(location.hash.replace(/^#/, ''))); }
   function setHash(r, replace) {
     const h = '#' + new URLSearchParams(Object.entries(r).filter(([, v]) => v !== undefined && v !== null && v !== '')).toString();
@@ -234,11 +234,11 @@
     const key = r.id ? 'wf:' + r.id : 'job:' + r.job;
     if (S.wfKey !== key || !S.wf) {
       const params = r.id ? { id: r.id } : { job: r.job };
-      S.wf = await api('workflow', params);
+      S.wf = decodeWorkflow(await api('workflow', params));
       S.wfKey = key;
       S.expanded = new Set();
       prepareWorkflow(S.wf);
-      renderWorkflowTab();
+      S.tabPending = true;
     }
     const w = S.wf.workflow;
     const crumbs = clear($('#crumbs'));
@@ -251,7 +251,41 @@
       S.drawnKey = key;
     }
     for (const b of document.querySelectorAll('button.layout')) b.setAttribute('aria-pressed', String(b.dataset.layout === layout));
+    /* the summary's charts after the graph: the graph is what the page opens for */
+    if (S.tabPending) { S.tabPending = false; renderWorkflowTab(); }
     await select(r.sel);
+  }
+
+  /* The graph's reply (docs/api.md, workflow) holds its records as arrays named by
+   * job_fields, step_fields and runtime_fields, times in ms after t0, edges by kind: decoded
+   * once into the objects the page works with (a step's runtime in ns per category, its files
+   * per access mode; a job's runtime summed over the steps the graph draws). */
+  function decodeWorkflow(r) {
+    const ix = names => Object.fromEntries((names || []).map((k, i) => [k, i]));
+    const J = ix(r.job_fields), T = ix(r.step_fields);
+    const get = (a, i) => (i === undefined || i >= a.length || a[i] === undefined) ? null : a[i];
+    const at = ms => ms === null ? null : r.t0 + ms / 1000;
+    const rtKeys = (r.runtime_fields || []).map(k => k + '_ns'), modes = r.file_modes || [];
+    const jobs = (r.jobs || []).map(a => {
+      const steps = (get(a, J.steps) || []).map(b => {
+        const v = get(b, T.runtime_ms) || [], fv = get(b, T.files) || [], runtime = {}, files = {};
+        rtKeys.forEach((key, i) => { runtime[key] = (v[i] || 0) * 1e6; });
+        modes.forEach((m, i) => { if (fv[i]) files[m] = fv[i]; });
+        return { step: String(get(b, T.step)), start: at(get(b, T.start)), end: at(get(b, T.end)), runtime, files };
+      });
+      const runtime = {};
+      for (const key of rtKeys) runtime[key] = steps.reduce((x, s) => x + s.runtime[key], 0);
+      return {
+        id: get(a, J.id), name: get(a, J.name), state: get(a, J.state), submit: at(get(a, J.submit)),
+        start: at(get(a, J.start)), end: at(get(a, J.end)), array_job_id: get(a, J.array_job_id),
+        array_task_id: get(a, J.array_task_id), steps, runtime,
+      };
+    });
+    const edges = [];
+    for (const [kind, list] of Object.entries(r.edges || {})) for (const e of list) {
+      edges.push({ kind, from_job: e[0], to_job: e[1], from_step: get(e, 2), to_step: get(e, 3), files: get(e, 4) });
+    }
+    return { workflow: r.workflow, jobs, edges };
   }
 
   /* Index jobs and steps; find what collapses: job arrays and wide fan-outs. */
@@ -298,7 +332,7 @@
   }
 
   /* Sizes of the boxes, per layout. */
-  const STEP_H = 34, FILE_H = 16, TITLE_H = 20, PAD = 8, GAP = 6, EQ_W = 200;
+  const STEP_H = 34, FILE_H = 16, TITLE_H = 20, PAD = 8, GAP = 6, EQ_W = 200, BLOCK_GAP = 24, DAGRE_SIMPLEX_MAX = 60;
   function layoutScale(wf) {
     const ds = wf.jobs.map(dur).filter(d => d != null && d > 0);
     const maxd = ds.length ? Math.max(...ds) : 1;
@@ -311,16 +345,26 @@
     return { maxd, k: 640 / maxd };
   }
 
-  /* Build the elements of the graph for the current layout and expansion. */
+  /* Build the elements of the graph for the current layout and expansion. dagre lays out the
+   * units (a job, or a group collapsed into one box); an expanded group is one unit for dagre
+   * too, a block whose members the grid layout places side by side: expanding never lays out
+   * the jobs one by one. */
   function buildElements(wf) {
     const layout = S.layout;
     const { k } = layoutScale(wf);
-    const nodes = [], edges = [], units = new Map();
+    const nodes = [], edges = [], units = new Map(), blocks = new Map();
     const tmin = Math.min(...wf.jobs.map(j => j.start).filter(t => t != null), Infinity);
     for (const j of wf.jobs) {
       const u = unitOf(wf, j.id);
       if (!units.has(u)) units.set(u, { id: u, jobs: [] });
       units.get(u).jobs.push(j);
+      /* a member of an expanded group: in its group's block (the timeline places by time) */
+      if (layout !== 'timeline' && j.group && S.expanded.has(j.group)) {
+        if (!blocks.has(j.group)) blocks.set(j.group, { id: 'b' + j.group.slice(1), group: wf.groups.get(j.group), members: [] });
+        const b = blocks.get(j.group);
+        if (!b.members.includes(u)) b.members.push(u);
+        units.get(u).block = b;
+      }
     }
     let hue = 0;
     for (const u of units.values()) {
@@ -353,13 +397,26 @@
       } else u.w = Math.max(90, jd * k);
       u.node = { data: { id: u.id, kind: 'job', job: j.id, label: 'Job ' + jobLabel(j) + (j.name ? ' · ' + j.name : '') + (j.state && j.state !== 'COMPLETED' ? ' · ' + j.state : ''), w: u.w, h: u.h, bg: 'hsl(' + hue + ',45%,93%)', border: 'hsl(' + hue + ',40%,45%)' }, classes: 'job' + (j.state === 'FAILED' ? ' failed' : '') };
     }
+    /* a block: its members on a grid of equal cells, about as wide as tall */
+    for (const b of blocks.values()) {
+      const ms = b.members.map(id => units.get(id));
+      b.cellW = Math.max(...ms.map(u => u.w)) + BLOCK_GAP;
+      b.cellH = Math.max(...ms.map(u => u.h)) + BLOCK_GAP;
+      b.cols = Math.max(1, Math.min(ms.length, Math.ceil(Math.sqrt(ms.length * b.cellH / b.cellW))));
+      b.rows = Math.ceil(ms.length / b.cols);
+      b.w = b.cols * b.cellW + 2 * PAD;
+      b.h = b.rows * b.cellH + TITLE_H + 2 * PAD;
+    }
+    const place = id => { const u = units.get(id); return u && u.block ? u.block.id : id; };
     /* positions of the units: dagre for the two graph layouts, time and rows for the timeline */
     const unitEdges = new Map();
     for (const e of wf.edges) {
       const a = unitOf(wf, e.from_job), b = unitOf(wf, e.to_job);
       if (!a || !b || a === b) continue;
-      const key = a + '>' + b;
-      if (!unitEdges.has(key)) unitEdges.set(key, { a, b });
+      const pa = place(a), pb = place(b);
+      if (pa === pb) continue;
+      const key = pa + '>' + pb;
+      if (!unitEdges.has(key)) unitEdges.set(key, { a: pa, b: pb });
     }
     const pos = new Map();
     if (layout === 'timeline') {
@@ -376,12 +433,29 @@
       const rowH = Math.max(...list.map(u => u.h)) + 40;
       for (const u of list) pos.get(u.id).y = u.row * rowH + u.h / 2;
     } else {
-      const headless = cytoscape({ headless: true, styleEnabled: true });
-      headless.add([...units.values()].map(u => ({ data: { id: u.id }, style: { width: u.w, height: u.h, shape: 'rectangle' } })));
+      const headless = cytoscape({ headless: true, styleEnabled: true, style: [{ selector: 'node', style: { shape: 'rectangle', width: 'data(w)', height: 'data(h)' } }] });
+      const tops = [...units.values()].filter(u => !u.block).map(u => ({ data: { id: u.id, w: u.w, h: u.h } }));
+      for (const b of blocks.values()) tops.push({ data: { id: b.id, w: b.w, h: b.h } });
+      headless.add(tops);
       headless.add([...unitEdges.values()].map((e, i) => ({ data: { id: 'he' + i, source: e.a, target: e.b } })));
-      headless.layout({ name: 'dagre', rankDir: 'LR', nodeSep: 30, rankSep: layout === 'duration' ? 50 : 70, edgeSep: 10, animate: false }).run();
+      /* network simplex ranks a small graph best; longest path is far cheaper for a big one */
+      headless.layout({ name: 'dagre', rankDir: 'LR', nodeSep: 30, rankSep: layout === 'duration' ? 50 : 70, edgeSep: 10, animate: false, ranker: tops.length > DAGRE_SIMPLEX_MAX ? 'longest-path' : 'network-simplex' }).run();
       headless.nodes().forEach(n => pos.set(n.id(), { x: n.position('x'), y: n.position('y') }));
+      /* the members of each block: cytoscape's grid layout inside the block's box */
+      for (const b of blocks.values()) {
+        const p = pos.get(b.id);
+        b.x = p.x; b.y = p.y;
+        const ms = headless.add(b.members.map(id => ({ data: { id: 'm' + id, w: b.cellW - BLOCK_GAP, h: b.cellH - BLOCK_GAP } })));
+        ms.layout({ name: 'grid', fit: false, avoidOverlap: false, condense: false, cols: b.cols, rows: b.rows, animate: false,
+          boundingBox: { x1: p.x - b.w / 2 + PAD, y1: p.y - b.h / 2 + TITLE_H + PAD, w: b.cols * b.cellW, h: b.rows * b.cellH } }).run();
+        ms.forEach(n => pos.set(n.id().slice(1), { x: n.position('x'), y: n.position('y') }));
+      }
       headless.destroy();
+    }
+    /* the frames of the expanded groups, behind their members */
+    for (const b of blocks.values()) {
+      const g = b.group;
+      nodes.push({ data: { id: b.id, kind: 'block', group: g.id, label: (g.array ? 'Array ' + g.key.slice(6) + ': ' : '') + (g.name || 'jobs') + ' ×' + g.members.length + '  (click here to collapse)', w: b.w, h: b.h }, classes: 'block', position: { x: b.x, y: b.y } });
     }
     /* the job boxes and what they hold */
     const stepNode = new Map();
@@ -390,8 +464,8 @@
       const left = p.x - u.w / 2, top = p.y - u.h / 2;
       u.node.position = { x: p.x, y: p.y };
       if (u.id.startsWith('g')) {
-        const s = shares(u.rt);
-        u.node.data.grad = gradient(s);
+        const g = gradient(shares(u.rt));
+        u.node.data.gc = g.colors; u.node.data.gs = g.stops;
         nodes.push(u.node);
         continue;
       }
@@ -416,8 +490,8 @@
         sw = Math.max(4, sw);
         const id = 's' + j.id + '.' + s.step;
         stepNode.set(j.id + '.' + s.step, id);
-        const sh = shares(s.runtime);
-        nodes.push({ group: 'nodes', data: { id, kind: 'step', job: j.id, step: String(s.step), label: 'Step ' + s.step, w: sw, h: STEP_H, grad: gradient(sh) }, classes: 'step', position: { x: sx + sw / 2, y: sy } });
+        const g = gradient(shares(s.runtime));
+        nodes.push({ group: 'nodes', data: { id, kind: 'step', job: j.id, step: String(s.step), label: 'Step ' + s.step, w: sw, h: STEP_H, gc: g.colors, gs: g.stops }, classes: 'step', position: { x: sx + sw / 2, y: sy } });
         if (i === 0 && sw < 1) return;
         /* file boxes: one per access mode, left to right read-only, read-write, write-only */
         const f = s.files || {};
@@ -429,19 +503,31 @@
         });
       });
     }
-    /* edges: scheduler and time between job boxes; file edges between step boxes */
-    const seen = new Map();
+    /* edges: scheduler and time between job boxes; file edges between step boxes. Where one
+     * box has more than FANOUT_MAX edges of a kind with members of a block (a fan-out into an
+     * expanded array), they are drawn as one edge to the block. */
+    const drawn = [];
     for (const e of wf.edges) {
-      let a = unitOf(wf, e.from_job), b = unitOf(wf, e.to_job);
-      if (!a || !b) continue;
+      const ua = unitOf(wf, e.from_job), ub = unitOf(wf, e.to_job);
+      if (!ua || !ub) continue;
+      let a = ua, b = ub;
       if (e.kind === 'file' && a.startsWith('j') && b.startsWith('j')) {
         a = stepNode.get(e.from_job + '.' + e.from_step) || a;
         b = stepNode.get(e.to_job + '.' + e.to_step) || b;
       }
+      if (a !== b) drawn.push({ e, a, b, ba: place(ua), bb: place(ub) });
+    }
+    const fan = new Map();
+    const fanKey = d => d.ba === d.bb ? [] : [d.bb !== d.b && d.bb.startsWith('b') ? d.e.kind + ':' + d.a + '>' + d.bb : null, d.ba !== d.a && d.ba.startsWith('b') ? d.e.kind + ':' + d.ba + '>' + d.b : null].filter(Boolean);
+    for (const d of drawn) for (const key of fanKey(d)) fan.set(key, (fan.get(key) || 0) + 1);
+    const seen = new Map();
+    for (const d of drawn) {
+      let { a, b } = d;
+      for (const key of fanKey(d)) if (fan.get(key) > FANOUT_MAX) { if (key.endsWith('>' + d.bb)) b = d.bb; else a = d.ba; }
       if (a === b) continue;
-      const key = e.kind + ':' + a + '>' + b;
+      const key = d.e.kind + ':' + a + '>' + b;
       if (seen.has(key)) { seen.get(key).data.n++; continue; }
-      const ed = { data: { id: 'e' + seen.size, source: a, target: b, kind: e.kind, n: 1, ev: e }, classes: 'edge ' + e.kind };
+      const ed = { data: { id: 'e' + seen.size, source: a, target: b, kind: d.e.kind, n: 1, ev: d.e }, classes: 'edge ' + d.e.kind };
       seen.set(key, ed);
       edges.push(ed);
     }
@@ -465,8 +551,12 @@
   function drawGraph() {
     const wf = S.wf;
     const t0 = performance.now();
+    const seq = ++S.draws;
+    delete document.body.dataset.graphReady;
     const { nodes, edges } = buildElements(wf);
     if (S.cy) S.cy.destroy();
+    /* many edges: straight lines (cheaper than bundled curves) and none while panning */
+    const big = nodes.length + edges.length > 2000;
     const cy = S.cy = cytoscape({
       container: $('#graph'),
       elements: { nodes, edges },
@@ -474,28 +564,29 @@
       autoungrabify: true,
       wheelSensitivity: 0.3,
       minZoom: 0.02, maxZoom: 4,
+      textureOnViewport: big, hideEdgesOnViewport: big,
       style: [
-        { selector: 'node', style: { shape: 'rectangle', width: 'data(w)', height: 'data(h)', 'font-size': 11, 'text-wrap': 'ellipsis', 'min-zoomed-font-size': 6 } },
-        { selector: 'node.job, node.group', style: { 'background-color': 'data(bg)', 'border-color': 'data(border)', 'border-width': 1.5, label: 'data(label)', 'text-valign': 'top', 'text-halign': 'center', 'text-margin-y': 18, 'text-max-width': 'data(w)', 'font-weight': 600 } },
+        { selector: 'node', style: { shape: 'rectangle', width: 'data(w)', height: 'data(h)', 'font-size': 11, 'min-zoomed-font-size': 6, 'z-index': 1 } },
+        { selector: 'node.job, node.group', style: { 'background-color': 'data(bg)', 'border-color': 'data(border)', 'border-width': 1.5, label: 'data(label)', 'text-valign': 'top', 'text-halign': 'center', 'text-margin-y': 18, 'text-wrap': 'ellipsis', 'text-max-width': 'data(w)', 'font-weight': 600 } },
         { selector: 'node.job.failed', style: { 'border-color': '#a3262a', 'border-width': 3 } },
         { selector: 'node.group', style: { 'border-style': 'double', 'border-width': 4, 'text-valign': 'center', 'text-margin-y': 0 } },
-        { selector: 'node.step', style: { 'border-width': 1, 'border-color': '#555', label: 'data(label)', 'text-valign': 'center', 'font-size': 10, color: '#111', 'text-outline-color': '#fff', 'text-outline-width': 1.5, 'text-max-width': 'data(w)' } },
+        /* the runtime share as a stacked bar: hard-stop gradients from the data (no per-box style) */
+        { selector: 'node.step, node.group', style: { 'background-fill': 'linear-gradient', 'background-gradient-direction': 'to-right', 'background-gradient-stop-colors': 'data(gc)', 'background-gradient-stop-positions': 'data(gs)' } },
+        { selector: 'node.step', style: { 'border-width': 1, 'border-color': '#555', label: 'data(label)', 'text-valign': 'center', 'font-size': 10, color: '#111', 'text-background-color': '#fff', 'text-background-opacity': 0.7, 'text-background-padding': 1 } },
         { selector: 'node.files', style: { 'background-color': 'data(bg)', 'border-color': 'data(border)', 'border-width': 1, label: 'data(label)', 'font-size': 9, 'text-valign': 'center' } },
+        { selector: 'node.block', style: { 'z-index': 0, 'background-color': '#f4f5f8', 'border-color': '#9aa1ad', 'border-width': 1, 'border-style': 'dashed', label: 'data(label)', 'text-valign': 'top', 'text-halign': 'center', 'text-margin-y': 18, 'font-size': 13, 'font-weight': 600, color: '#555', 'text-max-width': 'data(w)' } },
         { selector: 'node:selected', style: { 'overlay-color': '#2f5fb3', 'overlay-opacity': 0.18, 'border-width': 3, 'border-color': '#2f5fb3' } },
-        { selector: 'edge', style: { width: 1.6, 'curve-style': 'bezier', 'target-arrow-shape': 'triangle', 'arrow-scale': 0.9 } },
+        { selector: 'edge', style: { width: 1.6, 'curve-style': big ? 'straight' : 'bezier', 'target-arrow-shape': 'triangle', 'arrow-scale': 0.9, 'z-index': 2 } },
         ...EDGE_KINDS.map(k => ({ selector: 'edge.' + k.key, style: { 'line-style': k.style, 'line-color': k.color, 'target-arrow-color': k.color } })),
         { selector: 'edge.time', style: { 'line-dash-pattern': [2, 4], width: 2 } },
         { selector: 'edge:selected', style: { width: 3.5 } },
       ],
     });
-    cy.nodes('.step, .group').forEach(n => {
-      const g = n.data('grad');
-      n.style({ 'background-fill': 'linear-gradient', 'background-gradient-direction': 'to-right', 'background-gradient-stop-colors': g.colors, 'background-gradient-stop-positions': g.stops });
-    });
     cy.on('tap', 'node', ev => {
       const d = ev.target.data();
       const r = Object.assign({}, S.route);
       if (d.kind === 'group') { S.expanded.add(d.id); drawGraph(); return; }
+      if (d.kind === 'block') { S.expanded.delete(d.group); drawGraph(); return; }
       if (d.kind === 'job') r.sel = 'job:' + d.job;
       else if (d.kind === 'step') r.sel = 'step:' + d.job + ':' + d.step;
       else if (d.kind === 'files') r.sel = 'step:' + d.job + ':' + d.step;
@@ -503,16 +594,22 @@
     });
     cy.on('tap', 'edge', ev => { renderEdgeInfo(ev.target.data()); });
     cy.fit(undefined, 20);
-    /* a long chain fits only as a thin line: start readable at its beginning instead */
+    /* a long chain or a big block fits only as a speck: start readable at its beginning instead */
     if (cy.zoom() < 0.35) {
       cy.zoom(0.6);
       const bb = cy.elements().boundingBox();
       cy.pan({ x: 20 - bb.x1 * 0.6, y: cy.height() / 2 - ((bb.y1 + bb.y2) / 2) * 0.6 });
     }
-    const ms = performance.now() - t0;
     const ng = [...wf.groups.keys()].filter(g => !S.expanded.has(g)).length;
-    $('#graph-status').textContent = wf.jobs.length + ' jobs, ' + wf.edges.length + ' edges' + (ng ? ', ' + ng + ' collapsed group(s)' : '') + ' · drawn in ' + ms.toFixed(0) + ' ms';
-    document.body.dataset.graphReady = S.layout;
+    $('#expand-all').textContent = ng || !wf.groups.size ? 'Expand groups' : 'Collapse groups';
+    /* ready once cytoscape has drawn the first frame (what the browser test and bench wait for) */
+    cy.one('render', () => {
+      if (S.draws !== seq) return;
+      const ms = performance.now() - t0;
+      $('#graph-status').textContent = wf.jobs.length + ' jobs, ' + wf.edges.length + ' edges' + (ng ? ', ' + ng + ' collapsed group(s)' : '') + ' · ' + (nodes.length + edges.length) + ' elements drawn in ' + ms.toFixed(0) + ' ms';
+      document.body.dataset.graphDrawn = String(seq);
+      document.body.dataset.graphReady = S.layout;
+    });
   }
 
   function renderLegend() {
@@ -576,24 +673,38 @@
     ]));
   }
 
-  function renderEdgeInfo(d) {
+  /* An edge clicked: its evidence (dependency type, gap, files) is fetched for that pair of
+   * jobs (workflow&from=&to=); the graph's reply carries only what it draws. */
+  async function renderEdgeInfo(d) {
     const e = d.ev, T = clear($('#tab-workflow'));
     showTab('workflow');
     const k = EDGE_KINDS.find(x => x.key === e.kind);
     const name = id => { const j = S.wf && S.wf.jobById.get(id); return j ? jobLabel(j) : String(id); };
     T.appendChild(el('h3', { text: (k ? k.label : e.kind) + ': Job ' + name(e.from_job) + (e.from_step != null ? ' step ' + e.from_step : '') + ' → Job ' + name(e.to_job) + (e.to_step != null ? ' step ' + e.to_step : '') }));
-    const ev = e.evidence || {};
     const rows = [['Kind', e.kind]];
+    if (d.n > 1) rows.push(['Edges drawn as this one', String(d.n) + ' (the first is shown)']);
+    const table = kvTable(rows.concat([e.files != null ? ['Files', String(e.files)] : null]));
+    T.appendChild(table);
+    const back = el('p', {}, el('a', { href: '#', text: 'Back to the workflow summary', onclick: ev2 => { ev2.preventDefault(); renderWorkflowTab(); } }));
+    T.appendChild(back);
+    let found;
+    try {
+      const r = await api('workflow', { id: S.wf.workflow.id, from: e.from_job, to: e.to_job });
+      found = (r.edges || []).find(x => x.kind === e.kind && (e.kind !== 'file' || (x.from_step === e.from_step && x.to_step === e.to_step)));
+    } catch (err) { showError(err); return; }
+    if (!T.contains(table)) return; /* another edge or tab was shown meanwhile */
+    const ev = (found && found.evidence) || {};
     if (ev.type) rows.push(['Dependency type', ev.type]);
     if (ev.gap_seconds != null) rows.push(['Gap between end and start', fmtDur(ev.gap_seconds)]);
     if (ev.files != null) rows.push(['Files', String(ev.files)]);
-    T.appendChild(kvTable(rows));
+    if (ev.last_write != null) rows.push(['Last write', fmtTime(ev.last_write)]);
+    if (ev.first_read != null) rows.push(['First read', fmtTime(ev.first_read)]);
+    T.replaceChild(kvTable(rows), table);
     if (Array.isArray(ev.paths) && ev.paths.length) {
       const ul = el('ul', { class: 'mono' });
       ev.paths.forEach((p, i) => ul.appendChild(el('li', {}, ev.file_ids && ev.file_ids[i] != null ? link(Object.assign({}, S.route, { sel: 'file:' + ev.file_ids[i] }), p) : p)));
-      T.appendChild(ul);
+      T.insertBefore(ul, back);
     }
-    T.appendChild(el('p', {}, el('a', { href: '#', text: 'Back to the workflow summary', onclick: ev2 => { ev2.preventDefault(); renderWorkflowTab(); } })));
   }
 
   async function select(sel) {
@@ -850,7 +961,13 @@
     showTab(b.dataset.tab);
   });
   $('#fit').addEventListener('click', () => S.cy && S.cy.fit(undefined, 20));
-  $('#expand-all').addEventListener('click', () => { if (!S.wf) return; for (const g of S.wf.groups.keys()) S.expanded.add(g); drawGraph(); });
+  /* expand every group at once (one layout), or collapse them all again */
+  $('#expand-all').addEventListener('click', () => {
+    if (!S.wf) return;
+    const all = [...S.wf.groups.keys()];
+    if (all.length && all.every(g => S.expanded.has(g))) S.expanded.clear(); else for (const g of all) S.expanded.add(g);
+    drawGraph();
+  });
   renderLegend();
   /* read-only hooks for the browser test (tests/web/viewer-test.js) */
   window.jobscreenViewer = Object.freeze({ cy: () => S.cy, workflow: () => S.wf, layout: () => S.layout });
