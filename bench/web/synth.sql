@@ -7,8 +7,11 @@
 --     array, a gather and a chain, with scheduler and file edges;
 --   * one step of :bignodes nodes running :bigslices slices (24 h at 4 s = 21600) with a
 --     metric vector on every node and slice, under the per-slice activity of the :overlap
---     background jobs that share its time window; slice totals aggregated from slice_metrics
---     exactly as js_data.ingest_finish does.
+--     background jobs that share its time window. The per-slice rows go into a temporary
+--     table shaped like js_data.live_slice_metrics, stored as series by js_data.series_load()
+--     (which queues the step-nodes in js_data.totals_pending); the step, node and cluster
+--     series are then built by the fold: run profile_ingest --once (an empty spool will do)
+--     after this script, as bench/web/run and bench/scale/run do.
 -- psql -v njobs=1000000 -v wfjobs=1000 -v bignodes=64 -v bigslices=21600 -v overlap=2000 -v wfuser=jsbench -f synth.sql
 \set ON_ERROR_STOP on
 BEGIN;
@@ -133,26 +136,23 @@ INSERT INTO js_data.processes (cluster_id, job_id, step_id, node, pid, start_tim
            :bigslices * 4e9, :bigslices * 3.5e9, 1e9, 100000, 1, 1, :bigslices * 2.8e9, false, 0,
            :bigslices * 0.6e9, :bigslices * 0.4e9, :bigslices * 0.2e9, :bigslices * 3.6e9
     FROM generate_series(0, :bignodes - 1) n, generate_series(0, 3) r;
-INSERT INTO js_data.slice_metrics (cluster_id, job_id, step_id, node, slice, processes, posix_write_calls,
+CREATE TEMP TABLE synth_slices (LIKE js_data.live_slice_metrics INCLUDING DEFAULTS) ON COMMIT DROP;
+INSERT INTO synth_slices (cluster_id, job_id, step_id, node, slice, processes, posix_write_calls,
         posix_write_bytes, mpi_send_calls, mpi_send_bytes, mpi_p2p_ns, mpi_coll_calls, mpi_coll_ns, cpu_ns)
     SELECT :c, :big, '0', 'n' || n, :s0 + s, 64, CASE WHEN s % 450 = 0 THEN 64 ELSE 0 END,
            CASE WHEN s % 450 = 0 THEN 64e6 ELSE 0 END, 1000, 1e8, 1.5e9, 200, 1e9, 230e9 - (s % 97) * 1e8
     FROM generate_series(0, :bignodes - 1) n, generate_series(0, :bigslices - 1) s;
 -- the per-slice activity of the background jobs that overlap the big step (one node each)
-INSERT INTO js_data.slice_metrics (cluster_id, job_id, step_id, node, slice, processes, posix_read_calls,
+INSERT INTO synth_slices (cluster_id, job_id, step_id, node, slice, processes, posix_read_calls,
         posix_read_bytes, posix_write_calls, posix_write_bytes, cpu_ns)
     SELECT :c, j.job_id, '0', j.nodelist, s, 1, 10, 1e6 * (j.job_id % 7), 10, 1e6 * (j.job_id % 5), 3.5e9
     FROM js_data.jobs j,
          LATERAL generate_series(floor(extract(epoch FROM j.start_time) / 4)::bigint,
                                  floor(extract(epoch FROM j.end_time) / 4)::bigint) s
     WHERE j.cluster_id = :c AND j.job_id BETWEEN :njobs / 2 AND :njobs / 2 + :overlap - 1;
--- slice totals from slice_metrics, as the ingest aggregates them
-INSERT INTO js_data.slice_totals_node
-    SELECT cluster_id, node, slice, count(*), sum(posix_read_calls), sum(posix_read_bytes), sum(posix_write_calls), sum(posix_write_bytes), sum(posix_open_calls), sum(posix_meta_calls), sum(posix_ns), sum(stdio_read_calls), sum(stdio_read_bytes), sum(stdio_write_calls), sum(stdio_write_bytes), sum(stdio_open_calls), sum(stdio_meta_calls), sum(stdio_ns), sum(lower_read_bytes), sum(lower_write_bytes), sum(mpi_send_calls), sum(mpi_send_bytes), sum(mpi_recv_calls), sum(mpi_recv_bytes), sum(mpi_p2p_ns), sum(mpi_coll_calls), sum(mpi_coll_bytes), sum(mpi_coll_ns), sum(mpiio_read_calls), sum(mpiio_read_bytes), sum(mpiio_write_calls), sum(mpiio_write_bytes), sum(mpiio_coll_calls), sum(mpiio_meta_calls), sum(mpiio_ns), sum(cpu_ns)
-    FROM js_data.slice_metrics WHERE cluster_id = :c GROUP BY cluster_id, node, slice;
-INSERT INTO js_data.slice_totals_cluster
-    SELECT cluster_id, slice, count(*), sum(posix_read_calls), sum(posix_read_bytes), sum(posix_write_calls), sum(posix_write_bytes), sum(posix_open_calls), sum(posix_meta_calls), sum(posix_ns), sum(stdio_read_calls), sum(stdio_read_bytes), sum(stdio_write_calls), sum(stdio_write_bytes), sum(stdio_open_calls), sum(stdio_meta_calls), sum(stdio_ns), sum(lower_read_bytes), sum(lower_write_bytes), sum(mpi_send_calls), sum(mpi_send_bytes), sum(mpi_recv_calls), sum(mpi_recv_bytes), sum(mpi_p2p_ns), sum(mpi_coll_calls), sum(mpi_coll_bytes), sum(mpi_coll_ns), sum(mpiio_read_calls), sum(mpiio_read_bytes), sum(mpiio_write_calls), sum(mpiio_write_bytes), sum(mpiio_coll_calls), sum(mpiio_meta_calls), sum(mpiio_ns), sum(cpu_ns)
-    FROM js_data.slice_metrics WHERE cluster_id = :c GROUP BY cluster_id, slice;
+-- as series (one row per step, node and chunk), the step-nodes queued for the fold
+SELECT js_data.series_load('synth_slices'::regclass, true) AS series_rows \gset
+\echo synth: series_step_node rows :series_rows
 SELECT setval(pg_get_serial_sequence('js_data.workflows', 'workflow_id'), (SELECT max(workflow_id) FROM js_data.workflows));
 COMMIT;
 ANALYZE;
