@@ -1,5 +1,6 @@
-/* The database: one libpq connection per request, read-only, parameterised queries only
- * (PQexecParams with the SQL text of queries.sql), rows turned into typed JSON. */
+/* The database: one libpq connection per request (plain CGI) or per process (FastCGI),
+ * read-only, parameterised queries only (PQexecParams with the SQL text of queries.sql, or
+ * the same text prepared once per kept connection), rows turned into typed JSON. */
 #include "config.h"
 
 #include <stdio.h>
@@ -30,18 +31,30 @@ static PGresult *run(PGconn *c, const char *sql, int n, const char *const *p)
     return PQexecParams(c, sql, n, NULL, p, NULL, NULL, 0);
 }
 
-jsw_db *jsw_db_connect(const struct jsw_config *cfg, char *err, size_t errlen)
+/* A FastCGI process keeps its connection: its named queries are prepared once on it (the
+ * flags below belong to prepared_conn; a new or reset connection starts with none). */
+static bool use_prepared;
+static PGconn *prepared_conn;
+#define MAX_PREPARED 256
+static bool prepared[MAX_PREPARED];
+static int session_timeout_ms;
+static struct jsw_db_stats stats;
+
+void jsw_db_use_prepared(bool on) { use_prepared = on; }
+const struct jsw_db_stats *jsw_db_stats(void) { return &stats; }
+
+static void forget_prepared(PGconn *c)
 {
-    PGconn *c = PQconnectdb(cfg->conninfo);
-    if (PQstatus(c) != CONNECTION_OK) {
-        snprintf(err, errlen, "database connection failed: %s", PQerrorMessage(c));
-        err[strcspn(err, "\n")] = '\0';
-        PQfinish(c);
-        return NULL;
-    }
-    /* Read-only by default, bounded in time, named in pg_stat_activity. */
+    memset(prepared, 0, sizeof prepared);
+    prepared_conn = c;
+}
+
+/* Read-only by default, bounded in time, named in pg_stat_activity; custom plans for the
+ * prepared statements (their "$n IS NULL OR ..." filters make generic plans scan). */
+static int session_setup(PGconn *c, int timeout_ms, char *err, size_t errlen)
+{
     char timeout[32];
-    snprintf(timeout, sizeof timeout, "%d", cfg->statement_timeout_ms);
+    snprintf(timeout, sizeof timeout, "%d", timeout_ms);
     const char *p[] = { timeout };
     PGresult *r = run(c,
                       "SELECT set_config('statement_timeout', $1, false), "
@@ -54,17 +67,98 @@ jsw_db *jsw_db_connect(const struct jsw_config *cfg, char *err, size_t errlen)
         snprintf(err, errlen, "database setup failed: %s", PQresultErrorMessage(r));
         err[strcspn(err, "\n")] = '\0';
         PQclear(r);
+        return -1;
+    }
+    PQclear(r);
+    if (use_prepared && PQserverVersion(c) >= 120000) {
+        r = PQexec(c, "SET plan_cache_mode = force_custom_plan");
+        if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+            snprintf(err, errlen, "database setup failed: %s", PQresultErrorMessage(r));
+            err[strcspn(err, "\n")] = '\0';
+            PQclear(r);
+            return -1;
+        }
+        PQclear(r);
+    }
+    forget_prepared(c);
+    return 0;
+}
+
+jsw_db *jsw_db_connect(const struct jsw_config *cfg, char *err, size_t errlen)
+{
+    PGconn *c = PQconnectdb(cfg->conninfo);
+    if (PQstatus(c) != CONNECTION_OK) {
+        snprintf(err, errlen, "database connection failed: %s", PQerrorMessage(c));
+        err[strcspn(err, "\n")] = '\0';
         PQfinish(c);
         return NULL;
     }
-    PQclear(r);
+    if (session_setup(c, cfg->statement_timeout_ms, err, errlen)) {
+        PQfinish(c);
+        return NULL;
+    }
+    session_timeout_ms = cfg->statement_timeout_ms;
+    stats.connects++;
     return (jsw_db *)c;
 }
 
 void jsw_db_close(jsw_db *db)
 {
-    if (db)
-        PQfinish((PGconn *)db);
+    if (!db)
+        return;
+    if ((PGconn *)db == prepared_conn)
+        forget_prepared(NULL);
+    PQfinish((PGconn *)db);
+}
+
+bool jsw_db_idle(jsw_db *db)
+{
+    PGconn *c = (PGconn *)db;
+    if (!c || PQstatus(c) != CONNECTION_OK)
+        return false;
+    switch (PQtransactionStatus(c)) {
+    case PQTRANS_IDLE:
+        return true;
+    case PQTRANS_INTRANS:
+    case PQTRANS_INERROR: {
+        PGresult *r = PQexec(c, "ROLLBACK");
+        bool ok = PQresultStatus(r) == PGRES_COMMAND_OK && PQtransactionStatus(c) == PQTRANS_IDLE;
+        PQclear(r);
+        return ok;
+    }
+    default:
+        return false;
+    }
+}
+
+static int query_index(const char *name)
+{
+    for (int i = 0; jsw_queries[i].name; i++)
+        if (!strcmp(jsw_queries[i].name, name))
+            return i;
+    return -1;
+}
+
+/* Run query qi: a prepared statement on a kept connection, else PQexecParams. */
+static PGresult *exec_query(PGconn *c, int qi, int n, const char *const *p)
+{
+    const struct jsw_query *q = &jsw_queries[qi];
+    if (!use_prepared || qi >= MAX_PREPARED)
+        return run(c, q->text, n, p);
+    if (c != prepared_conn)
+        forget_prepared(c);
+    char sname[96];
+    snprintf(sname, sizeof sname, "jsw_%s", q->name);
+    if (!prepared[qi]) {
+        PGresult *r = PQprepare(c, sname, q->text, 0, NULL);
+        if (PQresultStatus(r) != PGRES_COMMAND_OK)
+            return r;
+        PQclear(r);
+        prepared[qi] = true;
+        stats.prepares++;
+    }
+    stats.executes++;
+    return PQexecPrepared(c, sname, n, p, NULL, NULL, 0);
 }
 
 static json_t *cell(const PGresult *r, int row, int col)
@@ -103,7 +197,25 @@ PGresult *jsw_db_result(jsw_db *db, const char *query_name, int nparams, const c
         snprintf(err, errlen, "internal error: no query '%s'", query_name);
         return NULL;
     }
-    PGresult *r = run((PGconn *)db, sql, nparams, params);
+    PGconn *c = (PGconn *)db;
+    PGresult *r = exec_query(c, query_index(query_name), nparams, params);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK && use_prepared && PQstatus(c) == CONNECTION_BAD) {
+        /* a kept connection that broke between requests (server restart, idle timeout,
+         * pg_terminate_backend): reconnect in place and run the query once more (read-only) */
+        fprintf(stderr, "jobscreen.cgi: query %s: %s", query_name, PQresultErrorMessage(r));
+        PQclear(r);
+        PQreset(c);
+        char e[256];
+        if (PQstatus(c) != CONNECTION_OK || session_setup(c, session_timeout_ms, e, sizeof e)) {
+            fprintf(stderr, "jobscreen.cgi: reconnecting failed: %s\n",
+                    PQstatus(c) != CONNECTION_OK ? PQerrorMessage(c) : e);
+            snprintf(err, errlen, "database query '%s' failed", query_name);
+            return NULL;
+        }
+        stats.reconnects++;
+        fprintf(stderr, "jobscreen.cgi: reconnected to the database\n");
+        r = exec_query(c, query_index(query_name), nparams, params);
+    }
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
         fprintf(stderr, "jobscreen.cgi: query %s: %s", query_name, PQresultErrorMessage(r));
         snprintf(err, errlen, "database query '%s' failed", query_name);

@@ -160,4 +160,43 @@ extern const struct jsw_route jsw_routes[];
  * QUERY_STRING, JOBSCREEN_CONF): what main() calls. Returns the HTTP status sent. */
 int jsw_serve(void);
 
+/* --- serving many requests: plain CGI or FastCGI (serve.c, reply.c, db.c, main.c) ---------- */
+/* Where a request's variables come from and where its reply goes. envp NULL: the process
+ * environment (plain CGI); else the request's FastCGI parameters ("NAME=value", NULL-ended),
+ * and nothing of the process environment is read for the request (JOBSCREEN_CONF excepted).
+ * write NULL: stdout. */
+struct jsw_io {
+    char **envp;
+    int (*write)(void *ctx, const char *buf, size_t n); /* 0, or -1 when the client is gone */
+    void *ctx;
+};
+/* A request variable (REMOTE_USER, QUERY_STRING, HTTP_ACCEPT_ENCODING ...) or NULL. */
+const char *jsw_io_getenv(const struct jsw_io *io, const char *name);
+/* What stays between the requests a FastCGI process answers: the configuration (read again
+ * only when its file changes) and ONE database connection (re-opened when it broke). */
+struct jsw_server;
+/* persistent: keep the connection across requests and use prepared statements (FastCGI);
+ * otherwise each request connects and closes (plain CGI). */
+struct jsw_server *jsw_server_new(bool persistent);
+void jsw_server_free(struct jsw_server *s);
+/* Answer one request; returns the HTTP status sent. */
+int jsw_serve_request(struct jsw_server *s, const struct jsw_io *io);
+/* The reply of the request being answered goes to io; gzip when accept_encoding allows it.
+ * jsw_reply and jsw_reply_error write there (stdout when never set). */
+void jsw_reply_to(const struct jsw_io *io, const char *accept_encoding);
+/* Whether an Accept-Encoding header value accepts gzip (a gzip or * coding with q > 0). */
+bool jsw_accepts_gzip(const char *accept_encoding);
+/* Replies of at least this many bytes are compressed when the client accepts gzip. */
+#define JSW_GZIP_MIN 1024
+/* db.c: run the named queries as prepared statements (PQprepare once per connection, then
+ * PQexecPrepared), for connections that serve many requests. Off: PQexecParams. */
+void jsw_db_use_prepared(bool on);
+/* After a request: end any transaction left open; false when the connection is unusable. */
+bool jsw_db_idle(jsw_db *db);
+/* Counters of the process (for logs and tests): connections opened, statements prepared. */
+struct jsw_db_stats {
+    unsigned long connects, prepares, executes, reconnects;
+};
+const struct jsw_db_stats *jsw_db_stats(void);
+
 #endif

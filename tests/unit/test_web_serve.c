@@ -1,0 +1,167 @@
+/* Unit tests of jobscreen.cgi's serving (web/serve.c, web/reply.c): the request's variables
+ * come from its own parameters only (a FastCGI request never sees the process environment
+ * nor an earlier request), replies go to the request's output, gzip when Accept-Encoding
+ * allows it and the body is 1 KB or more, and decode to the same bytes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "web/jsweb.h"
+
+struct sink {
+    char *buf;
+    size_t n;
+};
+static int sink_write(void *ctx, const char *b, size_t n)
+{
+    struct sink *s = ctx;
+    s->buf = realloc(s->buf, s->n + n + 1);
+    memcpy(s->buf + s->n, b, n);
+    s->n += n;
+    s->buf[s->n] = '\0';
+    return 0;
+}
+/* the body after the header block */
+static const char *body_of(const struct sink *s, size_t *len)
+{
+    const char *e = strstr(s->buf, "\r\n\r\n");
+    assert_non_null(e);
+    *len = s->n - (size_t)(e + 4 - s->buf);
+    return e + 4;
+}
+
+static void accept_encoding_is_parsed(void **state)
+{
+    (void)state;
+    assert_true(jsw_accepts_gzip("gzip"));
+    assert_true(jsw_accepts_gzip("gzip, deflate, br"));
+    assert_true(jsw_accepts_gzip("br;q=1.0, GZIP;q=0.5"));
+    assert_true(jsw_accepts_gzip("x-gzip"));
+    assert_true(jsw_accepts_gzip("*"));
+    assert_false(jsw_accepts_gzip(NULL));
+    assert_false(jsw_accepts_gzip(""));
+    assert_false(jsw_accepts_gzip("deflate, br"));
+    assert_false(jsw_accepts_gzip("gzip;q=0"));
+    assert_false(jsw_accepts_gzip("gzip; q=0.000, *"));
+    assert_false(jsw_accepts_gzip("*;q=0"));
+    assert_false(jsw_accepts_gzip("gzipx, xgzip"));
+    assert_false(jsw_accepts_gzip("identity"));
+}
+
+static void request_variables_come_from_the_request_only(void **state)
+{
+    (void)state;
+    setenv("REMOTE_USER", "fromprocess", 1);
+    char *env1[] = { "QUERY_STRING=q=me", "REMOTE_USER=jsalice", NULL };
+    char *env2[] = { "QUERY_STRING=q=me", "REMOTE_USERX=jsbob", NULL };
+    struct jsw_io a = { .envp = env1 }, b = { .envp = env2 };
+    assert_string_equal(jsw_io_getenv(&a, "REMOTE_USER"), "jsalice");
+    assert_null(jsw_io_getenv(&b, "REMOTE_USER"));
+    assert_null(jsw_io_getenv(&b, "REMOTE_USE"));
+    assert_string_equal(jsw_io_getenv(NULL, "REMOTE_USER"), "fromprocess");
+    unsetenv("REMOTE_USER");
+}
+
+/* one server, three requests: jsalice, nobody, jsbob (no database: the me endpoint) */
+static void one_server_answers_each_request_as_its_own(void **state)
+{
+    (void)state;
+    char conf[] = "/tmp/jsw-test-serve.XXXXXX";
+    int fd = mkstemp(conf);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("conninfo = host=/nonexistent dbname=none\nadmins = jsadmin\n", f);
+    fclose(f);
+    char cv[300];
+    snprintf(cv, sizeof cv, "JOBSCREEN_CONF=%s", conf);
+    struct jsw_server *s = jsw_server_new(true);
+    const char *who[] = { "REMOTE_USER=jsadmin", NULL, "REMOTE_USER=jsbob" };
+    const char *want[] = { "{\"user\":\"jsadmin\",\"admin\":true}\n", "\"status\":401",
+                           "{\"user\":\"jsbob\",\"admin\":false}\n" };
+    int status[] = { 200, 401, 200 };
+    for (int i = 0; i < 3; i++) {
+        char *env[] = { cv, "QUERY_STRING=q=me", "REQUEST_METHOD=GET", (char *)who[i], NULL };
+        struct sink out = { 0 };
+        struct jsw_io io = { .envp = env, .write = sink_write, .ctx = &out };
+        assert_int_equal(jsw_serve_request(s, &io), status[i]);
+        size_t n;
+        const char *body = body_of(&out, &n);
+        assert_non_null(strstr(body, want[i]));
+        assert_non_null(strstr(out.buf, "Vary: Accept-Encoding\r\n"));
+        char cl[64];
+        snprintf(cl, sizeof cl, "Content-Length: %zu\r\n", n);
+        assert_non_null(strstr(out.buf, cl));
+        free(out.buf);
+    }
+    jsw_server_free(s);
+    unlink(conf);
+}
+
+static void big_replies_are_gzipped_when_accepted(void **state)
+{
+    (void)state;
+    json_t *arr = json_array();
+    for (int i = 0; i < 500; i++)
+        json_array_append_new(arr, json_pack("{s:i,s:s}", "id", i, "name", "simulate"));
+    char *plain = json_dumps(arr, JSON_COMPACT | JSON_ESCAPE_SLASH | JSON_ENCODE_ANY);
+    for (int accept = 0; accept < 2; accept++) {
+        struct sink out = { 0 };
+        struct jsw_io io = { .write = sink_write, .ctx = &out };
+        jsw_reply_to(&io, accept ? "gzip, deflate" : "deflate");
+        jsw_reply(200, json_incref(arr));
+        jsw_reply_to(NULL, NULL);
+        size_t n;
+        const char *body = body_of(&out, &n);
+        if (!accept) {
+            assert_null(strstr(out.buf, "Content-Encoding"));
+            assert_int_equal(n, strlen(plain) + 1);
+            assert_memory_equal(body, plain, strlen(plain));
+        } else {
+            assert_non_null(strstr(out.buf, "Content-Encoding: gzip\r\n"));
+            assert_true(n < strlen(plain) / 4);
+            /* inflate and compare */
+            size_t cap = strlen(plain) + 16;
+            unsigned char *dec = malloc(cap);
+            z_stream z = { 0 };
+            assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+            z.next_in = (Bytef *)(uintptr_t)body;
+            z.avail_in = (uInt)n;
+            z.next_out = dec;
+            z.avail_out = (uInt)cap;
+            assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+            assert_int_equal(z.total_out, strlen(plain) + 1);
+            assert_memory_equal(dec, plain, strlen(plain));
+            inflateEnd(&z);
+            free(dec);
+        }
+        free(out.buf);
+    }
+    /* a small reply stays plain even when gzip is accepted */
+    struct sink out = { 0 };
+    struct jsw_io io = { .write = sink_write, .ctx = &out };
+    jsw_reply_to(&io, "gzip");
+    jsw_reply(200, json_pack("{s:s}", "user", "jsalice"));
+    jsw_reply_to(NULL, NULL);
+    assert_null(strstr(out.buf, "Content-Encoding"));
+    free(out.buf);
+    free(plain);
+    json_decref(arr);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(accept_encoding_is_parsed),
+        cmocka_unit_test(request_variables_come_from_the_request_only),
+        cmocka_unit_test(one_server_answers_each_request_as_its_own),
+        cmocka_unit_test(big_replies_are_gzipped_when_accepted),
+    };
+    return cmocka_run_group_tests_name("web serving", tests, NULL, NULL);
+}
