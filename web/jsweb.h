@@ -106,6 +106,9 @@ json_t *jsw_db_rows(jsw_db *db, const char *query_name, int nparams, const char 
 struct pg_result;
 struct pg_result *jsw_db_result(jsw_db *db, const char *query_name, int nparams,
                                 const char *const *params, char *err, size_t errlen);
+/* The same in binary format (integers big-endian, bytea raw: see PQgetlength). */
+struct pg_result *jsw_db_result_binary(jsw_db *db, const char *query_name, int nparams,
+                                       const char *const *params, char *err, size_t errlen);
 /* The first row of jsw_db_rows, or json null when there is none; NULL on error. */
 json_t *jsw_db_row(jsw_db *db, const char *query_name, int nparams, const char *const *params,
                    char *err, size_t errlen);

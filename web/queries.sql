@@ -39,24 +39,50 @@ ORDER BY w.first_submit DESC NULLS LAST, w.workflow_id DESC
 LIMIT $10::integer
 
 -- name: jobs
--- the same parameters as workflows
-SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
-       j.workflow_name AS workflow, j.workflow_tag, j.state, j.exit_code,
-       extract(epoch FROM j.submit_time)::float8 AS submit,
-       extract(epoch FROM j.start_time)::float8 AS start,
-       extract(epoch FROM j.end_time)::float8 AS "end",
-       j.num_nodes AS nodes, j.num_cpus AS cpus, j.steps, j.incomplete,
-       j.running_steps, j.running_steps > 0 AS live, j.array_job_id, j.array_task_id, j.reason
-FROM js.jobs j
-WHERE ($2::boolean OR j.user_name = $1)
-  AND ($3::text IS NULL OR j.cluster = $3)
-  AND ($4::text IS NULL OR j.user_name = $4)
-  AND ($5::bigint IS NULL OR coalesce(j.end_time, now()) >= to_timestamp($5::bigint))
-  AND ($6::bigint IS NULL OR coalesce(j.start_time, j.submit_time) <= to_timestamp($6::bigint))
-  AND ($7::text IS NULL OR j.state = $7)
-  AND ($8::text IS NULL OR strpos(lower(j.name), lower($8)) > 0)
-  AND ($9::text IS NULL OR strpos(lower(j.workflow_name), lower($9)) > 0)
-ORDER BY j.submit_time DESC NULLS LAST, j.job_id DESC
+-- the same parameters as workflows. Newest first, in one of two ways (the parameters are known
+-- when the statement is planned, so the other part is dropped): every user's jobs through the
+-- index in this order (admins, no owner), or the owner's, per cluster through the index by
+-- user and submit time, each stopping at the limit (sql/026_lists.sql)
+SELECT j.* FROM (
+    (SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
+           j.workflow_name AS workflow, j.workflow_tag, j.state, j.exit_code,
+           extract(epoch FROM j.submit_time)::float8 AS submit,
+           extract(epoch FROM j.start_time)::float8 AS start,
+           extract(epoch FROM j.end_time)::float8 AS "end",
+           j.num_nodes AS nodes, j.num_cpus AS cpus, j.steps, j.incomplete,
+           j.running_steps, j.running_steps > 0 AS live, j.array_job_id, j.array_task_id, j.reason
+     FROM js.jobs j
+     WHERE $2::boolean AND $4::text IS NULL
+       AND ($3::text IS NULL OR j.cluster = $3)
+       AND ($5::bigint IS NULL OR coalesce(j.end_time, now()) >= to_timestamp($5::bigint))
+       AND ($6::bigint IS NULL OR coalesce(j.start_time, j.submit_time) <= to_timestamp($6::bigint))
+       AND ($7::text IS NULL OR j.state = $7)
+       AND ($8::text IS NULL OR strpos(lower(j.name), lower($8)) > 0)
+       AND ($9::text IS NULL OR strpos(lower(j.workflow_name), lower($9)) > 0)
+     ORDER BY j.submit_time DESC NULLS LAST, j.job_id DESC
+     LIMIT $10::integer)
+    UNION ALL
+    (SELECT x.* FROM js.users u CROSS JOIN LATERAL (
+         SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
+               j.workflow_name AS workflow, j.workflow_tag, j.state, j.exit_code,
+               extract(epoch FROM j.submit_time)::float8 AS submit,
+               extract(epoch FROM j.start_time)::float8 AS start,
+               extract(epoch FROM j.end_time)::float8 AS "end",
+               j.num_nodes AS nodes, j.num_cpus AS cpus, j.steps, j.incomplete,
+               j.running_steps, j.running_steps > 0 AS live, j.array_job_id, j.array_task_id, j.reason
+         FROM js.jobs j
+         WHERE j.cluster_id = u.cluster_id AND j.uid = u.uid
+           AND ($5::bigint IS NULL OR coalesce(j.end_time, now()) >= to_timestamp($5::bigint))
+           AND ($6::bigint IS NULL OR coalesce(j.start_time, j.submit_time) <= to_timestamp($6::bigint))
+           AND ($7::text IS NULL OR j.state = $7)
+           AND ($8::text IS NULL OR strpos(lower(j.name), lower($8)) > 0)
+           AND ($9::text IS NULL OR strpos(lower(j.workflow_name), lower($9)) > 0)
+         ORDER BY j.submit_time DESC NULLS LAST, j.job_id DESC
+         LIMIT $10::integer) x
+     WHERE u.user_name = $4::text AND ($2::boolean OR u.user_name = $1)
+       AND ($3::text IS NULL OR u.cluster = $3))
+) j
+ORDER BY j.submit DESC NULLS LAST, j.id DESC
 LIMIT $10::integer
 
 -- name: job_workflow

@@ -37,22 +37,63 @@ void jsw_slices_free(struct jsw_slices *s)
     memset(s, 0, sizeof *s);
 }
 
+/* type OIDs of pg_type.h */
+enum { OID_BOOL = 16, OID_BYTEA = 17, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23 };
+
+/* An integer cell of a binary result (int2, int4 or int8: big-endian two's complement): 0, or
+ * -1 when the column is of another type or NULL. */
+static int bin_int(const PGresult *r, int row, int col, int64_t *v)
+{
+    Oid t = PQftype(r, col);
+    int len = PQgetlength(r, row, col);
+    if ((t != OID_INT2 && t != OID_INT4 && t != OID_INT8) || PQgetisnull(r, row, col) ||
+        len != (t == OID_INT2 ? 2 : t == OID_INT4 ? 4 : 8))
+        return -1;
+    const unsigned char *p = (const unsigned char *)PQgetvalue(r, row, col);
+    uint64_t u = p[0] & 0x80 ? UINT64_MAX : 0;
+    for (int i = 0; i < len; i++)
+        u = u << 8 | p[i];
+    *v = (int64_t)u;
+    return 0;
+}
+
+/* A boolean cell of a binary result (one byte), NULL as false. */
+static bool bin_bool(const PGresult *r, int row, int col)
+{
+    return PQftype(r, col) == OID_BOOL && !PQgetisnull(r, row, col) && PQgetlength(r, row, col) == 1 &&
+           PQgetvalue(r, row, col)[0] != 0;
+}
+
+/* A bytea cell of a binary result: its bytes (len set), NULL for SQL NULL or another type. */
+static const unsigned char *bin_bytes(const PGresult *r, int row, int col, size_t *len)
+{
+    if (PQftype(r, col) != OID_BYTEA || PQgetisnull(r, row, col))
+        return NULL;
+    *len = (size_t)PQgetlength(r, row, col);
+    return (const unsigned char *)PQgetvalue(r, row, col);
+}
+
 /* Decode the series of one cell (n slices from first) and add the part inside the step's range
  * into dst (stride apart); when counts is set, count the slices above zero into it instead. */
 static int add_cell(struct jsw_slices *s, const PGresult *r, int row, int col, int64_t first, size_t n,
-                    int64_t *dst, size_t stride, int64_t *counts, unsigned char *buf, int64_t *tmp)
+                    int64_t *dst, size_t stride, int64_t *counts, int64_t *tmp)
 {
-    if (PQgetisnull(r, row, col))
+    size_t len;
+    const unsigned char *series = bin_bytes(r, row, col, &len);
+    if (!series)
+        return PQgetisnull(r, row, col) ? 0 : -1;
+    /* the cell's part inside the step's slices: [lo, hi) */
+    int64_t lo = s->first > first ? s->first - first : 0;
+    int64_t hi = s->first + (int64_t)s->n - first < (int64_t)n ? s->first + (int64_t)s->n - first : (int64_t)n;
+    if (lo >= hi)
         return 0;
-    long len = js_series_unhex(PQgetvalue(r, row, col), buf, JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
+    if (!counts && lo == 0 && hi == (int64_t)n) /* all of it: decoded and added in place */
+        return js_series_add(series, len, n, dst + (size_t)(first - s->first) * stride, stride, &s->saturated);
     memset(tmp, 0, n * sizeof *tmp);
-    if (len < 0 || js_series_add(buf, (size_t)len, n, tmp, 1, &s->saturated) < 0)
+    if (js_series_add(series, len, n, tmp, 1, &s->saturated) < 0)
         return -1;
-    for (size_t i = 0; i < n; i++) {
-        int64_t slice = first + (int64_t)i;
-        if (slice < s->first || slice >= s->first + (int64_t)s->n)
-            continue;
-        size_t k = (size_t)(slice - s->first);
+    for (int64_t i = lo; i < hi; i++) {
+        size_t k = (size_t)(first + i - s->first);
         if (counts) {
             counts[k] += tmp[i] > 0;
             continue;
@@ -69,29 +110,27 @@ static int add_cell(struct jsw_slices *s, const PGresult *r, int row, int col, i
 int jsw_slices_add(struct jsw_slices *s, jsw_db *db, const char *query_name, int nparams,
                    const char *const *params, char *err, size_t errlen)
 {
-    PGresult *r = jsw_db_result(db, query_name, nparams, params, err, errlen);
+    PGresult *r = jsw_db_result_binary(db, query_name, nparams, params, err, errlen);
     if (!r)
         return -1;
     /* pending, chunk, first_slice, slices, count, processes, the metrics */
     enum { PENDING, CHUNK, FIRST, SLICES, COUNT, PROCS, METRIC0 };
-    unsigned char *buf = malloc(JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
     int64_t *tmp = malloc(JS_SERIES_CHUNK * sizeof *tmp);
-    int bad = !buf || !tmp || PQnfields(r) != METRIC0 + JS_M_COUNT;
+    int bad = !tmp || PQnfields(r) != METRIC0 + JS_M_COUNT;
     for (int i = 0; i < PQntuples(r) && !bad; i++) {
-        int64_t chunk = strtoll(PQgetvalue(r, i, CHUNK), NULL, 10), first = strtoll(PQgetvalue(r, i, FIRST), NULL, 10);
-        long n = strtol(PQgetvalue(r, i, SLICES), NULL, 10);
-        if (n < 1 || n > JS_SERIES_CHUNK || first < chunk || first + n > chunk + JS_SERIES_CHUNK) {
+        int64_t chunk, first, n;
+        if (bin_int(r, i, CHUNK, &chunk) || bin_int(r, i, FIRST, &first) || bin_int(r, i, SLICES, &n) ||
+            n < 1 || n > JS_SERIES_CHUNK || first < chunk || first + n > chunk + JS_SERIES_CHUNK) {
             bad = 1;
             break;
         }
-        int pending = PQgetvalue(r, i, PENDING)[0] == 't';
+        bool pending = bin_bool(r, i, PENDING);
         /* a pending step-node counts as one node wherever it has processes */
-        bad = add_cell(s, r, i, COUNT, first, (size_t)n, s->count, 1, pending ? s->count : NULL, buf, tmp) < 0 ||
-              add_cell(s, r, i, PROCS, first, (size_t)n, s->procs, 1, NULL, buf, tmp) < 0;
+        bad = add_cell(s, r, i, COUNT, first, (size_t)n, s->count, 1, pending ? s->count : NULL, tmp) < 0 ||
+              add_cell(s, r, i, PROCS, first, (size_t)n, s->procs, 1, NULL, tmp) < 0;
         for (int m = 0; m < JS_M_COUNT && !bad; m++)
-            bad = add_cell(s, r, i, METRIC0 + m, first, (size_t)n, s->v + m, JS_M_COUNT, NULL, buf, tmp) < 0;
+            bad = add_cell(s, r, i, METRIC0 + m, first, (size_t)n, s->v + m, JS_M_COUNT, NULL, tmp) < 0;
     }
-    free(buf);
     free(tmp);
     PQclear(r);
     if (bad) {
@@ -147,7 +186,7 @@ int jsw_series_rank(jsw_db *db, int nparams, const char *const *params, int64_t 
                     struct jsw_rank **out, char *err, size_t errlen)
 {
     *out = NULL;
-    PGresult *r = jsw_db_result(db, "background_rank", nparams, params, err, errlen);
+    PGresult *r = jsw_db_result_binary(db, "background_rank", nparams, params, err, errlen);
     if (!r)
         return -1;
     /* job_id, step_id, chunk, first_slice, slices, activity, series */
@@ -156,29 +195,30 @@ int jsw_series_rank(jsw_db *db, int nparams, const char *const *params, int64_t 
     while (slots < 2 * (size_t)PQntuples(r) + 2)
         slots *= 2;
     struct job_sum *map = calloc(slots, sizeof *map);
-    unsigned char *buf = malloc(JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
     int64_t *act = malloc(JS_SERIES_CHUNK * sizeof *act), *val = malloc(JS_SERIES_CHUNK * sizeof *val);
-    int bad = !map || !buf || !act || !val || PQnfields(r) != NFIELDS;
+    int bad = !map || !act || !val || PQnfields(r) != NFIELDS;
     long sat = 0;
     for (int i = 0; i < PQntuples(r) && !bad; i++) {
-        int64_t job = strtoll(PQgetvalue(r, i, JOB), NULL, 10), chunk = strtoll(PQgetvalue(r, i, CHUNK), NULL, 10),
-                f = strtoll(PQgetvalue(r, i, FIRST), NULL, 10);
-        long k = strtol(PQgetvalue(r, i, SLICES), NULL, 10);
-        if (k < 1 || k > JS_SERIES_CHUNK || f < chunk || f + k > chunk + JS_SERIES_CHUNK) {
+        int64_t job, chunk, f, k;
+        if (bin_int(r, i, JOB, &job) || bin_int(r, i, CHUNK, &chunk) || bin_int(r, i, FIRST, &f) ||
+            bin_int(r, i, SLICES, &k) || k < 1 || k > JS_SERIES_CHUNK || f < chunk || f + k > chunk + JS_SERIES_CHUNK) {
             bad = 1;
             break;
         }
         memset(act, 0, (size_t)k * sizeof *act);
         memset(val, 0, (size_t)k * sizeof *val);
         for (int c = ACTIVITY; c <= SERIES && !bad; c++) {
-            if (PQgetisnull(r, i, c))
+            size_t len;
+            const unsigned char *series = bin_bytes(r, i, c, &len);
+            if (!series) {
+                bad = !PQgetisnull(r, i, c);
                 continue;
-            long len = js_series_unhex(PQgetvalue(r, i, c), buf, JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
-            bad = len < 0 || js_series_add(buf, (size_t)len, (size_t)k, c == ACTIVITY ? act : val, 1, &sat) < 0;
+            }
+            bad = js_series_add(series, len, (size_t)k, c == ACTIVITY ? act : val, 1, &sat) < 0;
         }
         int64_t sum = 0;
         int active = 0;
-        for (long s = 0; s < k; s++)
+        for (int64_t s = 0; s < k; s++)
             if (f + s >= first && f + s <= last) {
                 sum += val[s];
                 active |= act[s] > 0;
@@ -196,7 +236,6 @@ int jsw_series_rank(jsw_db *db, int nparams, const char *const *params, int64_t 
         map[h].value += sum;
     }
     PQclear(r);
-    free(buf);
     free(act);
     free(val);
     if (bad) {
