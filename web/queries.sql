@@ -13,29 +13,57 @@
 
 -- name: workflows
 -- $4 owner (NULL: all users; admins only) $5 from $6 to (epoch s) $7 state $8 job name part
--- $9 workflow name part $10 limit
-SELECT w.workflow_id AS id, w.cluster, w.user_name AS user, w.name AS workflow, w.tag, w.derived,
-       w.jobs, w.jobs_not_ok,
-       extract(epoch FROM w.first_submit)::float8 AS submit,
-       extract(epoch FROM w.first_start)::float8 AS start,
-       extract(epoch FROM w.last_end)::float8 AS "end",
+-- $9 workflow name part $10 limit. Newest first submit first, as the job list: every user's
+-- through one index, or the owner's per cluster through another (sql/027_workflow_summary.sql),
+-- each stopping at the limit; the states of the jobs counted for the rows returned only.
+SELECT w.id, w.cluster, w.user, w.workflow, w.tag, w.derived, w.jobs, w.jobs_not_ok, w.submit,
+       w.start, w."end",
        (SELECT jsonb_object_agg(coalesce(s.state, 'UNKNOWN'), s.n)
           FROM (SELECT j.state, count(*) AS n FROM js.jobs j
-                 WHERE j.cluster_id = w.cluster_id AND j.workflow_id = w.workflow_id
+                 WHERE j.cluster_id = w.cluster_id AND j.workflow_id = w.id
                  GROUP BY j.state) s) AS states
-FROM js.workflows w
-WHERE ($2::boolean OR w.user_name = $1)
-  AND ($3::text IS NULL OR w.cluster = $3)
-  AND ($4::text IS NULL OR w.user_name = $4)
-  AND ($5::bigint IS NULL OR coalesce(w.last_end, now()) >= to_timestamp($5::bigint))
-  AND ($6::bigint IS NULL OR coalesce(w.first_start, w.first_submit) <= to_timestamp($6::bigint))
-  AND ($7::text IS NULL OR EXISTS (SELECT 1 FROM js.jobs j WHERE j.cluster_id = w.cluster_id
-                                     AND j.workflow_id = w.workflow_id AND j.state = $7))
-  AND ($8::text IS NULL OR EXISTS (SELECT 1 FROM js.jobs j WHERE j.cluster_id = w.cluster_id
-                                     AND j.workflow_id = w.workflow_id
-                                     AND strpos(lower(j.name), lower($8)) > 0))
-  AND ($9::text IS NULL OR strpos(lower(w.name), lower($9)) > 0)
-ORDER BY w.first_submit DESC NULLS LAST, w.workflow_id DESC
+FROM (
+    (SELECT w.workflow_id AS id, w.cluster, w.user_name AS user, w.name AS workflow, w.tag, w.derived,
+            w.jobs, w.jobs_not_ok,
+            extract(epoch FROM w.first_submit)::float8 AS submit,
+            extract(epoch FROM w.first_start)::float8 AS start,
+            extract(epoch FROM w.last_end)::float8 AS "end", w.cluster_id
+     FROM js.workflows w
+     WHERE $2::boolean AND $4::text IS NULL
+       AND ($3::text IS NULL OR w.cluster = $3)
+       AND ($5::bigint IS NULL OR coalesce(w.last_end, now()) >= to_timestamp($5::bigint))
+       AND ($6::bigint IS NULL OR coalesce(w.first_start, w.first_submit) <= to_timestamp($6::bigint))
+       AND ($7::text IS NULL OR EXISTS (SELECT 1 FROM js.jobs j WHERE j.cluster_id = w.cluster_id
+                                          AND j.workflow_id = w.workflow_id AND j.state = $7))
+       AND ($8::text IS NULL OR EXISTS (SELECT 1 FROM js.jobs j WHERE j.cluster_id = w.cluster_id
+                                          AND j.workflow_id = w.workflow_id
+                                          AND strpos(lower(j.name), lower($8)) > 0))
+       AND ($9::text IS NULL OR strpos(lower(w.name), lower($9)) > 0)
+     ORDER BY w.first_submit DESC NULLS LAST, w.workflow_id DESC
+     LIMIT $10::integer)
+    UNION ALL
+    (SELECT x.* FROM js.users u CROSS JOIN LATERAL (
+         SELECT w.workflow_id AS id, w.cluster, w.user_name AS user, w.name AS workflow, w.tag, w.derived,
+               w.jobs, w.jobs_not_ok,
+               extract(epoch FROM w.first_submit)::float8 AS submit,
+               extract(epoch FROM w.first_start)::float8 AS start,
+               extract(epoch FROM w.last_end)::float8 AS "end", w.cluster_id
+         FROM js.workflows w
+         WHERE w.cluster_id = u.cluster_id AND w.uid = u.uid
+           AND ($5::bigint IS NULL OR coalesce(w.last_end, now()) >= to_timestamp($5::bigint))
+           AND ($6::bigint IS NULL OR coalesce(w.first_start, w.first_submit) <= to_timestamp($6::bigint))
+           AND ($7::text IS NULL OR EXISTS (SELECT 1 FROM js.jobs j WHERE j.cluster_id = w.cluster_id
+                                              AND j.workflow_id = w.workflow_id AND j.state = $7))
+           AND ($8::text IS NULL OR EXISTS (SELECT 1 FROM js.jobs j WHERE j.cluster_id = w.cluster_id
+                                              AND j.workflow_id = w.workflow_id
+                                              AND strpos(lower(j.name), lower($8)) > 0))
+           AND ($9::text IS NULL OR strpos(lower(w.name), lower($9)) > 0)
+         ORDER BY w.first_submit DESC NULLS LAST, w.workflow_id DESC
+         LIMIT $10::integer) x
+     WHERE u.user_name = $4::text AND ($2::boolean OR u.user_name = $1)
+       AND ($3::text IS NULL OR u.cluster = $3))
+) w
+ORDER BY w.submit DESC NULLS LAST, w.id DESC
 LIMIT $10::integer
 
 -- name: jobs

@@ -122,4 +122,11 @@ code=$(curl -s -G -o "$w/wf.json" -w '%{http_code}' -u jsalice:jsalice "${JS_WEB
   --data-urlencode q=workflow --data-urlencode "job=$b")
 is "$code|$(jq -r "[.edges.time[] | \"\(.[0])>\(.[1])\"] | join(\" \")" "$w/wf.json")" "200|$a>$b" \
    "the API's workflow of b (untagged) carries the time edge"
+# every workflow's kept summary (sql/027_workflow_summary.sql) against its jobs, after the
+# merges of all the runs above
+is "$(q "SELECT count(*) > 5 AND bool_and(row(w.jobs, w.jobs_not_ok, w.first_submit, w.first_start, w.last_end)
+           IS NOT DISTINCT FROM (SELECT row(count(j.job_id)::integer, (count(*) FILTER (WHERE j.state NOT IN ('COMPLETED', 'RUNNING')))::integer,
+                                            min(j.submit_time), min(j.start_time), max(j.end_time))
+                                 FROM js.jobs j WHERE j.cluster_id = w.cluster_id AND j.workflow_id = w.workflow_id))
+         FROM js.workflows w")" t "every workflow's kept summary (jobs, jobs not ok, first submit and start, last end) is its jobs'"
 done_testing

@@ -44,5 +44,9 @@ is "$(usage)" "$usage_before" "a later rollup of those days leaves them as they 
 is "$(q "SELECT horizon_slice = (SELECT max(end_slice) FROM js_data.retention_log) FROM js.retention")" t \
   "js.retention shows the horizon below which the detail was dropped"
 ok "$(report beside -v job="$BESIDEX" >/dev/null 2>&1; echo $?)" "the reports still run (beside finds no detail, and says nothing)"
+is "$(q "SELECT coalesce(bool_and(row(w.jobs, w.first_submit, w.last_end)
+           IS NOT DISTINCT FROM (SELECT row(count(j.job_id)::integer, min(j.submit_time), max(j.end_time))
+                                 FROM js.jobs j WHERE j.cluster_id = w.cluster_id AND j.workflow_id = w.workflow_id)), true)
+         FROM js.workflows w")" t "after retention every workflow's kept summary is still its jobs'"
 dropdb "$DB"
 done_testing
