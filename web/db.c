@@ -12,12 +12,6 @@
 #include "jsweb.h"
 #include "queries.h"
 
-/* type OIDs of pg_type.h (stable across PostgreSQL versions) */
-enum {
-    OID_BOOL = 16, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_OID = 26, OID_JSON = 114,
-    OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_NUMERIC = 1700, OID_JSONB = 3802
-};
-
 const char *jsw_query_text(const char *name)
 {
     for (const struct jsw_query *q = jsw_queries; q->name; q++)

@@ -106,6 +106,11 @@ json_t *jsw_db_rows(jsw_db *db, const char *query_name, int nparams, const char 
 struct pg_result;
 struct pg_result *jsw_db_result(jsw_db *db, const char *query_name, int nparams,
                                 const char *const *params, char *err, size_t errlen);
+/* type OIDs of pg_type.h (stable across PostgreSQL versions), as PQftype gives them */
+enum {
+    OID_BOOL = 16, OID_BYTEA = 17, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_OID = 26,
+    OID_JSON = 114, OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_NUMERIC = 1700, OID_JSONB = 3802
+};
 /* The same in binary format (integers big-endian, bytea raw: see PQgetlength). */
 struct pg_result *jsw_db_result_binary(jsw_db *db, const char *query_name, int nparams,
                                        const char *const *params, char *err, size_t errlen);

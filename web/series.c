@@ -37,9 +37,6 @@ void jsw_slices_free(struct jsw_slices *s)
     memset(s, 0, sizeof *s);
 }
 
-/* type OIDs of pg_type.h */
-enum { OID_BOOL = 16, OID_BYTEA = 17, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23 };
-
 /* An integer cell of a binary result (int2, int4 or int8: big-endian two's complement): 0, or
  * -1 when the column is of another type or NULL. */
 static int bin_int(const PGresult *r, int row, int col, int64_t *v)
