@@ -583,6 +583,29 @@ out:
     return rc;
 }
 
+/* The tables the ingest's functions plan their statements on, analysed after 64, 256, 1024, ...
+ * step records of this process: a database that starts empty has statistics of empty tables
+ * until autovacuum comes, and plans made on them walk whole tables (a fresh database's first
+ * 100-node 2 h cluster at 8 processes per node: 12.4 s instead of 7.1 s). Its cost (a sample of
+ * each table) is paid at most a few dozen times over a daemon's life; a failure (no privilege)
+ * is logged and the ingest goes on. */
+static void analyse_grown(struct pi_db *db)
+{
+    if (db->analyse_at == 0)
+        db->analyse_at = 64;
+    if (++db->committed < db->analyse_at)
+        return;
+    db->analyse_at *= 4;
+    PGresult *r = PQexec(db->conn, "ANALYZE js_data.jobs, js_data.workflows, js_data.dependencies, js_data.dependency_refs, "
+                                   "js_data.files, js_data.file_accesses, js_data.steps, js_data.step_nodes, js_data.processes");
+    if (PQresultStatus(r) != PGRES_COMMAND_OK)
+        pi_warn("database: ANALYZE after %lld step records failed (the ingest goes on): %.*s", db->committed,
+                (int)strcspn(PQresultErrorMessage(r), "\n"), PQresultErrorMessage(r));
+    else
+        pi_debug("analysed the tables after %lld step records", db->committed);
+    PQclear(r);
+}
+
 int pi_db_ingest_step(struct pi_db *db, const struct pi_conf *conf, struct pi_step *st, char *const *moved_to)
 {
     int rc = PI_DB_RETRY;
@@ -590,6 +613,8 @@ int pi_db_ingest_step(struct pi_db *db, const struct pi_conf *conf, struct pi_st
         if ((rc = pi_db_ensure(db, conf->migrate)) != PI_DB_OK)
             return rc;
         rc = ingest_once(db, conf, st, moved_to);
+        if (rc == PI_DB_OK)
+            analyse_grown(db);
         /* a deadlock or serialisation failure with another daemon: try again at once */
         if (rc != PI_DB_RETRY || !db->conn)
             return rc;

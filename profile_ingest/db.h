@@ -25,6 +25,9 @@ struct pi_db {
     long long parts[64];
     int nparts;
     long long last_job, last_job_written;
+    /* step records this process committed, and the count at which it next analyses the
+     * tables its functions plan on (see pi_db_ingest_step) */
+    long long committed, analyse_at;
 };
 
 void pi_db_init(struct pi_db *db, const char *conninfo);
