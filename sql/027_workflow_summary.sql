@@ -15,7 +15,7 @@ ALTER TABLE js_data.workflows
     ADD COLUMN first_start timestamptz,
     ADD COLUMN last_end timestamptz;
 COMMENT ON COLUMN js_data.workflows.jobs IS 'its jobs (kept by js_data.workflow_summarise)';
-COMMENT ON COLUMN js_data.workflows.jobs_not_ok IS 'its jobs that ended in a state other than COMPLETED (or run)';
+COMMENT ON COLUMN js_data.workflows.jobs_not_ok IS 'its jobs in a state other than COMPLETED or RUNNING';
 COMMENT ON COLUMN js_data.workflows.first_submit IS 'the first submit time of its jobs';
 COMMENT ON COLUMN js_data.workflows.first_start IS 'the first start time of its jobs';
 COMMENT ON COLUMN js_data.workflows.last_end IS 'the last end time of its jobs';

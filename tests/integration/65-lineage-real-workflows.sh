@@ -15,7 +15,7 @@ need_cluster
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline (transport/ or profile_ingest not built)"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 command -v python3 >/dev/null || skip_all "no python3"
-plan 18
+plan 19
 q() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
 w=$(work_dir jsalice)
 # sub DIR sbatch-args...: submit as a command of its own (a process group of its own, as a

@@ -9,7 +9,7 @@
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 need_reports_db
-plan 14
+plan 15
 export DB=js_retention
 dropdb --if-exists "$DB" 2>/dev/null
 createdb -T "$REPORTS_DB" "$DB" || bail "cannot copy $REPORTS_DB"
