@@ -13,7 +13,7 @@ need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/bench/gen/jsgen
 [ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
-plan 10
+plan 12
 
 db=js_series
 old=js_series_old
@@ -30,6 +30,17 @@ rows=$(awk '$1 == "slice_rows:" { print $2 }' "$work/gen.out")
 "$bin" --once --spool "$work/spool" --db "$JS_PG_CONNINFO dbname=$db" --log-level warn 2> "$work/ingest.log"
 is "$(q "SELECT count(*) FROM js_data.slice_metrics")|$(q "SELECT count(*) FROM js_data.totals_pending")" "$rows|0" \
    "the ingest's series decode to every slice row jsgen wrote ($rows), and all are folded"
+# the fold writes its totals with the tables' compression (its temporary tables once made them pglz)
+is "$(q "SELECT count(*) FILTER (WHERE c = 'pglz') || '|' || (count(*) FILTER (WHERE c = 'lz4') > 0)
+         FROM (SELECT pg_column_compression(cpu_ns) c FROM js_data.series_step
+               UNION ALL SELECT pg_column_compression(cpu_ns) FROM js_data.series_node
+               UNION ALL SELECT pg_column_compression(cpu_ns) FROM js_data.series_cluster) x")" "0|true" \
+   "the step, node and cluster totals are lz4 as their tables say, none pglz"
+# the daemon analyses a young database once it has 64 step records of its own
+records=$(awk '$1 == "step_nodes:" { print $2 }' "$work/gen.out")
+is "$( [ "$records" -ge 64 ] && echo big)|$(q "SELECT count(*) FROM pg_stat_user_tables WHERE schemaname = 'js_data'
+         AND relname IN ('jobs', 'files', 'file_accesses', 'dependencies') AND last_analyze IS NOT NULL")" "big|4" \
+   "after $records step records the ingest has run ANALYZE on the tables its functions plan on"
 
 # the C fold's totals against the sums of the decoded step-node slices, in SQL
 is "$(q "SELECT count(*) FROM (SELECT node, slice, count(*)::integer AS step_nodes, $sums FROM js_data.slice_metrics GROUP BY 1, 2
