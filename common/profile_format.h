@@ -16,11 +16,12 @@
 #include <stdint.h>
 
 #define JS_PROFILE_FORMAT_NAME "jobscreen-profile"
-#define JS_PROFILE_VERSION 4
+#define JS_PROFILE_VERSION 5
 #define JS_PROFILE_VERSION_MIN 1 /* oldest version a reader still accepts (v1 lacks exit_code, signal, missing;
                                   * v2 lacks trees, renames, renames_dropped and the files' opened_as;
                                   * v3 lacks kernel_io, the files' mapped_bytes, and runtime's mpi_setup_ns,
-                                  * cpu_wait_ns and idle_ns; its compute_ns is wall time minus I/O and MPI) */
+                                  * cpu_wait_ns and idle_ns; its compute_ns is wall time minus I/O and MPI;
+                                  * v4 lacks the kernel's counts per slice: its rows end with the metrics) */
 
 /* jobscreen-collect writes the profiles of a step on a node in bundles, <step>.<node>.b<N>.json:
  * {"format": JS_PROFILE_BUNDLE_FORMAT_NAME, "version": 1, "profiles": [profile, ...]}, at most
@@ -137,7 +138,7 @@
     X(RUNTIME,         "runtime",         'o', "",      "runtime share, see JS_PROFILE_RUNTIME_FIELDS") \
     X(TOTALS,          "totals",          'o', "",      "every metric of JS_PROFILE_METRICS over the whole image") \
     X(MPI_COLLECTIVES, "mpi_collectives", 'o', "",      "per kind of JS_PROFILE_COLL_KINDS: {calls, bytes, ns}; only kinds used") \
-    X(SLICE_METRICS,   "slice_metrics",   'a', "",      "the metric names of JS_PROFILE_METRICS, in order") \
+    X(SLICE_METRICS,   "slice_metrics",   'a', "",      "the names of the values of a slice row: those of JS_PROFILE_METRICS, then (since version 5) \"kernel_\" and each name of JS_PROFILE_KERNEL_IO_FIELDS, in order") \
     X(SLICES,          "slices",          'a', "",      "rows [slice index, value per slice_metrics...] for slices with activity, ascending") \
     X(SLICES_TRUNCATED,"slices_truncated",'b', "",      "true when the slice budget was exhausted: later slices are missing") \
     X(FILES,           "files",           'a', "",      "file-access list, objects of JS_PROFILE_FILE_FIELDS") \
@@ -227,6 +228,13 @@ enum js_kernel_io {
     JS_KIO_COUNT
 };
 
+/* A slice row's values (version 5): the metrics, then the kernel's counts in the slice (the
+ * JS_PROFILE_KERNEL_IO_FIELDS, as "kernel_rchar", ...). The kernel's counts are read at the
+ * profiler's folds (each slice boundary a thread crosses); what one fold read is spread over the
+ * slices since the one before by wall-clock overlap, as CPU time is. Zeros when unknown
+ * ("kernel_io" empty). */
+#define JS_SLICE_COLS (JS_M_COUNT + JS_KIO_COUNT)
+
 enum js_coll_kind {
 #define JS_X(id, name) JS_COLL_##id,
     JS_PROFILE_COLL_KINDS(JS_X)
@@ -243,6 +251,8 @@ struct js_metric_def {
 /* Tables built from the lists above (common/profile_format.c). */
 extern const struct js_metric_def js_profile_metrics[JS_M_COUNT];
 extern const char *const js_profile_coll_kinds[JS_COLL_COUNT];
+/* The values of a slice row (JS_SLICE_COLS): the metrics, then "kernel_rchar", ... */
+extern const struct js_metric_def js_profile_slice_cols[JS_SLICE_COLS];
 
 /* Index of a metric or collective kind by JSON name; -1 when unknown. */
 int js_profile_metric_index(const char *name);

@@ -342,7 +342,7 @@ static int copy_slices(struct pi_db *db, const struct pi_step *st, const char *c
             sb_int(&b, s->slice);
             sb_raw(&b, "\t", 1);
             sb_int(&b, s->processes);
-            for (int k = 0; k < JS_M_COUNT; k++) {
+            for (int k = 0; k < JS_SLICE_COLS; k++) {
                 sb_raw(&b, "\t", 1);
                 sb_int(&b, s->m[k]);
             }
@@ -350,8 +350,8 @@ static int copy_slices(struct pi_db *db, const struct pi_step *st, const char *c
         }
         free(key.p);
         char sql[4096];
-        snprintf(sql, sizeof sql, "COPY %s (cluster_id, job_id, step_id, node, slice, processes, %s) FROM STDIN",
-                 table, dbu_metric_columns());
+        snprintf(sql, sizeof sql, "COPY %s (cluster_id, job_id, step_id, node, slice, processes, %s, %s) FROM STDIN",
+                 table, dbu_metric_columns(), dbu_kernel_columns());
         if ((rc = dbu_copy(db, sql, &b, "COPY slice_metrics")) != PI_DB_OK)
             { free(b.p); return rc; }
     }
@@ -364,7 +364,7 @@ static int copy_slices(struct pi_db *db, const struct pi_step *st, const char *c
  * encoded series (common/series.h; slices without activity inside are zeros). */
 static int copy_series(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job)
 {
-    enum { NV = 1 + JS_M_COUNT }; /* processes, then the metrics */
+    enum { NV = 1 + JS_SLICE_COLS }; /* processes, then the metrics and the kernel's counts */
     int rc = PI_DB_OK;
     struct sbuf b = { 0 };
     int64_t *dense = calloc((size_t)JS_SERIES_CHUNK * NV, sizeof *dense);
@@ -382,7 +382,7 @@ static int copy_series(struct pi_db *db, const struct pi_step *st, const char *c
             const struct pi_slice *s = &st->slices[j];
             int64_t *row = dense + (size_t)(s->slice - first) * NV;
             row[0] = s->processes;
-            for (int k = 0; k < JS_M_COUNT; k++)
+            for (int k = 0; k < JS_SLICE_COLS; k++)
                 row[1 + k] = s->m[k];
             last = s->slice;
         }
@@ -405,7 +405,7 @@ static int copy_series(struct pi_db *db, const struct pi_step *st, const char *c
     if (b.len) {
         char sql[4096];
         snprintf(sql, sizeof sql, "COPY js_data.series_step_node (cluster_id, job_id, step_id, node, chunk, first_slice, "
-                                  "slices, processes, %s) FROM STDIN", dbu_metric_columns());
+                                  "slices, processes, %s, %s) FROM STDIN", dbu_metric_columns(), dbu_kernel_columns());
         rc = dbu_copy(db, sql, &b, "COPY series_step_node");
     }
     free(b.p);

@@ -217,6 +217,17 @@ const char *dbu_metric_columns(void)
     return cols;
 }
 
+const char *dbu_kernel_columns(void)
+{
+    static char cols[512];
+    if (!cols[0])
+        for (int k = JS_M_COUNT; k < JS_SLICE_COLS; k++) {
+            strncat(cols, k > JS_M_COUNT ? ", " : "", sizeof cols - strlen(cols) - 1);
+            strncat(cols, js_profile_slice_cols[k].name, sizeof cols - strlen(cols) - 1);
+        }
+    return cols;
+}
+
 /* One encoded series as a COPY text field: \N when it is all zeros, else \\x<hex>. */
 void sb_series(struct sbuf *b, const int64_t *v, size_t n, size_t stride, unsigned char *tmp)
 {

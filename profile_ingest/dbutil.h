@@ -49,5 +49,7 @@ PGresult *dbu_q(struct pi_db *db, const char *sql, int n, const char *const *par
 int dbu_copy(struct pi_db *db, const char *sql, struct sbuf *b, const char *what);
 /* the metric columns of JS_PROFILE_METRICS, comma-separated */
 const char *dbu_metric_columns(void);
+/* "kernel_rchar, kernel_wchar, ...": the kernel's counts of a slice row after the metrics */
+const char *dbu_kernel_columns(void);
 
 #endif

@@ -66,8 +66,8 @@ int main(int argc, char **argv)
     int64_t t0 = s0 * L * NS, t1 = (s0 + slices) * L * NS - 1;
 
     json_t *names = json_array();
-    for (int m = 0; m < JS_M_COUNT; m++)
-        json_array_append_new(names, json_string(js_profile_metrics[m].name));
+    for (int m = 0; m < JS_SLICE_COLS; m++)
+        json_array_append_new(names, json_string(js_profile_slice_cols[m].name));
     for (long j = 0; j < jobs; j++) {
         long id = first + j;
         char jd[4096], pd[4200], node[64], name[256];
@@ -86,8 +86,11 @@ int main(int argc, char **argv)
                     for (long k = 0; k < slices; k++) {
                         json_t *row = json_array();
                         json_array_append_new(row, json_integer(s0 + k));
-                        for (int m = 0; m < JS_M_COUNT; m++) {
+                        for (int m = 0; m < JS_SLICE_COLS; m++) { /* the kernel's: the writes, and kernel_io's read in the first */
                             int64_t v = m == JS_M_POSIX_WRITE_CALLS ? 1 : m == JS_M_POSIX_WRITE_BYTES ? 1000 + k : m == JS_M_CPU_NS ? 1000000 : 0;
+                            if (m >= JS_M_COUNT)
+                                v = m == JS_M_COUNT + JS_KIO_WCHAR ? 1000 + k : m == JS_M_COUNT + JS_KIO_SYSCW ? 1 :
+                                    k == 0 && m == JS_M_COUNT + JS_KIO_RCHAR ? 10 : k == 0 && m == JS_M_COUNT + JS_KIO_SYSCR ? 1 : 0;
                             json_array_append_new(row, json_integer(v));
                         }
                         wb += 1000 + k;

@@ -346,6 +346,12 @@ static void since_init(void)
         runtime_since[i] = since("runtime", runtime_fields[i]);
 }
 
+/* Values in a slice row of a profile of this version. */
+static int slice_cols_of(json_int_t version)
+{
+    return version >= 5 ? JS_SLICE_COLS : JS_M_COUNT;
+}
+
 static const char *const kernel_io_fields[] = {
 #define JS_X(id, name, unit, desc) name,
     JS_PROFILE_KERNEL_IO_FIELDS(JS_X)
@@ -465,19 +471,20 @@ static int check_plausible(const struct pi_conf *conf, const json_t *p, json_int
     size_t i;
     /* a slice holds the bytes and calls made in it, but a call's whole time (a read that waited
      * hours on a pipe) and, for a process killed long after its last fold, the CPU time since */
-    double most[JS_M_COUNT]; /* per metric, as plausible() bounds it: compared per slice, the reason made on failure */
-    for (int m = 0; m < JS_M_COUNT; m++) {
-        const char *unit = js_profile_metrics[m].unit;
+    double most[JS_SLICE_COLS]; /* per value, as plausible() bounds it: compared per slice, the reason made on failure */
+    int ncols = slice_cols_of(version);
+    for (int m = 0; m < ncols; m++) {
+        const char *unit = js_profile_slice_cols[m].unit;
         most[m] = rate_of(&b, unit, m == JS_M_CPU_NS) * (strcmp(unit, "ns") ? L : span);
     }
     json_array_foreach(json_object_get(p, "slices"), i, row)
-        for (int m = 0; m < JS_M_COUNT; m++) {
+        for (int m = 0; m < ncols; m++) {
             json_int_t v = json_integer_value(json_array_get(row, (size_t)m + 1));
             if ((double)v <= most[m])
                 continue;
-            const char *unit = js_profile_metrics[m].unit;
+            const char *unit = js_profile_slice_cols[m].unit;
             snprintf(where, sizeof where, "slices[%zu]", i);
-            if (plausible(&b, where, js_profile_metrics[m].name, unit, m == JS_M_CPU_NS, v, strcmp(unit, "ns") ? L : span, reason, size))
+            if (plausible(&b, where, js_profile_slice_cols[m].name, unit, m == JS_M_CPU_NS, v, strcmp(unit, "ns") ? L : span, reason, size))
                 return -1;
         }
     for (int m = 0; m < JS_M_COUNT; m++)
@@ -607,12 +614,13 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
             return fail(reason, size, "totals: field \"%s\" is missing or not a non-negative integer", js_profile_metrics[i].name);
     }
     const json_t *names = json_object_get(p, "slice_metrics");
-    if (json_array_size(names) != JS_M_COUNT)
-        return fail(reason, size, "slice_metrics has %zu names, this profile_ingest knows %d", json_array_size(names), JS_M_COUNT);
-    for (int i = 0; i < JS_M_COUNT; i++) {
+    const int ncols = slice_cols_of(version);
+    if (json_array_size(names) != (size_t)ncols)
+        return fail(reason, size, "slice_metrics has %zu names, version %d has %d", json_array_size(names), (int)version, ncols);
+    for (int i = 0; i < ncols; i++) {
         const json_t *x = json_array_get(names, (size_t)i);
-        if (!json_is_string(x) || strcmp(json_string_value(x), js_profile_metrics[i].name) != 0)
-            return fail(reason, size, "slice_metrics[%d] is not \"%s\"", i, js_profile_metrics[i].name);
+        if (!json_is_string(x) || strcmp(json_string_value(x), js_profile_slice_cols[i].name) != 0)
+            return fail(reason, size, "slice_metrics[%d] is not \"%s\"", i, js_profile_slice_cols[i].name);
     }
     int64_t lo = js_slice_of_ns(st->start_ns - slack_ns, (int32_t)st->slice_seconds);
     int64_t hi = js_slice_of_ns(st->end_ns + slack_ns, (int32_t)st->slice_seconds);
@@ -620,9 +628,9 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
     size_t i;
     int64_t prev = INT64_MIN;
     json_array_foreach(rows, i, row) {
-        if (!json_is_array(row) || json_array_size(row) != JS_M_COUNT + 1)
-            return fail(reason, size, "slices[%zu] is not an array of %d integers", i, JS_M_COUNT + 1);
-        for (size_t k = 0; k <= JS_M_COUNT; k++)
+        if (!json_is_array(row) || json_array_size(row) != (size_t)ncols + 1)
+            return fail(reason, size, "slices[%zu] is not an array of %d integers", i, ncols + 1);
+        for (size_t k = 0; k <= (size_t)ncols; k++)
             if (!ptype_ok(json_array_get(row, k), 'u'))
                 return fail(reason, size, "slices[%zu][%zu] is not a non-negative integer", i, k);
         int64_t s = json_integer_value(json_array_get(row, 0));
@@ -764,12 +772,15 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
     /* its slices (merged over processes in pi_step_finish) */
     const json_t *rows = json_object_get(p, "slices"), *row;
     size_t i;
+    /* the kernel's counts per slice, where known (zeros otherwise, as the profiler writes them) */
+    const int ncols = pr->kio[0] >= 0 ? slice_cols_of(version) : JS_M_COUNT;
     json_array_foreach(rows, i, row) {
         st->slices = grow(st->slices, &st->capslices, st->nslices + 1, sizeof *st->slices);
         struct pi_slice *s = &st->slices[st->nslices++];
+        memset(s, 0, sizeof *s);
         s->slice = json_integer_value(json_array_get(row, 0));
         s->processes = 1;
-        for (int k = 0; k < JS_M_COUNT; k++)
+        for (int k = 0; k < ncols; k++)
             s->m[k] = json_integer_value(json_array_get(row, (size_t)k + 1));
     }
     /* its files (merged by path in pi_step_finish) */
@@ -1064,7 +1075,7 @@ static void merge_slices(struct pi_step *st)
         if (n > 0 && st->slices[n - 1].slice == st->slices[i].slice) {
             struct pi_slice *d = &st->slices[n - 1];
             d->processes += st->slices[i].processes;
-            for (int k = 0; k < JS_M_COUNT; k++)
+            for (int k = 0; k < JS_SLICE_COLS; k++)
                 d->m[k] += st->slices[i].m[k];
         } else {
             st->slices[n++] = st->slices[i];

@@ -22,7 +22,7 @@ enum pi_check { PI_OK = 0, PI_INVALID = -1, PI_UNKNOWN_VERSION = 1 };
 struct pi_slice {
     int64_t slice;
     int32_t processes;
-    int64_t m[JS_M_COUNT];
+    int64_t m[JS_SLICE_COLS]; /* the metrics, then the kernel's counts (0 before format 5, or unknown) */
 };
 
 struct pi_proc {

@@ -243,7 +243,7 @@ static int is_time(int m) { return strcmp(js_profile_metrics[m].unit, "ns") == 0
 static void fold_rest(struct rec *r, uint64_t cpu_total)
 {
     struct js_global *g = r->g;
-    uint64_t rest[JS_M_COUNT] = {0};
+    uint64_t rest[JS_SLICE_COLS] = {0};
     int any = 0;
     for (uint32_t b = 0; b < g->threads_used; b++)
         for (int m = 0; m < JS_M_COUNT; m++) {
@@ -259,6 +259,12 @@ static void fold_rest(struct rec *r, uint64_t cpu_total)
         any = 1;
     }
     r->totals[JS_M_CPU_NS] = cpu_total > g->cpu_folded_ns ? cpu_total : g->cpu_folded_ns;
+    /* the kernel's counts its end read after the last fold */
+    for (int k = 0; k < JS_KIO_COUNT && g->kc_known == 2; k++)
+        if (g->kc_end[k] > g->kc_sliced[k]) {
+            rest[JS_M_COUNT + k] = g->kc_end[k] - g->kc_sliced[k];
+            any = 1;
+        }
     if (any && !g->slices.truncated)
         js_slices_append(&g->slices, g->cur_slice, rest);
 }
@@ -459,7 +465,7 @@ static void write_profile(struct js_out *o, struct rec *r, const struct mount *m
     uint64_t slice_ticks[JS_M_COUNT] = {0}, slice_ns[JS_M_COUNT] = {0};
     struct js_slices_iter it;
     int64_t s;
-    uint64_t vec[JS_M_COUNT];
+    uint64_t vec[JS_SLICE_COLS];
     js_slices_iter_init(&it, &g->slices);
     while (js_slices_next(&it, &s, vec))
         for (int m = 0; m < JS_M_COUNT; m++)
@@ -560,10 +566,10 @@ static void write_profile(struct js_out *o, struct rec *r, const struct mount *m
 
     comma_key(o, "slice_metrics");
     js_out_raw(o, "[", 1);
-    for (int m = 0; m < JS_M_COUNT; m++) {
+    for (int m = 0; m < JS_SLICE_COLS; m++) {
         if (m)
             comma(o);
-        js_out_str(o, js_profile_metrics[m].name, 64);
+        js_out_str(o, js_profile_slice_cols[m].name, 64);
     }
     js_out_raw(o, "]", 1);
 
@@ -577,9 +583,9 @@ static void write_profile(struct js_out *o, struct rec *r, const struct mount *m
         first = 0;
         js_out_raw(o, "[", 1);
         js_out_i64(o, s);
-        for (int m = 0; m < JS_M_COUNT; m++) {
+        for (int m = 0; m < JS_SLICE_COLS; m++) {
             comma(o);
-            js_out_u64(o, is_time(m) ? tick_ns(r, vec[m]) : vec[m]);
+            js_out_u64(o, m < JS_M_COUNT && is_time(m) ? tick_ns(r, vec[m]) : vec[m]);
         }
         js_out_raw(o, "]", 1);
     }

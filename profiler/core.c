@@ -268,8 +268,8 @@ static void js_slice_store(int64_t s, const uint64_t *vec)
     struct js_slices *sl = &js_g->slices;
     if (sl->truncated)
         return;
-    /* an entry is at most: two varints of 10 bytes and one per metric */
-    size_t room = sl->cap - sl->len < 10 * (JS_M_COUNT + 2) ? sl->cap - sl->len : 10 * (JS_M_COUNT + 2);
+    /* an entry is at most: two varints of 10 bytes and one per value */
+    size_t room = sl->cap - sl->len < 10 * (JS_SLICE_COLS + 2) ? sl->cap - sl->len : 10 * (JS_SLICE_COLS + 2);
     if (room == 0 || js_rec_reserve(sl->buf + sl->len, room) != 0) {
         sl->truncated = 1;
         return;
@@ -402,6 +402,8 @@ static void js_kc_mark(int end)
     if (js_kc_read(v) != 0)
         return;
     memcpy(end ? js_g->kc_end : js_g->kc_start, v, sizeof v);
+    if (!end)
+        memcpy(js_g->kc_sliced, v, sizeof js_g->kc_sliced);
     if (end || js_g->kc_known == 0)
         __atomic_store_n(&js_g->kc_known, end ? 2 : 1, __ATOMIC_RELEASE);
 }
@@ -412,7 +414,7 @@ static void js_kc_mark(int end)
  * blocks of threads that have ended. */
 static void js_fold_at(uint64_t now, int reap)
 {
-    uint64_t vec[JS_M_COUNT] = {0};
+    uint64_t vec[JS_SLICE_COLS] = {0};
     for (struct js_thread *b = __atomic_load_n(&js_list, __ATOMIC_ACQUIRE); b; b = b->next) {
         int dead = 0;
         if (reap && __atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == JS_T_LIVE && b->tid != js_main_tid &&
@@ -439,8 +441,20 @@ static void js_fold_at(uint64_t now, int reap)
     for (int m = 0; m < JS_M_COUNT; m++)
         counts |= vec[m] != 0;
     js_g->cpu_folded_ns += dcpu;
-    if (js_g->kc_known)
+    /* the kernel's I/O counts since the last fold: spread over the slices like the CPU time (a
+     * count that went down, a thread just ended and counted twice, books nothing until it is
+     * passed) */
+    uint64_t dk[JS_KIO_COUNT] = {0}, dk_left[JS_KIO_COUNT];
+    if (js_g->kc_known) {
         js_kc_mark(1);
+        for (int k = 0; k < JS_KIO_COUNT; k++)
+            if (js_g->kc_end[k] > js_g->kc_sliced[k]) {
+                dk[k] = js_g->kc_end[k] - js_g->kc_sliced[k];
+                js_g->kc_sliced[k] = js_g->kc_end[k];
+                counts = 1;
+            }
+    }
+    memcpy(dk_left, dk, sizeof dk);
 
     const uint64_t len = (uint64_t)js_g->slice_seconds * 1000000000ULL;
     const uint64_t last = js_g->last_fold_ns < now ? js_g->last_fold_ns : now;
@@ -458,13 +472,21 @@ static void js_fold_at(uint64_t now, int reap)
         if (b > now)
             b = now;
         uint64_t share = span && b > a ? (uint64_t)((unsigned __int128)dcpu * (b - a) / span) : 0;
+        uint64_t other[JS_KIO_COUNT], *kio = s == js_g->cur_slice ? vec + JS_M_COUNT : other;
+        int kany = 0;
+        for (int k = 0; k < JS_KIO_COUNT; k++) { /* the last slice takes what is left */
+            kio[k] = s == s_now ? dk_left[k] : span && b > a ? (uint64_t)((unsigned __int128)dk[k] * (b - a) / span) : 0;
+            dk_left[k] -= kio[k];
+            kany |= kio[k] != 0;
+        }
         if (s == js_g->cur_slice) {
             vec[JS_M_CPU_NS] = share;
             if (counts || share >= min_cpu)
                 js_slice_store(s, vec);
-        } else if (share >= min_cpu) {
-            uint64_t row[JS_M_COUNT] = {0};
+        } else if (share >= min_cpu || kany) {
+            uint64_t row[JS_SLICE_COLS] = {0};
             row[JS_M_CPU_NS] = share;
+            memcpy(row + JS_M_COUNT, kio, JS_KIO_COUNT * sizeof *kio);
             js_slice_store(s, row);
         }
     }
@@ -841,6 +863,7 @@ static void js_atfork_child(void)
     memset(js_kc_gone, 0, sizeof js_kc_gone);
     memset(js_g->kc_start, 0, sizeof js_g->kc_start);
     memset(js_g->kc_end, 0, sizeof js_g->kc_end);
+    memset(js_g->kc_sliced, 0, sizeof js_g->kc_sliced);
     js_g->kc_known = 1;
     js_g->cpu_user_start_ns = js_g->cpu_sys_start_ns = 0;
     js_slices_init(&js_g->slices, js_g->slices.buf, JS_PROFILE_SLICE_BUDGET);

@@ -21,7 +21,7 @@
 #include "slices.h"
 #include "record_quota.h"
 
-#define JS_REC_MAGIC "JSREC04"          /* 8 bytes with the NUL; changes with the layout */
+#define JS_REC_MAGIC "JSREC05"          /* 8 bytes with the NUL; changes with the layout */
 #define JS_REC_SUFFIX ".rec"
 /* a page: every page allocated is zeroed and every page touched faults once per image, which
  * is most of what a record costs a short process */
@@ -82,6 +82,7 @@ struct js_global {
     uint64_t mpi_setup_ticks;  /* in MPI_Init, MPI_Init_thread, MPI_Finalize: updated atomically */
     int32_t kc_known;          /* 1 when kc_start was read, 2 when kc_end too */
     uint64_t kc_start[JS_KC_COUNT], kc_end[JS_KC_COUNT]; /* the kernel's counts at the image's start, end (or last fold) */
+    uint64_t kc_sliced[JS_KIO_COUNT]; /* the kernel's I/O counts up to which the slices hold them (kc_start at first) */
     double ns_per_tick;        /* calibration at the last fold: times in blocks and slices are ticks */
     int64_t cur_slice;         /* the slice unfolded counts belong to */
     uint64_t last_fold_ns;     /* wall clock of the last fold */

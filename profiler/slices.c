@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-_Static_assert(JS_M_COUNT <= 64, "the slice bit mask holds at most 64 metrics");
+_Static_assert(JS_SLICE_COLS <= 64, "the slice bit mask holds at most 64 values");
 
 static size_t varint_len(uint64_t v)
 {
@@ -47,14 +47,14 @@ void js_slices_init(struct js_slices *s, unsigned char *buf, size_t cap)
     s->cap = buf ? cap : 0;
 }
 
-int js_slices_append(struct js_slices *s, int64_t slice, const uint64_t vec[JS_M_COUNT])
+int js_slices_append(struct js_slices *s, int64_t slice, const uint64_t vec[JS_SLICE_COLS])
 {
     if (s->truncated)
         return -1;
     if (s->count > 0 && slice <= s->last) {
         /* the last slice again (a fold at exec, then at exit): add into it and re-encode */
         struct js_slices_iter it;
-        uint64_t old[JS_M_COUNT], sum[JS_M_COUNT];
+        uint64_t old[JS_SLICE_COLS], sum[JS_SLICE_COLS];
         int64_t sl;
         js_slices_iter_init(&it, s);
         it.pos = s->last_pos;
@@ -64,7 +64,7 @@ int js_slices_append(struct js_slices *s, int64_t slice, const uint64_t vec[JS_M
             it.n = 0;
         if (!js_slices_next(&it, &sl, old))
             return -1;
-        for (int m = 0; m < JS_M_COUNT; m++)
+        for (int m = 0; m < JS_SLICE_COLS; m++)
             sum[m] = old[m] + vec[m];
         s->len = s->last_pos;
         s->count--;
@@ -76,7 +76,7 @@ int js_slices_append(struct js_slices *s, int64_t slice, const uint64_t vec[JS_M
                                   : (uint64_t)(slice - s->last);
     uint64_t mask = 0;
     size_t need = varint_len(head);
-    for (int m = 0; m < JS_M_COUNT; m++)
+    for (int m = 0; m < JS_SLICE_COLS; m++)
         if (vec[m]) {
             mask |= 1ULL << m;
             need += varint_len(vec[m]);
@@ -91,7 +91,7 @@ int js_slices_append(struct js_slices *s, int64_t slice, const uint64_t vec[JS_M
     s->last_prev = s->last;
     p = varint_put(p, head);
     p = varint_put(p, mask);
-    for (int m = 0; m < JS_M_COUNT; m++)
+    for (int m = 0; m < JS_SLICE_COLS; m++)
         if (vec[m])
             p = varint_put(p, vec[m]);
     s->len = (size_t)(p - s->buf);
@@ -106,7 +106,7 @@ void js_slices_iter_init(struct js_slices_iter *it, const struct js_slices *s)
     it->s = s;
 }
 
-int js_slices_next(struct js_slices_iter *it, int64_t *slice, uint64_t vec[JS_M_COUNT])
+int js_slices_next(struct js_slices_iter *it, int64_t *slice, uint64_t vec[JS_SLICE_COLS])
 {
     const struct js_slices *s = it->s;
     uint64_t head, mask;
@@ -118,7 +118,7 @@ int js_slices_next(struct js_slices_iter *it, int64_t *slice, uint64_t vec[JS_M_
         it->slice = (int64_t)(head >> 1) ^ -(int64_t)(head & 1);
     else
         it->slice += (int64_t)head;
-    for (int m = 0; m < JS_M_COUNT; m++) {
+    for (int m = 0; m < JS_SLICE_COLS; m++) {
         vec[m] = 0;
         if ((mask >> m) & 1)
             if (!varint_get(s->buf, s->len, &it->pos, &vec[m]))

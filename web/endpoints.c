@@ -529,7 +529,7 @@ static size_t group_width(size_t n, int64_t points)
 /* Decode a step's own slices (its folded series and its step-nodes queued for the fold; with
  * live, its running step-nodes' provisional vectors too): 0, or -1 with err set. */
 static int own_slices(jsw_db *db, const struct jsw_request *req, int64_t job, const char *step,
-                      const char *metric, bool live, json_t *s, struct jsw_slices *own, char *err,
+                      const char *metric, bool live, bool kernel, json_t *s, struct jsw_slices *own, char *err,
                       size_t errlen)
 {
     json_t *lo = json_object_get(s, "first_slice"), *hi = json_object_get(s, "last_slice");
@@ -548,6 +548,7 @@ static int own_slices(jsw_db *db, const struct jsw_request *req, int64_t job, co
     arg_str(&a, step);
     arg_str(&a, metric);
     if (jsw_slices_add(own, db, "series_own", a.n, a.v, err, errlen) < 0 ||
+        (kernel && jsw_slices_add_kernel(own, db, a.n - 1, a.v, err, errlen) < 0) ||
         (live && jsw_slices_add_live(own, db, a.n - 1, a.v, err, errlen) < 0)) {
         jsw_slices_free(own);
         return -1;
@@ -557,19 +558,32 @@ static int own_slices(jsw_db *db, const struct jsw_request *req, int64_t job, co
 
 /* The step's slices with activity as the step page charts them: {slice, t, nodes, processes,
  * m: {metric: value, only those above 0}}, runs of slices summed when points asks for fewer
- * (then "slices" says how many; nodes and processes are the largest of the run). */
+ * (then "slices" says how many; nodes and processes are the largest of the run). With the
+ * kernel's counts, m has them too (kernel_rchar, ...) and unattributed_read_bytes /
+ * unattributed_write_bytes: per slice the kernel's bytes beyond the wrappers' (posix, stdio,
+ * lower), at least 0, as js.step_kernel_slices. */
 static json_t *step_slices_json(const struct jsw_slices *own, double len, int64_t points)
 {
     json_t *out = json_array();
     size_t w = group_width(own->n, points);
     for (size_t i = 0; i < own->n; i += w) {
-        int64_t nodes = 0, procs = 0, sum[JS_M_COUNT] = { 0 };
+        int64_t nodes = 0, procs = 0, sum[JS_M_COUNT] = { 0 }, kio[JS_KIO_COUNT] = { 0 }, unseen[2] = { 0 };
         size_t end = i + w < own->n ? i + w : own->n;
         for (size_t k = i; k < end; k++) {
+            const int64_t *v = own->v + k * JS_M_COUNT;
             nodes = own->count[k] > nodes ? own->count[k] : nodes;
             procs = own->procs[k] > procs ? own->procs[k] : procs;
             for (int m = 0; m < JS_M_COUNT; m++)
-                sum[m] += own->v[k * JS_M_COUNT + (size_t)m];
+                sum[m] += v[m];
+            if (!own->kio)
+                continue;
+            const int64_t *kv = own->kio + k * JS_KIO_COUNT;
+            for (int m = 0; m < JS_KIO_COUNT; m++)
+                kio[m] += kv[m];
+            int64_t r = kv[JS_KIO_RCHAR] - v[JS_M_POSIX_READ_BYTES] - v[JS_M_STDIO_READ_BYTES] - v[JS_M_LOWER_READ_BYTES];
+            int64_t wr = kv[JS_KIO_WCHAR] - v[JS_M_POSIX_WRITE_BYTES] - v[JS_M_STDIO_WRITE_BYTES] - v[JS_M_LOWER_WRITE_BYTES];
+            unseen[0] += r > 0 ? r : 0;
+            unseen[1] += wr > 0 ? wr : 0;
         }
         if (nodes == 0)
             continue; /* no activity */
@@ -577,6 +591,13 @@ static json_t *step_slices_json(const struct jsw_slices *own, double len, int64_
         for (int m = 0; m < JS_M_COUNT; m++)
             if (sum[m])
                 json_object_set_new(mo, js_profile_metrics[m].name, json_integer(sum[m]));
+        for (int m = 0; m < JS_KIO_COUNT; m++)
+            if (kio[m])
+                json_object_set_new(mo, js_profile_slice_cols[JS_M_COUNT + m].name, json_integer(kio[m]));
+        if (unseen[0])
+            json_object_set_new(mo, "unattributed_read_bytes", json_integer(unseen[0]));
+        if (unseen[1])
+            json_object_set_new(mo, "unattributed_write_bytes", json_integer(unseen[1]));
         int64_t slice = own->first + (int64_t)i;
         json_t *row = json_pack("{s:I,s:f,s:I,s:I,s:o}", "slice", (json_int_t)slice, "t", (double)slice * len,
                                 "nodes", (json_int_t)nodes, "processes", (json_int_t)procs, "m", mo);
@@ -653,7 +674,7 @@ static json_t *h_step(jsw_db *db, const struct jsw_request *req, int *status, ch
         return NULL;
     }
     struct jsw_slices own;
-    if (own_slices(db, req, job, step, NULL, json_is_true(json_object_get(s, "live")), s, &own, err, errlen) < 0) {
+    if (own_slices(db, req, job, step, NULL, json_is_true(json_object_get(s, "live")), true, s, &own, err, errlen) < 0) {
         json_decref(s);
         DBFAIL();
     }
@@ -795,7 +816,7 @@ static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *stat
     /* own: folded and queued, not the provisional rows of running step-nodes (the totals never
      * hold those) */
     struct jsw_slices own, tot;
-    int rc = own_slices(db, req, job, step, metric, false, s, &own, err, errlen);
+    int rc = own_slices(db, req, job, step, metric, false, false, s, &own, err, errlen);
     json_decref(s);
     if (rc < 0) {
         json_decref(brief);

@@ -129,6 +129,7 @@ struct jsw_slices {
     int64_t first;
     size_t n;
     int64_t *count, *procs, *v; /* n; n; n x JS_M_COUNT */
+    int64_t *kio;               /* n x JS_KIO_COUNT: the kernel's counts, once added (else NULL) */
     long saturated;             /* sums that reached INT64_MAX and were kept there */
 };
 int jsw_slices_init(struct jsw_slices *s, int64_t first, int64_t last);
@@ -136,7 +137,10 @@ void jsw_slices_free(struct jsw_slices *s);
 /* Add the rows of a series_* query (run with params); 0, or -1 with err set. */
 int jsw_slices_add(struct jsw_slices *s, jsw_db *db, const char *query_name, int nparams,
                    const char *const *params, char *err, size_t errlen);
-/* Add the rows of series_live (plain per-slice vectors). */
+/* Add the rows of series_kernel: the kernel's counts per slice (profile format 5). */
+int jsw_slices_add_kernel(struct jsw_slices *s, jsw_db *db, int nparams, const char *const *params,
+                          char *err, size_t errlen);
+/* Add the rows of series_live (plain per-slice vectors; the kernel's counts too when s has them). */
 int jsw_slices_add_live(struct jsw_slices *s, jsw_db *db, int nparams, const char *const *params,
                         char *err, size_t errlen);
 

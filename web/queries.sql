@@ -543,9 +543,19 @@ WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id
   AND x.node IN (SELECT sn.node FROM js.step_nodes sn
                  WHERE sn.cluster_id = x.cluster_id AND sn.job_id = $4::bigint AND sn.step_id = $5)
 
+-- name: series_kernel
+-- $4 job id $5 step: the encoded series of the kernel's I/O counts per slice (profile format 5)
+-- of each of the step's step-nodes and chunks (NULL: zeros); the CGI sums them over the nodes
+SELECT x.chunk, x.first_slice, x.slices, x.kernel_rchar, x.kernel_wchar, x.kernel_syscr, x.kernel_syscw, x.kernel_read_bytes, x.kernel_write_bytes
+FROM js.series_step_node_kernel x
+WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND x.job_id = $4::bigint AND x.step_id = $5
+
 -- name: series_live
--- $4 job id $5 step: the provisional per-slice vectors of the step's running step-nodes
-SELECT x.slice, x.processes, x.posix_read_calls, x.posix_read_bytes, x.posix_write_calls, x.posix_write_bytes, x.posix_open_calls, x.posix_meta_calls, x.posix_ns, x.stdio_read_calls, x.stdio_read_bytes, x.stdio_write_calls, x.stdio_write_bytes, x.stdio_open_calls, x.stdio_meta_calls, x.stdio_ns, x.lower_read_bytes, x.lower_write_bytes, x.mpi_send_calls, x.mpi_send_bytes, x.mpi_recv_calls, x.mpi_recv_bytes, x.mpi_p2p_ns, x.mpi_coll_calls, x.mpi_coll_bytes, x.mpi_coll_ns, x.mpiio_read_calls, x.mpiio_read_bytes, x.mpiio_write_calls, x.mpiio_write_bytes, x.mpiio_coll_calls, x.mpiio_meta_calls, x.mpiio_ns, x.cpu_ns
+-- $4 job id $5 step: the provisional per-slice vectors of the step's running step-nodes, the
+-- kernel's counts after the metrics
+SELECT x.slice, x.processes, x.posix_read_calls, x.posix_read_bytes, x.posix_write_calls, x.posix_write_bytes, x.posix_open_calls, x.posix_meta_calls, x.posix_ns, x.stdio_read_calls, x.stdio_read_bytes, x.stdio_write_calls, x.stdio_write_bytes, x.stdio_open_calls, x.stdio_meta_calls, x.stdio_ns, x.lower_read_bytes, x.lower_write_bytes, x.mpi_send_calls, x.mpi_send_bytes, x.mpi_recv_calls, x.mpi_recv_bytes, x.mpi_p2p_ns, x.mpi_coll_calls, x.mpi_coll_bytes, x.mpi_coll_ns, x.mpiio_read_calls, x.mpiio_read_bytes, x.mpiio_write_calls, x.mpiio_write_bytes, x.mpiio_coll_calls, x.mpiio_meta_calls, x.mpiio_ns, x.cpu_ns, x.kernel_rchar, x.kernel_wchar, x.kernel_syscr, x.kernel_syscw, x.kernel_read_bytes, x.kernel_write_bytes
 FROM js.live_slices x
 WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))

@@ -34,6 +34,7 @@ void jsw_slices_free(struct jsw_slices *s)
     free(s->count);
     free(s->procs);
     free(s->v);
+    free(s->kio);
     memset(s, 0, sizeof *s);
 }
 
@@ -138,14 +139,48 @@ int jsw_slices_add(struct jsw_slices *s, jsw_db *db, const char *query_name, int
     return 0;
 }
 
+int jsw_slices_add_kernel(struct jsw_slices *s, jsw_db *db, int nparams, const char *const *params,
+                          char *err, size_t errlen)
+{
+    if (!s->kio && !(s->kio = calloc(s->n * JS_KIO_COUNT, sizeof *s->kio))) {
+        snprintf(err, errlen, "out of memory for the kernel's counts");
+        return -1;
+    }
+    PGresult *r = jsw_db_result_binary(db, "series_kernel", nparams, params, err, errlen);
+    if (!r)
+        return -1;
+    /* chunk, first_slice, slices, the kernel's counts */
+    enum { CHUNK, FIRST, SLICES, KIO0 };
+    int64_t *tmp = malloc(JS_SERIES_CHUNK * sizeof *tmp);
+    int bad = !tmp || PQnfields(r) != KIO0 + JS_KIO_COUNT;
+    for (int i = 0; i < PQntuples(r) && !bad; i++) {
+        int64_t chunk, first, n;
+        if (bin_int(r, i, CHUNK, &chunk) || bin_int(r, i, FIRST, &first) || bin_int(r, i, SLICES, &n) ||
+            n < 1 || n > JS_SERIES_CHUNK || first < chunk || first + n > chunk + JS_SERIES_CHUNK) {
+            bad = 1;
+            break;
+        }
+        for (int k = 0; k < JS_KIO_COUNT && !bad; k++)
+            bad = add_cell(s, r, i, KIO0 + k, first, (size_t)n, s->kio + k, JS_KIO_COUNT, NULL, tmp) < 0;
+    }
+    free(tmp);
+    PQclear(r);
+    if (bad) {
+        snprintf(err, errlen, "database query 'series_kernel': a series that does not decode");
+        fprintf(stderr, "jobscreen.cgi: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
 int jsw_slices_add_live(struct jsw_slices *s, jsw_db *db, int nparams, const char *const *params,
                         char *err, size_t errlen)
 {
     PGresult *r = jsw_db_result(db, "series_live", nparams, params, err, errlen);
     if (!r)
         return -1;
-    /* slice, processes, the metrics */
-    if (PQnfields(r) != 2 + JS_M_COUNT) {
+    /* slice, processes, the metrics, the kernel's counts */
+    if (PQnfields(r) != 2 + JS_SLICE_COLS) {
         PQclear(r);
         snprintf(err, errlen, "database query 'series_live': unexpected columns");
         return -1;
@@ -159,6 +194,8 @@ int jsw_slices_add_live(struct jsw_slices *s, jsw_db *db, int nparams, const cha
         s->procs[k] += strtoll(PQgetvalue(r, i, 1), NULL, 10);
         for (int m = 0; m < JS_M_COUNT; m++)
             s->v[k * JS_M_COUNT + (size_t)m] += strtoll(PQgetvalue(r, i, 2 + m), NULL, 10);
+        for (int m = 0; m < JS_KIO_COUNT && s->kio; m++)
+            s->kio[k * JS_KIO_COUNT + (size_t)m] += strtoll(PQgetvalue(r, i, 2 + JS_M_COUNT + m), NULL, 10);
     }
     PQclear(r);
     return 0;

@@ -563,6 +563,18 @@ static void put_file(struct buf *b, const struct pfile *f)
     b_c(b, '}');
 }
 
+/* The kernel's counts of a slice as "kernel_io" has them in sum: what the wrappers saw, and in
+ * the first slice a little besides (stdio buffers, ld.so). */
+static void kernel_of_slice(const uint64_t *v, int first, uint64_t kio[JS_KIO_COUNT])
+{
+    memset(kio, 0, JS_KIO_COUNT * sizeof *kio);
+    kio[JS_KIO_RCHAR] = v[JS_M_POSIX_READ_BYTES] + v[JS_M_STDIO_READ_BYTES] + v[JS_M_LOWER_READ_BYTES] + (first ? 4096 : 0);
+    kio[JS_KIO_WCHAR] = v[JS_M_POSIX_WRITE_BYTES] + v[JS_M_STDIO_WRITE_BYTES] + v[JS_M_LOWER_WRITE_BYTES];
+    kio[JS_KIO_SYSCR] = v[JS_M_POSIX_READ_CALLS] + (first ? 1 : 0);
+    kio[JS_KIO_SYSCW] = v[JS_M_POSIX_WRITE_CALLS];
+    kio[JS_KIO_WRITE_BYTES] = kio[JS_KIO_WCHAR];
+}
+
 static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, const struct proc *pr)
 {
     const struct jsgen_params *p = c->p;
@@ -606,13 +618,9 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
         case PF_CPU_USER_NS: b_u64(b, cpu - cpu / 20); break;
         case PF_CPU_SYS_NS: b_u64(b, cpu / 20); break;
         case PF_MAX_RSS_KIB: b_u64(b, pr->max_rss_kib); break;
-        case PF_KERNEL_IO: { /* what the wrappers saw, and a little the kernel saw besides (stdio buffers, ld.so) */
-            uint64_t kio[JS_KIO_COUNT] = {0};
-            kio[JS_KIO_RCHAR] = tot[JS_M_POSIX_READ_BYTES] + tot[JS_M_STDIO_READ_BYTES] + tot[JS_M_LOWER_READ_BYTES] + 4096;
-            kio[JS_KIO_WCHAR] = tot[JS_M_POSIX_WRITE_BYTES] + tot[JS_M_STDIO_WRITE_BYTES] + tot[JS_M_LOWER_WRITE_BYTES];
-            kio[JS_KIO_SYSCR] = tot[JS_M_POSIX_READ_CALLS] + 1;
-            kio[JS_KIO_SYSCW] = tot[JS_M_POSIX_WRITE_CALLS];
-            kio[JS_KIO_WRITE_BYTES] = kio[JS_KIO_WCHAR];
+        case PF_KERNEL_IO: { /* the sum of the slices' (kernel_of_slice) */
+            uint64_t kio[JS_KIO_COUNT];
+            kernel_of_slice(tot, 1, kio);
             b_c(b, '{');
             for (int k = 0, kn = 0; k < JS_KIO_COUNT; k++) {
                 b_key(b, kfield_names[k], &kn);
@@ -674,10 +682,10 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
             break;
         case PF_SLICE_METRICS:
             b_c(b, '[');
-            for (int m = 0; m < JS_M_COUNT; m++) {
+            for (int m = 0; m < JS_SLICE_COLS; m++) {
                 if (m)
                     b_c(b, ',');
-                b_str(b, js_profile_metrics[m].name);
+                b_str(b, js_profile_slice_cols[m].name);
             }
             b_c(b, ']');
             break;
@@ -689,6 +697,12 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
                 for (int m = 0; m < JS_M_COUNT; m++) {
                     b_c(b, ',');
                     b_u64(b, pr->rows[r][m]);
+                }
+                uint64_t kio[JS_KIO_COUNT];
+                kernel_of_slice(pr->rows[r], r == 0, kio);
+                for (int k = 0; k < JS_KIO_COUNT; k++) {
+                    b_c(b, ',');
+                    b_u64(b, kio[k]);
                 }
                 b_c(b, ']');
             }

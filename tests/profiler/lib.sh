@@ -45,6 +45,14 @@ metric_names() {
     sed -n 's/^ *X([A-Z_0-9]*, *"\([a-z_0-9]*\)".*/\1/p'
 }
 
+# slice_col_names: the names of a slice row's values (format 5): the metrics, then kernel_ and
+# each field of JS_PROFILE_KERNEL_IO_FIELDS
+slice_col_names() {
+  metric_names
+  sed -n '/^#define JS_PROFILE_KERNEL_IO_FIELDS/,/^$/p' "$JS_TOP_SRCDIR/common/profile_format.h" |
+    sed -n 's/^ *X([A-Z_0-9]*, *"\([a-z_0-9]*\)".*/kernel_\1/p'
+}
+
 # field_names: the top-level member names of common/profile_format.h, in order
 field_names() {
   sed -n '/^#define JS_PROFILE_FIELDS/,/^$/p' "$JS_TOP_SRCDIR/common/profile_format.h" |

@@ -256,23 +256,24 @@ static void check_profile(const char *path, json_t *o, uint32_t job, const char 
     for (size_t i = 0; i < sizeof rf_names / sizeof rf_names[0]; i++)
         assert_true(json_is_integer(json_object_get(rt, rf_names[i])));
     json_t *sm = json_object_get(o, "slice_metrics");
-    assert_int_equal(json_array_size(sm), JS_M_COUNT);
-    for (int m = 0; m < JS_M_COUNT; m++)
-        assert_string_equal(json_string_value(json_array_get(sm, (size_t)m)), js_profile_metrics[m].name);
-    /* rows: 1 + JS_M_COUNT integers, ascending, inside the process's life; totals = their sums */
-    uint64_t sum[JS_M_COUNT] = { 0 };
+    assert_int_equal(json_array_size(sm), JS_SLICE_COLS);
+    for (int m = 0; m < JS_SLICE_COLS; m++)
+        assert_string_equal(json_string_value(json_array_get(sm, (size_t)m)), js_profile_slice_cols[m].name);
+    /* rows: 1 + JS_SLICE_COLS integers, ascending, inside the process's life; totals and
+     * kernel_io = their sums */
+    uint64_t sum[JS_SLICE_COLS] = { 0 };
     json_t *rows = json_object_get(o, "slices");
     assert_true(json_array_size(rows) > 0);
     json_int_t prev = -1;
     size_t i;
     json_t *row;
     json_array_foreach(rows, i, row) {
-        assert_int_equal(json_array_size(row), 1 + JS_M_COUNT);
+        assert_int_equal(json_array_size(row), 1 + JS_SLICE_COLS);
         json_int_t s = json_integer_value(json_array_get(row, 0));
         assert_true(s > prev);
         assert_true(s >= t0 / 1000000000 / L && s <= t1 / 1000000000 / L);
         prev = s;
-        for (int m = 0; m < JS_M_COUNT; m++) {
+        for (int m = 0; m < JS_SLICE_COLS; m++) {
             json_t *v = json_array_get(row, (size_t)m + 1);
             assert_true(json_is_integer(v) && json_integer_value(v) >= 0);
             sum[m] += (uint64_t)json_integer_value(v);
@@ -282,6 +283,10 @@ static void check_profile(const char *path, json_t *o, uint32_t job, const char 
     assert_int_equal(json_object_size(tot), JS_M_COUNT);
     for (int m = 0; m < JS_M_COUNT; m++)
         assert_int_equal((uint64_t)json_integer_value(json_object_get(tot, js_profile_metrics[m].name)), sum[m]);
+    json_t *kio = json_object_get(o, "kernel_io");
+    assert_int_equal(json_object_size(kio), JS_KIO_COUNT);
+    assert_int_equal((uint64_t)json_integer_value(json_object_get(kio, "rchar")), sum[JS_M_COUNT + JS_KIO_RCHAR]);
+    assert_int_equal((uint64_t)json_integer_value(json_object_get(kio, "write_bytes")), sum[JS_M_COUNT + JS_KIO_WRITE_BYTES]);
     json_t *files = json_object_get(o, "files"), *f;
     assert_true(json_array_size(files) <= JS_PROFILE_MAX_FILES);
     json_array_foreach(files, i, f) {

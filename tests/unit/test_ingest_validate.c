@@ -141,12 +141,12 @@ static void profiles_merge_per_slice_file_and_image(void **state)
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
     assert_string_equal(reason, "profile is of job 101 step 0 node node2, not of this step record's job 101 step 0 node node1");
     json_object_set_new(p, "node", json_string("node1"));
-    json_object_set_new(p, "version", json_integer(5));
+    json_object_set_new(p, "version", json_integer(6));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
-    assert_string_equal(reason, "unknown profile format version 5 (this profile_ingest reads versions 1 to 4)");
+    assert_string_equal(reason, "unknown profile format version 6 (this profile_ingest reads versions 1 to 5)");
     json_object_set_new(p, "version", json_integer(0));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
-    assert_string_equal(reason, "unknown profile format version 0 (this profile_ingest reads versions 1 to 4)");
+    assert_string_equal(reason, "unknown profile format version 0 (this profile_ingest reads versions 1 to 5)");
     json_decref(p);
     assert_int_equal(st.nprocs, 3);
     /* the older profiles say nothing of idle time, MPI setup or the kernel's counts */
@@ -213,6 +213,78 @@ static void version_4_profiles_carry_kernel_counts_and_idle_time(void **state)
     assert_int_equal(st.procs[0].kio[JS_KIO_RCHAR], 5000);
     assert_int_equal(st.procs[0].kio[JS_KIO_READ_BYTES], 4096);
     assert_int_equal(st.files[0].mapped_bytes, 2 * 8192);
+    pi_step_free(&st);
+    pi_conf_free(&conf);
+}
+
+/* Format 5: a slice row ends with the kernel's counts; they are summed per slice over the
+ * processes whose kernel_io is known, and bounded like the metrics. */
+static void version_5_slices_carry_the_kernel_counts(void **state)
+{
+    (void)state;
+    struct pi_conf conf;
+    pi_conf_defaults(&conf);
+    struct pi_step st;
+    char reason[PI_REASON_MAX];
+    pi_step_init(&st, suite_json("valid/processes-merge-per-slice/spool/job.101/job.json"),
+                 suite_json("valid/processes-merge-per-slice/spool/job.101/step.0.node1.json"), "default");
+    json_t *p = suite_json("valid/processes-merge-per-slice/spool/job.101/profiles/0.node1.1001.json");
+    /* a version-1 profile with what versions 2 to 4 added */
+    json_object_set_new(p, "exit_code", json_integer(0));
+    json_object_set_new(p, "signal", json_integer(0));
+    json_object_set_new(p, "missing", json_string(""));
+    json_object_set_new(p, "trees", json_array());
+    json_object_set_new(p, "renames", json_array());
+    json_object_set_new(p, "renames_dropped", json_integer(0));
+    json_t *files = json_object_get(p, "files");
+    for (size_t i = 0; i < json_array_size(files); i++) {
+        json_object_set_new(json_array_get(files, i), "opened_as", json_string(""));
+        json_object_set_new(json_array_get(files, i), "mapped_bytes", json_integer(0));
+    }
+    json_object_set_new(p, "kernel_io", json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}", "rchar", 5000, "wchar", 40, "syscr", 3,
+                                                  "syscw", 2, "read_bytes", 4096, "write_bytes", 0));
+    json_t *rt = json_object_get(p, "runtime");
+    json_object_set_new(rt, "mpi_setup_ns", json_integer(0));
+    json_object_set_new(rt, "cpu_wait_ns", json_integer(0));
+    json_object_set_new(rt, "idle_ns", json_integer(0));
+    json_object_set_new(p, "version", json_integer(5));
+    /* rows of format 4 in a format-5 profile */
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "slice_metrics has 32 names, version 5 has 38");
+    json_t *names = json_object_get(p, "slice_metrics");
+    for (int k = JS_M_COUNT; k < JS_SLICE_COLS; k++)
+        json_array_append_new(names, json_string(js_profile_slice_cols[k].name));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "slices[0] is not an array of 39 integers");
+    json_t *rows = json_object_get(p, "slices");
+    size_t nrows = json_array_size(rows);
+    assert_true(nrows > 0);
+    for (size_t i = 0; i < nrows; i++)
+        for (int k = 0; k < JS_KIO_COUNT; k++) /* rchar 1000 + k in every slice, the others i */
+            json_array_append_new(json_array_get(rows, i), json_integer(k == JS_KIO_RCHAR ? 1000 : (json_int_t)i));
+    /* 2^50 bytes in a slice: no node moves that */
+    json_array_set_new(json_array_get(rows, 0), 1 + JS_M_COUNT + JS_KIO_WCHAR, json_integer((json_int_t)1 << 50));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    assert_true(strstr(reason, "slices[0]: kernel_wchar ") == reason);
+    json_array_set_new(json_array_get(rows, 0), 1 + JS_M_COUNT + JS_KIO_WCHAR, json_integer(0));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_OK);
+    /* another process in the same slices, its kernel's counts unknown: it adds none */
+    json_object_set_new(p, "pid", json_integer(1002));
+    json_object_set_new(p, "kernel_io", json_object());
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_OK);
+    /* and one whose counts are known */
+    json_object_set_new(p, "pid", json_integer(1003));
+    json_object_set_new(p, "kernel_io", json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}", "rchar", 5000, "wchar", 40, "syscr", 3,
+                                                  "syscw", 2, "read_bytes", 4096, "write_bytes", 0));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_OK);
+    json_decref(p);
+    pi_step_finish(&st);
+    assert_int_equal(st.nprocs, 3);
+    assert_int_equal((size_t)st.nslices, nrows);
+    assert_int_equal(st.slices[0].processes, 3);
+    assert_int_equal(st.slices[0].m[JS_M_COUNT + JS_KIO_RCHAR], 2000);
+    assert_int_equal(st.slices[nrows - 1].m[JS_M_COUNT + JS_KIO_SYSCW], 2 * (int64_t)(nrows - 1));
+    assert_int_equal(st.slices[0].m[JS_M_COUNT + JS_KIO_WCHAR], 0);
     pi_step_free(&st);
     pi_conf_free(&conf);
 }
@@ -674,6 +746,7 @@ int main(void)
         cmocka_unit_test(records_are_checked_against_the_format_tables),
         cmocka_unit_test(profiles_merge_per_slice_file_and_image),
         cmocka_unit_test(version_4_profiles_carry_kernel_counts_and_idle_time),
+        cmocka_unit_test(version_5_slices_carry_the_kernel_counts),
         cmocka_unit_test(implausible_values_are_refused_with_the_bound),
         cmocka_unit_test(renames_carry_the_writer_and_trees_add_up),
         cmocka_unit_test(version_1_and_2_profiles_say_how_the_process_ended),

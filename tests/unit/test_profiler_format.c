@@ -46,7 +46,22 @@ static void field_list_starts_with_format_and_version(void **state)
     assert_string_equal(names[1], "version");
     assert_int_equal(sizeof names / sizeof names[0], 41);
     assert_string_equal(JS_PROFILE_FORMAT_NAME, "jobscreen-profile");
-    assert_int_equal(JS_PROFILE_VERSION, 4);
+    assert_int_equal(JS_PROFILE_VERSION, 5);
+}
+
+/* a slice row: the metrics, then the kernel's counts as kernel_<field> (format 5) */
+static void slice_columns_are_metrics_then_kernel(void **state)
+{
+    (void)state;
+    assert_int_equal(JS_SLICE_COLS, JS_M_COUNT + JS_KIO_COUNT);
+    for (int m = 0; m < JS_M_COUNT; m++) {
+        assert_string_equal(js_profile_slice_cols[m].name, js_profile_metrics[m].name);
+        assert_string_equal(js_profile_slice_cols[m].unit, js_profile_metrics[m].unit);
+    }
+    assert_string_equal(js_profile_slice_cols[JS_M_COUNT + JS_KIO_RCHAR].name, "kernel_rchar");
+    assert_string_equal(js_profile_slice_cols[JS_M_COUNT + JS_KIO_SYSCW].unit, "calls");
+    assert_string_equal(js_profile_slice_cols[JS_SLICE_COLS - 1].name, "kernel_write_bytes");
+    assert_string_equal(js_profile_slice_cols[JS_SLICE_COLS - 1].unit, "bytes");
 }
 
 int main(void)
@@ -55,6 +70,7 @@ int main(void)
         cmocka_unit_test(metric_table_follows_the_enum),
         cmocka_unit_test(names_are_unique_and_units_known),
         cmocka_unit_test(field_list_starts_with_format_and_version),
+        cmocka_unit_test(slice_columns_are_metrics_then_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

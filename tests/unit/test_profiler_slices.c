@@ -16,11 +16,13 @@ static void sparse_slices_round_trip_exactly(void **state)
     (void)state;
     struct js_slices s;
     js_slices_init(&s, buf, sizeof buf);
-    uint64_t a[JS_M_COUNT] = {0}, b[JS_M_COUNT] = {0}, got[JS_M_COUNT];
+    uint64_t a[JS_SLICE_COLS] = {0}, b[JS_SLICE_COLS] = {0}, got[JS_SLICE_COLS];
     a[JS_M_POSIX_WRITE_CALLS] = 3;
     a[JS_M_POSIX_WRITE_BYTES] = 300;
     a[JS_M_CPU_NS] = 4000000000ULL;
+    a[JS_M_COUNT + JS_KIO_WCHAR] = 300;   /* the kernel's counts after the metrics */
     b[JS_M_MPI_SEND_BYTES] = UINT64_MAX;
+    b[JS_SLICE_COLS - 1] = (uint64_t)1 << 40;
     b[0] = 1;
     assert_int_equal(js_slices_append(&s, 448804800, a), 0);
     assert_int_equal(js_slices_append(&s, 448804807, b), 0);
@@ -43,7 +45,7 @@ static void a_typical_io_slice_takes_few_bytes(void **state)
     (void)state;
     struct js_slices s;
     js_slices_init(&s, buf, sizeof buf);
-    uint64_t v[JS_M_COUNT] = {0};
+    uint64_t v[JS_SLICE_COLS] = {0};
     v[JS_M_POSIX_WRITE_CALLS] = 1000;     /* 2 bytes */
     v[JS_M_POSIX_WRITE_BYTES] = 1000000;  /* 3 bytes */
     v[JS_M_POSIX_NS] = 5000000;           /* 4 bytes */
@@ -62,7 +64,7 @@ static void the_same_slice_again_is_added_into_the_last(void **state)
     (void)state;
     struct js_slices s;
     js_slices_init(&s, buf, sizeof buf);
-    uint64_t a[JS_M_COUNT] = {0}, b[JS_M_COUNT] = {0}, got[JS_M_COUNT];
+    uint64_t a[JS_SLICE_COLS] = {0}, b[JS_SLICE_COLS] = {0}, got[JS_SLICE_COLS];
     a[1] = 10;
     b[1] = 5;
     b[2] = 7;
@@ -88,7 +90,7 @@ static void a_full_budget_truncates_and_keeps_what_fit(void **state)
     (void)state;
     struct js_slices s;
     js_slices_init(&s, buf, 64);
-    uint64_t v[JS_M_COUNT] = {0};
+    uint64_t v[JS_SLICE_COLS] = {0};
     v[0] = 1;
     int stored = 0;
     for (int i = 0; i < 100; i++)
@@ -102,7 +104,7 @@ static void a_full_budget_truncates_and_keeps_what_fit(void **state)
     assert_int_equal(js_slices_append(&s, 5000, v), -1);
     struct js_slices_iter it;
     int64_t sl;
-    uint64_t got[JS_M_COUNT];
+    uint64_t got[JS_SLICE_COLS];
     int n = 0;
     js_slices_iter_init(&it, &s);
     while (js_slices_next(&it, &sl, got))

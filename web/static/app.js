@@ -787,6 +787,12 @@
     { label: 'CPU', metrics: ['cpu_ns'], unit: 'CPU s/s', scale: 1e-9 },
   ];
   const ALL_METRICS = METRIC_GROUPS.flatMap(g => g.metrics);
+  /* The kernel's counts per slice (profile format 5; the step's own only, no background) and
+   * what it counted beyond the wrappers: I/O no wrapper saw. */
+  const KERNEL_GROUPS = [
+    { label: 'I/O the kernel counted; unattributed = beyond the wrappers', metrics: ['unattributed_read_bytes', 'unattributed_write_bytes', 'kernel_rchar', 'kernel_wchar', 'kernel_read_bytes', 'kernel_write_bytes'], unit: 'B/s' },
+    { label: 'System calls the kernel counted', metrics: ['kernel_syscr', 'kernel_syscw'], unit: 'calls/s' },
+  ];
 
   /* A running step's page reloads itself every LIVE_REFRESH_MS while it is shown. */
   const LIVE_REFRESH_MS = 30000;
@@ -831,7 +837,7 @@
     const series = el('div', { class: 'cards' });
     T.appendChild(series);
     const slices = s.slices || [];
-    for (const g of METRIC_GROUPS) {
+    for (const g of METRIC_GROUPS.concat(KERNEL_GROUPS)) {
       const used = g.metrics.filter(m => slices.some(r => Number((r.m || {})[m]) > 0));
       if (!used.length) continue;
       const card = el('div', { class: 'card' }, el('h4', { text: g.label + ' (' + g.unit + ')' }));
