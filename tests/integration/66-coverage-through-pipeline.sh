@@ -5,7 +5,8 @@
 #   bytes in js.file_accesses are fio's own; mmap's file carries its mapped bytes;
 # - a shell redirect's file written by the child shows the child's bytes;
 # - I/O made with inline system calls (no wrapper sees it) shows as I/O the kernel counted beyond
-#   the wrappers; a step whose I/O all went through wrappers shows (almost) none;
+#   the wrappers, in total and per slice (js.step_kernel_slices, the step endpoint); a step whose
+#   I/O all went through wrappers shows (almost) none;
 # - a Fortran MPI program on 2 nodes x 2 ranks: ranks, collectives, MPI_Init/Finalize apart;
 # - the runtime share: a sleep is idle, nothing is missing.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
@@ -13,7 +14,7 @@ need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline (transport/ or profile_ingest not built)"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
-plan 10
+plan 13
 q() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
 w=$(work_dir jsalice)
 run() { # DIR sbatch-args...: submit as jsalice in DIR, wait for the job's end; prints its id
@@ -31,17 +32,17 @@ cat > "$w/steps.sh" <<EOF
 #!/bin/bash
 if [ $have_fio = yes ]; then
   for e in $engines; do
-    srun -J fio-\$e fio --name=w --filename=fio-\$e.dat --ioengine=\$e --size=8m --bs=64k --rw=write --direct=0 \\
+    srun -N1 -n1 -J fio-\$e fio --name=w --filename=fio-\$e.dat --ioengine=\$e --size=8m --bs=64k --rw=write --direct=0 \\
       --name=r --stonewall --filename=fio-\$e.dat --ioengine=\$e --size=8m --bs=64k --rw=read --direct=0 \\
       --output-format=json --output=fio-\$e.json >/dev/null
   done
 fi
-srun -J redirect sh -c 'head -c 1000 /dev/zero > redir.dat'
-srun -J raw $PROG/raw_io raw.dat 300000
-srun -J sleep sleep 2
+srun -N1 -n1 -J redirect sh -c 'head -c 1000 /dev/zero > redir.dat'
+srun -J raw -N2 -n2 sh -c 'exec $PROG/raw_io raw.\$SLURM_PROCID.dat 300000'
+srun -N1 -n1 -J sleep sleep 2
 EOF
 chmod 755 "$w/steps.sh"
-job=$(run "$w" -J coverage steps.sh)
+job=$(run "$w" -J coverage -N2 steps.sh)
 ok $? "the job of fio, redirect, raw and sleep steps ran"
 wait_pipeline 120 "$job"
 ok $? "and reached JS_DB through the pipeline"
@@ -82,6 +83,26 @@ is "$(q "SELECT bytes_written FROM js.file_accesses WHERE job_id = $job AND step
    "the shell's redirect: the file shows the 1000 bytes its child wrote"
 is "$(q "SELECT unattributed_write_bytes >= 300000, unattributed_read_bytes >= 300000, kernel_io_unknown FROM js.steps WHERE job_id = $job AND step_id = '$(sid raw)'")" "t|t|0" \
    "inline system calls: the step shows 300000 bytes written and read that no wrapper saw, the kernel's counts known for every process"
+# per slice (profile format 5): the kernel's counts of the slices add up to the processes', on
+# both nodes, and the step's page charts what no wrapper saw
+is "$(q "SELECT k.w = p.w, k.r = p.r, k.u >= 600000, p.nodes FROM
+           (SELECT sum(kernel_wchar) AS w, sum(kernel_rchar) AS r, sum(unattributed_write_bytes) AS u FROM js.step_kernel_slices
+             WHERE job_id = $job AND step_id = '$(sid raw)') k,
+           (SELECT sum(kernel_wchar) AS w, sum(kernel_rchar) AS r, count(DISTINCT node) AS nodes FROM js.processes
+             WHERE job_id = $job AND step_id = '$(sid raw)') p")" "t|t|t|2" \
+   "inline system calls on 2 nodes: the kernel's counts per slice add up to each process's, 600000 bytes written beyond the wrappers"
+api=$(curl -s -G -u jsalice:jsalice "${JS_WEB_URL}cgi-bin/jobscreen.cgi" --data-urlencode q=step \
+        --data-urlencode "job=$job" --data-urlencode "step=$(sid raw)")
+is "$(jq '[.step.slices[].m.unattributed_write_bytes // 0] | add' <<< "$api")" \
+   "$(q "SELECT sum(unattributed_write_bytes) FROM js.step_kernel_slices WHERE job_id = $job AND step_id = '$(sid raw)'")" \
+   "the step endpoint's slices carry the same unattributed bytes per slice as js.step_kernel_slices"
+if [ $have_fio = yes ]; then
+  is "$(q "SELECT coalesce(sum(unattributed_write_bytes), 0) < 1048576, sum(kernel_wchar) >= 3 * 8388608 FROM js.step_kernel_slices
+            WHERE job_id = $job AND step_id IN ('$(sid fio-sync)', '$(sid fio-psync)', '$(sid fio-pvsync2)')")" "t|t" \
+     "the synchronous fio steps per slice: the kernel saw their 8 MiB writes, less than 1 MiB of it beyond the wrappers"
+else
+  skip "fio's unattributed I/O per slice" "fio is not installed"
+fi
 is "$(q "SELECT idle_ns > 0.9 * wall_ns, compute_ns < 0.1 * wall_ns FROM js.steps WHERE job_id = $job AND step_id = '$(sid sleep)'")" "t|t" \
    "sleep 2: idle, not computing"
 is "$(q "SELECT string_agg(metric, ' ' ORDER BY metric) FROM js.step_digest WHERE job_id = $job AND step_id = '$(sid sleep)'
