@@ -18,7 +18,7 @@ command -v jq >/dev/null || skip_all "jq is not installed"
 api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"
 state=$JS_CLUSTER_DIR/web-e2e.env
 work=$JS_CLUSTER_DIR/web-e2e
-plan 69
+plan 71
 
 # --- real runs -----------------------------------------------------------------------------
 rm -rf "$work"; install -d -m 755 "$work"
@@ -210,8 +210,15 @@ want=$(psql -qAtX -c "SELECT coalesce(jsonb_agg(jsonb_build_object('slice', s.sl
           'm', coalesce((SELECT jsonb_object_agg(k, v) FROM jsonb_each(to_jsonb(s) - ARRAY['cluster_id', 'job_id', 'step_id',
                 'slice', 'slice_start', 'nodes', 'processes']) e(k, v) WHERE v::text <> '0'), '{}')) ORDER BY s.slice), '[]')
        FROM js.step_slices s WHERE s.job_id = $sim AND s.step_id = '0'" | jq -S -c .)
-is "$(jq -S -c '[.step.slices[] | {slice, nodes, processes, m}]' <<< "$body")" "$want" \
+is "$(jq -S -c '[.step.slices[] | {slice, nodes, processes, m: (.m | with_entries(select(.key | test("^(kernel|unattributed)_") | not)))}]' <<< "$body")" "$want" \
   "step: its slices decoded by the CGI equal js.step_slices, every slice and metric"
+want=$(psql -qAtX -c "SELECT coalesce(jsonb_agg((SELECT coalesce(jsonb_object_agg(k, v), '{}') FROM jsonb_each(to_jsonb(s) - ARRAY['cluster_id', 'job_id',
+          'step_id', 'slice', 'slice_start', 'wrapped_read_bytes', 'wrapped_write_bytes']) e(k, v) WHERE v::text <> '0') ORDER BY s.slice), '[]')
+       FROM js.step_kernel_slices s WHERE s.job_id = $sim AND s.step_id = '0'" | jq -S -c .)
+is "$(jq -S -c '[.step.slices[] | .m | with_entries(select(.key | test("^(kernel|unattributed)_")))]' <<< "$body")" "$want" \
+  "step: the kernel's counts and the unattributed bytes of its slices equal js.step_kernel_slices (2 nodes)"
+jq -e '[.step.slices[].m.kernel_wchar // 0] | add > 0' <<< "$body" >/dev/null
+ok $? "step: the kernel counted the writes of its slices (profile format 5)"
 # how processes ended (profile format 2): the real runs ended normally; the hand-made one was killed
 get jsalice --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=0
 jq -e '.step.killed_processes == 0 and (.step.process_list | length) == .step.processes and .step.process_list_truncated == false
