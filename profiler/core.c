@@ -451,7 +451,6 @@ static void js_fold_at(uint64_t now, int reap)
             if (js_g->kc_end[k] > js_g->kc_sliced[k]) {
                 dk[k] = js_g->kc_end[k] - js_g->kc_sliced[k];
                 js_g->kc_sliced[k] = js_g->kc_end[k];
-                counts = 1;
             }
     }
     memcpy(dk_left, dk, sizeof dk);
@@ -481,7 +480,7 @@ static void js_fold_at(uint64_t now, int reap)
         }
         if (s == js_g->cur_slice) {
             vec[JS_M_CPU_NS] = share;
-            if (counts || share >= min_cpu)
+            if (counts || kany || share >= min_cpu)
                 js_slice_store(s, vec);
         } else if (share >= min_cpu || kany) {
             uint64_t row[JS_SLICE_COLS] = {0};

@@ -138,6 +138,12 @@ function ok(cond, what, diag) {
     });
     ok(!(await page.isHidden('#tab-step')), 'selecting a step opens the step tab');
     ok(bg.canvas && bg.datasets.length === 2 && bg.datasets.every(d => !/:0$/.test(d)), 'the background chart draws the step against all other jobs', JSON.stringify(bg));
+    const kernel = await page.evaluate(() => {
+      const card = [...document.querySelectorAll('#tab-step .card')].find(c => /^I\/O the kernel counted/.test((c.querySelector('h4') || {}).textContent || ''));
+      const c = card && card.querySelector('canvas'), chart = c && window.Chart && window.Chart.getChart(c);
+      return chart ? chart.data.datasets.map(d => d.label) : null;
+    });
+    ok(kernel && kernel.includes('kernel_wchar'), 'the step tab charts the I/O the kernel counted per slice beside the wrappers\' (profile format 5)', JSON.stringify(kernel));
     await shot('4-step-background');
     await page.selectOption('#tab-step select[name="scope"]', 'nodes');
     await page.waitForTimeout(300);
