@@ -8,6 +8,9 @@
  * One transaction per batch, one fold at a time across daemons (an advisory lock): a series is
  * read, added to and written back whole, so two folds must not interleave. The queue rows are
  * deleted in the same transaction, so every step-node is added exactly once.
+ *
+ * The kernel's counts per slice (profile format 5) are added into the step's series only: no
+ * background has them.
  */
 #include "config.h"
 
@@ -27,8 +30,21 @@
 
 enum level { STEP, NODE, CLUSTER, LEVELS };
 /* Columns of a sum: the count (nodes of the step, or step-nodes), processes (step level only),
- * then the metrics of JS_PROFILE_METRICS. */
-enum { COUNT = 0, PROCS = 1, METRIC0 = 2, NCOL = 2 + JS_M_COUNT };
+ * then the metrics of JS_PROFILE_METRICS, then the kernel's counts (step level only). */
+enum { COUNT = 0, PROCS = 1, METRIC0 = 2, NCOL = 2 + JS_SLICE_COLS };
+
+/* Values of a slice row a level sums: the metrics, and at the step level the kernel's counts too. */
+static int values_of(enum level level)
+{
+    return level == STEP ? JS_SLICE_COLS : JS_M_COUNT;
+}
+
+/* ", t.posix_read_calls, ..." for the values of a level */
+static void value_columns(struct sbuf *b, enum level level, const char *alias)
+{
+    for (int m = 0; m < values_of(level); m++)
+        sb_printf(b, ", %s%s", alias, js_profile_slice_cols[m].name);
+}
 
 static const char *const table[LEVELS] = { "js_data.series_step", "js_data.series_node", "js_data.series_cluster" };
 static const char *const keycols[LEVELS] = { "cluster_id, job_id, step_id", "cluster_id, node", "cluster_id" };
@@ -159,7 +175,7 @@ static void span(struct sum *x, int64_t first, size_t n)
 }
 
 /* Rows of js_data.series_step_node: cluster_id, job_id, step_id, node, chunk, first_slice,
- * slices, processes, metrics. Added into the three levels. */
+ * slices, processes, metrics, the kernel's counts. Added into the three levels. */
 static int add_step_nodes(struct fold *f, const PGresult *r, unsigned char *buf)
 {
     struct sbuf k = { 0 };
@@ -203,8 +219,8 @@ static int add_step_nodes(struct fold *f, const PGresult *r, unsigned char *buf)
                 dst[s] += counts[s];
         }
         free(counts);
-        for (int m = 0; m < JS_M_COUNT; m++)
-            for (int l = 0; l < LEVELS; l++)
+        for (int m = 0; m < JS_SLICE_COLS; m++)
+            for (int l = 0; l < LEVELS && m < values_of((enum level)l); l++)
                 if (add_field(f, r, i, 9 + m, x[l], METRIC0 + m, first, (size_t)n, NULL, buf) < 0) {
                     free(k.p);
                     return -1;
@@ -248,8 +264,7 @@ static int add_stored(struct pi_db *db, struct fold *f, enum level level, unsign
         "(t.cluster_id, t.chunk) IN (SELECT * FROM unnest($1::smallint[], $2::bigint[]))" };
     struct sbuf sql = { 0 };
     sb_printf(&sql, "SELECT t.chunk, t.first_slice, t.slices, %s", level == STEP ? "t.nodes, t.processes" : "t.step_nodes");
-    for (int m = 0; m < JS_M_COUNT; m++)
-        sb_printf(&sql, ", t.%s", js_profile_metrics[m].name);
+    value_columns(&sql, level, "t.");
     for (int c = 0; c < nkeys; c++)
         sb_printf(&sql, ", t.%s", c == 0 ? "cluster_id" : level == STEP ? (c == 1 ? "job_id" : "step_id") : "node");
     sb_printf(&sql, " FROM %s t WHERE %s FOR UPDATE", table[level], match[level]);
@@ -260,7 +275,7 @@ static int add_stored(struct pi_db *db, struct fold *f, enum level level, unsign
         free(a[c].p);
     if (PQresultStatus(r) != PGRES_TUPLES_OK)
         return dbu_check(db, r, PGRES_TUPLES_OK, "fold: read the totals to add to");
-    int ncount = level == STEP ? 2 : 1, c0 = 3 + ncount + JS_M_COUNT;
+    int ncount = level == STEP ? 2 : 1, nvalues = values_of(level), c0 = 3 + ncount + nvalues;
     struct sbuf k = { 0 };
     int bad = 0;
     for (int i = 0; i < PQntuples(r) && !bad; i++) {
@@ -275,7 +290,7 @@ static int add_stored(struct pi_db *db, struct fold *f, enum level level, unsign
         }
         struct sum *x = sum_of(f, level, k.p, chunk);
         span(x, first, (size_t)n);
-        for (int c = 0; c < ncount + JS_M_COUNT && !bad; c++)
+        for (int c = 0; c < ncount + nvalues && !bad; c++)
             bad = add_field(f, r, i, 3 + c, x, c < ncount ? c : METRIC0 + (c - ncount), first, (size_t)n, NULL, buf) < 0;
     }
     PQclear(r);
@@ -303,7 +318,7 @@ static int write_level(struct pi_db *db, struct fold *f, enum level level, unsig
             sb_raw(&b, "\t", 1);
         }
         sb_printf(&b, "%" PRId64 "\t%" PRId64 "\t%zu", x->chunk, x->lo, n);
-        for (int c = 0; c < NCOL; c++) {
+        for (int c = 0; c < METRIC0 + values_of(level); c++) {
             if (c == PROCS && level != STEP)
                 continue;
             sb_raw(&b, "\t", 1);
@@ -322,8 +337,9 @@ static int write_level(struct pi_db *db, struct fold *f, enum level level, unsig
     snprintf(sql, sizeof sql, "CREATE TEMP TABLE IF NOT EXISTS %s (LIKE %s INCLUDING COMPRESSION)", temp[level], table[level]);
     int rc = dbu_exec(db, sql, "fold: a temporary table");
     if (rc == PI_DB_OK) {
-        snprintf(sql, sizeof sql, "COPY %s (%s, chunk, first_slice, slices, %s, %s) FROM STDIN", temp[level],
-                 keycols[level], countcols[level], dbu_metric_columns());
+        snprintf(sql, sizeof sql, "COPY %s (%s, chunk, first_slice, slices, %s, %s%s%s) FROM STDIN", temp[level],
+                 keycols[level], countcols[level], dbu_metric_columns(), level == STEP ? ", " : "",
+                 level == STEP ? dbu_kernel_columns() : "");
         rc = dbu_copy(db, sql, &b, "fold: COPY the sums");
     }
     free(b.p);
@@ -336,8 +352,8 @@ static int write_level(struct pi_db *db, struct fold *f, enum level level, unsig
     snprintf(cl, sizeof cl, "%s", counts);
     for (char *save = NULL, *t = strtok_r(cl, ",", &save); t; t = strtok_r(NULL, ",", &save))
         sb_printf(&set, ", %s = excluded.%s", t, t);
-    for (int m = 0; m < JS_M_COUNT; m++)
-        sb_printf(&set, ", %s = excluded.%s", js_profile_metrics[m].name, js_profile_metrics[m].name);
+    for (int m = 0; m < values_of(level); m++)
+        sb_printf(&set, ", %s = excluded.%s", js_profile_slice_cols[m].name, js_profile_slice_cols[m].name);
     snprintf(sql, sizeof sql, "INSERT INTO %s SELECT * FROM %s ON CONFLICT (%s, chunk) DO UPDATE SET %s",
              table[level], temp[level], keycols[level], set.p);
     free(set.p);
@@ -392,8 +408,7 @@ static int fold_batch(struct pi_db *db, long *folded)
                    "      RETURNING t.cluster_id, t.job_id, t.step_id, t.node) "
                    "SELECT (SELECT count(*) FROM d), d.cluster_id, d.job_id, d.step_id, d.node, s.chunk, "
                    "       s.first_slice, s.slices, s.processes");
-    for (int m = 0; m < JS_M_COUNT; m++)
-        sb_printf(&qs, ", s.%s", js_profile_metrics[m].name);
+    value_columns(&qs, STEP, "s.");
     sb_printf(&qs, " FROM d LEFT JOIN js_data.series_step_node s ON s.cluster_id = d.cluster_id AND s.job_id = d.job_id "
                    "AND s.step_id = d.step_id AND s.node = d.node");
     r = dbu_q(db, qs.p, 1, p);

@@ -545,9 +545,16 @@ WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id
 
 -- name: series_kernel
 -- $4 job id $5 step: the encoded series of the kernel's I/O counts per slice (profile format 5)
--- of each of the step's step-nodes and chunks (NULL: zeros); the CGI sums them over the nodes
+-- of the step (NULL: zeros): its folded sum per chunk, and its step-nodes still queued for the
+-- fold; the CGI adds them up
 SELECT x.chunk, x.first_slice, x.slices, x.kernel_rchar, x.kernel_wchar, x.kernel_syscr, x.kernel_syscw, x.kernel_read_bytes, x.kernel_write_bytes
-FROM js.series_step_node_kernel x
+FROM js.series_step x
+WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
+                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+  AND x.job_id = $4::bigint AND x.step_id = $5
+UNION ALL
+SELECT x.chunk, x.first_slice, x.slices, x.kernel_rchar, x.kernel_wchar, x.kernel_syscr, x.kernel_syscw, x.kernel_read_bytes, x.kernel_write_bytes
+FROM js.series_step_pending x
 WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
   AND x.job_id = $4::bigint AND x.step_id = $5

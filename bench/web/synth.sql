@@ -150,6 +150,12 @@ INSERT INTO synth_slices (cluster_id, job_id, step_id, node, slice, processes, p
          LATERAL generate_series(floor(extract(epoch FROM j.start_time) / 4)::bigint,
                                  floor(extract(epoch FROM j.end_time) / 4)::bigint) s
     WHERE j.cluster_id = :c AND j.job_id BETWEEN :njobs / 2 AND :njobs / 2 + :overlap - 1;
+-- the kernel's counts of each slice (profile format 5): what the wrappers saw, and a page per
+-- process besides (its own reads of /proc, a pipe)
+UPDATE synth_slices SET kernel_rchar = posix_read_bytes + stdio_read_bytes + lower_read_bytes + 4096 * processes,
+                        kernel_wchar = posix_write_bytes + stdio_write_bytes + lower_write_bytes,
+                        kernel_syscr = posix_read_calls + processes, kernel_syscw = posix_write_calls,
+                        kernel_write_bytes = posix_write_bytes + stdio_write_bytes;
 -- as series (one row per step, node and chunk), the step-nodes queued for the fold
 SELECT js_data.series_load('synth_slices'::regclass, true) AS series_rows \gset
 \echo synth: series_step_node rows :series_rows

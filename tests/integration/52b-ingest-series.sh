@@ -13,7 +13,7 @@ need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/bench/gen/jsgen
 [ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
-plan 12
+plan 13
 
 db=js_series
 old=js_series_old
@@ -52,6 +52,11 @@ is "$(q "SELECT count(*) FROM (SELECT slice, count(*)::integer AS step_nodes, $s
 is "$(q "SELECT count(*) FROM (SELECT job_id, step_id, slice, count(*)::integer, sum(processes)::integer, $sums FROM js_data.slice_metrics GROUP BY 1, 2, 3
                                EXCEPT SELECT job_id, step_id, slice, nodes, processes, $metrics FROM js_data.step_series_slices) x")" 0 \
    "step series: every step and slice is the sum over its nodes, with nodes and processes"
+kernel="kernel_rchar, kernel_wchar, kernel_syscr, kernel_syscw, kernel_read_bytes, kernel_write_bytes"
+ksums=$(sed -E 's/([a-z0-9_]+)/sum(\1)::bigint AS \1/g' <<< "$kernel")
+is "$(q "SELECT count(*) FROM (SELECT job_id, step_id, slice, $ksums FROM js_data.slice_metrics GROUP BY 1, 2, 3
+                               EXCEPT SELECT job_id, step_id, slice, $kernel FROM js_data.step_series_slices) x")|$(q "SELECT sum(kernel_wchar) > 0 FROM js_data.step_series_slices")" "0|t" \
+   "step series: the kernel's counts per slice (profile format 5) are summed over the nodes too"
 
 # the SQL fold makes the same bytes
 dump() { q "COPY (SELECT * FROM js_data.$1 ORDER BY 1, 2, 3, 4) TO STDOUT" | md5sum; }
