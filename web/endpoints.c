@@ -527,7 +527,8 @@ static size_t group_width(size_t n, int64_t points)
 }
 
 /* Decode a step's own slices (its folded series and its step-nodes queued for the fold; with
- * live, its running step-nodes' provisional vectors too): 0, or -1 with err set. */
+ * live, its running step-nodes' provisional vectors too; with kernel, the kernel's counts per
+ * slice besides the metrics): 0, or -1 with err set. */
 static int own_slices(jsw_db *db, const struct jsw_request *req, int64_t job, const char *step,
                       const char *metric, bool live, bool kernel, json_t *s, struct jsw_slices *own, char *err,
                       size_t errlen)

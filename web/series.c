@@ -105,6 +105,17 @@ static int add_cell(struct jsw_slices *s, const PGresult *r, int row, int col, i
     return 0;
 }
 
+/* The chunk, first_slice and slices cells of a series row, from column c on: the slices its
+ * series cover (first, n), 0; or -1 when they are not a part of one chunk. */
+static int chunk_cells(const PGresult *r, int row, int c, int64_t *first, int64_t *n)
+{
+    int64_t chunk;
+    if (bin_int(r, row, c, &chunk) || bin_int(r, row, c + 1, first) || bin_int(r, row, c + 2, n) ||
+        *n < 1 || *n > JS_SERIES_CHUNK || *first < chunk || *first + *n > chunk + JS_SERIES_CHUNK)
+        return -1;
+    return 0;
+}
+
 int jsw_slices_add(struct jsw_slices *s, jsw_db *db, const char *query_name, int nparams,
                    const char *const *params, char *err, size_t errlen)
 {
@@ -112,13 +123,12 @@ int jsw_slices_add(struct jsw_slices *s, jsw_db *db, const char *query_name, int
     if (!r)
         return -1;
     /* pending, chunk, first_slice, slices, count, processes, the metrics */
-    enum { PENDING, CHUNK, FIRST, SLICES, COUNT, PROCS, METRIC0 };
+    enum { PENDING, CHUNK, COUNT = CHUNK + 3, PROCS, METRIC0 };
     int64_t *tmp = malloc(JS_SERIES_CHUNK * sizeof *tmp);
     int bad = !tmp || PQnfields(r) != METRIC0 + JS_M_COUNT;
     for (int i = 0; i < PQntuples(r) && !bad; i++) {
-        int64_t chunk, first, n;
-        if (bin_int(r, i, CHUNK, &chunk) || bin_int(r, i, FIRST, &first) || bin_int(r, i, SLICES, &n) ||
-            n < 1 || n > JS_SERIES_CHUNK || first < chunk || first + n > chunk + JS_SERIES_CHUNK) {
+        int64_t first, n;
+        if (chunk_cells(r, i, CHUNK, &first, &n) < 0) {
             bad = 1;
             break;
         }
@@ -150,13 +160,12 @@ int jsw_slices_add_kernel(struct jsw_slices *s, jsw_db *db, int nparams, const c
     if (!r)
         return -1;
     /* chunk, first_slice, slices, the kernel's counts */
-    enum { CHUNK, FIRST, SLICES, KIO0 };
+    enum { CHUNK, KIO0 = CHUNK + 3 };
     int64_t *tmp = malloc(JS_SERIES_CHUNK * sizeof *tmp);
     int bad = !tmp || PQnfields(r) != KIO0 + JS_KIO_COUNT;
     for (int i = 0; i < PQntuples(r) && !bad; i++) {
-        int64_t chunk, first, n;
-        if (bin_int(r, i, CHUNK, &chunk) || bin_int(r, i, FIRST, &first) || bin_int(r, i, SLICES, &n) ||
-            n < 1 || n > JS_SERIES_CHUNK || first < chunk || first + n > chunk + JS_SERIES_CHUNK) {
+        int64_t first, n;
+        if (chunk_cells(r, i, CHUNK, &first, &n) < 0) {
             bad = 1;
             break;
         }
@@ -224,7 +233,7 @@ int jsw_series_rank(jsw_db *db, int nparams, const char *const *params, int64_t 
     if (!r)
         return -1;
     /* job_id, step_id, chunk, first_slice, slices, activity, series */
-    enum { JOB, STEP, CHUNK, FIRST, SLICES, ACTIVITY, SERIES, NFIELDS };
+    enum { JOB, STEP, CHUNK, ACTIVITY = CHUNK + 3, SERIES, NFIELDS };
     size_t slots = 64, n = 0;
     while (slots < 2 * (size_t)PQntuples(r) + 2)
         slots *= 2;
@@ -233,9 +242,8 @@ int jsw_series_rank(jsw_db *db, int nparams, const char *const *params, int64_t 
     int bad = !map || !act || !val || PQnfields(r) != NFIELDS;
     long sat = 0;
     for (int i = 0; i < PQntuples(r) && !bad; i++) {
-        int64_t job, chunk, f, k;
-        if (bin_int(r, i, JOB, &job) || bin_int(r, i, CHUNK, &chunk) || bin_int(r, i, FIRST, &f) ||
-            bin_int(r, i, SLICES, &k) || k < 1 || k > JS_SERIES_CHUNK || f < chunk || f + k > chunk + JS_SERIES_CHUNK) {
+        int64_t job, f, k;
+        if (bin_int(r, i, JOB, &job) || chunk_cells(r, i, CHUNK, &f, &k) < 0) {
             bad = 1;
             break;
         }
