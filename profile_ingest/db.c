@@ -498,6 +498,12 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
     if ((rc = copy_procs(db, st, cid, job, "js_data.processes")) != PI_DB_OK ||
         (rc = copy_series(db, st, cid, job)) != PI_DB_OK)
         goto out;
+    if (st->nprocs) { /* the step's sums over its processes (js.steps reads them) */
+        const char *p[4] = { cid, job, st->step, st->node };
+        if ((rc = dbu_check(db, dbu_q(db, "SELECT js_data.ingest_step_sums($1, $2, $3, $4)", 4, p), PGRES_TUPLES_OK,
+                            "step sums")) != PI_DB_OK)
+            goto out;
+    }
     /* file accesses */
     if (st->nfiles) {
         b.len = 0;

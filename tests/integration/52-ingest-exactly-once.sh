@@ -9,7 +9,7 @@ need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/profile_ingest/spoolgen
 [ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
-plan 22
+plan 23
 
 # 30 jobs x 2 steps x 2 nodes = 120 step records, 4 profiles each, 50 slices, 3 files each
 JOBS=30 STEPS=2 NODES=2 PROFILES=4 SLICES=50 FILES=3
@@ -60,6 +60,7 @@ ok "$([ "$kills" -ge 3 ] && echo 0 || echo 1)" "the ingest was killed mid-way at
 exact "kill -9"
 is "$(find "$spool" -mindepth 1 | wc -l)" "0" "kill -9: the spool is empty"
 is "$(q "SELECT count(*) FROM js_data.quarantine")" "0" "kill -9: nothing quarantined"
+is "$(steps_sums_differ "$conn")" 0 "kill -9: every step's kept sums are its processes' (none added twice)"
 
 # --- 2: PostgreSQL stopped and started under a running daemon --------------------------------
 spool=$work/spool2

@@ -15,7 +15,7 @@ need_cluster
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline (transport/ or profile_ingest not built)"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 command -v python3 >/dev/null || skip_all "no python3"
-plan 19
+plan 20
 q() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
 w=$(work_dir jsalice)
 # sub DIR sbatch-args...: submit as a command of its own (a process group of its own, as a
@@ -129,4 +129,6 @@ is "$(q "SELECT count(*) > 5 AND bool_and(row(w.jobs, w.jobs_not_ok, w.first_sub
                                             min(j.submit_time), min(j.start_time), max(j.end_time))
                                  FROM js.jobs j WHERE j.cluster_id = w.cluster_id AND j.workflow_id = w.workflow_id))
          FROM js.workflows w")" t "every workflow's kept summary (jobs, jobs not ok, first submit and start, last end) is its jobs'"
+is "$(steps_sums_differ "$JS_DB")|$(q "SELECT count(*) > 0 FROM js_data.steps WHERE processes > 0 AND num_nodes > 1")" "0|t" \
+   "every step's sums kept by the ingest are its processes', multi-node steps included (sql/030_step_sums.sql)"
 done_testing

@@ -76,3 +76,16 @@ wait_pipeline() {
   diag "the pipeline did not bring job(s)$left into JS_DB within $secs s: $(cd "$JS_CLUSTER_DIR" && ls -d spool/*/job.* received/job.* 2>/dev/null | tr '\n' ' ')"
   return 1
 }
+
+# steps_sums_differ CONNINFO: the steps whose sums kept by the ingest (js_data.steps.processes
+# ...) are not those of their processes, counted afresh here (0 when all agree)
+steps_sums_differ() {
+  psql -X -q -At -d "$1" -c "SELECT count(*) FROM js_data.steps s, LATERAL (
+      SELECT count(*)::integer AS n, coalesce(sum(p.wall_ns), 0)::bigint AS wall, coalesce(sum(p.cpu_ns), 0)::bigint AS cpu,
+             coalesce(sum(p.posix_write_bytes + p.stdio_write_bytes + p.mpiio_write_bytes), 0)::bigint AS written,
+             count(*) FILTER (WHERE p.ended_by = 'signal')::integer AS killed, sum(p.idle_ns)::bigint AS idle,
+             max(p.max_rss_kib)::bigint AS rss, count(*) FILTER (WHERE p.kernel_rchar IS NULL)::integer AS unknown
+      FROM js_data.processes p WHERE p.cluster_id = s.cluster_id AND p.job_id = s.job_id AND p.step_id = s.step_id) a
+    WHERE (s.processes, s.wall_ns, s.cpu_ns, s.write_bytes, s.killed_processes, s.idle_ns, s.max_rss_kib, s.kernel_io_unknown)
+          IS DISTINCT FROM (a.n, a.wall, a.cpu, a.written, a.killed, a.idle, a.rss, a.unknown)"
+}
