@@ -163,6 +163,10 @@ SELECT js_data.series_load('synth_slices'::regclass, true) AS series_rows \gset
 \echo synth: series_step_node rows :series_rows
 SELECT setval(pg_get_serial_sequence('js_data.workflows', 'workflow_id'), (SELECT max(workflow_id) FROM js_data.workflows));
 COMMIT;
+-- the sums above rewrote every step row once (as the ingest does: a step record's row, then its
+-- sums); autovacuum would mark the pages all-visible again in a running site, here at once, so
+-- that the lists' index-only scans of js_data.steps do not fetch every row from the heap
+VACUUM js_data.steps;
 ANALYZE;
 SELECT :wfid AS workflow_id, :big AS big_job \gset
 \echo synth: workflow :wfid big job :big
