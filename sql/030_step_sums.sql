@@ -50,6 +50,35 @@ COMMENT ON COLUMN js_data.steps.unattributed_read_bytes IS 'over the step''s ing
 COMMENT ON COLUMN js_data.steps.unattributed_write_bytes IS 'over the step''s ingested processes: sum(js_data.unattributed(p.kernel_wchar, p.posix_write_bytes + p.stdio_write_bytes + p.lower_write_bytes)) (js.steps)';
 COMMENT ON COLUMN js_data.steps.kernel_io_unknown IS 'over the step''s ingested processes: count(*) FILTER (WHERE p.kernel_rchar IS NULL) (js.steps)';
 
+-- A step-node's sums over its processes, as js.steps shows them for a step (the expressions of
+-- every sum, once: the ingest adds one step-node's into its step, steps_resum all of a step's).
+CREATE VIEW js_data.step_node_process_sums AS
+    SELECT p.cluster_id, p.job_id, p.step_id, p.node,
+           (count(*))::integer AS processes,
+           (coalesce(sum(p.wall_ns), 0))::bigint AS wall_ns,
+           (coalesce(sum(p.compute_ns), 0))::bigint AS compute_ns,
+           (coalesce(sum(p.mpi_p2p_ns), 0))::bigint AS mpi_p2p_ns,
+           (coalesce(sum(p.mpi_coll_ns), 0))::bigint AS mpi_coll_ns,
+           (coalesce(sum(p.posix_ns), 0))::bigint AS io_posix_ns,
+           (coalesce(sum(p.stdio_ns), 0))::bigint AS io_stdio_ns,
+           (coalesce(sum(p.mpiio_ns), 0))::bigint AS io_mpiio_ns,
+           (coalesce(sum(p.posix_read_bytes) + sum(p.stdio_read_bytes) + sum(p.mpiio_read_bytes), 0))::bigint AS read_bytes,
+           (coalesce(sum(p.posix_write_bytes) + sum(p.stdio_write_bytes) + sum(p.mpiio_write_bytes), 0))::bigint AS write_bytes,
+           (coalesce(sum(p.posix_open_calls) + sum(p.posix_meta_calls) + sum(p.stdio_open_calls) + sum(p.stdio_meta_calls) + sum(p.mpiio_meta_calls), 0))::bigint AS meta_calls,
+           (coalesce(sum(p.cpu_ns), 0))::bigint AS cpu_ns,
+           (count(*) FILTER (WHERE p.ended_by = 'signal'))::integer AS killed_processes,
+           (coalesce(sum(p.files_dropped), 0))::bigint AS files_dropped,
+           (sum(p.idle_ns))::bigint AS idle_ns,
+           (sum(p.mpi_setup_ns))::bigint AS mpi_setup_ns,
+           (sum(p.cpu_wait_ns))::bigint AS cpu_wait_ns,
+           (max(p.max_rss_kib))::bigint AS max_rss_kib,
+           (sum(js_data.unattributed(p.kernel_rchar, p.posix_read_bytes + p.stdio_read_bytes + p.lower_read_bytes)))::bigint AS unattributed_read_bytes,
+           (sum(js_data.unattributed(p.kernel_wchar, p.posix_write_bytes + p.stdio_write_bytes + p.lower_write_bytes)))::bigint AS unattributed_write_bytes,
+           (count(*) FILTER (WHERE p.kernel_rchar IS NULL))::integer AS kernel_io_unknown
+    FROM js_data.processes p
+    GROUP BY p.cluster_id, p.job_id, p.step_id, p.node;
+COMMENT ON VIEW js_data.step_node_process_sums IS 'per step-node, the sums over its processes that js_data.steps keeps per step (filter by the step-node: the filter reaches the processes'' index)';
+
 -- A step record's processes added into its step (profile_ingest calls it after their COPY).
 CREATE FUNCTION js_data.ingest_step_sums(p_cluster smallint, p_job bigint, p_step text, p_node text) RETURNS void
 LANGUAGE sql AS $$
@@ -75,68 +104,47 @@ LANGUAGE sql AS $$
         unattributed_read_bytes = CASE WHEN a.unattributed_read_bytes IS NULL THEN s.unattributed_read_bytes ELSE coalesce(s.unattributed_read_bytes, 0) + a.unattributed_read_bytes END,
         unattributed_write_bytes = CASE WHEN a.unattributed_write_bytes IS NULL THEN s.unattributed_write_bytes ELSE coalesce(s.unattributed_write_bytes, 0) + a.unattributed_write_bytes END,
         kernel_io_unknown = s.kernel_io_unknown + a.kernel_io_unknown
-    FROM (SELECT (count(*))::integer AS processes,
-               (coalesce(sum(p.wall_ns), 0))::bigint AS wall_ns,
-               (coalesce(sum(p.compute_ns), 0))::bigint AS compute_ns,
-               (coalesce(sum(p.mpi_p2p_ns), 0))::bigint AS mpi_p2p_ns,
-               (coalesce(sum(p.mpi_coll_ns), 0))::bigint AS mpi_coll_ns,
-               (coalesce(sum(p.posix_ns), 0))::bigint AS io_posix_ns,
-               (coalesce(sum(p.stdio_ns), 0))::bigint AS io_stdio_ns,
-               (coalesce(sum(p.mpiio_ns), 0))::bigint AS io_mpiio_ns,
-               (coalesce(sum(p.posix_read_bytes) + sum(p.stdio_read_bytes) + sum(p.mpiio_read_bytes), 0))::bigint AS read_bytes,
-               (coalesce(sum(p.posix_write_bytes) + sum(p.stdio_write_bytes) + sum(p.mpiio_write_bytes), 0))::bigint AS write_bytes,
-               (coalesce(sum(p.posix_open_calls) + sum(p.posix_meta_calls) + sum(p.stdio_open_calls) + sum(p.stdio_meta_calls) + sum(p.mpiio_meta_calls), 0))::bigint AS meta_calls,
-               (coalesce(sum(p.cpu_ns), 0))::bigint AS cpu_ns,
-               (count(*) FILTER (WHERE p.ended_by = 'signal'))::integer AS killed_processes,
-               (coalesce(sum(p.files_dropped), 0))::bigint AS files_dropped,
-               (sum(p.idle_ns))::bigint AS idle_ns,
-               (sum(p.mpi_setup_ns))::bigint AS mpi_setup_ns,
-               (sum(p.cpu_wait_ns))::bigint AS cpu_wait_ns,
-               (max(p.max_rss_kib))::bigint AS max_rss_kib,
-               (sum(js_data.unattributed(p.kernel_rchar, p.posix_read_bytes + p.stdio_read_bytes + p.lower_read_bytes)))::bigint AS unattributed_read_bytes,
-               (sum(js_data.unattributed(p.kernel_wchar, p.posix_write_bytes + p.stdio_write_bytes + p.lower_write_bytes)))::bigint AS unattributed_write_bytes,
-               (count(*) FILTER (WHERE p.kernel_rchar IS NULL))::integer AS kernel_io_unknown
-          FROM js_data.processes p
-          WHERE p.cluster_id = p_cluster AND p.job_id = p_job AND p.step_id = p_step AND p.node = p_node) a
-    WHERE s.cluster_id = p_cluster AND s.job_id = p_job AND s.step_id = p_step AND a.processes > 0
+    FROM js_data.step_node_process_sums a
+    WHERE a.cluster_id = p_cluster AND a.job_id = p_job AND a.step_id = p_step AND a.node = p_node
+      AND s.cluster_id = p_cluster AND s.job_id = p_job AND s.step_id = p_step
 $$;
 COMMENT ON FUNCTION js_data.ingest_step_sums(smallint, bigint, text, text) IS 'add a step record''s processes (js_data.processes of the step on the node) into the sums of its step, once, in the record''s transaction';
 
--- Every step's sums computed from its processes, for steps that hold none yet (this migration;
+-- Every step's sums computed from its step-nodes', for steps that hold none yet (this migration;
 -- synthetic data written straight into the tables, bench/web/synth.sql): one pass over the
--- processes, grouped by step.
+-- processes.
 CREATE FUNCTION js_data.steps_resum() RETURNS bigint
 LANGUAGE plpgsql AS $f$
 DECLARE
     n bigint;
 BEGIN
     UPDATE js_data.steps s SET (processes, wall_ns, compute_ns, mpi_p2p_ns, mpi_coll_ns, io_posix_ns, io_stdio_ns, io_mpiio_ns, read_bytes, write_bytes, meta_calls, cpu_ns, killed_processes, files_dropped, idle_ns, mpi_setup_ns, cpu_wait_ns, max_rss_kib, unattributed_read_bytes, unattributed_write_bytes, kernel_io_unknown) =
-        (a.processes, a.wall_ns, a.compute_ns, a.mpi_p2p_ns, a.mpi_coll_ns, a.io_posix_ns, a.io_stdio_ns, a.io_mpiio_ns, a.read_bytes, a.write_bytes, a.meta_calls, a.cpu_ns, a.killed_processes, a.files_dropped, a.idle_ns, a.mpi_setup_ns, a.cpu_wait_ns, a.max_rss_kib, a.unattributed_read_bytes, a.unattributed_write_bytes, a.kernel_io_unknown)
-    FROM (SELECT p.cluster_id, p.job_id, p.step_id,
-               (count(*))::integer AS processes,
-               (coalesce(sum(p.wall_ns), 0))::bigint AS wall_ns,
-               (coalesce(sum(p.compute_ns), 0))::bigint AS compute_ns,
-               (coalesce(sum(p.mpi_p2p_ns), 0))::bigint AS mpi_p2p_ns,
-               (coalesce(sum(p.mpi_coll_ns), 0))::bigint AS mpi_coll_ns,
-               (coalesce(sum(p.posix_ns), 0))::bigint AS io_posix_ns,
-               (coalesce(sum(p.stdio_ns), 0))::bigint AS io_stdio_ns,
-               (coalesce(sum(p.mpiio_ns), 0))::bigint AS io_mpiio_ns,
-               (coalesce(sum(p.posix_read_bytes) + sum(p.stdio_read_bytes) + sum(p.mpiio_read_bytes), 0))::bigint AS read_bytes,
-               (coalesce(sum(p.posix_write_bytes) + sum(p.stdio_write_bytes) + sum(p.mpiio_write_bytes), 0))::bigint AS write_bytes,
-               (coalesce(sum(p.posix_open_calls) + sum(p.posix_meta_calls) + sum(p.stdio_open_calls) + sum(p.stdio_meta_calls) + sum(p.mpiio_meta_calls), 0))::bigint AS meta_calls,
-               (coalesce(sum(p.cpu_ns), 0))::bigint AS cpu_ns,
-               (count(*) FILTER (WHERE p.ended_by = 'signal'))::integer AS killed_processes,
-               (coalesce(sum(p.files_dropped), 0))::bigint AS files_dropped,
-               (sum(p.idle_ns))::bigint AS idle_ns,
-               (sum(p.mpi_setup_ns))::bigint AS mpi_setup_ns,
-               (sum(p.cpu_wait_ns))::bigint AS cpu_wait_ns,
-               (max(p.max_rss_kib))::bigint AS max_rss_kib,
-               (sum(js_data.unattributed(p.kernel_rchar, p.posix_read_bytes + p.stdio_read_bytes + p.lower_read_bytes)))::bigint AS unattributed_read_bytes,
-               (sum(js_data.unattributed(p.kernel_wchar, p.posix_write_bytes + p.stdio_write_bytes + p.lower_write_bytes)))::bigint AS unattributed_write_bytes,
-               (count(*) FILTER (WHERE p.kernel_rchar IS NULL))::integer AS kernel_io_unknown
-          FROM js_data.processes p
-          GROUP BY p.cluster_id, p.job_id, p.step_id) a
-    WHERE s.cluster_id = a.cluster_id AND s.job_id = a.job_id AND s.step_id = a.step_id AND s.processes = 0;
+        (t.processes, t.wall_ns, t.compute_ns, t.mpi_p2p_ns, t.mpi_coll_ns, t.io_posix_ns, t.io_stdio_ns, t.io_mpiio_ns, t.read_bytes, t.write_bytes, t.meta_calls, t.cpu_ns, t.killed_processes, t.files_dropped, t.idle_ns, t.mpi_setup_ns, t.cpu_wait_ns, t.max_rss_kib, t.unattributed_read_bytes, t.unattributed_write_bytes, t.kernel_io_unknown)
+    FROM (SELECT a.cluster_id, a.job_id, a.step_id,
+                 sum(a.processes)::integer AS processes,
+                 sum(a.wall_ns)::bigint AS wall_ns,
+                 sum(a.compute_ns)::bigint AS compute_ns,
+                 sum(a.mpi_p2p_ns)::bigint AS mpi_p2p_ns,
+                 sum(a.mpi_coll_ns)::bigint AS mpi_coll_ns,
+                 sum(a.io_posix_ns)::bigint AS io_posix_ns,
+                 sum(a.io_stdio_ns)::bigint AS io_stdio_ns,
+                 sum(a.io_mpiio_ns)::bigint AS io_mpiio_ns,
+                 sum(a.read_bytes)::bigint AS read_bytes,
+                 sum(a.write_bytes)::bigint AS write_bytes,
+                 sum(a.meta_calls)::bigint AS meta_calls,
+                 sum(a.cpu_ns)::bigint AS cpu_ns,
+                 sum(a.killed_processes)::integer AS killed_processes,
+                 sum(a.files_dropped)::bigint AS files_dropped,
+                 sum(a.idle_ns)::bigint AS idle_ns,
+                 sum(a.mpi_setup_ns)::bigint AS mpi_setup_ns,
+                 sum(a.cpu_wait_ns)::bigint AS cpu_wait_ns,
+                 max(a.max_rss_kib)::bigint AS max_rss_kib,
+                 sum(a.unattributed_read_bytes)::bigint AS unattributed_read_bytes,
+                 sum(a.unattributed_write_bytes)::bigint AS unattributed_write_bytes,
+                 sum(a.kernel_io_unknown)::integer AS kernel_io_unknown
+          FROM js_data.step_node_process_sums a
+          GROUP BY a.cluster_id, a.job_id, a.step_id) t
+    WHERE s.cluster_id = t.cluster_id AND s.job_id = t.job_id AND s.step_id = t.step_id AND s.processes = 0;
     GET DIAGNOSTICS n = ROW_COUNT;
     RETURN n;
 END $f$;

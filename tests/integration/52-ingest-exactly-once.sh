@@ -9,7 +9,7 @@ need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/profile_ingest/spoolgen
 [ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
-plan 23
+plan 24
 
 # 30 jobs x 2 steps x 2 nodes = 120 step records, 4 profiles each, 50 slices, 3 files each
 JOBS=30 STEPS=2 NODES=2 PROFILES=4 SLICES=50 FILES=3
@@ -61,6 +61,10 @@ exact "kill -9"
 is "$(find "$spool" -mindepth 1 | wc -l)" "0" "kill -9: the spool is empty"
 is "$(q "SELECT count(*) FROM js_data.quarantine")" "0" "kill -9: nothing quarantined"
 is "$(steps_sums_differ "$conn")" 0 "kill -9: every step's kept sums are its processes' (none added twice)"
+# the migration's way (js_data.steps_resum): the sums of steps that hold none, from their processes
+q "UPDATE js_data.steps SET processes = 0, wall_ns = 0, cpu_ns = 0, write_bytes = 0, killed_processes = 0, idle_ns = NULL,
+     max_rss_kib = NULL, kernel_io_unknown = 0" >/dev/null
+is "$(q "SELECT js_data.steps_resum() > 0")|$(steps_sums_differ "$conn")" "t|0" "js_data.steps_resum sums them again from the processes, the same"
 
 # --- 2: PostgreSQL stopped and started under a running daemon --------------------------------
 spool=$work/spool2

@@ -18,7 +18,7 @@ command -v jq >/dev/null || skip_all "jq is not installed"
 api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"
 state=$JS_CLUSTER_DIR/web-e2e.env
 work=$JS_CLUSTER_DIR/web-e2e
-plan 71
+plan 72
 
 # --- real runs -----------------------------------------------------------------------------
 rm -rf "$work"; install -d -m 755 "$work"
@@ -219,6 +219,8 @@ is "$(jq -S -c '[.step.slices[] | .m | with_entries(select(.key | test("^(kernel
   "step: the kernel's counts and the unattributed bytes of its slices equal js.step_kernel_slices (2 nodes)"
 jq -e '[.step.slices[].m.kernel_wchar // 0] | add > 0' <<< "$body" >/dev/null
 ok $? "step: the kernel counted the writes of its slices (profile format 5)"
+is "$(steps_sums_differ "$JS_DB")|$(psql -qAtX -c "SELECT num_nodes || ':' || (processes > 1) FROM js_data.steps WHERE job_id = $sim AND step_id = '0'")" "0|2:true" \
+  "the steps' sums kept by the ingest are their processes', the 2-node step's over both nodes (sql/030_step_sums.sql)"
 # how processes ended (profile format 2): the real runs ended normally; the hand-made one was killed
 get jsalice --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=0
 jq -e '.step.killed_processes == 0 and (.step.process_list | length) == .step.processes and .step.process_list_truncated == false
