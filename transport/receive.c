@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "auth.h"
+#include "credential.h"
 #include "parcel.h"
 #include "store.h"
 
@@ -160,7 +160,7 @@ int main(void)
     }
     /* who sent it: root on a node, and exactly this body */
     uid_t uid;
-    if (jt_credential_check(conf.munge_socket[0] ? conf.munge_socket : NULL, getenv(JT_CREDENTIAL_ENV), body, got, 0, &uid,
+    if (js_credential_check(conf.munge_socket[0] ? conf.munge_socket : NULL, getenv(JS_CREDENTIAL_ENV), body, got, 0, &uid,
                             err, sizeof err) < 0)
         return refuse(403, "Forbidden", got, err);
     struct jt_parcel p;

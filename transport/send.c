@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "auth.h"
+#include "credential.h"
 #include "parcel.h"
 #include "profile_format.h"
 #include "record_format.h"
@@ -51,7 +51,7 @@ struct opts {
 
 struct live_seen {
     char key[NAME_MAX + 2 + JT_NAME_MAX];
-    unsigned char digest[JT_DIGEST_BYTES];
+    unsigned char digest[JS_DIGEST_BYTES];
     time_t sent;
     int seen;
 };
@@ -135,21 +135,21 @@ static int read_file(int dirfd, const char *name, uid_t want_uid, long long max,
     return 0;
 }
 
-static void hex(const unsigned char *d, char out[2 * JT_DIGEST_BYTES + 1])
+static void hex(const unsigned char *d, char out[2 * JS_DIGEST_BYTES + 1])
 {
-    for (int i = 0; i < JT_DIGEST_BYTES; i++)
+    for (int i = 0; i < JS_DIGEST_BYTES; i++)
         sprintf(out + 2 * i, "%02x", d[i]);
 }
 
 /* The digest of the job record the receiver last stored, as hex ("" when none). */
-static void sent_digest(int jobfd, char out[2 * JT_DIGEST_BYTES + 1])
+static void sent_digest(int jobfd, char out[2 * JS_DIGEST_BYTES + 1])
 {
     char *b = NULL, r[256];
     size_t l = 0;
     out[0] = '\0';
-    if (read_file(jobfd, SENT_LEDGER, 0, 256, &b, &l, NULL, r, sizeof r) == 0 && l >= 2 * JT_DIGEST_BYTES) {
-        memcpy(out, b, 2 * JT_DIGEST_BYTES);
-        out[2 * JT_DIGEST_BYTES] = '\0';
+    if (read_file(jobfd, SENT_LEDGER, 0, 256, &b, &l, NULL, r, sizeof r) == 0 && l >= 2 * JS_DIGEST_BYTES) {
+        memcpy(out, b, 2 * JS_DIGEST_BYTES);
+        out[2 * JS_DIGEST_BYTES] = '\0';
     }
     free(b);
 }
@@ -192,13 +192,13 @@ static size_t collect(char *data, size_t size, size_t n, void *arg)
 static int post(const struct jt_buf *b, const char *what, char *reason, size_t rsize)
 {
     char *cred = NULL, why[512];
-    if (jt_credential_make(o.munge_socket, b->data, b->len, &cred, why, sizeof why) < 0) {
+    if (js_credential_make(o.munge_socket, b->data, b->len, &cred, why, sizeof why) < 0) {
         snprintf(reason, rsize, "%s: no credential: %s", what, why);
         return -1;
     }
-    size_t hl = strlen(JT_CREDENTIAL_HEADER) + strlen(cred) + 3;
+    size_t hl = strlen(JS_CREDENTIAL_HEADER) + strlen(cred) + 3;
     char *h = malloc(hl);
-    snprintf(h, hl, "%s: %s", JT_CREDENTIAL_HEADER, cred);
+    snprintf(h, hl, "%s: %s", JS_CREDENTIAL_HEADER, cred);
     free(cred);
     struct curl_slist *headers = curl_slist_append(NULL, h);
     headers = curl_slist_append(headers, "Content-Type: application/x-jobscreen-parcel");
@@ -254,7 +254,7 @@ struct job {
     char *record;       /* job.json, root's, or NULL */
     size_t record_len;
     time_t record_mtime;
-    char record_hex[2 * JT_DIGEST_BYTES + 1];
+    char record_hex[2 * JS_DIGEST_BYTES + 1];
     struct entry *steps, *profiles;
     size_t nsteps, nprofiles;
 };
@@ -331,7 +331,7 @@ static int has_step_record(const struct job *j, const struct jt_name *n)
 
 static void mark_job_record_sent(struct job *j)
 {
-    char have[2 * JT_DIGEST_BYTES + 1];
+    char have[2 * JS_DIGEST_BYTES + 1];
     if (!j->record)
         return;
     sent_digest(j->fd, have);
@@ -472,8 +472,8 @@ static int send_live(struct job *j, const struct entry *e, struct pass *ps)
     size_t len = 0;
     if (read_file(j->pfd, e->name, (uid_t)-1, JS_PROFILE_MAX_BYTES, &data, &len, NULL, reason, sizeof reason) < 0)
         return 0; /* gone (the step ended) or refused: the next pass sees */
-    unsigned char d[JT_DIGEST_BYTES];
-    jt_sha256(data, len, d);
+    unsigned char d[JS_DIGEST_BYTES];
+    js_sha256(data, len, d);
     struct live_seen *l = live_find(key);
     time_t now = time(NULL);
     if (l)
@@ -551,8 +551,8 @@ static void do_job(int spoolfd, const char *dirname, uint32_t id, struct pass *p
     if (r == -1)
         log_error("%s/%s; not sent", dirname, reason);
     if (j.record) {
-        unsigned char d[JT_DIGEST_BYTES];
-        jt_sha256(j.record, j.record_len, d);
+        unsigned char d[JS_DIGEST_BYTES];
+        js_sha256(j.record, j.record_len, d);
         hex(d, j.record_hex);
     }
     list_job(&j);
@@ -564,7 +564,7 @@ static void do_job(int spoolfd, const char *dirname, uint32_t id, struct pass *p
         if (j.profiles[i].n.kind == JT_LIVE && !has_step_record(&j, &j.profiles[i].n))
             send_live(&j, &j.profiles[i], ps);
     /* the job record, when the receiver has not stored this version of it */
-    char have[2 * JT_DIGEST_BYTES + 1];
+    char have[2 * JS_DIGEST_BYTES + 1];
     if (j.record)
         sent_digest(j.fd, have);
     if (j.record && strcmp(have, j.record_hex) != 0 && !stop) {

@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "credential.h"
 #include "jsweb.h"
 
 void jsw_config_defaults(struct jsw_config *cfg)
@@ -39,6 +41,17 @@ static int parse_int(const char *v, int min, int max, int *out)
     if (errno || end == v || *end || n < min || n > max)
         return -1;
     *out = (int)n;
+    return 0;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+    if (!strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcmp(v, "1") || !strcasecmp(v, "on"))
+        *out = true;
+    else if (!strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcmp(v, "0") || !strcasecmp(v, "off"))
+        *out = false;
+    else
+        return -1;
     return 0;
 }
 
@@ -120,6 +133,20 @@ int jsw_config_parse(struct jsw_config *cfg, const char *text, char *err, size_t
                 rc = -1;
                 break;
             }
+        } else if (!strcmp(key, "munge_auth")) {
+            if (parse_bool(val, &cfg->munge_auth)) {
+                snprintf(err, errlen, "line %d: munge_auth: '%s' is not yes or no", line, val);
+                rc = -1;
+                break;
+            }
+        } else if (!strcmp(key, "munge_socket")) {
+            if (val[0] != '/' || strlen(val) >= sizeof cfg->munge_socket) {
+                snprintf(err, errlen, "line %d: munge_socket: '%s' is not an absolute path of at most %zu characters",
+                         line, val, sizeof cfg->munge_socket - 1);
+                rc = -1;
+                break;
+            }
+            snprintf(cfg->munge_socket, sizeof cfg->munge_socket, "%s", val);
         } else {
             snprintf(err, errlen, "line %d: unknown key '%s'", line, key);
             rc = -1;
@@ -189,4 +216,36 @@ bool jsw_is_admin(const struct jsw_config *cfg, const char *user)
         if (!strcmp(cfg->admins[i], user))
             return true;
     return cfg->admin_group[0] && in_group(user, cfg->admin_group);
+}
+
+int jsw_munge_user(const struct jsw_config *cfg, const char *cred, const char *query, char *user, size_t usize,
+                   char *err, size_t errlen)
+{
+    if (!query)
+        query = "";
+    size_t n = strlen(JS_CLI_CREDENTIAL_PREFIX) + strlen(query);
+    char *covered = malloc(n + 1);
+    if (!covered) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    snprintf(covered, n + 1, "%s%s", JS_CLI_CREDENTIAL_PREFIX, query);
+    uid_t uid;
+    int rc = js_credential_check(cfg->munge_socket[0] ? cfg->munge_socket : NULL, cred, covered, n, JS_ANY_UID, &uid,
+                                 err, errlen);
+    free(covered);
+    if (rc < 0)
+        return -1;
+    struct passwd pw, *found = NULL;
+    char buf[4096];
+    if (getpwuid_r(uid, &pw, buf, sizeof buf, &found) != 0 || !found) {
+        snprintf(err, errlen, "the credential's uid %u has no user name on the web server", (unsigned)uid);
+        return -1;
+    }
+    if (!jsw_user_name_valid(found->pw_name) || strlen(found->pw_name) >= usize) {
+        snprintf(err, errlen, "the credential's user name is not one jobscreen accepts");
+        return -1;
+    }
+    snprintf(user, usize, "%s", found->pw_name);
+    return 0;
 }

@@ -446,6 +446,11 @@ static json_t *h_workflow(jsw_db *db, const struct jsw_request *req, int *status
                      wf_names(wf_file_modes), "jobs", jobs, "edges", edges);
 }
 
+static json_int_t int_or(json_t *v, json_int_t dflt)
+{
+    return json_is_integer(v) ? json_integer_value(v) : dflt;
+}
+
 /* One object by its id (param "id") with a list of its children: the job with its files, the
  * file with its accesses. The 404 message reads "no <row_query> <id><whose>". */
 static json_t *object_with_list(jsw_db *db, const struct jsw_request *req, const char *row_query,
@@ -475,8 +480,20 @@ static json_t *object_with_list(jsw_db *db, const struct jsw_request *req, const
 static json_t *h_job(jsw_db *db, const struct jsw_request *req, int *status, char *err,
                      size_t errlen)
 {
-    return object_with_list(db, req, "job", "job_files", "files", " of yours", status, err,
-                            errlen);
+    json_t *body = object_with_list(db, req, "job", "job_files", "files", " of yours", status, err, errlen);
+    if (!body)
+        return NULL;
+    json_t *job = json_object_get(body, "job");
+    struct args a;
+    args_init(&a, req);
+    arg_int(&a, int_or(json_object_get(job, "id"), -1), true);
+    json_t *edges = jsw_db_rows(db, "job_edges", a.n, a.v, err, errlen);
+    if (!edges) {
+        json_decref(body);
+        DBFAIL();
+    }
+    json_object_set_new(job, "edges", edges);
+    return body;
 }
 
 /* node=NAME: a Slurm node name */
@@ -492,11 +509,6 @@ static bool node_name_valid(const char *n)
             return false;
     }
     return true;
-}
-
-static json_int_t int_or(json_t *v, json_int_t dflt)
-{
-    return json_is_integer(v) ? json_integer_value(v) : dflt;
 }
 
 /* The metric names of JS_PROFILE_METRICS (docs/profile-format.md), NULL-terminated, for

@@ -27,6 +27,8 @@ struct jsw_config {
     char admin_group[JSW_NAME_MAX];           /* members of this Unix group see everything */
     int statement_timeout_ms;                 /* per query; 0 = server default */
     int max_rows;                             /* upper bound on list lengths */
+    bool munge_auth;                          /* without REMOTE_USER, a munge credential names the user */
+    char munge_socket[256];                   /* munged's socket ("": munge's default) */
 };
 
 /* Parse the text of a configuration file. Returns 0, or -1 with a message in err
@@ -42,6 +44,11 @@ void jsw_config_defaults(struct jsw_config *cfg);
 bool jsw_user_name_valid(const char *name);
 /* Admin by the configured list, or by membership in admin_group (primary or supplementary). */
 bool jsw_is_admin(const struct jsw_config *cfg, const char *user);
+/* The user a munge credential (the header X-Jobscreen-Credential) names, when munge_auth is
+ * on: munged decodes it (refusing replays and expired ones), it must cover this query string,
+ * and its uid must have a name. 0 with user set, or -1 with the reason. */
+int jsw_munge_user(const struct jsw_config *cfg, const char *cred, const char *query, char *user, size_t usize,
+                   char *err, size_t errlen);
 
 /* --- the request --------------------------------------------------------------------------- */
 struct jsw_param {

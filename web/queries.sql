@@ -244,6 +244,7 @@ SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
                'incomplete', s.incomplete, 'incomplete_reason', s.incomplete_reason,
                'killed_processes', s.killed_processes, 'unrecorded_processes', s.unrecorded_processes,
                'read_bytes', s.read_bytes, 'write_bytes', s.write_bytes, 'live', s.live,
+               'elapsed', s.elapsed_s, 'cpu_ns', s.cpu_ns, 'max_rss_kib', s.max_rss_kib,
                'runtime', jsonb_build_object('compute_ns', s.compute_ns, 'mpi_p2p_ns', s.mpi_p2p_ns,
                    'mpi_coll_ns', s.mpi_coll_ns, 'io_posix_ns', s.io_posix_ns,
                    'io_stdio_ns', s.io_stdio_ns, 'io_mpiio_ns', s.io_mpiio_ns,
@@ -259,12 +260,47 @@ SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
           FROM js.steps s WHERE s.cluster_id = j.cluster_id AND s.job_id = j.job_id
             AND (s.step_id ~ '^[0-9]+$' OR NOT EXISTS (SELECT 1 FROM js.steps n WHERE n.cluster_id = j.cluster_id
                                                        AND n.job_id = j.job_id AND n.step_id ~ '^[0-9]+$'))
-            AND s.step_id <> 'extern') AS runtime
+            AND s.step_id <> 'extern') AS runtime,
+       j.elapsed_s AS elapsed,
+       (SELECT jsonb_build_object('cpu_ns', sum(s.cpu_ns)::bigint, 'max_rss_kib', max(s.max_rss_kib),
+                                  'read_bytes', sum(s.read_bytes)::bigint, 'write_bytes', sum(s.write_bytes)::bigint,
+                                  'profiled_steps', count(*) FILTER (WHERE s.profiled))
+          FROM js.steps s WHERE s.cluster_id = j.cluster_id AND s.job_id = j.job_id
+            AND s.step_id <> 'extern') AS usage
 FROM js.jobs j
 WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
   AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
 ORDER BY j.cluster_id
 LIMIT 1
+
+-- name: job_edges
+-- $4 job id: its edges to and from other jobs (never between its own steps), one row per other
+-- job, direction and kind: the scheduler's condition, file edges with their number of files and
+-- up to 3 of their paths. The other end must be a job the viewer may see, so another user's
+-- job never shows.
+WITH me AS MATERIALIZED (
+    SELECT j.cluster_id, j.job_id FROM js.jobs j
+    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+      AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3))
+      AND j.job_id = $4::bigint
+    ORDER BY j.cluster_id LIMIT 1),
+e AS (
+    SELECT d.kind, 'in' AS direction, d.from_job AS other, d.cluster_id, d.condition, d.file_id, d.path
+    FROM me JOIN js.dependencies d ON d.cluster_id = me.cluster_id AND d.to_job = me.job_id
+    WHERE d.from_job <> me.job_id
+    UNION ALL
+    SELECT d.kind, 'out', d.to_job, d.cluster_id, d.condition, d.file_id, d.path
+    FROM me JOIN js.dependencies d ON d.cluster_id = me.cluster_id AND d.from_job = me.job_id
+    WHERE d.to_job <> me.job_id)
+SELECT e.direction, e.kind, e.other AS job, o.name, o.state,
+       min(e.condition) AS condition,
+       count(DISTINCT e.file_id) AS files,
+       to_jsonb((array_agg(DISTINCT e.path) FILTER (WHERE e.path IS NOT NULL))[1:3]) AS paths
+FROM e
+JOIN js.jobs o ON o.cluster_id = e.cluster_id AND o.job_id = e.other
+WHERE ($2::boolean OR o.user_name = $1)
+GROUP BY e.direction, e.kind, e.other, o.name, o.state
+ORDER BY e.direction, e.other, e.kind
 
 -- name: job_files
 -- $4 job id: the files its steps accessed, merged over steps and nodes

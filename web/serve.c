@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "credential.h"
 #include "jsweb.h"
 
 #ifndef JSW_DEFAULT_CONF
@@ -105,8 +106,25 @@ static int serve(struct jsw_server *s, const struct jsw_io *io)
     }
     const struct jsw_config *cfg = &s->cfg;
 
-    /* Only the name the web server authenticated counts; without one, nothing is shown. */
+    /* Only the name the web server authenticated counts, or where the site allows it
+     * (munge_auth), the user a munge credential proves: the terminal report's way, as Slurm's
+     * own commands authenticate. Without either, nothing is shown. */
     const char *user = jsw_io_getenv(io, "REMOTE_USER");
+    char proven[JSW_NAME_MAX];
+    if ((!user || !*user) && cfg->munge_auth) {
+        const char *cred = jsw_io_getenv(io, JS_CREDENTIAL_ENV);
+        if (!cred || !*cred) {
+            jsw_reply_error(401, "not authenticated: no REMOTE_USER and no munge credential (header "
+                                 JS_CREDENTIAL_HEADER ")");
+            return 401;
+        }
+        if (jsw_munge_user(cfg, cred, jsw_io_getenv(io, "QUERY_STRING"), proven, sizeof proven, err, sizeof err)) {
+            fprintf(stderr, "jobscreen.cgi: munge credential refused: %s\n", err);
+            jsw_reply_error(401, "not authenticated: %s", err);
+            return 401;
+        }
+        user = proven;
+    }
     if (!user || !*user) {
         jsw_reply_error(401, "not authenticated: the web server passed no REMOTE_USER");
         return 401;

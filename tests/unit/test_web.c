@@ -49,6 +49,24 @@ static void config_rejects_unknown_keys_and_bad_values_with_line_numbers(void **
     assert_string_equal(err, "line 1: expected 'key = value'");
     assert_int_equal(jsw_config_load(&c, "/nonexistent/web.conf", err, sizeof err), -1);
     assert_non_null(strstr(err, "No such file"));
+    assert_int_equal(jsw_config_parse(&c, "munge_auth = maybe\n", err, sizeof err), -1);
+    assert_string_equal(err, "line 1: munge_auth: 'maybe' is not yes or no");
+    assert_int_equal(jsw_config_parse(&c, "munge_socket = run/munge\n", err, sizeof err), -1);
+    assert_non_null(strstr(err, "line 1: munge_socket: 'run/munge' is not an absolute path"));
+}
+
+static void config_munge_auth_is_off_unless_asked_for(void **state)
+{
+    (void)state;
+    struct jsw_config c;
+    jsw_config_defaults(&c);
+    assert_false(c.munge_auth);
+    assert_string_equal(c.munge_socket, "");
+    assert_int_equal(jsw_config_parse(&c, "munge_auth = yes\nmunge_socket = /run/m/s.2\n", err, sizeof err), 0);
+    assert_true(c.munge_auth);
+    assert_string_equal(c.munge_socket, "/run/m/s.2");
+    assert_int_equal(jsw_config_parse(&c, "munge_auth = off\n", err, sizeof err), 0);
+    assert_false(c.munge_auth);
 }
 
 static void admin_group_membership_counts_primary_group(void **state)
@@ -219,6 +237,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(config_parses_keys_comments_and_admin_lists),
         cmocka_unit_test(config_rejects_unknown_keys_and_bad_values_with_line_numbers),
+        cmocka_unit_test(config_munge_auth_is_off_unless_asked_for),
         cmocka_unit_test(admin_group_membership_counts_primary_group),
         cmocka_unit_test(user_names_are_strict),
         cmocka_unit_test(query_strings_decode_and_refuse_junk),

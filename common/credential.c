@@ -1,7 +1,7 @@
-/* Parcel credentials: munge + SHA-256 (auth.h). */
+/* Munge credentials over a body: munge + SHA-256 (credential.h). */
 #include "config.h"
 
-#include "auth.h"
+#include "credential.h"
 
 #include <munge.h>
 #include <openssl/evp.h>
@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-int jt_sha256(const void *data, size_t len, unsigned char out[JT_DIGEST_BYTES])
+int js_sha256(const void *data, size_t len, unsigned char out[JS_DIGEST_BYTES])
 {
     unsigned int n = 0;
-    return EVP_Digest(data, len, out, &n, EVP_sha256(), NULL) == 1 && n == JT_DIGEST_BYTES ? 0 : -1;
+    return EVP_Digest(data, len, out, &n, EVP_sha256(), NULL) == 1 && n == JS_DIGEST_BYTES ? 0 : -1;
 }
 
 static munge_ctx_t context(const char *socket, char *reason, size_t rsize)
@@ -30,11 +30,11 @@ static munge_ctx_t context(const char *socket, char *reason, size_t rsize)
     return ctx;
 }
 
-int jt_credential_make(const char *socket, const void *body, size_t len, char **cred, char *reason, size_t rsize)
+int js_credential_make(const char *socket, const void *body, size_t len, char **cred, char *reason, size_t rsize)
 {
-    unsigned char digest[JT_DIGEST_BYTES];
+    unsigned char digest[JS_DIGEST_BYTES];
     *cred = NULL;
-    if (jt_sha256(body, len, digest) < 0) {
+    if (js_sha256(body, len, digest) < 0) {
         snprintf(reason, rsize, "SHA-256 failed");
         return -1;
     }
@@ -48,12 +48,12 @@ int jt_credential_make(const char *socket, const void *body, size_t len, char **
     return e == EMUNGE_SUCCESS ? 0 : -1;
 }
 
-int jt_credential_check(const char *socket, const char *cred, const void *body, size_t len, uid_t want_uid, uid_t *uid,
+int js_credential_check(const char *socket, const char *cred, const void *body, size_t len, uid_t want_uid, uid_t *uid,
                         char *reason, size_t rsize)
 {
     *uid = (uid_t)-1;
     if (!cred || !*cred) {
-        snprintf(reason, rsize, "no credential (header " JT_CREDENTIAL_HEADER ")");
+        snprintf(reason, rsize, "no credential (header " JS_CREDENTIAL_HEADER ")");
         return -1;
     }
     munge_ctx_t ctx = context(socket, reason, rsize);
@@ -64,17 +64,17 @@ int jt_credential_check(const char *socket, const char *cred, const void *body, 
     gid_t gid;
     munge_err_t e = munge_decode(cred, ctx, &payload, &plen, uid, &gid);
     int rc = -1;
-    unsigned char digest[JT_DIGEST_BYTES];
+    unsigned char digest[JS_DIGEST_BYTES];
     if (e != EMUNGE_SUCCESS) {
         /* munged names the cause: replayed, expired, invalid, ... */
         snprintf(reason, rsize, "credential refused by munge: %s", munge_ctx_strerror(ctx) ? munge_ctx_strerror(ctx) : munge_strerror(e));
         if (e != EMUNGE_CRED_REPLAYED && e != EMUNGE_CRED_EXPIRED && e != EMUNGE_CRED_REWOUND)
             *uid = (uid_t)-1;
-    } else if (*uid != want_uid)
-        snprintf(reason, rsize, "credential of uid %u, not of uid %u (root on a node)", (unsigned)*uid, (unsigned)want_uid);
-    else if (jt_sha256(body, len, digest) < 0)
+    } else if (want_uid != JS_ANY_UID && *uid != want_uid)
+        snprintf(reason, rsize, "credential of uid %u, not of uid %u", (unsigned)*uid, (unsigned)want_uid);
+    else if (js_sha256(body, len, digest) < 0)
         snprintf(reason, rsize, "SHA-256 failed");
-    else if (plen != JT_DIGEST_BYTES || memcmp(payload, digest, JT_DIGEST_BYTES) != 0)
+    else if (plen != JS_DIGEST_BYTES || memcmp(payload, digest, JS_DIGEST_BYTES) != 0)
         snprintf(reason, rsize, "the body does not match the credential's SHA-256 (altered after the credential was made)");
     else
         rc = 0;

@@ -1,0 +1,247 @@
+/* Unit tests of the terminal report's text (web/report.c): human units, strings made safe for
+ * a terminal, and whole reports of crafted replies: 80 columns, no control character from the
+ * reply, the figures computed right. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "web/report.h"
+
+static char b[256];
+
+static void bytes_in_binary_units(void **state)
+{
+    (void)state;
+    jsr_bytes(b, sizeof b, 0);
+    assert_string_equal(b, "0 B");
+    jsr_bytes(b, sizeof b, 1023);
+    assert_string_equal(b, "1023 B");
+    jsr_bytes(b, sizeof b, 1536);
+    assert_string_equal(b, "1.5 KiB");
+    jsr_bytes(b, sizeof b, 3.0 * 1048576);
+    assert_string_equal(b, "3.0 MiB");
+    jsr_bytes(b, sizeof b, 1.25 * 1073741824);
+    assert_string_equal(b, "1.2 GiB");
+}
+
+static void durations_clocks_percentages(void **state)
+{
+    (void)state;
+    jsr_duration(b, sizeof b, 45);
+    assert_string_equal(b, "45 s");
+    jsr_duration(b, sizeof b, 725);
+    assert_string_equal(b, "12 min 05 s");
+    jsr_duration(b, sizeof b, 3 * 3600 + 7 * 60 + 20);
+    assert_string_equal(b, "3 h 07 min");
+    jsr_duration(b, sizeof b, 2 * 86400 + 4 * 3600);
+    assert_string_equal(b, "2 d 04 h");
+    jsr_duration(b, sizeof b, -5);
+    assert_string_equal(b, "0 s");
+    jsr_clock(b, sizeof b, 725);
+    assert_string_equal(b, "00:12:05");
+    jsr_clock(b, sizeof b, 86400 + 2 * 3600 + 3 * 60 + 4);
+    assert_string_equal(b, "1-02:03:04");
+    jsr_percent(b, sizeof b, 1, 0);
+    assert_string_equal(b, "-");
+    jsr_percent(b, sizeof b, 1, 8);
+    assert_string_equal(b, "12.5%");
+}
+
+static void strings_lose_control_characters_and_fit(void **state)
+{
+    (void)state;
+    jsr_clean(b, sizeof b, "a\x1b[31mb\r\n\x7f", 0, 1);
+    assert_string_equal(b, "a?[31mb???");
+    jsr_clean(b, sizeof b, "x\xc2\x9b" "2Jy", 0, 1); /* C1 CSI */
+    assert_string_equal(b, "x?2Jy");
+    jsr_clean(b, sizeof b, "\xff\xfe", 0, 1); /* not UTF-8 */
+    assert_string_equal(b, "??");
+    jsr_clean(b, sizeof b, "abcdefgh", 5, 1);
+    assert_string_equal(b, "abcd~");
+    jsr_clean(b, sizeof b, "abcdefgh", 5, 0);
+    assert_string_equal(b, "~efgh");
+    jsr_clean(b, sizeof b, "h\xc3\xa9llo", 3, 1);
+    assert_string_equal(b, "h\xc3\xa9~");
+    jsr_clean(b, sizeof b, "abc", 3, 1);
+    assert_string_equal(b, "abc");
+    jsr_clean(b, sizeof b, NULL, 3, 1);
+    assert_string_equal(b, "");
+    char small[4];
+    jsr_clean(small, sizeof small, "abcdef", 0, 1);
+    assert_string_equal(small, "abc");
+}
+
+/* the report of a JSON text, with its checks: no control character but '\n', lines of at most
+ * 79 characters */
+static char *report(const char *json, int workflow)
+{
+    json_error_t e;
+    json_t *j = json_loads(json, 0, &e);
+    if (!j)
+        fail_msg("bad test JSON: %s", e.text);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (workflow)
+        jsr_workflow(f, j, 1767600000);
+    else
+        jsr_job(f, j, 1767600000);
+    fclose(f);
+    json_decref(j);
+    int col = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == '\n') {
+            col = 0;
+            continue;
+        }
+        if (*p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+            fail_msg("control character 0x%02x in the report:\n%s", *p, text);
+        if ((*p & 0xc0) != 0x80 && ++col > 79)
+            fail_msg("a line longer than 79 characters:\n%s", text);
+    }
+    return text;
+}
+
+static const char *const job_json =
+    "{\"id\": 4711, \"name\": \"sim\\u001b[2J\\u009b31m\", \"user\": \"alice\", \"cluster\": \"c1\","
+    " \"state\": \"COMPLETED\", \"exit_code\": 0, \"reason\": \"None\", \"workflow_id\": 17, \"workflow\": \"wf\","
+    " \"submit\": 1767590000, \"start\": 1767590010, \"end\": 1767590410, \"elapsed\": 400,"
+    " \"nodes\": 2, \"cpus\": 8, \"node_list\": \"node[1-2]\", \"partition\": \"debug\", \"account\": null,"
+    " \"usage\": {\"cpu_ns\": 1600000000000, \"max_rss_kib\": 1048576, \"read_bytes\": 3145728,"
+    "            \"write_bytes\": 1024, \"profiled_steps\": 2},"
+    " \"runtime\": {\"compute_ns\": 600, \"mpi_p2p_ns\": 100, \"mpi_coll_ns\": 100, \"io_posix_ns\": 200},"
+    " \"steps\": ["
+    "  {\"step\": \"extern\", \"name\": \"extern\", \"state\": \"COMPLETED\", \"profiled\": false},"
+    "  {\"step\": \"batch\", \"name\": \"batch\", \"state\": \"COMPLETED\", \"start\": 1767590010,"
+    "   \"end\": 1767590410, \"elapsed\": 400, \"cpus\": 4, \"profiled\": true, \"cpu_ns\": 4000000000,"
+    "   \"max_rss_kib\": 2048, \"read_bytes\": 0, \"write_bytes\": 0, \"runtime\": {\"idle_ns\": 5}},"
+    "  {\"step\": \"0\", \"name\": \"a-very-long-step-name-indeed\", \"state\": \"OUT_OF_MEMORY\","
+    "   \"start\": 1767590011, \"end\": 1767590409, \"elapsed\": 398, \"cpus\": 8, \"profiled\": true,"
+    "   \"cpu_ns\": 1592000000000, \"max_rss_kib\": 1048576, \"read_bytes\": 3145728, \"write_bytes\": 1024,"
+    "   \"incomplete_reason\": \"1 profile quarantined: field \\\"totals\\\" is missing\\n\\u001b]0;x\\u0007\","
+    "   \"runtime\": {\"compute_ns\": 600, \"mpi_p2p_ns\": 100, \"mpi_coll_ns\": 100, \"io_posix_ns\": 200}}],"
+    " \"files\": ["
+    "  {\"path\": \"/a\", \"mode\": \"r\", \"read_bytes\": 10, \"write_bytes\": 0},"
+    "  {\"path\": \"/b\", \"mode\": \"r\", \"read_bytes\": 3000000, \"write_bytes\": 0},"
+    "  {\"path\": \"/c\", \"mode\": \"w\", \"read_bytes\": 0, \"write_bytes\": 1024},"
+    "  {\"path\": \"/d\\u001b[1m\", \"mode\": \"r\", \"read_bytes\": 20, \"write_bytes\": 0},"
+    "  {\"path\": \"/e\", \"mode\": \"r\", \"read_bytes\": 30, \"write_bytes\": 0},"
+    "  {\"path\": \"/f\", \"mode\": \"r\", \"read_bytes\": 1, \"write_bytes\": 0},"
+    "  {\"path\": \"/scratch/project/a/very/deep/directory/tree/with/a/long/name/output.h5\","
+    "   \"mode\": \"rw\", \"read_bytes\": 40, \"write_bytes\": 40}],"
+    " \"edges\": ["
+    "  {\"direction\": \"in\", \"kind\": \"scheduler\", \"job\": 4700, \"name\": \"prep\", \"state\": \"COMPLETED\","
+    "   \"condition\": \"afterok\", \"files\": 0, \"paths\": null},"
+    "  {\"direction\": \"out\", \"kind\": \"file\", \"job\": 4712, \"name\": \"post\", \"state\": \"PENDING\","
+    "   \"condition\": null, \"files\": 3, \"paths\": [\"/scratch/project/results/out.h5\"]}]}";
+
+static void job_report_figures_and_safety(void **state)
+{
+    (void)state;
+    char *t = report(job_json, 0);
+    /* the header, the figures, in human units */
+    assert_non_null(strstr(t, "Job 4711 \"sim?[2J?31m\" of alice on c1: COMPLETED, exit code 0\n"));
+    assert_non_null(strstr(t, "  workflow   wf (jobscreen -w 17)\n"));
+    assert_non_null(strstr(t, "  CPU        efficiency 50.0%: 26 min 40 s of CPU time in 8 CPUs x 6 min 40 s\n"));
+    assert_non_null(strstr(t, "  memory     peak 1.0 GiB (its largest process)\n"));
+    assert_non_null(strstr(t, "  I/O        read 3.0 MiB, written 1.0 KiB\n"));
+    assert_non_null(strstr(t, "  runtime    compute 60.0%, MPI 20.0%, I/O 20.0%\n"));
+    /* steps: extern left out, names cut to the column, CPU efficiency per step */
+    assert_null(strstr(t, "extern"));
+    assert_non_null(strstr(t, "  0      a-very-lon~ OUT_OF_ME~   00:06:38  50.0%   1.0 GiB   3.0 MiB   1.0 KiB\n"));
+    assert_non_null(strstr(t, "  batch  batch       COMPLETED    00:06:40   0.2%   2.0 MiB       0 B       0 B\n"));
+    assert_non_null(strstr(t, "  batch  idle 100.0%\n"));
+    assert_non_null(strstr(t, "  step 0   1 profile quarantined: field \"totals\" is missing??]0;x?\n"));
+    /* files: the 5 with the most bytes, most first, a long path keeps its end */
+    assert_non_null(strstr(t, "Files: 7, the 5 with the most bytes"));
+    char *pb = strstr(t, "  /b "), *pc = strstr(t, "  /c "), *pd = strstr(t, "  /d?[1m ");
+    char *plong = strstr(t, "  ~/very/deep/directory/tree/with/a/long/name/output.h5 rw      40 B      40 B\n");
+    assert_non_null(pb);
+    assert_non_null(pc);
+    assert_non_null(pd);
+    assert_non_null(plong);
+    assert_true(pb < pc && pc < plong && plong < pd);
+    assert_null(strstr(t, "  /a "));
+    assert_null(strstr(t, "  /f "));
+    /* related jobs, with why */
+    assert_non_null(strstr(t, "  after  4700       prep         COMPLETED  scheduler: afterok\n"));
+    assert_non_null(strstr(t, "  before 4712       post         PENDING    file: ~/project/results/out.h5 +2\n"));
+    free(t);
+}
+
+static void job_never_started_and_running(void **state)
+{
+    (void)state;
+    char *t = report("{\"id\": 5, \"name\": \"w\", \"user\": \"u\", \"cluster\": \"c\", \"state\": \"PENDING\","
+                     " \"reason\": \"DependencyNeverSatisfied\", \"submit\": 1767590000, \"start\": null,"
+                     " \"end\": null, \"steps\": [], \"files\": [], \"edges\": []}",
+                     0);
+    assert_non_null(strstr(t, "Job 5 \"w\" of u on c: PENDING\n"));
+    assert_non_null(strstr(t, "  reason     DependencyNeverSatisfied\n"));
+    assert_non_null(strstr(t, "  started    not yet"));
+    assert_null(strstr(t, "CPU        efficiency"));
+    assert_non_null(strstr(t, "Steps: none recorded yet\n"));
+    assert_non_null(strstr(t, "Files: none recorded\n"));
+    assert_non_null(strstr(t, "Related jobs: none of yours\n"));
+    free(t);
+    /* running since 100 s before "now", 50 s of CPU on 1 CPU so far */
+    t = report("{\"id\": 6, \"name\": \"r\", \"user\": \"u\", \"cluster\": \"c\", \"state\": \"RUNNING\","
+               " \"array_job_id\": 3, \"array_task_id\": 2, \"submit\": 1767599900, \"start\": 1767599900,"
+               " \"end\": null, \"nodes\": 1, \"cpus\": 1, \"usage\": {\"cpu_ns\": 50000000000, \"profiled_steps\": 1},"
+               " \"steps\": [], \"files\": [], \"edges\": []}",
+               0);
+    assert_non_null(strstr(t, "Job 3_2 \"r\" of u on c: RUNNING\n"));
+    assert_non_null(strstr(t, "  running    for 1 min 40 s (the figures below are so far)\n"));
+    assert_non_null(strstr(t, "  resources  1 node, 1 CPU, partition -\n"));
+    assert_non_null(strstr(t, "Steps: none recorded yet\n"));
+    assert_non_null(strstr(t, "  CPU        efficiency 50.0%"));
+    assert_non_null(strstr(t, "  memory     not measured\n"));
+    free(t);
+}
+
+static void workflow_report(void **state)
+{
+    (void)state;
+    char *t = report(
+        "{\"workflow\": {\"id\": 7, \"cluster\": \"c\", \"user\": \"alice\", \"workflow\": \"sample\", \"jobs\": 3,"
+        "  \"jobs_not_ok\": 1, \"submit\": 1767590000, \"start\": 1767590010, \"end\": 1767590130},"
+        " \"t0\": 1767590000,"
+        " \"job_fields\": [\"id\", \"name\", \"state\", \"submit\", \"start\", \"end\", \"steps\", \"array_job_id\","
+        "  \"array_task_id\"],"
+        " \"step_fields\": [\"step\", \"start\", \"end\", \"runtime_ms\", \"files\"],"
+        " \"runtime_fields\": [\"compute\", \"mpi_p2p\", \"mpi_coll\", \"io_posix\", \"io_stdio\", \"io_mpiio\","
+        "  \"mpi_setup\", \"cpu_wait\", \"idle\"],"
+        " \"jobs\": [[11, \"gen\\u001b\", \"COMPLETED\", 0, 10000, 70000, [[\"0\", 10000, 70000, [10, 0, 0, 30]]]],"
+        "          [12, \"sim\", \"FAILED\", 0, 70000, 130000, [[\"0\", 70000, 130000, [50, 40, 10]]]],"
+        "          [14, \"task\", \"PENDING\", 0, null, null, [], 13, 1]],"
+        " \"edges\": {\"scheduler\": [[11, 12]], \"time\": [], \"file\": [[11, 12, \"0\", \"0\", 2]]}}",
+        1);
+    assert_non_null(strstr(t, "Workflow 7 \"sample\" of alice on c: 3 jobs, 1 not completed\n"));
+    assert_non_null(strstr(t, "  11       gen?         COMPLETED "));
+    assert_non_null(strstr(t, "   00:01:00 I/O 75%\n"));
+    assert_non_null(strstr(t, "  12       sim          FAILED    "));
+    assert_non_null(strstr(t, "   00:01:00 compute 50%\n"));
+    assert_non_null(strstr(t, "  13_1     task         PENDING    -                            - -\n"));
+    assert_non_null(strstr(t, "Edges: 1 scheduler, 1 file, 0 time"));
+    free(t);
+}
+
+int main(void)
+{
+    setenv("TZ", "UTC", 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bytes_in_binary_units),
+        cmocka_unit_test(durations_clocks_percentages),
+        cmocka_unit_test(strings_lose_control_characters_and_fit),
+        cmocka_unit_test(job_report_figures_and_safety),
+        cmocka_unit_test(job_never_started_and_running),
+        cmocka_unit_test(workflow_report),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

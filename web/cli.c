@@ -1,0 +1,299 @@
+/* jobscreen(1): the terminal report of one of the caller's jobs or workflows, from the site's
+ * jobscreen.cgi (docs/cli.md). The caller's identity is proven as Slurm's own commands prove
+ * it: a munge credential, made here as the calling user, covers the exact request and the CGI
+ * has munged decode it (munge_auth in jobscreen-web.conf(5)); munged refuses a credential used
+ * twice or older than its TTL. The CGI decides what the user may see (their own jobs; admins
+ * all), as for the viewer. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <curl/curl.h>
+#include <jansson.h>
+
+#include "credential.h"
+#include "report.h"
+
+#ifndef JSR_DEFAULT_CONF
+#define JSR_DEFAULT_CONF "/etc/jobscreen/cli.conf"
+#endif
+
+/* exit statuses (docs/cli.md) */
+enum { EXIT_REFUSED = 1, EXIT_USAGE = 2, EXIT_SERVER = 3 };
+
+#define REPLY_MAX (256u << 20) /* a reply larger than this is not a jobscreen reply */
+
+struct settings {
+    char url[1024];
+    char munge_socket[256];
+};
+
+static int usage(FILE *out, int status)
+{
+    fprintf(out, "usage: jobscreen [--json] [--cluster NAME] [--url URL] JOBID\n"
+                 "       jobscreen [--json] [--cluster NAME] [--url URL] -w WORKFLOW\n"
+                 "The report of one of your jobs (state, times, CPU efficiency, peak memory, I/O, top\n"
+                 "files, runtime share per step, related jobs) or workflows. See jobscreen(1).\n");
+    return status;
+}
+
+/* "key = value" lines, '#' comments: url and munge_socket. A missing file is no error when
+ * it is the default one (the URL may come from --url or JOBSCREEN_URL). */
+static int read_settings(struct settings *st, const char *path, bool must_exist)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (!must_exist && errno == ENOENT)
+            return 0;
+        fprintf(stderr, "jobscreen: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    char line[1300];
+    int n = 0, rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        n++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *eq = strchr(line, '='), *k = line;
+        while (isspace((unsigned char)*k))
+            k++;
+        if (!*k)
+            continue;
+        if (!eq) {
+            fprintf(stderr, "jobscreen: %s: line %d: expected 'key = value'\n", path, n);
+            rc = -1;
+            break;
+        }
+        char *v = eq + 1, *e = eq;
+        while (e > k && isspace((unsigned char)e[-1]))
+            e--;
+        *e = '\0';
+        while (isspace((unsigned char)*v))
+            v++;
+        for (e = v + strlen(v); e > v && isspace((unsigned char)e[-1]);)
+            *--e = '\0';
+        char *dst = !strcmp(k, "url") ? st->url : !strcmp(k, "munge_socket") ? st->munge_socket : NULL;
+        size_t cap = dst == st->url ? sizeof st->url : sizeof st->munge_socket;
+        if (!dst) {
+            fprintf(stderr, "jobscreen: %s: line %d: unknown key '%s'\n", path, n, k);
+            rc = -1;
+            break;
+        }
+        if (strlen(v) >= cap) {
+            fprintf(stderr, "jobscreen: %s: line %d: %s is too long\n", path, n, k);
+            rc = -1;
+            break;
+        }
+        snprintf(dst, cap, "%s", v);
+    }
+    fclose(f);
+    return rc;
+}
+
+struct buffer {
+    char *data;
+    size_t len;
+};
+
+static size_t collect(char *p, size_t size, size_t n, void *ctx)
+{
+    struct buffer *b = ctx;
+    size_t add = size * n;
+    if (b->len + add > REPLY_MAX)
+        return 0;
+    char *d = realloc(b->data, b->len + add + 1);
+    if (!d)
+        return 0;
+    memcpy(d + b->len, p, add);
+    b->data = d;
+    b->len += add;
+    d[b->len] = '\0';
+    return add;
+}
+
+/* GET url?query with a credential over the query; the reply parsed. NULL (with the message
+ * written, *status set) when it fails. */
+static json_t *fetch(const struct settings *st, const char *query, int *status)
+{
+    *status = EXIT_SERVER;
+    size_t cn = strlen(JS_CLI_CREDENTIAL_PREFIX) + strlen(query);
+    char *covered = malloc(cn + 1), *cred = NULL, why[256];
+    if (!covered)
+        return NULL;
+    snprintf(covered, cn + 1, "%s%s", JS_CLI_CREDENTIAL_PREFIX, query);
+    int rc = js_credential_make(st->munge_socket[0] ? st->munge_socket : NULL, covered, cn, &cred, why, sizeof why);
+    free(covered);
+    if (rc < 0) {
+        fprintf(stderr, "jobscreen: cannot prove who you are: %s (is munged running?)\n", why);
+        return NULL;
+    }
+    size_t hl = strlen(JS_CREDENTIAL_HEADER) + strlen(cred) + 3, ul = strlen(st->url) + strlen(query) + 2;
+    char *header = malloc(hl), *url = malloc(ul);
+    struct buffer body = { 0 };
+    json_t *reply = NULL;
+    CURL *c = curl_easy_init();
+    if (!header || !url || !c) {
+        fprintf(stderr, "jobscreen: out of memory\n");
+        goto out;
+    }
+    snprintf(header, hl, "%s: %s", JS_CREDENTIAL_HEADER, cred);
+    snprintf(url, ul, "%s%s%s", st->url, strchr(st->url, '?') ? "&" : "?", query);
+    struct curl_slist *headers = curl_slist_append(NULL, header);
+    char errbuf[CURL_ERROR_SIZE] = "";
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(c, CURLOPT_USERAGENT, "jobscreen/" PACKAGE_VERSION);
+    curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &body);
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT, 120L);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    CURLcode cc = curl_easy_perform(c);
+    curl_slist_free_all(headers);
+    long http = 0;
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &http);
+    if (cc != CURLE_OK) {
+        fprintf(stderr, "jobscreen: %s: %s\n", st->url, errbuf[0] ? errbuf : curl_easy_strerror(cc));
+        goto out;
+    }
+    json_error_t je;
+    reply = body.data ? json_loadb(body.data, body.len, 0, &je) : NULL;
+    if (!reply || !json_is_object(reply)) {
+        fprintf(stderr, "jobscreen: %s: HTTP %ld, not a jobscreen reply\n", st->url, http);
+        json_decref(reply);
+        reply = NULL;
+        goto out;
+    }
+    if (http != 200) {
+        /* the server's message ("no job 12 of yours"), its control characters replaced */
+        const char *msg = json_string_value(json_object_get(json_object_get(reply, "error"), "message"));
+        char clean[512];
+        jsr_clean(clean, sizeof clean, msg ? msg : "refused", 400, 1);
+        fprintf(stderr, "jobscreen: %s\n", clean);
+        *status = http >= 400 && http < 500 ? EXIT_REFUSED : EXIT_SERVER;
+        json_decref(reply);
+        reply = NULL;
+        goto out;
+    }
+    *status = 0;
+out:
+    if (c)
+        curl_easy_cleanup(c);
+    free(header);
+    free(url);
+    free(body.data);
+    free(cred);
+    return reply;
+}
+
+/* a Slurm cluster name as the CGI takes it */
+static bool name_valid(const char *s)
+{
+    if (!*s || strlen(s) > 63)
+        return false;
+    for (const char *p = s; *p; p++)
+        if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
+            return false;
+    return true;
+}
+
+/* a positive decimal id */
+static bool id_valid(const char *s)
+{
+    if (!*s || strlen(s) > 18)
+        return false;
+    for (const char *p = s; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            return false;
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = { { "json", no_argument, NULL, 'j' },
+                                              { "cluster", required_argument, NULL, 'c' },
+                                              { "url", required_argument, NULL, 'u' },
+                                              { "workflow", required_argument, NULL, 'w' },
+                                              { "help", no_argument, NULL, 'h' },
+                                              { "version", no_argument, NULL, 'V' },
+                                              { NULL, 0, NULL, 0 } };
+    bool json = false;
+    const char *cluster = NULL, *url = NULL, *workflow = NULL;
+    int o;
+    while ((o = getopt_long(argc, argv, "jc:u:w:hV", longopts, NULL)) != -1) {
+        switch (o) {
+        case 'j': json = true; break;
+        case 'c': cluster = optarg; break;
+        case 'u': url = optarg; break;
+        case 'w': workflow = optarg; break;
+        case 'h': return usage(stdout, 0);
+        case 'V': printf("jobscreen %s\n", PACKAGE_VERSION); return 0;
+        default: return usage(stderr, EXIT_USAGE);
+        }
+    }
+    const char *id = workflow ? workflow : optind < argc ? argv[optind++] : NULL;
+    if (!id || optind < argc)
+        return usage(stderr, EXIT_USAGE);
+    if (!id_valid(id)) {
+        if (strchr(id, '_'))
+            fprintf(stderr, "jobscreen: '%s': give an array task by its own job id (sacct -j %s -o JobIDRaw)\n", id, id);
+        else
+            fprintf(stderr, "jobscreen: '%s' is not a %s id\n", id, workflow ? "workflow" : "job");
+        return EXIT_USAGE;
+    }
+    if (cluster && !name_valid(cluster)) {
+        fprintf(stderr, "jobscreen: '%s' is not a cluster name\n", cluster);
+        return EXIT_USAGE;
+    }
+
+    struct settings st = { "", "" };
+    const char *conf = getenv("JOBSCREEN_CLI_CONF");
+    if (read_settings(&st, conf && *conf ? conf : JSR_DEFAULT_CONF, conf && *conf) < 0)
+        return EXIT_USAGE;
+    if (!url)
+        url = getenv("JOBSCREEN_URL");
+    if (url && *url)
+        snprintf(st.url, sizeof st.url, "%s", url);
+    if (!st.url[0]) {
+        fprintf(stderr, "jobscreen: no server: set url in %s (or JOBSCREEN_URL, or --url)\n",
+                conf && *conf ? conf : JSR_DEFAULT_CONF);
+        return EXIT_USAGE;
+    }
+
+    char query[256];
+    snprintf(query, sizeof query, "q=%s&id=%s%s%s", workflow ? "workflow" : "job", id,
+             cluster ? "&cluster=" : "", cluster ? cluster : "");
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        fprintf(stderr, "jobscreen: libcurl does not start\n");
+        return EXIT_SERVER;
+    }
+    int status;
+    json_t *reply = fetch(&st, query, &status);
+    if (reply) {
+        if (json)
+            json_dumpf(workflow ? reply : json_object_get(reply, "job"), stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+        else if (workflow)
+            jsr_workflow(stdout, reply, time(NULL));
+        else
+            jsr_job(stdout, json_object_get(reply, "job"), time(NULL));
+        if (json)
+            putchar('\n');
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            perror("jobscreen: standard output");
+            status = EXIT_SERVER;
+        }
+        json_decref(reply);
+    }
+    curl_global_cleanup();
+    return status;
+}

@@ -1,0 +1,34 @@
+/* The terminal report of jobscreen(1): replies of the JSON API (docs/api.md) written as text
+ * that fits an 80-column terminal, in human units and the terminal's local time. Every string
+ * that comes from the server (job, step and file names are the user's) is written with its
+ * control characters replaced, so that no reply can move the cursor or recolour a terminal. */
+#ifndef JSR_REPORT_H
+#define JSR_REPORT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <time.h>
+
+#define JSR_WIDTH 80
+
+/* "0 B", "512 B", "1.5 KiB", "12.0 MiB", "1.2 GiB", ... (binary units, as Slurm's) */
+void jsr_bytes(char *buf, size_t n, double bytes);
+/* "45 s", "12 min 05 s", "3 h 07 min", "2 d 04 h" */
+void jsr_duration(char *buf, size_t n, double seconds);
+/* Slurm's elapsed form: "00:12:05", "1-02:03:04" */
+void jsr_clock(char *buf, size_t n, double seconds);
+/* local time "2026-11-24 10:00:01" */
+void jsr_time(char *buf, size_t n, double epoch);
+/* "72.4%", or "-" when whole is not above 0 */
+void jsr_percent(char *buf, size_t n, double part, double whole);
+/* s for a terminal: control characters (C0, DEL, C1) as '?', at most width columns (one per
+ * UTF-8 character); a longer s loses its end (keep_end: its start) to a '~'. */
+void jsr_clean(char *buf, size_t n, const char *s, int width, int keep_end);
+
+/* The report of the "job" object of a job reply; now: the time running figures run to. */
+void jsr_job(FILE *out, const json_t *job, time_t now);
+/* The report of a workflow reply (the graph's compact form). */
+void jsr_workflow(FILE *out, const json_t *reply, time_t now);
+
+#endif
