@@ -278,13 +278,24 @@ int main(int argc, char **argv)
         return EXIT_SERVER;
     }
     int status;
-    json_t *reply = fetch(&st, query, &status);
+    json_t *reply = fetch(&st, query, &status), *names = NULL;
+    if (reply && workflow && !json) {
+        /* the per-name table: a second request (and credential) */
+        char nq[sizeof query + 16];
+        snprintf(nq, sizeof nq, "%s&by=name", query);
+        names = fetch(&st, nq, &status);
+        if (!names) {
+            json_decref(reply);
+            reply = NULL;
+        }
+    }
     if (reply) {
         if (json)
             json_dumpf(workflow ? reply : json_object_get(reply, "job"), stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
-        else if (workflow)
+        else if (workflow) {
             jsr_workflow(stdout, reply, time(NULL));
-        else
+            jsr_step_names(stdout, json_object_get(names, "step_names"));
+        } else
             jsr_job(stdout, json_object_get(reply, "job"), time(NULL));
         if (json)
             putchar('\n');
@@ -293,6 +304,7 @@ int main(int argc, char **argv)
             status = EXIT_SERVER;
         }
         json_decref(reply);
+        json_decref(names);
     }
     curl_global_cleanup();
     return status;

@@ -370,6 +370,14 @@ static json_t *h_workflow(jsw_db *db, const struct jsw_request *req, int *status
         FAIL(400, "give either 'id' (a workflow id) or 'job' (a job id)");
     if (has_from != has_to)
         FAIL(400, "give both 'from' and 'to' (job ids) or neither");
+    static const char *const bys[] = { "name", NULL };
+    const char *by = NULL;
+    if (jsw_param_enum(req, "by", bys, &by, err, errlen)) {
+        *status = 400;
+        return NULL;
+    }
+    if (by && has_from)
+        FAIL(400, "give 'by' or 'from'/'to', not both");
     struct args a;
     if (has_job) {
         args_init(&a, req);
@@ -392,6 +400,16 @@ static json_t *h_workflow(jsw_db *db, const struct jsw_request *req, int *status
         DBFAIL();
     if (json_is_null(info))
         FAIL(404, "no workflow %lld of yours", (long long)id);
+    if (by) {
+        json_t *names = jsw_db_rows(db, "workflow_step_names", a.n, a.v, err, errlen);
+        if (!names) {
+            json_decref(info);
+            DBFAIL();
+        }
+        json_t *body = json_pack("{s:O,s:o}", "workflow", json_object_get(info, "id"), "step_names", names);
+        json_decref(info);
+        return body;
+    }
     if (has_from) {
         arg_int(&a, from, true);
         arg_int(&a, to, true);

@@ -70,15 +70,20 @@ LIMIT $10::integer
 -- the same parameters as workflows. Newest first, in one of two ways (the parameters are known
 -- when the statement is planned, so the other part is dropped): every user's jobs through the
 -- index in this order (admins, no owner), or the owner's, per cluster through the index by
--- user and submit time, each stopping at the limit (sql/026_lists.sql)
-SELECT j.* FROM (
+-- user and submit time, each stopping at the limit (sql/026_lists.sql). Each returned job's
+-- usage over its steps but extern (CPU time, peak memory, bytes), as the job endpoint's.
+SELECT j.id, j.cluster, j.name, j.user, j.workflow_id, j.workflow, j.workflow_tag, j.state, j.exit_code,
+       j.submit, j.start, j."end", j.nodes, j.cpus, j.steps, j.incomplete, j.running_steps, j.live,
+       j.array_job_id, j.array_task_id, j.reason,
+       u.cpu_ns, u.max_rss_kib, u.read_bytes, u.write_bytes, u.profiled_steps
+FROM (
     (SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
            j.workflow_name AS workflow, j.workflow_tag, j.state, j.exit_code,
            extract(epoch FROM j.submit_time)::float8 AS submit,
            extract(epoch FROM j.start_time)::float8 AS start,
            extract(epoch FROM j.end_time)::float8 AS "end",
            j.num_nodes AS nodes, j.num_cpus AS cpus, j.steps, j.incomplete,
-           j.running_steps, j.running_steps > 0 AS live, j.array_job_id, j.array_task_id, j.reason
+           j.running_steps, j.running_steps > 0 AS live, j.array_job_id, j.array_task_id, j.reason, j.cluster_id
      FROM js.jobs j
      WHERE $2::boolean AND $4::text IS NULL
        AND ($3::text IS NULL OR j.cluster = $3)
@@ -97,7 +102,7 @@ SELECT j.* FROM (
                extract(epoch FROM j.start_time)::float8 AS start,
                extract(epoch FROM j.end_time)::float8 AS "end",
                j.num_nodes AS nodes, j.num_cpus AS cpus, j.steps, j.incomplete,
-               j.running_steps, j.running_steps > 0 AS live, j.array_job_id, j.array_task_id, j.reason
+               j.running_steps, j.running_steps > 0 AS live, j.array_job_id, j.array_task_id, j.reason, j.cluster_id
          FROM js.jobs j
          WHERE j.cluster_id = u.cluster_id AND j.uid = u.uid
            AND ($5::bigint IS NULL OR coalesce(j.end_time, now()) >= to_timestamp($5::bigint))
@@ -110,6 +115,11 @@ SELECT j.* FROM (
      WHERE u.user_name = $4::text AND ($2::boolean OR u.user_name = $1)
        AND ($3::text IS NULL OR u.cluster = $3))
 ) j
+LEFT JOIN LATERAL (
+    SELECT sum(s.cpu_ns)::bigint AS cpu_ns, max(s.max_rss_kib) AS max_rss_kib,
+           sum(s.read_bytes)::bigint AS read_bytes, sum(s.write_bytes)::bigint AS write_bytes,
+           count(*) FILTER (WHERE s.profiled) AS profiled_steps
+    FROM js.steps s WHERE s.cluster_id = j.cluster_id AND s.job_id = j.id AND s.step_id <> 'extern') u ON true
 ORDER BY j.submit DESC NULLS LAST, j.id DESC
 LIMIT $10::integer
 
@@ -183,6 +193,35 @@ SELECT s.job_id, s.step_id AS step,
 FROM s LEFT JOIN f ON f.job_id = s.job_id AND f.step_id = s.step_id
 WHERE s.numbered IS NOT TRUE OR s.step_id ~ '^[0-9]+$'
 ORDER BY s.job_id, s.start_time, s.step_id
+
+-- name: workflow_step_names
+-- $4 workflow id: the steps the graph draws (numbered steps, or the others but extern where a job
+-- has none), summed per job name and step name: how many jobs and steps, how many did not
+-- complete, wall time, CPU time and what the CPUs allowed (CPUs x elapsed), the largest peak
+-- memory, bytes read and written. Most wall time first.
+WITH w AS MATERIALIZED (
+    SELECT j.cluster_id, j.job_id, j.name FROM js.jobs j
+    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+      AND j.workflow_id = $4::bigint),
+s AS (
+    SELECT w.name AS job_name, s.name AS step_name, s.job_id, s.state, s.profiled,
+           extract(epoch FROM s.end_time - s.start_time) AS elapsed, s.num_cpus, s.cpu_ns, s.max_rss_kib,
+           s.read_bytes, s.write_bytes,
+           bool_or(s.step_id ~ '^[0-9]+$') OVER (PARTITION BY s.job_id) AS numbered, s.step_id
+    FROM w JOIN js.steps s ON s.cluster_id = w.cluster_id AND s.job_id = w.job_id
+    WHERE s.step_id <> 'extern')
+SELECT s.job_name, s.step_name, count(DISTINCT s.job_id) AS jobs, count(*) AS steps,
+       count(*) FILTER (WHERE s.state IS DISTINCT FROM 'COMPLETED') AS not_completed,
+       count(*) FILTER (WHERE s.profiled) AS profiled,
+       sum(s.elapsed)::float8 AS elapsed_s,
+       sum(s.cpu_ns) FILTER (WHERE s.profiled)::bigint AS cpu_ns,
+       sum(s.elapsed * s.num_cpus) FILTER (WHERE s.profiled)::float8 AS cpu_alloc_s,
+       max(s.max_rss_kib) AS max_rss_kib,
+       sum(s.read_bytes)::bigint AS read_bytes, sum(s.write_bytes)::bigint AS write_bytes
+FROM s
+WHERE s.numbered = (s.step_id ~ '^[0-9]+$')
+GROUP BY s.job_name, s.step_name
+ORDER BY sum(s.elapsed) DESC NULLS LAST, s.job_name, s.step_name
 
 -- name: workflow_edges
 -- $4 workflow id: scheduler, time and file edges between its jobs, file edges per pair of steps

@@ -534,3 +534,31 @@ void jsr_workflow(FILE *out, const json_t *reply, time_t now)
     snprintf(b3, sizeof b3, "%zu scheduler, %zu file, %zu time", ns, nf, nt);
     fprintf(out, "\nEdges: %s%s\n", b3, ns + nf + nt ? " (jobscreen JOBID names each job's)" : "");
 }
+
+void jsr_step_names(FILE *out, const json_t *rows)
+{
+    const json_t *r;
+    size_t i;
+    if (json_array_size(rows) == 0)
+        return;
+    fprintf(out, "\nPer job and step name\n  %-9s %-9s %4s %4s %10s %6s %9s %9s %9s\n", "job", "step", "jobs", "!ok",
+            "time", "CPU", "peak mem", "read", "written");
+    json_array_foreach(rows, i, r) {
+        char job[40], step[40], t[24], eff[16], mem[16], rd[16], wr[16];
+        jsr_clean(job, sizeof job, str(r, "job_name"), 9, 1);
+        jsr_clean(step, sizeof step, str(r, "step_name"), 9, 1);
+        if (isfinite(num(r, "elapsed_s")))
+            jsr_clock(t, sizeof t, num(r, "elapsed_s"));
+        else
+            snprintf(t, sizeof t, "-");
+        jsr_percent(eff, sizeof eff, num(r, "cpu_ns") / 1e9, num(r, "cpu_alloc_s"));
+        if (num(r, "max_rss_kib") > 0)
+            jsr_bytes(mem, sizeof mem, num(r, "max_rss_kib") * 1024);
+        else
+            snprintf(mem, sizeof mem, "-");
+        jsr_bytes(rd, sizeof rd, isfinite(num(r, "read_bytes")) ? num(r, "read_bytes") : 0);
+        jsr_bytes(wr, sizeof wr, isfinite(num(r, "write_bytes")) ? num(r, "write_bytes") : 0);
+        fprintf(out, "  %-9s %-9s %4.0f %4.0f %10s %6s %9s %9s %9s\n", job, step, num(r, "jobs"), num(r, "not_completed"), t,
+                eff, mem, rd, wr);
+    }
+}

@@ -30,5 +30,7 @@ void jsr_clean(char *buf, size_t n, const char *s, int width, int keep_end);
 void jsr_job(FILE *out, const json_t *job, time_t now);
 /* The report of a workflow reply (the graph's compact form). */
 void jsr_workflow(FILE *out, const json_t *reply, time_t now);
+/* The "step_names" of a workflow&by=name reply: per job and step name, a line each. */
+void jsr_step_names(FILE *out, const json_t *rows);
 
 #endif

@@ -72,8 +72,9 @@ is "$(jq -r '"\(.id) \(.usage.write_bytes) \(.edges | length)"' "$tmp/j1")" \
    "--json: the job endpoint's reply, its bytes written as the database sums them, its two edges"
 wf=$(q "SELECT workflow_id FROM js.jobs WHERE job_id = $j1")
 cli jsalice -w "$wf" > "$tmp/w"
-like "$(head -n 1 "$tmp/w")$(grep -c -E "^  ($j1|$j2) " "$tmp/w")" "^Workflow $wf \".*\" of jsalice on $cluster: [0-9]+ jobs.*2$" \
-   "-w $wf: the workflow with both jobs"
+like "$(head -n 1 "$tmp/w")$(grep -c -E "^  ($j1|$j2) " "$tmp/w")|$(sed -n '/^Per job and step name/,$p' "$tmp/w" | grep -c -E '^  clireport (bash|cat) +1 +0 ')" \
+   "^Workflow $wf \".*\" of jsalice on $cluster: [0-9]+ jobs.*2\|2$" \
+   "-w $wf: the workflow with both jobs, and its steps summed per job and step name"
 cli jsalice "${j1}_1" > /dev/null 2> "$tmp/e"
 is "$?:$(cat "$tmp/e")" "2:jobscreen: '${j1}_1': give an array task by its own job id (sacct -j ${j1}_1 -o JobIDRaw)" \
    "an id that is not one: exit status 2, and how to find the task's id"

@@ -88,7 +88,9 @@ static char *report(const char *json, int workflow)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    if (workflow)
+    if (workflow == 2)
+        jsr_step_names(f, json_object_get(j, "step_names"));
+    else if (workflow)
         jsr_workflow(f, j, 1767600000);
     else
         jsr_job(f, j, 1767600000);
@@ -232,6 +234,23 @@ static void workflow_report(void **state)
     free(t);
 }
 
+static void step_names_table(void **state)
+{
+    (void)state;
+    char *t = report("{\"workflow\": 7, \"step_names\": ["
+                     " {\"job_name\": \"align-reads-long\", \"step_name\": \"bwa\\u001b\", \"jobs\": 12, \"steps\": 12,"
+                     "  \"not_completed\": 1, \"profiled\": 12, \"elapsed_s\": 93784, \"cpu_ns\": 300000000000000,"
+                     "  \"cpu_alloc_s\": 375136, \"max_rss_kib\": 3145728, \"read_bytes\": 5368709120, \"write_bytes\": 1024},"
+                     " {\"job_name\": \"plot\", \"step_name\": \"python\", \"jobs\": 1, \"steps\": 1, \"not_completed\": 0,"
+                     "  \"profiled\": 0, \"elapsed_s\": null, \"cpu_ns\": null, \"cpu_alloc_s\": null, \"max_rss_kib\": null,"
+                     "  \"read_bytes\": null, \"write_bytes\": null}]}",
+                     2);
+    assert_non_null(strstr(t, "\nPer job and step name\n  job       step      jobs  !ok       time    CPU  peak mem      read   written\n"));
+    assert_non_null(strstr(t, "  align-re~ bwa?        12    1 1-02:03:04  80.0%   3.0 GiB   5.0 GiB   1.0 KiB\n"));
+    assert_non_null(strstr(t, "  plot      python       1    0          -      -         -       0 B       0 B\n"));
+    free(t);
+}
+
 int main(void)
 {
     setenv("TZ", "UTC", 1);
@@ -242,6 +261,7 @@ int main(void)
         cmocka_unit_test(job_report_figures_and_safety),
         cmocka_unit_test(job_never_started_and_running),
         cmocka_unit_test(workflow_report),
+        cmocka_unit_test(step_names_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

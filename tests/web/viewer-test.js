@@ -27,7 +27,7 @@ const minJobs = Number(args['min-jobs'] || 1);
 fs.mkdirSync(args.out, { recursive: true });
 
 let n = 0, failed = 0;
-const plan = 18 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0);
+const plan = 24 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0);
 console.log('1..' + plan);
 function ok(cond, what, diag) {
   n++;
@@ -56,6 +56,41 @@ function ok(cond, what, diag) {
     const listed = await page.$$eval('#workflows tbody a', as => as.map(a => a.getAttribute('href')));
     ok(listed.some(h => h.includes('id=' + args.workflow)), 'the list links the workflow', listed.join(' '));
     await shot('1-list');
+    /* the job list: efficiency, memory and I/O columns, times in the browser's zone with UTC on
+     * hover, sorting on a header, CSV of what is listed, "go to job" */
+    const cols = await page.evaluate(() => {
+      const head = [...document.querySelectorAll('#jobs thead th')].map(t => t.textContent);
+      const rows = [...document.querySelectorAll('#jobs tbody tr')].filter(r => r.cells.length > 1);
+      const at = (r, h) => r.cells[head.indexOf(h)].textContent;
+      return { head, n: rows.length, eff: rows.map(r => at(r, 'CPU eff.')), mem: rows.map(r => at(r, 'Peak mem.')), written: rows.map(r => at(r, 'Written')),
+               submitTitle: rows.length ? rows[0].cells[head.indexOf('Submit')].title : null, submit: rows.length ? at(rows[0], 'Submit') : null };
+    });
+    ok(cols.n > 0 && cols.eff.some(t => /^\d+\.\d %$/.test(t)) && cols.mem.some(t => /iB$/.test(t)) && cols.written.every(t => /B$|^–$/.test(t)) &&
+       /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(cols.submit) && / UTC$/.test(cols.submitTitle),
+       'the job list shows CPU efficiency, peak memory and I/O per job; times in the browser\'s zone, UTC on hover', JSON.stringify(cols));
+    const ids = async () => page.$$eval('#jobs tbody tr', rs => rs.filter(r => r.cells.length > 1).map(r => Number(r.cells[0].dataset.sort)));
+    await page.click('#jobs thead th:nth-child(1)');
+    const down = await ids();
+    await page.click('#jobs thead th:nth-child(1)');
+    const up = await ids();
+    const sorted = (a, f) => a.every((v, i) => i === 0 || f(a[i - 1], v));
+    ok(down.length > 1 && sorted(down, (a, b) => a >= b) && sorted(up, (a, b) => a <= b) &&
+       (await page.getAttribute('#jobs thead th:nth-child(1)', 'aria-sort')) === 'ascending',
+       'a click on a column header sorts the jobs by it, a second click reverses', JSON.stringify({ down, up }));
+    const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }), page.click('#jobs-csv')]);
+    const csv = fs.readFileSync(await dl.path(), 'utf8').split('\r\n').filter(Boolean);
+    ok(csv[0].startsWith('job,job_id,name,user,cluster,workflow,state,exit_code,submit,start,end,elapsed_s,nodes,cpus,cpu_s,cpu_efficiency,max_rss_bytes,read_bytes,write_bytes') &&
+       csv.length === cols.n + 1 && up.every(id => csv.some(l => l.split(',')[1] === String(id))),
+       '"Download CSV": a header and a line per job listed (' + (csv.length - 1) + ')', csv.slice(0, 3).join('\n'));
+    const [sjob] = args.step.split(':');
+    await page.fill('#find-job input[name="id"]', sjob);
+    await page.click('#find-job button');
+    await page.waitForSelector('#tab-job table.steps tbody tr', { timeout: 15000 });
+    const found = await page.evaluate(() => ({ hash: location.hash, title: document.querySelector('#tab-job h3').textContent }));
+    ok(found.hash.includes('job=' + sjob) && found.title.startsWith('Job '), '"Go to job" opens a job by its id: its workflow, the job selected', JSON.stringify(found));
+    const usage = await page.evaluate(() => [...document.querySelectorAll('#tab-job .card.usage tr')].map(r => r.textContent));
+    ok(usage.some(t => /^CPU efficiency\d+\.\d %$/.test(t)) && usage.some(t => /^Peak memory.+iB \(largest process\)$/.test(t)),
+       'the job tab shows its CPU efficiency and peak memory', JSON.stringify(usage));
 
     await page.goto(base + '#view=workflow&id=' + args.workflow);
     await page.waitForFunction(() => document.body.dataset.graphReady === 'graph', null, { timeout: 30000 });
@@ -99,6 +134,10 @@ function ok(cond, what, diag) {
       }).map(j => j.id);
       return { zoom: cy.zoom(), missing };
     });
+    await page.waitForSelector('#tab-workflow .step-names table tbody tr', { timeout: 15000 });
+    const names = await page.evaluate(() => [...document.querySelectorAll('#tab-workflow .step-names tbody tr')].map(r => [...r.cells].map(c => c.textContent)));
+    ok(names.length > 0 && names.every(r => r.length === 11 && Number(r[2]) >= 1) && names.some(r => /^\d+\.\d %$/.test(r[7])),
+      'the workflow tab sums time, CPU efficiency, memory and I/O per job and step name', JSON.stringify(names.slice(0, 3)));
     ok(labels.missing.length === 0, 'every job\'s label (or its group\'s) is drawn at the opening zoom (' + labels.zoom.toFixed(2) + ')', JSON.stringify(labels));
     await shot('2-graph');
     if (kinds.includes('file')) {
@@ -172,7 +211,7 @@ function ok(cond, what, diag) {
         ends: [...document.querySelectorAll('#tab-step table.processes tbody tr')].map(r => ({ cls: r.className, end: (r.querySelector('td.end') || {}).textContent })),
         incomplete: (document.querySelector('#tab-step p.incomplete') || {}).textContent,
       }));
-      const killedRows = k.ends.filter(r => /^killed by SIGKILL at \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ; missing: CPU time after the kill$/.test(r.end));
+      const killedRows = k.ends.filter(r => /^killed by SIGKILL at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d; missing: CPU time after the kill$/.test(r.end));
       ok(killedRows.length === 1 && killedRows[0].cls === 'killed' && k.ends.filter(r => /^exited at /.test(r.end)).length === k.ends.length - 1,
         'a process killed by a signal reads "killed by SIGKILL at <time>", the others "exited at <time>"', JSON.stringify(k));
       ok(k.incomplete === 'Incomplete: 1 process: CPU time after the kill', 'the step says what is missing of it', JSON.stringify(k));

@@ -36,11 +36,14 @@
     return e;
   }
   function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
+  /* times in the browser's time zone (the date pickers' too); UTC on hover (timeCell) */
   function fmtTime(t) {
     if (t === null || t === undefined) return '–';
-    const d = new Date(t * 1000);
-    return d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+    const d = new Date(t * 1000), p = n => String(n).padStart(2, '0');
+    return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + ' ' + p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds());
   }
+  function fmtUtc(t) { return t === null || t === undefined ? null : new Date(t * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'); }
+  function timeCell(t) { return el('td', { text: fmtTime(t), title: fmtUtc(t), 'data-sort': t == null ? '' : t }); }
   function fmtDur(s) {
     if (s === null || s === undefined || !isFinite(s)) return '–';
     if (s < 1) return (s * 1000).toFixed(0) + ' ms';
@@ -187,6 +190,77 @@
     const d = new Date(Number(epoch) * 1000);
     return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
   }
+  /* CPU efficiency of a job or step: its processes' CPU time against its CPUs x elapsed time */
+  function cpuEff(o) {
+    const d = dur(o) ?? (o && o.start != null ? Date.now() / 1000 - o.start : null);
+    return o && o.cpu_ns != null && o.cpus > 0 && d > 0 ? o.cpu_ns / 1e9 / (o.cpus * d) : null;
+  }
+  function numCell(v, text) { return el('td', { class: 'num', text, 'data-sort': v == null ? '' : v }); }
+
+  /* Tables of class "sortable": a click on a header sorts the rows by that column (cells'
+   * data-sort, else their text; numbers as numbers, empty last), a second click reverses. */
+  function sortTable(table, col, dir) {
+    const tb = table.tBodies[0];
+    const key = tr => { const c = tr.cells[col]; if (!c) return null; const v = c.dataset.sort ?? c.textContent; return v === '' || v === '–' ? null : v; };
+    const rows = Array.from(tb.rows).filter(tr => tr.cells.length > 1);
+    rows.sort((a, b) => {
+      const x = key(a), y = key(b);
+      if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
+      const nx = Number(x), ny = Number(y);
+      const c = !isNaN(nx) && !isNaN(ny) ? nx - ny : String(x).localeCompare(String(y), undefined, { numeric: true });
+      return dir === 'ascending' ? c : -c;
+    });
+    const others = Array.from(tb.rows).filter(tr => tr.cells.length <= 1); /* "no rows", "more rows match" */
+    for (const tr of rows.concat(others)) tb.appendChild(tr);
+    for (const th of table.tHead.rows[0].cells) th.removeAttribute('aria-sort');
+    table.tHead.rows[0].cells[col].setAttribute('aria-sort', dir);
+  }
+  function makeSortable(table) {
+    Array.from(table.tHead.rows[0].cells).forEach((th, col) => th.addEventListener('click', () => {
+      sortTable(table, col, th.getAttribute('aria-sort') === 'descending' ? 'ascending' : 'descending');
+    }));
+  }
+  for (const table of document.querySelectorAll('table.sortable')) makeSortable(table);
+
+  /* The job list as CSV (RFC 4180), times in UTC (ISO 8601); a cell that a spreadsheet would
+   * take for a formula (=, +, -, @ first) is quoted with a leading apostrophe. */
+  function csvCell(v) {
+    if (v === null || v === undefined) return '';
+    let t = String(v);
+    if (typeof v === 'string' && /^[=+\-@\t\r]/.test(t)) t = "'" + t;
+    return /[",\r\n]/.test(t) ? '"' + t.replace(/"/g, '""') + '"' : t;
+  }
+  function jobsCsv(jobs) {
+    const iso = t => t == null ? null : new Date(t * 1000).toISOString();
+    const cols = ['job', 'job_id', 'name', 'user', 'cluster', 'workflow', 'state', 'exit_code', 'submit', 'start', 'end',
+      'elapsed_s', 'nodes', 'cpus', 'cpu_s', 'cpu_efficiency', 'max_rss_bytes', 'read_bytes', 'write_bytes'];
+    const rows = jobs.map(j => [jobLabel(j), j.id, j.name, j.user, j.cluster, j.workflow, j.state, j.exit_code, iso(j.submit), iso(j.start), iso(j.end),
+      dur(j), j.nodes, j.cpus, j.cpu_ns == null ? null : j.cpu_ns / 1e9, cpuEff(j) == null ? null : cpuEff(j).toFixed(4),
+      j.max_rss_kib == null ? null : j.max_rss_kib * 1024, j.read_bytes, j.write_bytes]);
+    return [cols, ...rows].map(r => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  }
+  $('#jobs-csv').addEventListener('click', () => {
+    const blob = new Blob([jobsCsv(S.listJobs || [])], { type: 'text/csv' });
+    const a = el('a', { href: URL.createObjectURL(blob), download: 'jobscreen-jobs.csv' });
+    document.body.appendChild(a); a.click(); a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  });
+
+  /* "Go to job": a job id opens its workflow with the job selected; an array task (A_T) is
+   * looked up among the listed jobs. */
+  $('#find-job').addEventListener('submit', ev => {
+    ev.preventDefault();
+    const v = ev.target.elements.id.value.trim();
+    let m = /^(\d+)_(\d+)$/.exec(v), id = null;
+    if (m) {
+      const j = (S.listJobs || []).find(x => String(x.array_job_id) === m[1] && String(x.array_task_id) === m[2]);
+      if (!j) { showError(new Error('array task ' + v + ' is not among the jobs listed: widen the filter, or give the task\'s own job id')); return; }
+      id = j.id;
+    } else if (/^\d+$/.test(v)) id = v;
+    if (id === null) { showError(new Error("'" + v + "' is not a job id (1234, or 1234_5 for an array task)")); return; }
+    setHash({ view: 'workflow', job: id, sel: 'job:' + id });
+  });
+
   async function showList(r) {
     $('#workflow-view').hidden = true;
     $('#list-view').hidden = false;
@@ -203,22 +277,27 @@
       const states = Object.entries(w.states || {}).map(([k, v]) => k + ' ' + v).join(', ');
       wb.appendChild(el('tr', {},
         el('td', {}, link({ view: 'workflow', id: w.id }, w.workflow)),
-        el('td', { text: w.user }), el('td', { class: 'num', text: w.jobs }),
-        el('td', { text: fmtTime(w.start) }), el('td', { text: fmtTime(w.end) }),
-        el('td', { class: 'num', text: fmtDur(dur(w)) }), el('td', { text: states })));
+        el('td', { text: w.user }), numCell(w.jobs, w.jobs),
+        timeCell(w.start), timeCell(w.end),
+        numCell(dur(w), fmtDur(dur(w))), el('td', { text: states })));
     }
     if (!wfs.workflows.length) wb.appendChild(el('tr', {}, el('td', { colspan: 7, class: 'empty', text: 'No workflows (tag jobs with sbatch --workflow=NAME).' })));
     const jb = clear($('#jobs tbody'));
+    S.listJobs = jobs.jobs;
     for (const j of jobs.jobs) {
+      const eff = cpuEff(j);
       jb.appendChild(el('tr', {},
-        el('td', { title: 'job id ' + j.id }, link({ view: 'workflow', job: j.id, sel: 'job:' + j.id }, jobLabel(j))),
+        el('td', { title: 'job id ' + j.id, 'data-sort': j.id }, link({ view: 'workflow', job: j.id, sel: 'job:' + j.id }, jobLabel(j))),
         el('td', { text: j.name }), el('td', { text: j.user }),
         el('td', {}, j.workflow_id != null ? link({ view: 'workflow', id: j.workflow_id }, j.workflow || String(j.workflow_id)) : '–'),
-        stateCell(j.state, j.live), el('td', { text: fmtTime(j.submit) }), el('td', { text: fmtTime(j.start) }),
-        el('td', { class: 'num', text: fmtDur(dur(j)) }), el('td', { class: 'num', text: j.nodes == null ? '–' : j.nodes })));
+        stateCell(j.state, j.live), timeCell(j.submit), timeCell(j.start),
+        numCell(dur(j), fmtDur(dur(j))), numCell(j.nodes, j.nodes == null ? '–' : j.nodes),
+        numCell(eff, eff == null ? '–' : (100 * eff).toFixed(1) + ' %'),
+        numCell(j.max_rss_kib, j.max_rss_kib ? fmtBytes(j.max_rss_kib * 1024) : '–'),
+        numCell(j.read_bytes, fmtBytes(j.read_bytes)), numCell(j.write_bytes, fmtBytes(j.write_bytes))));
     }
-    if (!jobs.jobs.length) jb.appendChild(el('tr', {}, el('td', { colspan: 9, class: 'empty', text: 'No jobs match.' })));
-    if (wfs.truncated || jobs.truncated) jb.appendChild(el('tr', {}, el('td', { colspan: 9, class: 'note', text: 'More rows match: narrow the filter.' })));
+    if (!jobs.jobs.length) jb.appendChild(el('tr', {}, el('td', { colspan: 13, class: 'empty', text: 'No jobs match.' })));
+    if (wfs.truncated || jobs.truncated) jb.appendChild(el('tr', {}, el('td', { colspan: 13, class: 'note', text: 'More rows match: narrow the filter.' })));
   }
   $('#filters').addEventListener('submit', ev => {
     ev.preventDefault();
@@ -671,6 +750,29 @@
       ['Sum of job runtimes', fmtDur(wf.jobs.reduce((a, j) => a + (dur(j) || 0), 0))],
       ['Edges', EDGE_KINDS.map(k => k.key + ' ' + (kinds[k.key] || 0)).join(', ')],
     ]));
+    renderStepNames(T, w.id);
+  }
+
+  /* Per job name and step name (Snakemake's rules, Nextflow's processes are job names): how
+   * many, time, CPU efficiency, memory and I/O, summed over the workflow (workflow&by=name). */
+  async function renderStepNames(T, id) {
+    const box = el('div', { class: 'step-names' }, el('h4', { text: 'Per job and step name' }), el('p', { class: 'note', text: 'Loading…' }));
+    T.appendChild(box);
+    let rows;
+    try { rows = (await api('workflow', { id, by: 'name' })).step_names; } catch (e) { box.lastChild.textContent = 'Not available: ' + e.message; return; }
+    const head = ['Job name', 'Step name', 'Jobs', 'Steps', 'Not completed', 'Time', 'CPU time', 'CPU eff.', 'Peak mem.', 'Read', 'Written'];
+    const t = el('table', { class: 'data sortable' }, el('thead', {}, el('tr', {}, head.map((h, i) => el('th', { class: i >= 2 ? 'num' : null, text: h })))));
+    const tb = el('tbody');
+    for (const r of rows) {
+      const eff = r.cpu_ns != null && r.cpu_alloc_s > 0 ? r.cpu_ns / 1e9 / r.cpu_alloc_s : null;
+      tb.appendChild(el('tr', {}, el('td', { text: r.job_name }), el('td', { text: r.step_name }), numCell(r.jobs, r.jobs), numCell(r.steps, r.steps),
+        numCell(r.not_completed, r.not_completed), numCell(r.elapsed_s, fmtDur(r.elapsed_s)), numCell(r.cpu_ns, r.cpu_ns == null ? '–' : fmtDur(r.cpu_ns / 1e9)),
+        numCell(eff, eff == null ? '–' : (100 * eff).toFixed(1) + ' %'), numCell(r.max_rss_kib, r.max_rss_kib ? fmtBytes(r.max_rss_kib * 1024) : '–'),
+        numCell(r.read_bytes, fmtBytes(r.read_bytes)), numCell(r.write_bytes, fmtBytes(r.write_bytes))));
+    }
+    t.appendChild(tb);
+    makeSortable(t);
+    box.replaceChild(t, box.lastChild);
   }
 
   /* An edge clicked: its evidence (dependency type, gap, files) is fetched for that pair of
@@ -762,10 +864,19 @@
     c3.appendChild(kvTable([['Submit', fmtTime(j.submit)], ['Eligible', fmtTime(j.eligible)], ['Start', fmtTime(j.start)], ['End', fmtTime(j.end)],
       ['Wait', j.start != null && j.submit != null ? fmtDur(j.start - j.submit) : '–'], ['Runtime', fmtDur(dur(j))], ['Exit code', j.exit_code],
       j.reason != null ? ['Reason', j.reason] : null]));
+    /* what seff and jobstats show, from the profiled processes (docs/cli.md, "What the figures are") */
+    const u = j.usage || {}, eff = cpuEff({ start: j.start, end: j.end, cpus: j.cpus, cpu_ns: u.cpu_ns });
+    const c5 = el('div', { class: 'card usage' }, el('h4', { text: 'Efficiency' }));
+    cards.appendChild(c5);
+    c5.appendChild(u.profiled_steps > 0
+      ? kvTable([['CPU efficiency', eff == null ? '–' : (100 * eff).toFixed(1) + ' %'], ['CPU time', fmtDur(u.cpu_ns / 1e9)],
+        ['Peak memory', u.max_rss_kib ? fmtBytes(u.max_rss_kib * 1024) + ' (largest process)' : '–'],
+        ['Read', fmtBytes(u.read_bytes)], ['Written', fmtBytes(u.write_bytes)]])
+      : el('p', { class: 'empty', text: j.end == null ? 'No profile yet.' : 'No step of this job was profiled.' }));
     c4.appendChild(kvTable([['User', j.user], ['Workflow', j.workflow], ['Partition', j.partition], ['Account', j.account], ['QOS', j.qos],
       ['Nodes', j.nodes], ['Node list', j.node_list], ['CPUs', j.cpus], ['Tasks', j.tasks], ['Dependency', j.dependency],
       j.array_job_id != null ? ['Array task', jobLabel(j) + ' (job id ' + j.id + ')'] : null, ['Work dir', j.work_dir], ['Batch script', j.batch_script]]));
-    const st = el('table', { class: 'data steps' }, el('thead', {}, el('tr', {}, ['Step', 'Name', 'State', 'Start', 'Runtime', 'Nodes', 'Tasks', 'Share'].map(h => el('th', { text: h })))));
+    const st = el('table', { class: 'data steps' }, el('thead', {}, el('tr', {}, ['Step', 'Name', 'State', 'Start', 'Runtime', 'Nodes', 'Tasks', 'CPU eff.', 'Peak mem.', 'Share'].map(h => el('th', { text: h })))));
     const tb = el('tbody');
     for (const s of j.steps || []) {
       const sh = shares(s.runtime);
@@ -773,7 +884,9 @@
       if (sh) CATS.forEach((c, i) => { if (sh[i] > 0) bar.appendChild(el('span', { style: 'width:' + (sh[i] * 100).toFixed(2) + '%;background:' + c.color })); });
       else bar.appendChild(el('span', { style: 'width:100%;background:' + NO_PROFILE }));
       tb.appendChild(el('tr', {}, el('td', {}, link(Object.assign({}, S.route, { sel: 'step:' + j.id + ':' + s.step }), String(s.step))), el('td', { text: s.name }), stateCell(s.state, s.live && s.state !== 'RUNNING'),
-        el('td', { text: fmtTime(s.start) }), el('td', { class: 'num', text: fmtDur(dur(s)) }), el('td', { class: 'num', text: s.nodes == null ? '–' : s.nodes }), el('td', { class: 'num', text: s.tasks == null ? '–' : s.tasks }), el('td', {}, bar)));
+        timeCell(s.start), el('td', { class: 'num', text: fmtDur(dur(s)) }), el('td', { class: 'num', text: s.nodes == null ? '–' : s.nodes }), el('td', { class: 'num', text: s.tasks == null ? '–' : s.tasks }),
+        el('td', { class: 'num', text: s.profiled && cpuEff(s) != null ? (100 * cpuEff(s)).toFixed(1) + ' %' : '–' }),
+        el('td', { class: 'num', text: s.profiled && s.max_rss_kib ? fmtBytes(s.max_rss_kib * 1024) : '–' }), el('td', {}, bar)));
     }
     st.appendChild(tb);
     T.append(el('h4', { text: 'Steps' }), st, el('h4', { text: 'Files' }), filesTable(j.files || [], true));
