@@ -225,9 +225,16 @@ static void job_header(FILE *out, const json_t *job, time_t now)
     jsr_time(b1, sizeof b1, submit);
     fprintf(out, LABEL "%s\n", "submitted", b1);
     if (isfinite(start)) {
+        double eligible = num(job, "eligible");
         jsr_time(b1, sizeof b1, start);
         jsr_duration(b2, sizeof b2, isfinite(submit) ? start - submit : 0);
-        fprintf(out, LABEL "%s, after %s waiting\n", "started", b1, b2);
+        fprintf(out, LABEL "%s, after %s waiting", "started", b1, b2);
+        /* a job held back (a dependency, a hold, a begin time): its wait in the queue proper */
+        if (isfinite(eligible) && isfinite(submit) && eligible - submit >= 1 && start >= eligible) {
+            jsr_duration(b2, sizeof b2, start - eligible);
+            fprintf(out, " (%s once eligible)", b2);
+        }
+        fputc('\n', out);
     } else {
         fprintf(out, LABEL "not yet (never, if it was cancelled first)\n", "started");
     }
@@ -243,13 +250,15 @@ static void job_header(FILE *out, const json_t *job, time_t now)
 
 static void job_resources(FILE *out, const json_t *job, time_t now)
 {
-    char nodes[48], part[32], acct[32], b1[64], b2[64], b3[64];
-    jsr_clean(nodes, sizeof nodes, str(job, "node_list"), 24, 1);
-    jsr_clean(part, sizeof part, str(job, "partition"), 16, 1);
-    jsr_clean(acct, sizeof acct, str(job, "account"), 16, 1);
-    fprintf(out, LABEL "%.0f node%s%s%s%s, %.0f CPU%s, partition %s%s%s\n", "resources", num(job, "nodes"),
-            num(job, "nodes") == 1 ? "" : "s", nodes[0] ? " (" : "", nodes, nodes[0] ? ")" : "", num(job, "cpus"),
-            num(job, "cpus") == 1 ? "" : "s", part[0] ? part : "-", acct[0] ? ", account " : "", acct);
+    char nodes[48], part[32], acct[32], qos[32], b1[64], b2[64], b3[64];
+    jsr_clean(nodes, sizeof nodes, str(job, "node_list"), 20, 1);
+    jsr_clean(part, sizeof part, str(job, "partition"), 12, 1);
+    jsr_clean(acct, sizeof acct, str(job, "account"), 12, 1);
+    jsr_clean(qos, sizeof qos, str(job, "qos"), 10, 1);
+    fprintf(out, LABEL "%.0f node%s%s%s%s, %.0f CPU%s\n", "resources", num(job, "nodes"), num(job, "nodes") == 1 ? "" : "s",
+            nodes[0] ? " (" : "", nodes, nodes[0] ? ")" : "", num(job, "cpus"), num(job, "cpus") == 1 ? "" : "s");
+    fprintf(out, LABEL "partition %s%s%s%s%s\n", "queue", part[0] ? part : "-", qos[0] ? ", QOS " : "", qos,
+            acct[0] ? ", account " : "", acct);
     const json_t *u = json_object_get(job, "usage");
     double elapsed = elapsed_of(job, now), cpus = num(job, "cpus"), cpu_ns = num(u, "cpu_ns");
     if (!(num(u, "profiled_steps") > 0)) {

@@ -113,8 +113,8 @@ static char *report(const char *json, int workflow)
 static const char *const job_json =
     "{\"id\": 4711, \"name\": \"sim\\u001b[2J\\u009b31m\", \"user\": \"alice\", \"cluster\": \"c1\","
     " \"state\": \"COMPLETED\", \"exit_code\": 0, \"reason\": \"None\", \"workflow_id\": 17, \"workflow\": \"wf\","
-    " \"submit\": 1767590000, \"start\": 1767590010, \"end\": 1767590410, \"elapsed\": 400,"
-    " \"nodes\": 2, \"cpus\": 8, \"node_list\": \"node[1-2]\", \"partition\": \"debug\", \"account\": null,"
+    " \"submit\": 1767590000, \"eligible\": 1767590004, \"start\": 1767590010, \"end\": 1767590410, \"elapsed\": 400,"
+    " \"nodes\": 2, \"cpus\": 8, \"node_list\": \"node[1-2]\", \"partition\": \"debug\", \"account\": \"proj1\", \"qos\": \"normal\","
     " \"usage\": {\"cpu_ns\": 1600000000000, \"max_rss_kib\": 1048576, \"read_bytes\": 3145728,"
     "            \"write_bytes\": 1024, \"profiled_steps\": 2},"
     " \"runtime\": {\"compute_ns\": 600, \"mpi_p2p_ns\": 100, \"mpi_coll_ns\": 100, \"io_posix_ns\": 200},"
@@ -150,6 +150,8 @@ static void job_report_figures_and_safety(void **state)
     /* the header, the figures, in human units */
     assert_non_null(strstr(t, "Job 4711 \"sim?[2J?31m\" of alice on c1: COMPLETED, exit code 0\n"));
     assert_non_null(strstr(t, "  workflow   wf (jobscreen -w 17)\n"));
+    assert_non_null(strstr(t, "  started    2026-01-05 05:13:30, after 10 s waiting (6 s once eligible)\n"));
+    assert_non_null(strstr(t, "  resources  2 nodes (node[1-2]), 8 CPUs\n  queue      partition debug, QOS normal, account proj1\n"));
     assert_non_null(strstr(t, "  CPU        efficiency 50.0%: 26 min 40 s of CPU time in 8 CPUs x 6 min 40 s\n"));
     assert_non_null(strstr(t, "  memory     peak 1.0 GiB (its largest process)\n"));
     assert_non_null(strstr(t, "  I/O        read 3.0 MiB, written 1.0 KiB\n"));
@@ -200,7 +202,7 @@ static void job_never_started_and_running(void **state)
                0);
     assert_non_null(strstr(t, "Job 3_2 \"r\" of u on c: RUNNING\n"));
     assert_non_null(strstr(t, "  running    for 1 min 40 s (the figures below are so far)\n"));
-    assert_non_null(strstr(t, "  resources  1 node, 1 CPU, partition -\n"));
+    assert_non_null(strstr(t, "  resources  1 node, 1 CPU\n  queue      partition -\n"));
     assert_non_null(strstr(t, "Steps: none recorded yet\n"));
     assert_non_null(strstr(t, "  CPU        efficiency 50.0%"));
     assert_non_null(strstr(t, "  memory     not measured\n"));

@@ -27,7 +27,7 @@ const minJobs = Number(args['min-jobs'] || 1);
 fs.mkdirSync(args.out, { recursive: true });
 
 let n = 0, failed = 0;
-const plan = 24 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0);
+const plan = 27 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0);
 console.log('1..' + plan);
 function ok(cond, what, diag) {
   n++;
@@ -120,6 +120,21 @@ function ok(cond, what, diag) {
     });
     ok((!styles.scheduler || styles.scheduler === 'solid') && (!styles.time || styles.time === 'dotted') && (!styles.file || styles.file === 'dashed'),
       'edges: scheduler solid, time dotted, file dashed', JSON.stringify(styles));
+    /* edges of different kinds between the same two jobs never lie on each other */
+    const overlap = await page.evaluate(() => {
+      const cy = window.jobscreenViewer.cy();
+      const jobOf = n => (n.isChild() && n.parent().hasClass('job') ? n.parent() : n).id();
+      const es = cy.edges().filter(e => e.visible()).map(e => ({ kind: e.data('kind'), key: jobOf(e.source()) + '>' + jobOf(e.target()), m: e.midpoint() }));
+      let pairs = 0; const close = [];
+      for (let i = 0; i < es.length; i++) for (let k = i + 1; k < es.length; k++) {
+        if (es[i].key !== es[k].key || es[i].kind === es[k].kind) continue;
+        pairs++;
+        const d = Math.hypot(es[i].m.x - es[k].m.x, es[i].m.y - es[k].m.y) * cy.zoom();
+        if (d < 8) close.push(es[i].key + ' ' + es[i].kind + '/' + es[k].kind + ' ' + d.toFixed(1) + ' px');
+      }
+      return { pairs, close };
+    });
+    ok(overlap.close.length === 0, 'edges of different kinds between the same jobs are drawn apart (' + overlap.pairs + ' pairs)', JSON.stringify(overlap));
     /* every job is named on the graph at the zoom the page opens with: its own box's label, or
      * its group's (cytoscape leaves out labels smaller than min-zoomed-font-size on screen) */
     const labels = await page.evaluate(() => {
@@ -184,6 +199,10 @@ function ok(cond, what, diag) {
     });
     ok(kernel && kernel.includes('kernel_wchar'), 'the step tab charts the I/O the kernel counted per slice beside the wrappers\' (profile format 5)', JSON.stringify(kernel));
     await shot('4-step-background');
+    const digest = await page.evaluate(() => [...document.querySelectorAll('#tab-step table.digest tbody tr')].map(r => [r.cells[0].textContent, r.cells[0].title, r.cells[3] && r.cells[3].textContent]));
+    ok(digest.length > 0 && digest.every(([label]) => !/_/.test(label)) && digest.some(([, name, max]) => /_bytes$/.test(name) && /\d B$|iB$/.test(max)) &&
+       digest.some(([label, name, max]) => name === 'cpu_ns' && label === 'CPU time' && /(ms|s|min)$/.test(max)),
+      'the digest names metrics in words (the name on hover) and gives values in their units', JSON.stringify(digest.slice(0, 6)));
     await page.selectOption('#tab-step select[name="scope"]', 'nodes');
     await page.waitForTimeout(300);
     await page.waitForFunction(s => document.body.dataset.backgroundReady === s, job + ':' + step, { timeout: 30000 });
@@ -193,6 +212,12 @@ function ok(cond, what, diag) {
     await page.goto(base + '#view=workflow&id=' + args.workflow + '&sel=job:' + job);
     await page.waitForSelector('#tab-job table.steps tbody tr', { timeout: 15000 });
     ok((await page.$$('#tab-job canvas')).length >= 2, 'the job tab shows the step share and category charts');
+    const pie = await page.evaluate(() => {
+      const c = document.querySelector('#tab-job canvas'), chart = c && window.Chart && window.Chart.getChart(c);
+      return chart ? chart.data.labels : null;
+    });
+    ok(pie && pie.length > 0 && (!pie.some(l => /^Step \d/.test(l)) || !pie.some(l => /^Step batch/.test(l))),
+      'the step share counts the numbered steps, not the batch step that wraps them as well', JSON.stringify(pie));
     await shot('6-job');
 
     if (args.file) {

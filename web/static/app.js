@@ -58,6 +58,26 @@
     while (v >= 1024 && i < u.length - 1) { v /= 1024; i++; }
     return (i ? v.toFixed(1) : String(v)) + ' ' + u[i];
   }
+  /* A metric's name as a reader says it (posix_read_bytes: "POSIX read", compute_ns: "compute
+   * time"; the name itself on hover) and its value in its unit (bytes, durations, counts). */
+  const METRIC_WORDS = { posix: 'POSIX', stdio: 'stdio', mpiio: 'MPI-IO', mpi: 'MPI', cpu: 'CPU', io: 'I/O', p2p: 'point-to-point',
+    coll: 'collective', meta: 'metadata', rss: 'resident set', kernel: 'kernel', rchar: 'read (rchar)', wchar: 'written (wchar)',
+    syscr: 'read calls', syscw: 'write calls', wall: 'wall', sys: 'system', user: 'user', max: 'peak', write: 'write', read: 'read' };
+  function metricLabel(m) {
+    const w = String(m).split('_');
+    const unit = w[w.length - 1];
+    const words = (['bytes', 'ns', 'kib'].includes(unit) ? w.slice(0, -1) : w).map(t => METRIC_WORDS[t] || t);
+    if (unit === 'ns') words.push('time');
+    const t = words.join(' ');
+    return t.charAt(0).toUpperCase() + t.slice(1);
+  }
+  function fmtMetric(m, v) {
+    if (v === null || v === undefined) return '–';
+    if (/_bytes$|^kernel_[rw]char$/.test(m)) return fmtBytes(Math.round(v));
+    if (/_kib$/.test(m)) return fmtBytes(Math.round(v * 1024));
+    if (/_ns$/.test(m)) return fmtDur(v / 1e9);
+    return fmtNum(v);
+  }
   function fmtNum(v) {
     if (v === null || v === undefined) return '–';
     const n = Number(v);
@@ -658,6 +678,10 @@
         { selector: 'edge', style: { width: 1.6, 'curve-style': big ? 'straight' : 'bezier', 'target-arrow-shape': 'triangle', 'arrow-scale': 0.9, 'z-index': 2 } },
         ...EDGE_KINDS.map(k => ({ selector: 'edge.' + k.key, style: { 'line-style': k.style, 'line-color': k.color, 'target-arrow-color': k.color } })),
         { selector: 'edge.time', style: { 'line-dash-pattern': [2, 4], width: 2 } },
+        /* edges of different kinds between the same jobs must not lie on each other: file and
+         * time edges arc to either side of the scheduler's straight line */
+        { selector: 'edge.file', style: { 'curve-style': 'unbundled-bezier', 'control-point-distances': [26], 'control-point-weights': [0.5] } },
+        { selector: 'edge.time', style: { 'curve-style': 'unbundled-bezier', 'control-point-distances': [-26], 'control-point-weights': [0.5] } },
         { selector: 'edge:selected', style: { width: 3.5 } },
       ],
     });
@@ -858,7 +882,10 @@
     const c3 = el('div', { class: 'card' }, el('h4', { text: 'Times' }));
     const c4 = el('div', { class: 'card' }, el('h4', { text: 'Configuration' }));
     cards.append(c1, c2, c3, c4);
-    const steps = (j.steps || []).filter(s => dur(s) > 0);
+    /* the steps that do the work: the numbered ones (the batch step wraps them), else the
+     * others but extern, as the graph draws them; counting both would count the time twice */
+    const numbered = (j.steps || []).some(s => /^\d+$/.test(s.step));
+    const steps = (j.steps || []).filter(s => dur(s) > 0 && (numbered ? /^\d+$/.test(s.step) : s.step !== 'extern'));
     chart('job', c1, '', { type: 'pie', data: { labels: steps.map(s => 'Step ' + s.step + (s.name ? ' ' + s.name : '')), datasets: [{ data: steps.map(dur), backgroundColor: steps.map((s, i) => palette(i + 3)) }] }, options: { plugins: { legend: { position: 'right', display: steps.length <= 12 }, tooltip: { callbacks: { label: ctx => ctx.label + ': ' + fmtDur(ctx.parsed) } } } } });
     chart('job', c2, '', { type: 'doughnut', data: { labels: CATS.map(c => c.label), datasets: [{ data: CATS.map(c => (Number((j.runtime || {})[c.key]) || 0) / 1e9), backgroundColor: CATS.map(c => c.color) }] }, options: { plugins: { legend: { position: 'right' }, tooltip: { callbacks: { label: ctx => ctx.label + ': ' + fmtDur(ctx.parsed) } } } } });
     c3.appendChild(kvTable([['Submit', fmtTime(j.submit)], ['Eligible', fmtTime(j.eligible)], ['Start', fmtTime(j.start)], ['End', fmtTime(j.end)],
@@ -1005,7 +1032,7 @@
     /* digest: min/avg/max over its processes */
     const dg = el('table', { class: 'data digest' }, el('thead', {}, el('tr', {}, ['Metric', 'Min', 'Avg', 'Max', 'Processes'].map(h => el('th', { text: h })))));
     const db = el('tbody');
-    for (const r of s.digest || []) db.appendChild(el('tr', {}, el('td', { class: 'mono', text: r.metric }), el('td', { class: 'num', text: fmtNum(r.min) }), el('td', { class: 'num', text: fmtNum(r.avg) }), el('td', { class: 'num', text: fmtNum(r.max) }), el('td', { class: 'num', text: r.n })));
+    for (const r of s.digest || []) db.appendChild(el('tr', {}, el('td', { title: r.metric, text: metricLabel(r.metric) }), el('td', { class: 'num', text: fmtMetric(r.metric, r.min) }), el('td', { class: 'num', text: fmtMetric(r.metric, r.avg) }), el('td', { class: 'num', text: fmtMetric(r.metric, r.max) }), el('td', { class: 'num', text: r.n })));
     if (!(s.digest || []).length) db.appendChild(el('tr', {}, el('td', { colspan: 5, class: 'empty', text: 'No profile.' })));
     dg.appendChild(db);
     T.append(el('h4', { text: 'Digest over processes (totals per process)' }), dg);
