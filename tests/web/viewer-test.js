@@ -27,7 +27,7 @@ const minJobs = Number(args['min-jobs'] || 1);
 fs.mkdirSync(args.out, { recursive: true });
 
 let n = 0, failed = 0;
-const plan = 27 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0);
+const plan = 28 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0);
 console.log('1..' + plan);
 function ok(cond, what, diag) {
   n++;
@@ -176,6 +176,26 @@ function ok(cond, what, diag) {
       await page.click('button[data-layout="' + layout + '"]');
       await page.waitForFunction(l => document.body.dataset.graphReady === l, layout, { timeout: 30000 });
       widths[layout] = await page.evaluate(() => window.jobscreenViewer.cy().nodes('.job').map(n => Math.round(n.width())));
+      if (layout === 'timeline') {
+        /* true to scale against its own time axis: each job box from its start to its end */
+        const tl = await page.evaluate(() => {
+          const cy = window.jobscreenViewer.cy(), wf = window.jobscreenViewer.workflow();
+          const ticks = [...document.querySelectorAll('#time-axis .tick')].map(t => ({ t: Number(t.dataset.t), x: parseFloat(t.style.left), title: t.title }));
+          if (ticks.length < 2 || document.querySelector('#time-axis').hidden) return { ticks };
+          const pps = (ticks[1].x - ticks[0].x) / (ticks[1].t - ticks[0].t), at = t => ticks[0].x + (t - ticks[0].t) * pps;
+          const off = [];
+          for (const j of wf.jobs) {
+            const n = cy.$id('j' + j.id);
+            if (!n.length || j.start == null || j.end == null) continue;
+            const bb = n.renderedBoundingBox({ includeLabels: false, includeOverlays: false }), bw = n.renderedOuterWidth() - n.renderedWidth();
+            const x1 = bb.x1 + bw / 2, x2 = bb.x2 - bw / 2;
+            if (Math.abs(x1 - at(j.start)) > 3 || Math.abs(x2 - Math.max(at(j.end), x1 + 4 * cy.zoom())) > 3) off.push({ job: j.id, x1, x2, start: at(j.start), end: at(j.end) });
+          }
+          return { ticks: ticks.length, utc: / UTC$/.test(ticks[0].title), checked: wf.jobs.length, off };
+        });
+        ok(tl.ticks >= 2 && tl.utc && tl.off && tl.off.length === 0,
+          'timeline: a time axis (UTC on hover), every job box from its start to its end on it (' + tl.checked + ' jobs)', JSON.stringify(tl));
+      }
       await shot('3-layout-' + layout);
     }
     const distinct = a => new Set(a).size;

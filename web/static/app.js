@@ -432,6 +432,19 @@
 
   /* Sizes of the boxes, per layout. */
   const STEP_H = 34, FILE_H = 16, TITLE_H = 20, PAD = 8, GAP = 6, EQ_W = 200, BLOCK_GAP = 24, DAGRE_SIMPLEX_MAX = 60;
+  /* The timeline is true to scale: a box spans its job's start to end (at least TL_MIN_W, a
+   * sliver for a job of no length); its label starts at the box's left edge and may run past
+   * a short box, so a row keeps the label's room (about 6.6 px per character, at most
+   * TL_LABEL_MAX) free after it. */
+  const TL_MIN_W = 4, TL_LABEL_MAX = 240;
+  function timelineLabel(u, layout) {
+    if (layout !== 'timeline') return;
+    const d = u.node.data;
+    d.lw = Math.min(TL_LABEL_MAX, Math.max(u.w, String(d.label).length * 6.6 + 8));
+    d.lmx = -u.w;
+    u.node.classes += ' tl';
+    u.room = Math.max(u.w, d.lw);
+  }
   function layoutScale(wf) {
     const ds = wf.jobs.map(dur).filter(d => d != null && d > 0);
     const maxd = ds.length ? Math.max(...ds) : 1;
@@ -475,11 +488,12 @@
         const ends = g.members.map(m => m.end).filter(t => t != null);
         u.start = starts.length ? Math.min(...starts) : null;
         u.end = ends.length ? Math.max(...ends) : null;
-        u.w = layout === 'graph' ? EQ_W : layout === 'duration' ? Math.max(90, d * k) : Math.max(90, ((u.end || 0) - (u.start || 0)) * k);
+        u.w = layout === 'graph' ? EQ_W : layout === 'duration' ? Math.max(90, d * k) : Math.max(TL_MIN_W, ((u.end || 0) - (u.start || 0)) * k);
         u.h = TITLE_H + STEP_H + 2 * PAD;
         const rt = {};
         for (const m of g.members) for (const c of CATS) rt[c.key] = (rt[c.key] || 0) + (Number((m.runtime || {})[c.key]) || 0);
         u.node = { data: { id: u.id, kind: 'group', label: (g.array ? 'Array ' + g.key.slice(6) + ': ' : '') + (g.name || 'jobs') + ' ×' + g.members.length + '  (click to expand)', w: u.w, h: u.h, bg: 'hsl(' + hue + ',45%,90%)', border: 'hsl(' + hue + ',40%,45%)' }, classes: 'group' };
+        timelineLabel(u, layout);
         u.rt = rt;
         continue;
       }
@@ -493,8 +507,9 @@
       else if (layout === 'duration') {
         const stepsW = steps.reduce((a, s) => a + Math.max(24, (dur(s) || 0) * k), 0) + GAP * Math.max(0, steps.length - 1);
         u.w = Math.max(90, jd * k, stepsW + 2 * PAD);
-      } else u.w = Math.max(90, jd * k);
+      } else u.w = Math.max(TL_MIN_W, jd * k); /* the timeline: true to scale */
       u.node = { data: { id: u.id, kind: 'job', job: j.id, label: 'Job ' + jobLabel(j) + (j.name ? ' · ' + j.name : '') + (j.state && j.state !== 'COMPLETED' ? ' · ' + j.state : ''), w: u.w, h: u.h, bg: 'hsl(' + hue + ',45%,93%)', border: 'hsl(' + hue + ',40%,45%)' }, classes: 'job' + (j.state === 'FAILED' ? ' failed' : '') };
+      timelineLabel(u, layout);
     }
     /* a block: its members on a grid of equal cells, about as wide as tall */
     for (const b of blocks.values()) {
@@ -518,6 +533,7 @@
       if (!unitEdges.has(key)) unitEdges.set(key, { a: pa, b: pb });
     }
     const pos = new Map();
+    S.timeline = layout === 'timeline' && isFinite(tmin) ? { tmin, k } : null;
     if (layout === 'timeline') {
       const rows = [];
       const list = [...units.values()].sort((x, y) => (x.start || 0) - (y.start || 0));
@@ -525,7 +541,7 @@
         const x0 = u.start != null ? (u.start - tmin) * k : 0;
         let r = rows.findIndex(end => end <= x0 + 0.5);
         if (r < 0) { r = rows.length; rows.push(0); }
-        rows[r] = x0 + u.w + 12;
+        rows[r] = x0 + (u.room || u.w) + 12;
         u.row = r;
         pos.set(u.id, { x: x0 + u.w / 2, y: 0 });
       }
@@ -581,16 +597,17 @@
         if (S.layout === 'graph') { sw = (inner - GAP * (steps.length - 1)) / steps.length; sx = x; x += sw + GAP; }
         else if (S.layout === 'duration') { sw = Math.max(24, (dur(s) || 0) * k); sx = x; x += sw + GAP; }
         else {
-          sw = Math.max(6, (dur(s) || 0) * k);
-          sx = j.start != null && s.start != null ? left + PAD + Math.max(0, (s.start - j.start) * k) : x;
-          sx = Math.min(sx, left + u.w - PAD - sw);
+          /* at its time, to the job's scale (no padding: the box is the job's time span) */
+          sw = Math.max(2, (dur(s) || 0) * k);
+          sx = j.start != null && s.start != null ? left + Math.max(0, (s.start - j.start) * k) : x;
+          sx = Math.max(left, Math.min(sx, left + u.w - sw));
           x = sx + sw + 1;
         }
-        sw = Math.max(4, sw);
+        if (S.layout !== 'timeline') sw = Math.max(4, sw);
         const id = 's' + j.id + '.' + s.step;
         stepNode.set(j.id + '.' + s.step, id);
         const g = gradient(shares(s.runtime));
-        nodes.push({ group: 'nodes', data: { id, kind: 'step', job: j.id, step: String(s.step), label: 'Step ' + s.step, w: sw, h: STEP_H, gc: g.colors, gs: g.stops }, classes: 'step', position: { x: sx + sw / 2, y: sy } });
+        nodes.push({ group: 'nodes', data: { id, kind: 'step', job: j.id, step: String(s.step), label: S.layout !== 'timeline' || sw >= 40 ? 'Step ' + s.step : '', w: sw, h: STEP_H, gc: g.colors, gs: g.stops }, classes: 'step', position: { x: sx + sw / 2, y: sy } });
         if (i === 0 && sw < 1) return;
         /* file boxes: one per access mode, left to right read-only, read-write, write-only */
         const f = s.files || {};
@@ -668,6 +685,8 @@
         { selector: 'node', style: { shape: 'rectangle', width: 'data(w)', height: 'data(h)', 'font-size': 11, 'min-zoomed-font-size': 6, 'z-index': 1 } },
         { selector: 'node.job, node.group', style: { 'background-color': 'data(bg)', 'border-color': 'data(border)', 'border-width': 1.5, label: 'data(label)', 'text-valign': 'top', 'text-halign': 'center', 'text-margin-y': 18, 'text-wrap': 'ellipsis', 'text-max-width': 'data(w)', 'font-weight': 600 } },
         { selector: 'node.job.failed', style: { 'border-color': '#a3262a', 'border-width': 3 } },
+        /* the timeline: the label from the box's left edge, as wide as it needs (timelineLabel) */
+        { selector: 'node.tl', style: { 'text-halign': 'right', 'text-margin-x': 'data(lmx)', 'text-max-width': 'data(lw)', 'text-justification': 'left' } },
         { selector: 'node.group', style: { 'border-style': 'double', 'border-width': 4, 'text-valign': 'center', 'text-margin-y': 0 } },
         /* the runtime share as a stacked bar: hard-stop gradients from the data (no per-box style) */
         { selector: 'node.step, node.group', style: { 'background-fill': 'linear-gradient', 'background-gradient-direction': 'to-right', 'background-gradient-stop-colors': 'data(gc)', 'background-gradient-stop-positions': 'data(gs)' } },
@@ -696,6 +715,7 @@
       setHash(r);
     });
     cy.on('tap', 'edge', ev => { renderEdgeInfo(ev.target.data()); });
+    cy.on('viewport resize', renderTimeAxis);
     cy.fit(undefined, 20);
     /* a long chain or a big block fits only as a speck: start readable at its beginning instead */
     if (cy.zoom() < 0.35) {
@@ -703,6 +723,7 @@
       const bb = cy.elements().boundingBox();
       cy.pan({ x: 20 - bb.x1 * 0.6, y: cy.height() / 2 - ((bb.y1 + bb.y2) / 2) * 0.6 });
     }
+    renderTimeAxis();
     const ng = [...wf.groups.keys()].filter(g => !S.expanded.has(g)).length;
     $('#expand-all').textContent = ng || !wf.groups.size ? 'Expand groups' : 'Collapse groups';
     /* ready once cytoscape has drawn the first frame (what the browser test and bench wait for) */
@@ -713,6 +734,31 @@
       document.body.dataset.graphDrawn = String(seq);
       document.body.dataset.graphReady = S.layout;
     });
+  }
+
+  /* The timeline's time axis over the graph: ticks at round times (local time; UTC on hover),
+   * placed as cytoscape places the boxes (x = (t - tmin) * k * zoom + pan.x), redrawn on every
+   * pan and zoom. */
+  const TICK_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800];
+  function renderTimeAxis() {
+    const ax = $('#time-axis'), cy = S.cy, tl = S.timeline;
+    if (!cy || S.layout !== 'timeline' || !tl) { ax.hidden = true; return; }
+    ax.hidden = false;
+    clear(ax);
+    const z = cy.zoom(), px = cy.pan().x, W = ax.clientWidth || cy.width();
+    const tAt = x => tl.tmin + (x - px) / z / tl.k;
+    const t0 = tAt(0), t1 = tAt(W);
+    const step = TICK_STEPS.find(st => (t1 - t0) / st <= 8) || TICK_STEPS[TICK_STEPS.length - 1];
+    const p = n => String(n).padStart(2, '0');
+    const label = t => {
+      const d = new Date(t * 1000);
+      if (step >= 86400) return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate());
+      return p(d.getHours()) + ':' + p(d.getMinutes()) + (step < 60 ? ':' + p(d.getSeconds()) : '');
+    };
+    for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) {
+      const x = (t - tl.tmin) * tl.k * z + px;
+      ax.appendChild(el('span', { class: 'tick', style: 'left:' + x.toFixed(1) + 'px', 'data-t': t, title: fmtUtc(t), text: label(t) }));
+    }
   }
 
   function renderLegend() {
