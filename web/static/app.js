@@ -43,7 +43,7 @@
     return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + ' ' + p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds());
   }
   function fmtUtc(t) { return t === null || t === undefined ? null : new Date(t * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'); }
-  function timeCell(t) { return el('td', { text: fmtTime(t), title: fmtUtc(t), 'data-sort': t == null ? '' : t }); }
+  function timeCell(t) { return el('td', { class: 'time', text: fmtTime(t), title: fmtUtc(t), 'data-sort': t == null ? '' : t }); }
   function fmtDur(s) {
     if (s === null || s === undefined || !isFinite(s)) return '–';
     if (s < 1) return (s * 1000).toFixed(0) + ' ms';
