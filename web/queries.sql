@@ -198,19 +198,22 @@ ORDER BY s.job_id, s.start_time, s.step_id
 -- $4 workflow id: the steps the graph draws (numbered steps, or the others but extern where a job
 -- has none), summed per job name and step name: how many jobs and steps, how many did not
 -- complete, wall time, CPU time and what the CPUs allowed (CPUs x elapsed), the largest peak
--- memory, bytes read and written. Most wall time first.
+-- memory, bytes read and written. Most wall time first. The steps are read by key (cluster,
+-- job ids), then joined to their jobs' names.
 WITH w AS MATERIALIZED (
     SELECT j.cluster_id, j.job_id, j.name FROM js.jobs j
     WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
       AND j.workflow_id = $4::bigint),
-s AS (
-    SELECT w.name AS job_name, s.name AS step_name, s.job_id, s.state, s.profiled,
+k AS MATERIALIZED (SELECT min(cluster_id) AS cluster_id, array_agg(job_id) AS jobs FROM w),
+s AS MATERIALIZED (
+    SELECT s.job_id, s.name AS step_name, s.state, s.profiled,
            extract(epoch FROM s.end_time - s.start_time) AS elapsed, s.num_cpus, s.cpu_ns, s.max_rss_kib,
            s.read_bytes, s.write_bytes,
-           bool_or(s.step_id ~ '^[0-9]+$') OVER (PARTITION BY s.job_id) AS numbered, s.step_id
-    FROM w JOIN js.steps s ON s.cluster_id = w.cluster_id AND s.job_id = w.job_id
-    WHERE s.step_id <> 'extern')
-SELECT s.job_name, s.step_name, count(DISTINCT s.job_id) AS jobs, count(*) AS steps,
+           bool_or(s.step_id ~ '^[0-9]+$') OVER (PARTITION BY s.job_id) = (s.step_id ~ '^[0-9]+$') AS drawn
+    FROM js.steps s
+    WHERE s.cluster_id = (SELECT cluster_id FROM k) AND s.job_id = ANY ((SELECT jobs FROM k)::bigint[])
+      AND s.step_id <> 'extern')
+SELECT w.name AS job_name, s.step_name, count(DISTINCT s.job_id) AS jobs, count(*) AS steps,
        count(*) FILTER (WHERE s.state IS DISTINCT FROM 'COMPLETED') AS not_completed,
        count(*) FILTER (WHERE s.profiled) AS profiled,
        sum(s.elapsed)::float8 AS elapsed_s,
@@ -218,10 +221,10 @@ SELECT s.job_name, s.step_name, count(DISTINCT s.job_id) AS jobs, count(*) AS st
        sum(s.elapsed * s.num_cpus) FILTER (WHERE s.profiled)::float8 AS cpu_alloc_s,
        max(s.max_rss_kib) AS max_rss_kib,
        sum(s.read_bytes)::bigint AS read_bytes, sum(s.write_bytes)::bigint AS write_bytes
-FROM s
-WHERE s.numbered = (s.step_id ~ '^[0-9]+$')
-GROUP BY s.job_name, s.step_name
-ORDER BY sum(s.elapsed) DESC NULLS LAST, s.job_name, s.step_name
+FROM s JOIN w ON w.job_id = s.job_id AND w.cluster_id = (SELECT cluster_id FROM k)
+WHERE s.drawn
+GROUP BY w.name, s.step_name
+ORDER BY sum(s.elapsed) DESC NULLS LAST, w.name, s.step_name
 
 -- name: workflow_edges
 -- $4 workflow id: scheduler, time and file edges between its jobs, file edges per pair of steps
