@@ -39,8 +39,10 @@ static int usage(FILE *out, int status)
 {
     fprintf(out, "usage: jobscreen [--json] [--cluster NAME] [--url URL] JOBID\n"
                  "       jobscreen [--json] [--cluster NAME] [--url URL] -w WORKFLOW\n"
+                 "       jobscreen [--json] [...] --compare OTHER JOBID | -w WORKFLOW --compare OTHER\n"
                  "The report of one of your jobs (state, times, CPU efficiency, peak memory, I/O, top\n"
-                 "files, runtime share per step, related jobs) or workflows. See jobscreen(1).\n");
+                 "files, runtime share per step, related jobs) or workflows, or two runs side by\n"
+                 "side. See jobscreen(1).\n");
     return status;
 }
 
@@ -218,17 +220,73 @@ static bool id_valid(const char *s)
     return true;
 }
 
+/* the rows to compare of one run: a workflow's per-name summary, or a job's steps; its title */
+static json_t *run_rows(const struct settings *st, bool workflow, const char *id, const char *cluster, char *title,
+                        size_t tsize, int *status)
+{
+    char q[256];
+    snprintf(q, sizeof q, "q=%s&id=%s%s%s%s", workflow ? "workflow" : "job", id, workflow ? "&by=name" : "",
+             cluster ? "&cluster=" : "", cluster ? cluster : "");
+    json_t *reply = fetch(st, q, status);
+    if (!reply)
+        return NULL;
+    json_t *rows;
+    if (workflow) {
+        snprintf(title, tsize, "workflow %s", id);
+        rows = json_incref(json_object_get(reply, "step_names"));
+    } else {
+        const json_t *job = json_object_get(reply, "job");
+        const char *name = json_string_value(json_object_get(job, "name"));
+        const char *state = json_string_value(json_object_get(job, "state"));
+        snprintf(title, tsize, "job %s \"%s\", %s", id, name ? name : "", state ? state : "?");
+        rows = jsr_job_rows(job, time(NULL));
+    }
+    json_decref(reply);
+    return rows;
+}
+
+/* --compare: A is OTHER, B the run named last (jobscreen --compare 12 15: 15 against 12) */
+static int compare(const struct settings *st, bool workflow, const char *a, const char *b, const char *cluster, bool json)
+{
+    char ta[160], tb[160];
+    int status;
+    json_t *ra = run_rows(st, workflow, a, cluster, ta, sizeof ta, &status);
+    if (!ra)
+        return status;
+    json_t *rb = run_rows(st, workflow, b, cluster, tb, sizeof tb, &status);
+    if (!rb) {
+        json_decref(ra);
+        return status;
+    }
+    if (json) {
+        json_t *o = json_pack("{s:s,s:O,s:s,s:O}", "a", ta, "a_rows", ra, "b", tb, "b_rows", rb);
+        json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+        putchar('\n');
+        json_decref(o);
+    } else {
+        jsr_compare(stdout, ta, ra, tb, rb, !workflow);
+    }
+    json_decref(ra);
+    json_decref(rb);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        perror("jobscreen: standard output");
+        return EXIT_SERVER;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = { { "json", no_argument, NULL, 'j' },
                                               { "cluster", required_argument, NULL, 'c' },
                                               { "url", required_argument, NULL, 'u' },
                                               { "workflow", required_argument, NULL, 'w' },
+                                              { "compare", required_argument, NULL, 'C' },
                                               { "help", no_argument, NULL, 'h' },
                                               { "version", no_argument, NULL, 'V' },
                                               { NULL, 0, NULL, 0 } };
     bool json = false;
-    const char *cluster = NULL, *url = NULL, *workflow = NULL;
+    const char *cluster = NULL, *url = NULL, *workflow = NULL, *other = NULL;
     int o;
     while ((o = getopt_long(argc, argv, "jc:u:w:hV", longopts, NULL)) != -1) {
         switch (o) {
@@ -236,6 +294,7 @@ int main(int argc, char **argv)
         case 'c': cluster = optarg; break;
         case 'u': url = optarg; break;
         case 'w': workflow = optarg; break;
+        case 'C': other = optarg; break;
         case 'h': return usage(stdout, 0);
         case 'V': printf("jobscreen %s\n", PACKAGE_VERSION); return 0;
         default: return usage(stderr, EXIT_USAGE);
@@ -244,6 +303,10 @@ int main(int argc, char **argv)
     const char *id = workflow ? workflow : optind < argc ? argv[optind++] : NULL;
     if (!id || optind < argc)
         return usage(stderr, EXIT_USAGE);
+    if (other && !id_valid(other)) {
+        fprintf(stderr, "jobscreen: --compare '%s' is not a %s id\n", other, workflow ? "workflow" : "job");
+        return EXIT_USAGE;
+    }
     if (!id_valid(id)) {
         if (strchr(id, '_'))
             fprintf(stderr, "jobscreen: '%s': give an array task by its own job id (sacct -j %s -o JobIDRaw)\n", id, id);
@@ -278,6 +341,11 @@ int main(int argc, char **argv)
         return EXIT_SERVER;
     }
     int status;
+    if (other) {
+        status = compare(&st, workflow != NULL, other, id, cluster, json);
+        curl_global_cleanup();
+        return status;
+    }
     json_t *reply = fetch(&st, query, &status), *names = NULL;
     if (reply && workflow && !json) {
         /* the per-name table: a second request (and credential) */

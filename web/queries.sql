@@ -198,7 +198,8 @@ ORDER BY s.job_id, s.start_time, s.step_id
 -- $4 workflow id: the steps the graph draws (numbered steps, or the others but extern where a job
 -- has none), summed per job name and step name: how many jobs and steps, how many did not
 -- complete, wall time, CPU time and what the CPUs allowed (CPUs x elapsed), the largest peak
--- memory, bytes read and written. Most wall time first. The steps are read by key (cluster,
+-- memory, bytes read and written, the runtime share (ns per category, summed over processes).
+-- Most wall time first. The steps are read by key (cluster,
 -- job ids), then joined to their jobs' names.
 WITH w AS MATERIALIZED (
     SELECT j.cluster_id, j.job_id, j.name FROM js.jobs j
@@ -208,7 +209,8 @@ k AS MATERIALIZED (SELECT min(cluster_id) AS cluster_id, array_agg(job_id) AS jo
 s AS MATERIALIZED (
     SELECT s.job_id, s.name AS step_name, s.state, s.profiled,
            extract(epoch FROM s.end_time - s.start_time) AS elapsed, s.num_cpus, s.cpu_ns, s.max_rss_kib,
-           s.read_bytes, s.write_bytes,
+           s.read_bytes, s.write_bytes, s.compute_ns, s.mpi_p2p_ns + s.mpi_coll_ns + coalesce(s.mpi_setup_ns, 0) AS mpi_ns,
+           s.io_posix_ns + s.io_stdio_ns + s.io_mpiio_ns AS io_ns, s.cpu_wait_ns, s.idle_ns,
            bool_or(s.step_id ~ '^[0-9]+$') OVER (PARTITION BY s.job_id) = (s.step_id ~ '^[0-9]+$') AS drawn
     FROM js.steps s
     WHERE s.cluster_id = (SELECT cluster_id FROM k) AND s.job_id = ANY ((SELECT jobs FROM k)::bigint[])
@@ -220,7 +222,10 @@ SELECT w.name AS job_name, s.step_name, count(DISTINCT s.job_id) AS jobs, count(
        sum(s.cpu_ns) FILTER (WHERE s.profiled)::bigint AS cpu_ns,
        sum(s.elapsed * s.num_cpus) FILTER (WHERE s.profiled)::float8 AS cpu_alloc_s,
        max(s.max_rss_kib) AS max_rss_kib,
-       sum(s.read_bytes)::bigint AS read_bytes, sum(s.write_bytes)::bigint AS write_bytes
+       sum(s.read_bytes)::bigint AS read_bytes, sum(s.write_bytes)::bigint AS write_bytes,
+       jsonb_build_object('compute_ns', coalesce(sum(s.compute_ns), 0), 'mpi_ns', coalesce(sum(s.mpi_ns), 0),
+                          'io_ns', coalesce(sum(s.io_ns), 0), 'cpu_wait_ns', coalesce(sum(s.cpu_wait_ns), 0),
+                          'idle_ns', coalesce(sum(s.idle_ns), 0)) AS runtime
 FROM s JOIN w ON w.job_id = s.job_id AND w.cluster_id = (SELECT cluster_id FROM k)
 WHERE s.drawn
 GROUP BY w.name, s.step_name

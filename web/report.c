@@ -571,3 +571,139 @@ void jsr_step_names(FILE *out, const json_t *rows)
                 eff, mem, rd, wr);
     }
 }
+
+json_t *jsr_job_rows(const json_t *job, time_t now)
+{
+    const json_t *steps = json_object_get(job, "steps"), *s;
+    json_t *rows = json_array();
+    size_t i;
+    bool numbered = false;
+    json_array_foreach(steps, i, s) {
+        const char *id = str(s, "step");
+        numbered |= id && *id && strspn(id, "0123456789") == strlen(id);
+    }
+    json_array_foreach(steps, i, s) {
+        const char *id = str(s, "step");
+        bool is_num = id && *id && strspn(id, "0123456789") == strlen(id);
+        if (!id || (numbered ? !is_num : !strcmp(id, "extern")))
+            continue;
+        /* a name that repeats: its second and later steps as NAME#2, NAME#3 */
+        const char *name = str(s, "name") ? str(s, "name") : "";
+        int seen = 1;
+        size_t k;
+        const json_t *o;
+        json_array_foreach(json_object_get(job, "steps"), k, o) {
+            if (k >= i)
+                break;
+            const char *oid = str(o, "step");
+            bool onum = oid && *oid && strspn(oid, "0123456789") == strlen(oid);
+            if (oid && (numbered ? onum : strcmp(oid, "extern")) && !strcmp(str(o, "name") ? str(o, "name") : "", name))
+                seen++;
+        }
+        char key[512];
+        if (seen > 1)
+            snprintf(key, sizeof key, "%s#%d", name, seen);
+        else
+            snprintf(key, sizeof key, "%s", name);
+        double el = elapsed_of(s, now), cpus = num(s, "cpus");
+        bool prof = json_is_true(json_object_get(s, "profiled"));
+        json_array_append_new(rows, json_pack("{s:s,s:s,s:o,s:o,s:o,s:o,s:o}", "job_name", id, "step_name", key,
+                                              "elapsed_s", isfinite(el) ? json_real(el) : json_null(),
+                                              "cpu_ns", prof ? json_real(num(s, "cpu_ns")) : json_null(),
+                                              "cpu_alloc_s", prof && isfinite(el * cpus) ? json_real(el * cpus) : json_null(),
+                                              "read_bytes", json_real(isfinite(num(s, "read_bytes")) ? num(s, "read_bytes") : 0),
+                                              "write_bytes", json_real(isfinite(num(s, "write_bytes")) ? num(s, "write_bytes") : 0)));
+    }
+    return rows;
+}
+
+static bool same_row(const json_t *a, const json_t *b, int by_step)
+{
+    const char *as = str(a, "step_name"), *bs = str(b, "step_name");
+    if (!as || !bs || strcmp(as, bs))
+        return false;
+    if (by_step)
+        return true;
+    const char *aj = str(a, "job_name"), *bj = str(b, "job_name");
+    return aj && bj && !strcmp(aj, bj);
+}
+
+static void compare_line(FILE *out, const char *k1, const char *k2, const json_t *a, const json_t *b)
+{
+    char c1[40], c2[40], ta[24] = "-", tb[24] = "-", ch[24] = "", ea[16] = "-", eb[16] = "-", ia[16] = "-", ib[16] = "-";
+    jsr_clean(c1, sizeof c1, k1, 8, 1);
+    jsr_clean(c2, sizeof c2, k2, 7, 1);
+    double xa = num(a, "elapsed_s"), xb = num(b, "elapsed_s");
+    if (a && isfinite(xa))
+        jsr_clock(ta, sizeof ta, xa);
+    if (b && isfinite(xb))
+        jsr_clock(tb, sizeof tb, xb);
+    if (!a)
+        snprintf(ch, sizeof ch, "only B");
+    else if (!b)
+        snprintf(ch, sizeof ch, "only A");
+    else if (isfinite(xa) && isfinite(xb) && xa > 0)
+        snprintf(ch, sizeof ch, "%+.1f%%", 100.0 * (xb - xa) / xa);
+    if (a)
+        jsr_percent(ea, sizeof ea, num(a, "cpu_ns") / 1e9, num(a, "cpu_alloc_s"));
+    if (b)
+        jsr_percent(eb, sizeof eb, num(b, "cpu_ns") / 1e9, num(b, "cpu_alloc_s"));
+    if (a)
+        jsr_bytes(ia, sizeof ia, (isfinite(num(a, "read_bytes")) ? num(a, "read_bytes") : 0) +
+                                     (isfinite(num(a, "write_bytes")) ? num(a, "write_bytes") : 0));
+    if (b)
+        jsr_bytes(ib, sizeof ib, (isfinite(num(b, "read_bytes")) ? num(b, "read_bytes") : 0) +
+                                     (isfinite(num(b, "write_bytes")) ? num(b, "write_bytes") : 0));
+    fprintf(out, "  %-8s %-7s %8s %8s %7s %6s %6s %9s %9s\n", c1, c2, ta, tb, ch, ea, eb, ia, ib);
+}
+
+/* sums of rows for the totals line */
+static json_t *total_of(const json_t *rows)
+{
+    double el = 0, cpu = 0, alloc = 0, rd = 0, wr = 0;
+    const json_t *r;
+    size_t i;
+    json_array_foreach(rows, i, r) {
+        el += isfinite(num(r, "elapsed_s")) ? num(r, "elapsed_s") : 0;
+        cpu += isfinite(num(r, "cpu_ns")) ? num(r, "cpu_ns") : 0;
+        alloc += isfinite(num(r, "cpu_alloc_s")) ? num(r, "cpu_alloc_s") : 0;
+        rd += isfinite(num(r, "read_bytes")) ? num(r, "read_bytes") : 0;
+        wr += isfinite(num(r, "write_bytes")) ? num(r, "write_bytes") : 0;
+    }
+    return json_pack("{s:f,s:f,s:f,s:f,s:f}", "elapsed_s", el, "cpu_ns", cpu, "cpu_alloc_s", alloc, "read_bytes", rd,
+                     "write_bytes", wr);
+}
+
+void jsr_compare(FILE *out, const char *title_a, const json_t *rows_a, const char *title_b, const json_t *rows_b,
+                 int by_step)
+{
+    char ta[JSR_WIDTH], tb[JSR_WIDTH];
+    jsr_clean(ta, sizeof ta, title_a, JSR_WIDTH - 6, 1);
+    jsr_clean(tb, sizeof tb, title_b, JSR_WIDTH - 6, 1);
+    fprintf(out, "A: %s\nB: %s\n\n  %-8s %-7s %8s %8s %7s %6s %6s %9s %9s\n", ta, tb, by_step ? "step" : "job",
+            by_step ? "name" : "step", "time A", "time B", "change", "CPU A", "CPU B", "I/O A", "I/O B");
+    const json_t *a, *b;
+    size_t i, k;
+    json_array_foreach(rows_a, i, a) {
+        const json_t *match = NULL;
+        json_array_foreach(rows_b, k, b) {
+            if (same_row(a, b, by_step)) {
+                match = b;
+                break;
+            }
+        }
+        compare_line(out, str(a, "job_name"), str(a, "step_name"), a, match);
+    }
+    json_array_foreach(rows_b, k, b) {
+        bool found = false;
+        json_array_foreach(rows_a, i, a) {
+            found |= same_row(a, b, by_step);
+        }
+        if (!found)
+            compare_line(out, str(b, "job_name"), str(b, "step_name"), NULL, b);
+    }
+    json_t *sa = total_of(rows_a), *sb = total_of(rows_b);
+    compare_line(out, "total", "", sa, sb);
+    json_decref(sa);
+    json_decref(sb);
+}

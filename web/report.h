@@ -32,5 +32,12 @@ void jsr_job(FILE *out, const json_t *job, time_t now);
 void jsr_workflow(FILE *out, const json_t *reply, time_t now);
 /* The "step_names" of a workflow&by=name reply: per job and step name, a line each. */
 void jsr_step_names(FILE *out, const json_t *rows);
+/* A job's steps as rows of the same shape (the steps the graph draws; job_name its step id,
+ * step_name its name, "#2", "#3" added to a name that repeats). New reference. */
+json_t *jsr_job_rows(const json_t *job, time_t now);
+/* Two runs side by side, row by row: workflows by job and step name, jobs (by_step) by step
+ * name; time, its change, CPU efficiency and I/O of each, and the totals. */
+void jsr_compare(FILE *out, const char *title_a, const json_t *rows_a, const char *title_b, const json_t *rows_b,
+                 int by_step);
 
 #endif

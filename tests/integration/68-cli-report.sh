@@ -17,7 +17,7 @@ CLI=$JS_TOP_BUILDDIR/web/jobscreen
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline"
 [ "$(wc -w <<< "$JS_NODES")" -ge 2 ] || skip_all "needs a cluster of 2 nodes or more"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
-plan 24
+plan 25
 q() { psql -X -q -At -F' ' -d "$JS_DB" -c "$1"; }
 cli() { local u=$1; shift; runuser -u "$u" -- env JOBSCREEN_CLI_CONF="$JOBSCREEN_CLI_CONF" "$CLI" "$@"; }
 w=$(work_dir jsalice)
@@ -76,6 +76,11 @@ cli jsalice -w "$wf" > "$tmp/w"
 like "$(head -n 1 "$tmp/w")$(grep -c -E "^  ($j1|$j2) " "$tmp/w")|$(sed -n '/^Per job and step name/,$p' "$tmp/w" | grep -c -E '^  clireport (bash|cat) +1 +0 ')" \
    "^Workflow $wf \".*\" of jsalice on $cluster: [0-9]+ jobs.*2\|2$" \
    "-w $wf: the workflow with both jobs, and its steps summed per job and step name"
+cli jsalice --compare "$j1" "$j2" > "$tmp/c"
+diag "$(cat "$tmp/c")"
+like "$(head -n 2 "$tmp/c" | tr '\n' '|')$(grep -c -E '^  0 +bash .* only A ' "$tmp/c") $(grep -c -E '^  1 +cat +[0-9]{2}:[0-9]{2}:[0-9]{2} +[0-9]{2}:[0-9]{2}:[0-9]{2} ' "$tmp/c")|$(cli jsalice -w "$wf" --compare "$wf" | grep -c -E '^  clirepo~ (bash|cat) .* \+0\.0% ')" \
+   "^A: job $j1 \"clireport\", COMPLETED\|B: job $j2 \"clinext\", COMPLETED\|1 1\|2$" \
+   "--compare: two jobs by step name (cat in both, bash only in A); a workflow against itself: no change"
 cli jsalice "${j1}_1" > /dev/null 2> "$tmp/e"
 is "$?:$(cat "$tmp/e")" "2:jobscreen: '${j1}_1': give an array task by its own job id (sacct -j ${j1}_1 -o JobIDRaw)" \
    "an id that is not one: exit status 2, and how to find the task's id"

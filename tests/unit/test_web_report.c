@@ -253,6 +253,52 @@ static void step_names_table(void **state)
     free(t);
 }
 
+static void compare_two_jobs_by_step_name(void **state)
+{
+    (void)state;
+    json_error_t e;
+    json_t *ja = json_loads("{\"steps\": ["
+                           " {\"step\": \"extern\", \"name\": \"extern\"},"
+                           " {\"step\": \"batch\", \"name\": \"batch\", \"elapsed\": 500, \"start\": 1, \"end\": 501},"
+                           " {\"step\": \"0\", \"name\": \"prep\", \"start\": 1, \"end\": 101, \"elapsed\": 100, \"cpus\": 2,"
+                           "  \"profiled\": true, \"cpu_ns\": 100000000000, \"read_bytes\": 1024, \"write_bytes\": 0},"
+                           " {\"step\": \"1\", \"name\": \"sim\", \"start\": 101, \"end\": 301, \"elapsed\": 200, \"cpus\": 4,"
+                           "  \"profiled\": true, \"cpu_ns\": 800000000000, \"read_bytes\": 0, \"write_bytes\": 1048576},"
+                           " {\"step\": \"2\", \"name\": \"sim\", \"start\": 301, \"end\": 401, \"elapsed\": 100, \"cpus\": 4,"
+                           "  \"profiled\": false}]}",
+                           0, &e);
+    json_t *jb = json_loads("{\"steps\": ["
+                           " {\"step\": \"0\", \"name\": \"prep\", \"start\": 1, \"end\": 151, \"elapsed\": 150, \"cpus\": 2,"
+                           "  \"profiled\": true, \"cpu_ns\": 150000000000, \"read_bytes\": 1024, \"write_bytes\": 0},"
+                           " {\"step\": \"1\", \"name\": \"sim\", \"start\": 151, \"end\": 251, \"elapsed\": 100, \"cpus\": 4,"
+                           "  \"profiled\": true, \"cpu_ns\": 200000000000, \"read_bytes\": 0, \"write_bytes\": 2097152},"
+                           " {\"step\": \"2\", \"name\": \"post\", \"start\": 251, \"end\": 261, \"elapsed\": 10, \"cpus\": 1,"
+                           "  \"profiled\": true, \"cpu_ns\": 5000000000, \"read_bytes\": 0, \"write_bytes\": 0}]}",
+                           0, &e);
+    assert_non_null(ja);
+    assert_non_null(jb);
+    json_t *ra = jsr_job_rows(ja, 1000), *rb = jsr_job_rows(jb, 1000);
+    /* the numbered steps only; a repeated name becomes sim#2 */
+    assert_int_equal(json_array_size(ra), 3);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(ra, 2), "step_name")), "sim#2");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    jsr_compare(f, "job 12 \"run1\"", ra, "job 15 \"run2\"", rb, 1);
+    fclose(f);
+    assert_non_null(strstr(text, "A: job 12 \"run1\"\nB: job 15 \"run2\"\n\n  step     name      time A   time B  change  CPU A  CPU B     I/O A     I/O B\n"));
+    assert_non_null(strstr(text, "  0        prep    00:01:40 00:02:30  +50.0%  50.0%  50.0%   1.0 KiB   1.0 KiB\n"));
+    assert_non_null(strstr(text, "  1        sim     00:03:20 00:01:40  -50.0% 100.0%  50.0%   1.0 MiB   2.0 MiB\n"));
+    assert_non_null(strstr(text, "  2        sim#2   00:01:40        -  only A      -      -       0 B         -\n"));
+    assert_non_null(strstr(text, "  2        post           - 00:00:10  only B      -  50.0%         -       0 B\n"));
+    assert_non_null(strstr(text, "  total            00:06:40 00:04:20  -35.0%"));
+    free(text);
+    json_decref(ra);
+    json_decref(rb);
+    json_decref(ja);
+    json_decref(jb);
+}
+
 int main(void)
 {
     setenv("TZ", "UTC", 1);
@@ -264,6 +310,7 @@ int main(void)
         cmocka_unit_test(job_never_started_and_running),
         cmocka_unit_test(workflow_report),
         cmocka_unit_test(step_names_table),
+        cmocka_unit_test(compare_two_jobs_by_step_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,7 +27,7 @@ const minJobs = Number(args['min-jobs'] || 1);
 fs.mkdirSync(args.out, { recursive: true });
 
 let n = 0, failed = 0;
-const plan = 28 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0);
+const plan = 29 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0);
 console.log('1..' + plan);
 function ok(cond, what, diag) {
   n++;
@@ -153,6 +153,17 @@ function ok(cond, what, diag) {
     const names = await page.evaluate(() => [...document.querySelectorAll('#tab-workflow .step-names tbody tr')].map(r => [...r.cells].map(c => c.textContent)));
     ok(names.length > 0 && names.every(r => r.length === 11 && Number(r[2]) >= 1) && names.some(r => /^\d+\.\d %$/.test(r[7])),
       'the workflow tab sums time, CPU efficiency, memory and I/O per job and step name', JSON.stringify(names.slice(0, 3)));
+    /* two runs side by side: the workflow against itself matches every row, no change */
+    await page.fill('#tab-workflow form.compare-with input[name="other"]', String(args.workflow));
+    await page.click('#tab-workflow form.compare-with button');
+    await page.waitForSelector('#compare-view table.compare tr.total', { timeout: 15000 });
+    const cmp = await page.evaluate(() => ({ hash: location.hash, rows: [...document.querySelectorAll('#compare-view table.compare tbody tr')].map(r => [...r.cells].map(c => c.textContent)) }));
+    ok(cmp.hash.includes('view=compare') && cmp.rows.length === names.length + 1 && cmp.rows.every(r => r[4] === '+0.0 %' || r[4] === '–') &&
+       cmp.rows[cmp.rows.length - 1][0] === 'Total' && cmp.rows.some(r => /\d+\.\d %$/.test(r[5]) && r[5] === r[6]),
+      'compare: a workflow against itself matches every job and step name, with no change', JSON.stringify(cmp));
+    await shot('2c-compare');
+    await page.goto(base + '#view=workflow&id=' + args.workflow);
+    await page.waitForFunction(() => document.body.dataset.graphReady === 'graph', null, { timeout: 30000 });
     ok(labels.missing.length === 0, 'every job\'s label (or its group\'s) is drawn at the opening zoom (' + labels.zoom.toFixed(2) + ')', JSON.stringify(labels));
     await shot('2-graph');
     if (kinds.includes('file')) {
