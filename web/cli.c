@@ -40,6 +40,7 @@ static int usage(FILE *out, int status)
     fprintf(out, "usage: jobscreen [--json] [--cluster NAME] [--url URL] JOBID\n"
                  "       jobscreen [--json] [--cluster NAME] [--url URL] -w WORKFLOW\n"
                  "       jobscreen [--json] [...] --compare OTHER JOBID | -w WORKFLOW --compare OTHER\n"
+                 "       jobscreen [...] --export JOBID | -w WORKFLOW --export\n"
                  "The report of one of your jobs (state, times, CPU efficiency, peak memory, I/O, top\n"
                  "files, runtime share per step, related jobs) or workflows, or two runs side by\n"
                  "side. See jobscreen(1).\n");
@@ -282,10 +283,11 @@ int main(int argc, char **argv)
                                               { "url", required_argument, NULL, 'u' },
                                               { "workflow", required_argument, NULL, 'w' },
                                               { "compare", required_argument, NULL, 'C' },
+                                              { "export", no_argument, NULL, 'E' },
                                               { "help", no_argument, NULL, 'h' },
                                               { "version", no_argument, NULL, 'V' },
                                               { NULL, 0, NULL, 0 } };
-    bool json = false;
+    bool json = false, export = false;
     const char *cluster = NULL, *url = NULL, *workflow = NULL, *other = NULL;
     int o;
     while ((o = getopt_long(argc, argv, "jc:u:w:hV", longopts, NULL)) != -1) {
@@ -295,6 +297,7 @@ int main(int argc, char **argv)
         case 'u': url = optarg; break;
         case 'w': workflow = optarg; break;
         case 'C': other = optarg; break;
+        case 'E': export = true; break;
         case 'h': return usage(stdout, 0);
         case 'V': printf("jobscreen %s\n", PACKAGE_VERSION); return 0;
         default: return usage(stderr, EXIT_USAGE);
@@ -334,20 +337,28 @@ int main(int argc, char **argv)
     }
 
     char query[256];
-    snprintf(query, sizeof query, "q=%s&id=%s%s%s", workflow ? "workflow" : "job", id,
+    if (export) /* the JobLog shapes (docs/api.md, export) */
+        snprintf(query, sizeof query, "q=export&%s=%s%s%s", workflow ? "workflow" : "job", id,
+                 cluster ? "&cluster=" : "", cluster ? cluster : "");
+    else
+        snprintf(query, sizeof query, "q=%s&id=%s%s%s", workflow ? "workflow" : "job", id,
              cluster ? "&cluster=" : "", cluster ? cluster : "");
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
         fprintf(stderr, "jobscreen: libcurl does not start\n");
         return EXIT_SERVER;
     }
     int status;
+    if (other && export) {
+        fprintf(stderr, "jobscreen: --compare and --export do not go together\n");
+        return EXIT_USAGE;
+    }
     if (other) {
         status = compare(&st, workflow != NULL, other, id, cluster, json);
         curl_global_cleanup();
         return status;
     }
     json_t *reply = fetch(&st, query, &status), *names = NULL;
-    if (reply && workflow && !json) {
+    if (reply && workflow && !json && !export) {
         /* the per-name table: a second request (and credential) */
         char nq[sizeof query + 16];
         snprintf(nq, sizeof nq, "%s&by=name", query);
@@ -358,14 +369,16 @@ int main(int argc, char **argv)
         }
     }
     if (reply) {
-        if (json)
+        if (export)
+            json_dumpf(reply, stdout, JSON_INDENT(2));
+        else if (json)
             json_dumpf(workflow ? reply : json_object_get(reply, "job"), stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
         else if (workflow) {
             jsr_workflow(stdout, reply, time(NULL));
             jsr_step_names(stdout, json_object_get(names, "step_names"));
         } else
             jsr_job(stdout, json_object_get(reply, "job"), time(NULL));
-        if (json)
+        if (json || export)
             putchar('\n');
         if (fflush(stdout) != 0 || ferror(stdout)) {
             perror("jobscreen: standard output");

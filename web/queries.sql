@@ -350,6 +350,80 @@ WHERE ($2::boolean OR o.user_name = $1)
 GROUP BY e.direction, e.kind, e.other, o.name, o.state
 ORDER BY e.direction, e.other, e.kind
 
+-- name: export_jobs
+-- $4 workflow id or NULL, $5 job id or NULL, $6 limit: the jobs to export (docs/api.md, export),
+-- the viewer's own only, with the JobLog fields of the reference's Table 4.1 and the others the
+-- record has; times as ISO 8601 UTC.
+SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id, j.workflow_name AS workflow,
+       j.state, j.exit_code, j.reason,
+       to_char(j.submit_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS submit,
+       to_char(j.eligible_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS eligible,
+       to_char(j.start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS start,
+       to_char(j.end_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "end",
+       j.num_nodes AS nodes, j.num_cpus AS cpus, j.num_tasks AS tasks, j.nodelist AS node_list, j.dependency,
+       j.partition, j.account, j.qos, j.work_dir, j.batch_script, j.array_job_id, j.array_task_id
+FROM js.jobs j
+WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+  AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3))
+  AND (j.workflow_id = $4::bigint OR j.job_id = $5::bigint)
+ORDER BY j.start_time NULLS LAST, j.job_id
+LIMIT $6::integer
+
+-- name: export_steps
+-- $4 $5 $6 as export_jobs: their steps but extern, with Table 4.2's fields, the runtime share
+-- (ns per category, summed over the processes) and the step's sums
+WITH e AS MATERIALIZED (
+    SELECT j.cluster_id, j.job_id FROM js.jobs j
+    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+      AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3))
+      AND (j.workflow_id = $4::bigint OR j.job_id = $5::bigint)
+    ORDER BY j.start_time NULLS LAST, j.job_id LIMIT $6::integer)
+SELECT s.job_id, s.step_id AS step, s.name, s.state, s.exit_code, s.num_nodes AS nodes, s.num_cpus AS cpus,
+       s.num_tasks AS tasks, s.nodelist AS node_list,
+       to_char(s.start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS start,
+       to_char(s.end_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "end",
+       s.elapsed_s AS elapsed, s.profiled, s.processes, s.incomplete_reason,
+       s.compute_ns, s.mpi_p2p_ns, s.mpi_coll_ns, s.mpi_setup_ns, s.io_posix_ns, s.io_stdio_ns, s.io_mpiio_ns,
+       s.cpu_wait_ns, s.idle_ns, s.cpu_ns, s.max_rss_kib, s.read_bytes, s.write_bytes
+FROM e JOIN js.steps s ON s.cluster_id = e.cluster_id AND s.job_id = e.job_id
+WHERE s.step_id <> 'extern'
+ORDER BY s.job_id, s.start_time NULLS LAST, s.step_id
+
+-- name: export_files
+-- $4 $5 $6 as export_jobs: per job, step and file, merged over nodes: the I/O handles of the
+-- reference's profile (the file, its access mode, the layers (paradigms) it was used through,
+-- processes, calls, bytes)
+WITH e AS MATERIALIZED (
+    SELECT j.cluster_id, j.job_id FROM js.jobs j
+    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+      AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3))
+      AND (j.workflow_id = $4::bigint OR j.job_id = $5::bigint)
+    ORDER BY j.start_time NULLS LAST, j.job_id LIMIT $6::integer)
+SELECT a.job_id, a.step_id AS step, a.path, a.scope,
+       CASE WHEN bool_or(a.mode = 'rw') OR (bool_or(a.mode = 'r') AND bool_or(a.mode = 'w')) THEN 'rw'
+            WHEN bool_or(a.mode = 'w') THEN 'w' ELSE 'r' END AS mode,
+       string_agg(DISTINCT a.interfaces, ',') AS layers, sum(a.processes)::integer AS processes,
+       sum(a.opens)::bigint AS opens, sum(a.reads)::bigint AS reads, sum(a.writes)::bigint AS writes,
+       sum(a.bytes_read)::bigint AS read_bytes, sum(a.bytes_written)::bigint AS write_bytes
+FROM e JOIN js.file_accesses a ON a.cluster_id = e.cluster_id AND a.job_id = e.job_id
+WHERE a.step_id <> 'extern'
+GROUP BY a.job_id, a.step_id, a.file_id, a.path, a.scope
+ORDER BY a.job_id, a.step_id, a.path
+
+-- name: export_summary
+-- $4 $5 $6 as export_jobs: per job and step, each metric summed over its processes (calls,
+-- bytes, time): the reference's summary of function calls
+WITH e AS MATERIALIZED (
+    SELECT j.cluster_id, j.job_id FROM js.jobs j
+    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+      AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3))
+      AND (j.workflow_id = $4::bigint OR j.job_id = $5::bigint)
+    ORDER BY j.start_time NULLS LAST, j.job_id LIMIT $6::integer)
+SELECT d.job_id, d.step_id AS step, d.metric, d.sum
+FROM e JOIN js.step_digest d ON d.cluster_id = e.cluster_id AND d.job_id = e.job_id
+WHERE d.step_id <> 'extern' AND d.processes > 0
+ORDER BY d.job_id, d.step_id, d.metric
+
 -- name: job_files
 -- $4 job id: the files its steps accessed, merged over steps and nodes
 SELECT a.file_id AS id, a.path, a.scope, a.file_node,

@@ -17,7 +17,7 @@ CLI=$JS_TOP_BUILDDIR/web/jobscreen
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline"
 [ "$(wc -w <<< "$JS_NODES")" -ge 2 ] || skip_all "needs a cluster of 2 nodes or more"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
-plan 25
+plan 26
 q() { psql -X -q -At -F' ' -d "$JS_DB" -c "$1"; }
 cli() { local u=$1; shift; runuser -u "$u" -- env JOBSCREEN_CLI_CONF="$JOBSCREEN_CLI_CONF" "$CLI" "$@"; }
 w=$(work_dir jsalice)
@@ -81,6 +81,10 @@ diag "$(cat "$tmp/c")"
 like "$(head -n 2 "$tmp/c" | tr '\n' '|')$(grep -c -E '^  0 +bash .* only A ' "$tmp/c") $(grep -c -E '^  1 +cat +[0-9]{2}:[0-9]{2}:[0-9]{2} +[0-9]{2}:[0-9]{2}:[0-9]{2} ' "$tmp/c")|$(cli jsalice -w "$wf" --compare "$wf" | grep -c -E '^  clirepo~ (bash|cat) .* \+0\.0% ')" \
    "^A: job $j1 \"clireport\", COMPLETED\|B: job $j2 \"clinext\", COMPLETED\|1 1\|2$" \
    "--compare: two jobs by step name (cat in both, bash only in A); a workflow against itself: no change"
+cli jsalice --export "$j1" > "$tmp/x"
+is "$(jq -r --arg j "$j1" '.jobs[0] | "\(.JobId) \(.JobName) \(.NumNodes) \(.ExitCode) \([.steps[].JobID] | sort | join(",")) \(.steps[] | select(.JobID == ($j + ".0")) | "\(.NNodes) \(.State) \(.profile.runtime_share.computation_ns > 0) \([.profile.io_handles[] | select(.file | endswith("/cli." + $j + ".0")) | "\(.mode):\(.paradigms | join("+")):\(.write_bytes)"] | join(",")) \(.profile.summary.posix_write_bytes)")"' "$tmp/x")" \
+   "$j1 clireport 2 0 $j1.0,$j1.1,$j1.batch 2 COMPLETED true rw:posix:524288 1048576" \
+   "--export: the job in the JobLog shapes (Table 4.1/4.2 fields, per-step profile: runtime share, I/O handles, summary)"
 cli jsalice "${j1}_1" > /dev/null 2> "$tmp/e"
 is "$?:$(cat "$tmp/e")" "2:jobscreen: '${j1}_1': give an array task by its own job id (sacct -j ${j1}_1 -o JobIDRaw)" \
    "an id that is not one: exit status 2, and how to find the task's id"

@@ -27,7 +27,7 @@ const minJobs = Number(args['min-jobs'] || 1);
 fs.mkdirSync(args.out, { recursive: true });
 
 let n = 0, failed = 0;
-const plan = 29 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0);
+const plan = 30 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0);
 console.log('1..' + plan);
 function ok(cond, what, diag) {
   n++;
@@ -88,6 +88,11 @@ function ok(cond, what, diag) {
     await page.waitForSelector('#tab-job table.steps tbody tr', { timeout: 15000 });
     const found = await page.evaluate(() => ({ hash: location.hash, title: document.querySelector('#tab-job h3').textContent }));
     ok(found.hash.includes('job=' + sjob) && found.title.startsWith('Job '), '"Go to job" opens a job by its id: its workflow, the job selected', JSON.stringify(found));
+    const [xd] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }), page.click('#tab-job button.export')]);
+    const xj = JSON.parse(fs.readFileSync(await xd.path(), 'utf8'));
+    ok(xj.format === 'jobscreen-export' && xj.jobs.length === 1 && String(xj.jobs[0].JobId) === sjob && Array.isArray(xj.jobs[0].steps) &&
+       xj.jobs[0].steps.every(st => /^\d+\.\w+$/.test(st.JobID) && 'NNodes' in st && 'State' in st),
+      '"Export JSON" saves the job with the JobLog fields and its steps', JSON.stringify(xj).slice(0, 400));
     const usage = await page.evaluate(() => [...document.querySelectorAll('#tab-job .card.usage tr')].map(r => r.textContent));
     ok(usage.some(t => /^CPU efficiency\d+\.\d %$/.test(t)) && usage.some(t => /^Peak memory.+iB \(largest process\)$/.test(t)),
        'the job tab shows its CPU efficiency and peak memory', JSON.stringify(usage));

@@ -428,6 +428,17 @@
     V.appendChild(t);
     V.appendChild(el('p', { class: 'note', text: 'Time: wall time summed over the steps of each name; change: B against A. CPU efficiency: CPU time of the processes against CPUs × wall time. I/O: bytes read and written. Share: the runtime share of the processes (computation, MPI, I/O, waiting for a CPU, idle).' }));
   }
+  /* "Export JSON": the job or workflow in the JobLog shapes (docs/api.md, export), saved */
+  function exportButton(kind, id) {
+    return el('button', { type: 'button', class: 'export', text: 'Export JSON', title: 'the JobLog fields and the per-step profile, as JSON', onclick: async () => {
+      try {
+        const body = await api('export', { [kind]: id });
+        const a = el('a', { href: URL.createObjectURL(new Blob([JSON.stringify(body, null, 2)], { type: 'application/json' })), download: 'jobscreen-' + kind + '-' + id + '.json' });
+        document.body.appendChild(a); a.click(); a.remove();
+        setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+      } catch (e) { showError(e); }
+    } });
+  }
   /* "Compare with ...": a small form under the workflow and job tabs */
   function compareForm(kind, id) {
     const f = el('form', { class: 'compare-with' }, el('label', {}, 'Compare with ' + (kind === 'wf' ? 'workflow' : 'job') + ' id ', el('input', { type: 'search', name: 'other', maxlength: 20, inputmode: 'numeric' })), el('button', { type: 'submit', text: 'Compare' }));
@@ -907,6 +918,7 @@
     ]));
     renderStepNames(T, w.id);
     T.appendChild(compareForm('wf', w.id));
+    if (w.id != null) T.appendChild(exportButton('workflow', w.id));
   }
 
   /* Per job name and step name (Snakemake's rules, Nextflow's processes are job names): how
@@ -1048,7 +1060,7 @@
         el('td', { class: 'num', text: s.profiled && s.max_rss_kib ? fmtBytes(s.max_rss_kib * 1024) : '–' }), el('td', {}, bar)));
     }
     st.appendChild(tb);
-    T.append(el('h4', { text: 'Steps' }), st, el('h4', { text: 'Files' }), filesTable(j.files || [], true), compareForm('job', j.id));
+    T.append(el('h4', { text: 'Steps' }), st, el('h4', { text: 'Files' }), filesTable(j.files || [], true), compareForm('job', j.id), exportButton('job', j.id));
   }
 
   /* The metrics of a slice vector (docs/profile-format.md), grouped for the charts. */
