@@ -27,7 +27,7 @@ const minJobs = Number(args['min-jobs'] || 1);
 fs.mkdirSync(args.out, { recursive: true });
 
 let n = 0, failed = 0;
-const plan = 30 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0);
+const plan = 31 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0);
 console.log('1..' + plan);
 function ok(cond, what, diag) {
   n++;
@@ -170,6 +170,17 @@ function ok(cond, what, diag) {
     await page.goto(base + '#view=workflow&id=' + args.workflow);
     await page.waitForFunction(() => document.body.dataset.graphReady === 'graph', null, { timeout: 30000 });
     ok(labels.missing.length === 0, 'every job\'s label (or its group\'s) is drawn at the opening zoom (' + labels.zoom.toFixed(2) + ')', JSON.stringify(labels));
+    /* a tooltip names what is under the mouse */
+    const jp = await page.evaluate(() => {
+      const n = window.jobscreenViewer.cy().nodes('.job').filter(x => x.visible())[0];
+      const g = document.querySelector('#graph').getBoundingClientRect(), p = n.renderedPosition(), h = n.renderedHeight();
+      return { x: g.left + p.x, y: g.top + p.y - h / 2 + 6, job: n.data('job') };
+    });
+    await page.mouse.move(jp.x, jp.y);
+    await page.waitForFunction(() => document.querySelector('#graph').title !== '', null, { timeout: 5000 }).catch(() => {});
+    const tip = await page.evaluate(() => document.querySelector('#graph').title);
+    ok(/^Job \S+/.test(tip) && /\n(COMPLETED|FAILED|CANCELLED|RUNNING|TIMEOUT)?, /.test(tip), 'hovering a job box shows its name, state, times and share', JSON.stringify({ tip, jp }));
+    await page.mouse.move(0, 0);
     await shot('2-graph');
     if (kinds.includes('file')) {
       await page.evaluate(() => window.jobscreenViewer.cy().edges('.file')[0].emit('tap'));

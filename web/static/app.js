@@ -812,6 +812,10 @@
     });
     cy.on('tap', 'edge', ev => { renderEdgeInfo(ev.target.data()); });
     cy.on('viewport resize', renderTimeAxis);
+    /* tooltips: what a box or an edge stands for, as the browser shows a title */
+    const box = $('#graph');
+    cy.on('mouseover', 'node, edge', ev => { box.title = tooltipOf(wf, ev.target); });
+    cy.on('mouseout', 'node, edge', () => { box.title = ''; });
     cy.fit(undefined, 20);
     /* a long chain or a big block fits only as a speck: start readable at its beginning instead */
     if (cy.zoom() < 0.35) {
@@ -830,6 +834,24 @@
       document.body.dataset.graphDrawn = String(seq);
       document.body.dataset.graphReady = S.layout;
     });
+  }
+
+  /* The tooltip of a graph element: a job's name, state, times and runtime share; a group's
+   * size; a step's time and share; a file box's count; an edge's kind and ends. */
+  function tooltipOf(wf, t) {
+    const d = t.data(), job = id => wf.jobs.find(j => j.id === id);
+    const shareText = rt => { const sh = shares(rt); return sh ? CATS.map((c, i) => sh[i] >= 0.005 ? c.label + ' ' + (100 * sh[i]).toFixed(0) + '%' : null).filter(Boolean).join(', ') : 'no profile'; };
+    if (t.isEdge()) return ({ scheduler: 'scheduler dependency', time: 'started right after the other ended', file: 'a file written, then read' })[d.kind] + (d.ev ? ': Job ' + d.ev.from_job + ' → Job ' + d.ev.to_job : '') + (d.n > 1 ? ' (' + d.n + ' edges)' : '') + ' (click for the evidence)';
+    if (d.kind === 'job') {
+      const j = job(d.job);
+      return j ? 'Job ' + jobLabel(j) + (j.name ? ' · ' + j.name : '') + '\n' + (j.state || '') + ', ' + fmtTime(j.start) + ' – ' + fmtTime(j.end) + ' (' + fmtDur(dur(j)) + ')\n' + shareText(j.runtime) : d.label;
+    }
+    if (d.kind === 'step') {
+      const j = job(d.job), st = j && j.steps.find(x => String(x.step) === d.step);
+      return 'Job ' + d.job + ' step ' + d.step + (st ? '\n' + fmtTime(st.start) + ' – ' + fmtTime(st.end) + ' (' + fmtDur(dur(st)) + ')\n' + shareText(st.runtime) : '');
+    }
+    if (d.kind === 'files') return 'Job ' + d.job + ' step ' + d.step + ': ' + d.title;
+    return d.label || '';
   }
 
   /* The timeline's time axis over the graph: ticks at round times (local time; UTC on hover),
