@@ -27,7 +27,7 @@ const minJobs = Number(args['min-jobs'] || 1);
 fs.mkdirSync(args.out, { recursive: true });
 
 let n = 0, failed = 0;
-const plan = 31 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0);
+const plan = 32 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0);
 console.log('1..' + plan);
 function ok(cond, what, diag) {
   n++;
@@ -170,6 +170,16 @@ function ok(cond, what, diag) {
     await page.goto(base + '#view=workflow&id=' + args.workflow);
     await page.waitForFunction(() => document.body.dataset.graphReady === 'graph', null, { timeout: 30000 });
     ok(labels.missing.length === 0, 'every job\'s label (or its group\'s) is drawn at the opening zoom (' + labels.zoom.toFixed(2) + ')', JSON.stringify(labels));
+    /* and far out (a tenth of the fit): the names grow to stay readable */
+    await page.evaluate(() => { const cy = window.jobscreenViewer.cy(); cy.fit(undefined, 20); cy.zoom({ level: cy.zoom() / 10, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } }); });
+    await page.waitForTimeout(300);
+    const far = await page.evaluate(() => {
+      const cy = window.jobscreenViewer.cy();
+      const small = cy.nodes('.job, .group').filter(n => n.visible() && cy.zoom() * parseFloat(n.style('font-size')) < parseFloat(n.style('min-zoomed-font-size'))).map(n => n.id());
+      return { zoom: cy.zoom(), small, fs: cy.nodes('.job, .group').length ? cy.nodes('.job, .group')[0].style('font-size') : null };
+    });
+    ok(far.small.length === 0, 'zoomed out to ' + far.zoom.toFixed(3) + ', every job or group is still named (its label grows)', JSON.stringify(far));
+    await page.evaluate(() => window.jobscreenViewer.cy().fit(undefined, 20));
     /* a tooltip names what is under the mouse */
     const jp = await page.evaluate(() => {
       const n = window.jobscreenViewer.cy().nodes('.job').filter(x => x.visible())[0];

@@ -43,6 +43,7 @@
     return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + ' ' + p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds());
   }
   function fmtUtc(t) { return t === null || t === undefined ? null : new Date(t * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'); }
+  function timeSpan(t) { return t === null || t === undefined || !isFinite(t) ? '–' : el('span', { text: fmtTime(t), title: fmtUtc(t) }); }
   function timeCell(t) { return el('td', { class: 'time', text: fmtTime(t), title: fmtUtc(t), 'data-sort': t == null ? '' : t }); }
   function fmtDur(s) {
     if (s === null || s === undefined || !isFinite(s)) return '–';
@@ -532,7 +533,7 @@
    * sliver for a job of no length); its label starts at the box's left edge and may run past
    * a short box, so a row keeps the label's room (about 6.6 px per character, at most
    * TL_LABEL_MAX) free after it. */
-  const TL_MIN_W = 4, TL_LABEL_MAX = 240;
+  const TL_MIN_W = 4, TL_LABEL_MAX = 240, LABEL_MIN_PX = 8;
   function timelineLabel(u, layout) {
     if (layout !== 'timeline') return;
     const d = u.node.data;
@@ -812,6 +813,20 @@
     });
     cy.on('tap', 'edge', ev => { renderEdgeInfo(ev.target.data()); });
     cy.on('viewport resize', renderTimeAxis);
+    /* job names at any zoom: zoomed out, the labels of jobs, groups and blocks grow in the
+     * graph's units so that they stay at least LABEL_MIN_PX on screen (cytoscape drops a label
+     * smaller than min-zoomed-font-size); restyled once per frame, in steps of 2 px */
+    let raf = 0;
+    const keepLabels = () => {
+      raf = 0;
+      const fs = Math.min(96, Math.max(11, 2 * Math.ceil(LABEL_MIN_PX / cy.zoom() / 2)));
+      if (fs === S.labelFs) return;
+      S.labelFs = fs;
+      cy.style().selector('node.job, node.block').style({ 'font-size': fs, 'text-margin-y': Math.max(18, 1.6 * fs) })
+        .selector('node.group').style({ 'font-size': fs }).update();
+    };
+    S.labelFs = 11;
+    cy.on('zoom', () => { if (!raf) raf = requestAnimationFrame(keepLabels); });
     /* tooltips: what a box or an edge stands for, as the browser shows a title */
     const box = $('#graph');
     cy.on('mouseover', 'node, edge', ev => { box.title = tooltipOf(wf, ev.target); });
@@ -824,6 +839,7 @@
       cy.pan({ x: 20 - bb.x1 * 0.6, y: cy.height() / 2 - ((bb.y1 + bb.y2) / 2) * 0.6 });
     }
     renderTimeAxis();
+    keepLabels();
     const ng = [...wf.groups.keys()].filter(g => !S.expanded.has(g)).length;
     $('#expand-all').textContent = ng || !wf.groups.size ? 'Expand groups' : 'Collapse groups';
     /* ready once cytoscape has drawn the first frame (what the browser test and bench wait for) */
@@ -933,8 +949,8 @@
     c3.appendChild(kvTable([
       ['User', w.user], ['Jobs', wf.jobs.length], ['Steps', nsteps],
       ['States', Object.entries(states).map(([k, v]) => k + ' ' + v).join(', ')],
-      ['First submit', fmtTime(Math.min(...wf.jobs.map(j => j.submit).filter(t => t != null)))],
-      ['Start', fmtTime(w.start)], ['End', fmtTime(w.end)], ['Makespan', fmtDur(dur(w))],
+      ['First submit', timeSpan(Math.min(...wf.jobs.map(j => j.submit).filter(t => t != null)))],
+      ['Start', timeSpan(w.start)], ['End', timeSpan(w.end)], ['Makespan', fmtDur(dur(w))],
       ['Sum of job runtimes', fmtDur(wf.jobs.reduce((a, j) => a + (dur(j) || 0), 0))],
       ['Edges', EDGE_KINDS.map(k => k.key + ' ' + (kinds[k.key] || 0)).join(', ')],
     ]));
@@ -989,8 +1005,8 @@
     if (ev.type) rows.push(['Dependency type', ev.type]);
     if (ev.gap_seconds != null) rows.push(['Gap between end and start', fmtDur(ev.gap_seconds)]);
     if (ev.files != null) rows.push(['Files', String(ev.files)]);
-    if (ev.last_write != null) rows.push(['Last write', fmtTime(ev.last_write)]);
-    if (ev.first_read != null) rows.push(['First read', fmtTime(ev.first_read)]);
+    if (ev.last_write != null) rows.push(['Last write', timeSpan(ev.last_write)]);
+    if (ev.first_read != null) rows.push(['First read', timeSpan(ev.first_read)]);
     T.replaceChild(kvTable(rows), table);
     if (Array.isArray(ev.paths) && ev.paths.length) {
       const ul = el('ul', { class: 'mono' });
@@ -1054,7 +1070,7 @@
     const steps = (j.steps || []).filter(s => dur(s) > 0 && (numbered ? /^\d+$/.test(s.step) : s.step !== 'extern'));
     chart('job', c1, '', { type: 'pie', data: { labels: steps.map(s => 'Step ' + s.step + (s.name ? ' ' + s.name : '')), datasets: [{ data: steps.map(dur), backgroundColor: steps.map((s, i) => palette(i + 3)) }] }, options: { plugins: { legend: { position: 'right', display: steps.length <= 12 }, tooltip: { callbacks: { label: ctx => ctx.label + ': ' + fmtDur(ctx.parsed) } } } } });
     chart('job', c2, '', { type: 'doughnut', data: { labels: CATS.map(c => c.label), datasets: [{ data: CATS.map(c => (Number((j.runtime || {})[c.key]) || 0) / 1e9), backgroundColor: CATS.map(c => c.color) }] }, options: { plugins: { legend: { position: 'right' }, tooltip: { callbacks: { label: ctx => ctx.label + ': ' + fmtDur(ctx.parsed) } } } } });
-    c3.appendChild(kvTable([['Submit', fmtTime(j.submit)], ['Eligible', fmtTime(j.eligible)], ['Start', fmtTime(j.start)], ['End', fmtTime(j.end)],
+    c3.appendChild(kvTable([['Submit', timeSpan(j.submit)], ['Eligible', timeSpan(j.eligible)], ['Start', timeSpan(j.start)], ['End', timeSpan(j.end)],
       ['Wait', j.start != null && j.submit != null ? fmtDur(j.start - j.submit) : '–'], ['Runtime', fmtDur(dur(j))], ['Exit code', j.exit_code],
       j.reason != null ? ['Reason', j.reason] : null]));
     /* what seff and jobstats show, from the profiled processes (docs/cli.md, "What the figures are") */
@@ -1118,7 +1134,7 @@
     const c0 = el('div', { class: 'card' }, el('h4', { text: 'Step' }));
     /* a running step's end is that of its latest snapshot: not an end */
     const running = s.live && s.state === 'RUNNING';
-    c0.appendChild(kvTable([['Start', fmtTime(s.start)], ['End', running ? 'still running' : fmtTime(s.end)], ['Runtime', fmtDur(dur(s)) + (running ? ' so far' : '')], ['Nodes', s.nodes], ['Node list', s.node_list], ['Tasks', s.tasks], ['CPUs', s.cpus], ['Processes profiled', s.processes],
+    c0.appendChild(kvTable([['Start', timeSpan(s.start)], ['End', running ? 'still running' : timeSpan(s.end)], ['Runtime', fmtDur(dur(s)) + (running ? ' so far' : '')], ['Nodes', s.nodes], ['Node list', s.node_list], ['Tasks', s.tasks], ['CPUs', s.cpus], ['Processes profiled', s.processes],
       s.killed_processes ? ['Killed by a signal', s.killed_processes + ' process' + (s.killed_processes === 1 ? '' : 'es')] : null,
       ['Exit code', s.exit_code], ['Command', s.command || s.name],
       s.cpu_ns != null && s.wall_ns ? ['CPU used', fmtDur(s.cpu_ns / 1e9) + ' (' + (s.cpu_ns / s.wall_ns).toFixed(2) + ' effective threads: CPU time over the processes\' time)'] : null,
