@@ -83,7 +83,7 @@ like "$(head -n 2 "$tmp/c" | tr '\n' '|')$(grep -c -E '^  0 +bash .* only A ' "$
    "--compare: two jobs by step name (cat in both, bash only in A); a workflow against itself: no change"
 cli jsalice --export "$j1" > "$tmp/x"
 is "$(jq -r --arg j "$j1" '.jobs[0] | "\(.JobId) \(.JobName) \(.NumNodes) \(.ExitCode) \([.steps[].JobID] | sort | join(",")) \(.steps[] | select(.JobID == ($j + ".0")) | "\(.NNodes) \(.State) \(.profile.runtime_share.computation_ns > 0) \([.profile.io_handles[] | select(.file | endswith("/cli." + $j + ".0")) | "\(.mode):\(.paradigms | join("+")):\(.write_bytes)"] | join(",")) \(.profile.summary.posix_write_bytes)")"' "$tmp/x")" \
-   "$j1 clireport 2 0 $j1.0,$j1.1,$j1.batch 2 COMPLETED true rw:posix:524288 1048576" \
+   "$j1 clireport 2 0 $j1.0,$j1.1,$j1.batch 2 COMPLETED true w:posix:524288 1048576" \
    "--export: the job in the JobLog shapes (Table 4.1/4.2 fields, per-step profile: runtime share, I/O handles, summary)"
 cli jsalice "${j1}_1" > /dev/null 2> "$tmp/e"
 is "$?:$(cat "$tmp/e")" "2:jobscreen: '${j1}_1': give an array task by its own job id (sacct -j ${j1}_1 -o JobIDRaw)" \
