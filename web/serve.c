@@ -112,7 +112,13 @@ static int serve(struct jsw_server *s, const struct jsw_io *io)
     const char *user = jsw_io_getenv(io, "REMOTE_USER");
     char proven[JSW_NAME_MAX];
     if ((!user || !*user) && cfg->munge_auth) {
-        const char *cred = jsw_io_getenv(io, JS_CREDENTIAL_ENV);
+        const char *cred = jsw_io_getenv(io, JS_CREDENTIAL_ENV), *path = jsw_io_getenv(io, "PATH_INFO");
+        if (path && *path) {
+            /* the credential covers the query string: the endpoint must be named there too */
+            jsw_reply_error(401, "not authenticated: a request with a munge credential names its endpoint by q=, "
+                                 "not in the path");
+            return 401;
+        }
         if (!cred || !*cred) {
             jsw_reply_error(401, "not authenticated: no REMOTE_USER and no munge credential (header "
                                  JS_CREDENTIAL_HEADER ")");

@@ -17,7 +17,7 @@ CLI=$JS_TOP_BUILDDIR/web/jobscreen
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline"
 [ "$(wc -w <<< "$JS_NODES")" -ge 2 ] || skip_all "needs a cluster of 2 nodes or more"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
-plan 26
+plan 27
 q() { psql -X -q -At -F' ' -d "$JS_DB" -c "$1"; }
 cli() { local u=$1; shift; runuser -u "$u" -- env JOBSCREEN_CLI_CONF="$JOBSCREEN_CLI_CONF" "$CLI" "$@"; }
 w=$(work_dir jsalice)
@@ -73,7 +73,7 @@ is "$(jq -r --argjson j2 "$j2" '"\(.id) \(.usage.write_bytes) \([.edges[] | sele
    "--json: the job endpoint's reply, its bytes written as the database sums them, its edges to its dependant"
 wf=$(q "SELECT workflow_id FROM js.jobs WHERE job_id = $j1")
 cli jsalice -w "$wf" > "$tmp/w"
-like "$(head -n 1 "$tmp/w")$(grep -c -E "^  ($j1|$j2) " "$tmp/w")|$(sed -n '/^Per job and step name/,$p' "$tmp/w" | grep -c -E '^  clireport (bash|cat) +1 +0 ')" \
+like "$(head -n 1 "$tmp/w")$(grep -c -E "^  ($j1|$j2) " "$tmp/w")|$(sed -n '/^Per job and step name/,$p' "$tmp/w" | grep -c -E '^  clireport (bash|cat) +[0-9]+ +[0-9]+ ')" \
    "^Workflow $wf \".*\" of jsalice on $cluster: [0-9]+ jobs.*2\|2$" \
    "-w $wf: the workflow with both jobs, and its steps summed per job and step name"
 cli jsalice --compare "$j1" "$j2" > "$tmp/c"
@@ -100,6 +100,9 @@ c=$(cred jsalice "q=job&id=$j2")
 like "$(curl -s -w ' %{http_code}' -H "X-Jobscreen-Credential: $c" "$url?q=job&id=$j1")" \
    "does not match the credential.* 401$" "a credential made for another request is refused"
 like "$(curl -s -w ' %{http_code}' "$url?q=job&id=$j1")" "no munge credential.* 401$" "no credential: 401"
+c=$(cred jsalice "q=job&id=$j1")
+like "$(curl -s -w ' %{http_code}' -H "X-Jobscreen-Credential: $c" "$url/workflows?q=job&id=$j1")" "names its endpoint by q=.* 401$" \
+   "a credential's request may not name another endpoint in the path"
 c=$(cred jsbob "q=job&id=$j1")
 like "$(curl -s -w ' %{http_code}' -H "X-Jobscreen-Credential: $c" "$url?q=job&id=$j1")" "no job $j1 of yours.* 404$" \
    "jsbob's own credential for jsalice's job: 404, as if it did not exist"
