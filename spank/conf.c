@@ -3,13 +3,17 @@
 
 #include "conf.h"
 
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "slice.h"
 
@@ -317,4 +321,100 @@ int js_preload_remove(const char *ld, const char *lib, char *out, size_t size)
         p += n;
     }
     return 0;
+}
+
+/* --- the profiler library ------------------------------------------------------------ */
+
+/* the ELF identification and header fields that matter, of a 32- or 64-bit object */
+struct elf_info {
+    unsigned char cls, data;
+    uint16_t type, machine;
+    uint64_t phoff;
+    uint16_t phentsize, phnum;
+};
+
+static uint16_t rd16(const unsigned char *p, int big) { return big ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]); }
+static uint32_t rd32(const unsigned char *p, int big)
+{
+    return big ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+               : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+static uint64_t rd64(const unsigned char *p, int big)
+{
+    return big ? (uint64_t)rd32(p, 1) << 32 | rd32(p + 4, 1) : (uint64_t)rd32(p + 4, 0) << 32 | rd32(p, 0);
+}
+
+/* 0 with the header of the ELF object open at fd, -1 when it is none */
+static int elf_read(int fd, struct elf_info *e)
+{
+    unsigned char h[64];
+    if (pread(fd, h, sizeof h, 0) < 52 || memcmp(h, ELFMAG, SELFMAG) != 0)
+        return -1;
+    e->cls = h[EI_CLASS];
+    e->data = h[EI_DATA];
+    int big = e->data == ELFDATA2MSB;
+    e->type = rd16(h + 16, big);
+    e->machine = rd16(h + 18, big);
+    if (e->cls == ELFCLASS64) {
+        e->phoff = rd64(h + 32, big);
+        e->phentsize = rd16(h + 54, big);
+        e->phnum = rd16(h + 56, big);
+    } else if (e->cls == ELFCLASS32) {
+        e->phoff = rd32(h + 28, big);
+        e->phentsize = rd16(h + 42, big);
+        e->phnum = rd16(h + 44, big);
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+/* whether the object has a program interpreter (PT_INTERP): an executable, PIE or not */
+static int elf_has_interp(int fd, const struct elf_info *e)
+{
+    int big = e->data == ELFDATA2MSB;
+    for (uint16_t i = 0; i < e->phnum && i < 256; i++) {
+        unsigned char ph[4];
+        if (pread(fd, ph, sizeof ph, (off_t)(e->phoff + (uint64_t)i * e->phentsize)) != (ssize_t)sizeof ph)
+            return 0;
+        if (rd32(ph, big) == PT_INTERP)
+            return 1;
+    }
+    return 0;
+}
+
+int js_profiler_check(const char *path, char *why, size_t whysize)
+{
+    struct stat sb;
+    if (stat(path, &sb) < 0) {
+        snprintf(why, whysize, "%s", strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(sb.st_mode) || !(sb.st_mode & S_IROTH)) {
+        snprintf(why, whysize, "not a regular file readable by all");
+        return -1;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC), self = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    struct elf_info e, me;
+    int rc = -1;
+    if (fd < 0)
+        snprintf(why, whysize, "%s", strerror(errno));
+    else if (elf_read(fd, &e) < 0)
+        snprintf(why, whysize, "not an ELF file");
+    else if (e.type != ET_DYN || elf_has_interp(fd, &e))
+        snprintf(why, whysize, "an ELF %s, not a shared library", e.type == ET_EXEC || e.type == ET_DYN ? "executable" : "object");
+    else if (self < 0 || elf_read(self, &me) < 0)
+        rc = 0; /* nothing to compare with: ld.so will judge */
+    else if (e.cls != me.cls)
+        snprintf(why, whysize, "a %d-bit ELF library, the tasks are %d-bit", e.cls == ELFCLASS64 ? 64 : 32,
+                 me.cls == ELFCLASS64 ? 64 : 32);
+    else if (e.data != me.data || e.machine != me.machine)
+        snprintf(why, whysize, "an ELF library for another machine (e_machine %u, this one %u)", e.machine, me.machine);
+    else
+        rc = 0;
+    if (fd >= 0)
+        close(fd);
+    if (self >= 0)
+        close(self);
+    return rc;
 }

@@ -84,4 +84,11 @@ int js_preload_add(const char *ld, const char *lib, char *out, size_t size);
 /* ld without any element equal to lib, into out (empty when nothing is left). */
 int js_preload_remove(const char *ld, const char *lib, char *out, size_t size);
 
+/* Whether path can be preloaded into a task of this machine: a regular file readable by all
+ * that is an ELF shared object (no interpreter: not an executable) of the same class, byte
+ * order and machine as the running program (slurmstepd). Anything else would make ld.so write
+ * "cannot be preloaded ... ignored" into every task's stderr. 0, or -1 with why ("not an ELF
+ * file", "a 32-bit ELF object, the tasks are 64-bit", ...). */
+int js_profiler_check(const char *path, char *why, size_t whysize);
+
 #endif

@@ -129,18 +129,15 @@ int js_stepd_init(spank_t sp, int ac, char **av)
     return ESPANK_SUCCESS;
 }
 
+/* The profiler is preloaded only when ld.so will take it: otherwise ld.so would print its
+ * refusal into the job's stderr; the reason goes to the slurmd log instead. */
 static int profiler_usable(const char *path)
 {
-    struct stat sb;
+    char why[160];
     if (path[0] == '\0')
         return 0;
-    if (stat(path, &sb) < 0) {
-        slurm_error("jobscreen: profiler=%s: %m; the tasks run without the profiler", path);
-        return 0;
-    }
-    if (!S_ISREG(sb.st_mode) || !(sb.st_mode & S_IROTH)) {
-        slurm_error("jobscreen: profiler=%s: not a regular file readable by all; the tasks run without the profiler",
-                    path);
+    if (js_profiler_check(path, why, sizeof why) < 0) {
+        slurm_error("jobscreen: profiler=%s: %s; the tasks run without the profiler", path, why);
         return 0;
     }
     return 1;

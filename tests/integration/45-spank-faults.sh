@@ -8,7 +8,7 @@
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
 private_spool
-plan 25
+plan 29
 work=$(work_dir jsalice)
 prof_arg=${js_profiler:+profiler=$js_profiler}
 
@@ -55,6 +55,18 @@ is "${out#* }" "unset" "missing profiler: the task has no LD_PRELOAD (it would b
 logged "jobscreen: profiler=$JS_CLUSTER_DIR/no-such-profiler.so: No such file or directory; the tasks run without the profiler" "missing profiler: logged"
 rec=$(job_dir "$job")/step.0.$(job_node "$job").json; wait_file "$rec"
 is "$(jget "$rec" 'J(r["profiled"], r["profile_reason"])')" "false profiler missing" "missing profiler: the step record says so"
+
+# a profiler= that ld.so would refuse (text; an executable): not preloaded, so ld.so prints
+# nothing into the job's output; the slurmd log says why
+printf 'not a library\n' > "$JS_CLUSTER_DIR/text-profiler.so"; chmod 644 "$JS_CLUSTER_DIR/text-profiler.so"
+install -m 755 /bin/true "$JS_CLUSTER_DIR/exe-profiler.so"
+for bad in "text-profiler.so:not an ELF file" "exe-profiler.so:an ELF executable, not a shared library"; do
+  log_mark
+  plugstack_with "spool=$JS_SPOOL_DIR" "profiler=$JS_CLUSTER_DIR/${bad%%:*}"
+  out=$(as_user jsalice timeout 60 srun -n1 --chdir="$work" bash -c 'echo "$SLURM_JOB_ID ${LD_PRELOAD-unset}"' 2>&1)
+  like "$?|$out" "^0\|[0-9]+ unset$" "profiler= ${bad%%:*}: srun exits 0, no LD_PRELOAD, nothing from ld.so in the job's output"
+  logged "jobscreen: profiler=$JS_CLUSTER_DIR/${bad%%:*}: ${bad#*:}; the tasks run without the profiler" "profiler= ${bad%%:*}: the slurmd log says why"
+done
 
 log_mark
 plugstack_with "spool=$JS_SPOOL_DIR" $prof_arg "bogus=1"

@@ -1,10 +1,16 @@
 /* Unit tests of the plugin's Slurm-free parts: plugstack.conf arguments (strict, the bad one
  * named), the profiling decision, and LD_PRELOAD editing (the profiler once, and out again). */
+#define _GNU_SOURCE /* dladdr */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -196,6 +202,51 @@ static void booleans_and_lists(void **state)
     assert_int_equal(js_list_match_exe("py*", "/usr/bin/perl"), 0);
 }
 
+/* a file of the given bytes and mode in a fresh temporary name (removed by the caller) */
+static void write_file(char *path, const void *data, size_t n, mode_t mode)
+{
+    strcpy(path, "/tmp/js-prof-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, data, n), (ssize_t)n);
+    close(fd);
+    chmod(path, mode);
+}
+
+static void profiler_must_be_a_loadable_shared_library(void **state)
+{
+    (void)state;
+    char why[160], path[64];
+    /* a shared library of this machine (cmocka's, which this test links): taken */
+    Dl_info di;
+    assert_true(dladdr((void *)_cmocka_run_group_tests, &di) && di.dli_fname);
+    assert_int_equal(js_profiler_check(di.dli_fname, why, sizeof why), 0);
+    /* missing, a directory, unreadable by others, text, an executable, another class */
+    assert_int_equal(js_profiler_check("/nonexistent/libx.so", why, sizeof why), -1);
+    assert_string_equal(why, "No such file or directory");
+    assert_int_equal(js_profiler_check("/tmp", why, sizeof why), -1);
+    assert_string_equal(why, "not a regular file readable by all");
+    write_file(path, "hello\n", 6, 0600);
+    assert_int_equal(js_profiler_check(path, why, sizeof why), -1);
+    assert_string_equal(why, "not a regular file readable by all");
+    chmod(path, 0644);
+    assert_int_equal(js_profiler_check(path, why, sizeof why), -1);
+    assert_string_equal(why, "not an ELF file");
+    unlink(path);
+    assert_int_equal(js_profiler_check("/proc/self/exe", why, sizeof why), -1); /* this test: an executable */
+    assert_string_equal(why, "an ELF executable, not a shared library");
+    /* a 32-bit shared object's header (class 1, little-endian, ET_DYN, no program headers) */
+    unsigned char h[64] = { 0x7f, 'E', 'L', 'F', 1, 1, 1 };
+    h[16] = 3;  /* ET_DYN */
+    h[18] = 3;  /* EM_386 */
+    h[42] = 32; /* e_phentsize */
+    write_file(path, h, sizeof h, 0644);
+    assert_int_equal(js_profiler_check(path, why, sizeof why), -1);
+    if (sizeof(void *) == 8)
+        assert_string_equal(why, "a 32-bit ELF library, the tasks are 64-bit");
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +257,7 @@ int main(void)
         cmocka_unit_test(preload_holds_the_profiler_once),
         cmocka_unit_test(preload_loses_the_profiler_when_the_step_opts_out),
         cmocka_unit_test(booleans_and_lists),
+        cmocka_unit_test(profiler_must_be_a_loadable_shared_library),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
