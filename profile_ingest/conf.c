@@ -58,6 +58,7 @@ void pi_conf_free(struct pi_conf *c)
     free(c->archive);
     free(c->cluster);
     free(c->user);
+    free(c->metrics_listen);
     for (int i = 0; i < PI_MAX_LIST; i++) {
         free(c->shared_fs[i]);
         free(c->no_edge_prefix[i]);
@@ -131,6 +132,8 @@ int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err
         set_str(&c->cluster, value);
     else if (!strcmp(key, "user"))
         set_str(&c->user, value);
+    else if (!strcmp(key, "metrics_listen"))
+        set_str(&c->metrics_listen, value);
     else if (!strcmp(key, "shared_fs"))
         set_list(c->shared_fs, value);
     else if (!strcmp(key, "no_edge_prefixes"))

@@ -16,6 +16,7 @@ struct pi_conf {
     char *archive;            /* NULL: remove ingested files; else move them here */
     char *cluster;            /* cluster name when a record has none */
     char *user;               /* started as root: run as this account with CAP_DAC_OVERRIDE only */
+    char *metrics_listen;     /* HOST:PORT where the daemon serves /metrics (NULL: it does not) */
     int rescan_seconds;       /* full rescan interval besides inotify */
     long long max_profile_bytes;
     int max_profiles;         /* profiles per step record */

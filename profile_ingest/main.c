@@ -10,6 +10,7 @@
 #include "conf.h"
 #include "db.h"
 #include "log.h"
+#include "metrics.h"
 #include "slice.h"
 #include "spool.h"
 #include "record_quota.h"
@@ -446,6 +447,10 @@ static void commit_step(struct ctx *c, struct item *it, struct scan_result *res)
     if (rc == PI_DB_OK) {
         pi_info("ingested %s: %zu profiles, %zu slice rows, %zu files%s", path, st.nprocs, st.nslices, st.nfiles,
                 st.nbad ? ", some refused: step marked incomplete" : "");
+        struct timespec done;
+        clock_gettime(CLOCK_REALTIME, &done);
+        pi_metrics_step(st.end_ns > 0 ? (double)done.tv_sec + (double)done.tv_nsec / 1e9 - (double)st.end_ns / 1e9 : -1,
+                        (long)st.nprocs, (long)st.nslices, (long)st.nbad);
         res->steps++;
         res->profiles += (long)st.nprocs;
         res->slices += (long)st.nslices;
@@ -1501,6 +1506,13 @@ int main(int argc, char **argv)
     if (c.inotify_fd < 0 || inotify_add_watch(c.inotify_fd, c.conf.spool, IN_CREATE | IN_MOVED_TO | IN_ONLYDIR) < 0)
         pi_warn("inotify on %s: %s: rescanning every %d s only", c.conf.spool, strerror(errno), c.conf.rescan_seconds);
     pi_info("started: spool %s, quarantine %s, rescan every %d s", c.conf.spool, c.qdir, c.conf.rescan_seconds);
+    if (c.conf.metrics_listen) {
+        char why[320];
+        if (pi_metrics_start(c.conf.metrics_listen, why, sizeof why) < 0)
+            pi_error("%s: no metrics are served (the ingest goes on)", why);
+        else
+            pi_info("metrics: http://%s/metrics", c.conf.metrics_listen);
+    }
     int backoff = 1;
     time_t last_report = time(NULL), last_expire = 0;
     long window_steps = 0, window_slices = 0;
@@ -1527,6 +1539,7 @@ int main(int argc, char **argv)
         scan(&c, &r, 0);
         if (!r.retry && !stop_requested)
             rollup(&c, &r);
+        pi_metrics_pass(r.backlog, r.deferred, !r.retry, r.failed);
         window_steps += r.steps;
         window_slices += r.slices;
         time_t now = time(NULL);
