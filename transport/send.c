@@ -23,6 +23,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@
 #include <unistd.h>
 
 #include "credential.h"
+#include "metrics_http.h"
 #include "parcel.h"
 #include "profile_format.h"
 #include "record_format.h"
@@ -43,7 +45,7 @@
 #define LIVE_EVERY_SECONDS 60
 
 struct opts {
-    const char *spool, *url, *munge_socket;
+    const char *spool, *url, *munge_socket, *metrics_listen;
     int once, status, verbose;
     int backoff_max, rescan, job_grace, timeout;
     long long parcel_max;
@@ -65,6 +67,61 @@ struct pass {
 };
 
 static struct opts o;
+
+/* --metrics-listen: what the passes did, for Prometheus (docs/transport.md, "Metrics") */
+static struct {
+    pthread_mutex_t lock;
+    long parcels, files_removed, dirs_removed, passes, failed_passes, waiting;
+    double oldest_s, last_pass, started;
+    int receiver_up;
+} mx = { .lock = PTHREAD_MUTEX_INITIALIZER, .receiver_up = -1 };
+
+static void metrics_pass(const struct pass *ps, int ok)
+{
+    pthread_mutex_lock(&mx.lock);
+    mx.passes++;
+    mx.failed_passes += !ok;
+    mx.parcels += ps->parcels_sent;
+    mx.files_removed += ps->files_removed;
+    mx.dirs_removed += ps->dirs_removed;
+    mx.waiting = ps->waiting;
+    mx.oldest_s = ps->oldest ? (double)(time(NULL) - ps->oldest) : 0;
+    mx.receiver_up = ok;
+    mx.last_pass = (double)time(NULL);
+    pthread_mutex_unlock(&mx.lock);
+}
+
+static size_t metrics_render(char *buf, size_t size)
+{
+    pthread_mutex_lock(&mx.lock);
+    int n = snprintf(buf, size,
+        "# HELP jobscreen_send_parcels_total parcels the receiver stored\n# TYPE jobscreen_send_parcels_total counter\n"
+        "jobscreen_send_parcels_total %ld\n"
+        "# HELP jobscreen_send_files_removed_total spool files removed once stored\n# TYPE jobscreen_send_files_removed_total counter\n"
+        "jobscreen_send_files_removed_total %ld\n"
+        "# HELP jobscreen_send_job_dirs_removed_total job directories removed once all was stored\n"
+        "# TYPE jobscreen_send_job_dirs_removed_total counter\njobscreen_send_job_dirs_removed_total %ld\n"
+        "# HELP jobscreen_send_passes_total passes over the spool\n# TYPE jobscreen_send_passes_total counter\n"
+        "jobscreen_send_passes_total %ld\n"
+        "# HELP jobscreen_send_failed_passes_total passes the receiver or the spool failed\n"
+        "# TYPE jobscreen_send_failed_passes_total counter\njobscreen_send_failed_passes_total %ld\n"
+        "# HELP jobscreen_send_waiting_parcels parcels waiting after the last pass\n# TYPE jobscreen_send_waiting_parcels gauge\n"
+        "jobscreen_send_waiting_parcels %ld\n"
+        "# HELP jobscreen_send_oldest_waiting_seconds age of the oldest waiting record\n"
+        "# TYPE jobscreen_send_oldest_waiting_seconds gauge\njobscreen_send_oldest_waiting_seconds %.0f\n"
+        "# HELP jobscreen_send_last_pass_timestamp_seconds when the last pass ended\n"
+        "# TYPE jobscreen_send_last_pass_timestamp_seconds gauge\njobscreen_send_last_pass_timestamp_seconds %.0f\n"
+        "# HELP jobscreen_send_start_time_seconds when the sender started\n"
+        "# TYPE jobscreen_send_start_time_seconds gauge\njobscreen_send_start_time_seconds %.0f\n",
+        mx.parcels, mx.files_removed, mx.dirs_removed, mx.passes, mx.failed_passes, mx.waiting, mx.oldest_s, mx.last_pass,
+        mx.started);
+    if (n > 0 && (size_t)n < size && mx.receiver_up >= 0)
+        n += snprintf(buf + n, size - (size_t)n,
+                      "# HELP jobscreen_send_receiver_up whether the last pass reached the receiver\n"
+                      "# TYPE jobscreen_send_receiver_up gauge\njobscreen_send_receiver_up %d\n", mx.receiver_up);
+    pthread_mutex_unlock(&mx.lock);
+    return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
 static CURL *curl;
 static struct live_seen *lives;
 static size_t nlives, caplives;
@@ -724,7 +781,8 @@ static void usage(FILE *f)
             "  --job-grace SECONDS    a final job's directory goes this long after the job's end (default 300)\n"
             "  --parcel-max BYTES     parcels are cut at this size (default 67108864; a bundle is never cut)\n"
             "  --timeout SECONDS      a transfer that stalls this long fails (default 60)\n"
-            "  --verbose              debug messages\n");
+            "  --verbose              debug messages\n"
+            "  --metrics-listen HOST:PORT  serve Prometheus metrics at http://HOST:PORT/metrics\n");
 }
 
 static int parse_int(const char *v, long long lo, long long hi, long long *out)
@@ -740,14 +798,16 @@ static int parse_int(const char *v, long long lo, long long hi, long long *out)
 
 int main(int argc, char **argv)
 {
-    enum { O_SPOOL = 256, O_URL, O_MUNGE, O_ONCE, O_STATUS, O_BACKOFF, O_RESCAN, O_GRACE, O_PMAX, O_TIMEOUT, O_VERBOSE };
+    enum { O_SPOOL = 256, O_URL, O_MUNGE, O_ONCE, O_STATUS, O_BACKOFF, O_RESCAN, O_GRACE, O_PMAX, O_TIMEOUT, O_VERBOSE,
+           O_METRICS };
     static const struct option opts[] = {
         { "spool", required_argument, 0, O_SPOOL }, { "url", required_argument, 0, O_URL },
         { "munge-socket", required_argument, 0, O_MUNGE }, { "once", no_argument, 0, O_ONCE },
         { "status", no_argument, 0, O_STATUS }, { "backoff-max", required_argument, 0, O_BACKOFF },
         { "rescan", required_argument, 0, O_RESCAN }, { "job-grace", required_argument, 0, O_GRACE },
         { "parcel-max", required_argument, 0, O_PMAX }, { "timeout", required_argument, 0, O_TIMEOUT },
-        { "verbose", no_argument, 0, O_VERBOSE }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+        { "verbose", no_argument, 0, O_VERBOSE }, { "metrics-listen", required_argument, 0, O_METRICS },
+        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
     };
     o.backoff_max = 60;
     o.rescan = 10;
@@ -764,6 +824,7 @@ int main(int argc, char **argv)
         case O_ONCE: o.once = 1; break;
         case O_STATUS: o.status = 1; break;
         case O_VERBOSE: o.verbose = 1; break;
+        case O_METRICS: o.metrics_listen = optarg; break;
         case O_BACKOFF:
         case O_RESCAN:
         case O_GRACE:
@@ -828,8 +889,17 @@ int main(int argc, char **argv)
     int backoff = 1;
     time_t last_backlog = time(NULL);
     log_info("sending %s to %s", o.spool, o.url);
+    if (o.metrics_listen) {
+        char why[320];
+        mx.started = (double)time(NULL);
+        if (js_metrics_serve(o.metrics_listen, metrics_render, why, sizeof why) < 0)
+            log_error("%s: no metrics are served (the sender goes on)", why);
+        else
+            log_info("metrics: http://%s/metrics", o.metrics_listen);
+    }
     while (!stop) {
         int rc = run_pass(&ps, 1);
+        metrics_pass(&ps, rc >= 0 && !ps.failure[0]);
         backlog_line(&ps, line, sizeof line);
         int wait_s = o.rescan;
         if (rc < 0 || ps.failure[0]) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The ingest daemon's /metrics (metrics_listen, Prometheus text format): after a job on two
-# nodes went through the pipeline, the step records, profiles and slice rows it committed are
+# The ingest daemon's /metrics (metrics_listen, Prometheus text format) and the first node's
+# sender's (--metrics-listen): after a job on two nodes went through the pipeline, the sender
+# counted the parcels it shipped with nothing waiting and the receiver up; the ingest the step records, profiles and slice rows it committed are
 # counted, the lag from each step's end to its commit is in the histogram, the database is up,
 # nothing waits, no error was counted; every line is a comment or a sample; other paths 404,
 # other methods 405.
@@ -10,12 +11,14 @@ need_cluster
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline"
 [ -n "${JS_INGEST_METRICS_URL:-}" ] || skip_all "the cluster's ingest serves no metrics"
 [ "$(wc -w <<< "$JS_NODES")" -ge 2 ] || skip_all "needs a cluster of 2 nodes or more"
-plan 8
+plan 10
 val() { awk -v k="$1" '$1 == k { print $2 }' <<< "$2"; }
 before=$(curl -sf "$JS_INGEST_METRICS_URL")
 ok $? "GET /metrics answers"
+sbefore=$(curl -sf "$JS_SEND_METRICS_URL")
+ok $? "the sender's GET /metrics answers"
 w=$(work_dir jsalice)
-job=$(cd "$w" && as_user jsalice srun -N2 -n2 -J metrics bash -c 'echo $SLURM_JOB_ID; dd if=/dev/zero of=/dev/null bs=1k count=10 status=none' | head -n 1)
+job=$(cd "$w" && as_user jsalice srun -N2 -n2 -w "$(awk '{print $1 "," $2}' <<< "$JS_NODES")" -J metrics bash -c 'echo $SLURM_JOB_ID; dd if=/dev/zero of=/dev/null bs=1k count=10 status=none' | head -n 1)
 wait_pipeline 90 "$job"
 ok $? "a job on two nodes went through the pipeline"
 for i in $(seq 50); do
@@ -36,4 +39,7 @@ bad=$(grep -v -E '^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{le="[^"]+"\})? -?[0-9.]+(
 is "${bad:-none}" "none" "every line is a HELP or TYPE comment or a sample (Prometheus text format)"
 is "$(curl -s -o /dev/null -w '%{http_code}' "${JS_INGEST_METRICS_URL%/metrics}/other")" 404 "another path: 404"
 is "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$JS_INGEST_METRICS_URL")" 405 "another method: 405"
+safter=$(curl -sf "$JS_SEND_METRICS_URL")
+is "$([ $(( $(val jobscreen_send_parcels_total "$safter") - $(val jobscreen_send_parcels_total "$sbefore") )) -ge 1 ] && echo shipped) $(val jobscreen_send_waiting_parcels "$safter") $(val jobscreen_send_receiver_up "$safter")" \
+   "shipped 0 1" "the first node's sender counted the parcels it shipped; nothing waits; the receiver is up"
 done_testing
