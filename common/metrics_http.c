@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <netdb.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +68,7 @@ int js_metrics_serve(const char *listen_at, js_metrics_render_fn render, char *e
     char host[256];
     const char *colon = strrchr(listen_at, ':');
     if (!colon || colon == listen_at || (size_t)(colon - listen_at) >= sizeof host || !colon[1]) {
-        snprintf(err, errlen, "metrics_listen: \"%s\" is not HOST:PORT", listen_at);
+        snprintf(err, errlen, "\"%s\" is not HOST:PORT", listen_at);
         return -1;
     }
     memcpy(host, listen_at, (size_t)(colon - listen_at));
@@ -96,12 +97,18 @@ int js_metrics_serve(const char *listen_at, js_metrics_render_fn render, char *e
     }
     sv->fd = fd;
     sv->render = render;
+    /* the thread blocks every signal: SIGTERM and SIGHUP must reach the daemon's own thread,
+     * whose waits they end */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
     pthread_t t;
     pthread_attr_t at;
     pthread_attr_init(&at);
     pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
     int rc = pthread_create(&t, &at, serve, sv);
     pthread_attr_destroy(&at);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0) {
         snprintf(err, errlen, "no thread: %s", strerror(rc));
         close(fd);
