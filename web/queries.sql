@@ -656,7 +656,7 @@ SELECT false AS pending, x.chunk, x.first_slice, x.slices, x.step_nodes AS count
 FROM js.series_cluster x
 WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
-  AND x.chunk BETWEEN js_data.series_chunk_of($6::bigint) AND $7::bigint
+  AND x.chunk BETWEEN js.series_chunk_of($6::bigint) AND $7::bigint
 
 -- name: series_nodes
 -- $4 job id $5 step $6 metric $7 first slice $8 last slice: the same for scope "same nodes":
@@ -697,7 +697,7 @@ SELECT false AS pending, x.chunk, x.first_slice, x.slices, x.step_nodes AS count
 FROM js.series_node x
 WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
-  AND x.chunk BETWEEN js_data.series_chunk_of($7::bigint) AND $8::bigint
+  AND x.chunk BETWEEN js.series_chunk_of($7::bigint) AND $8::bigint
   AND x.node IN (SELECT sn.node FROM js.step_nodes sn
                  WHERE sn.cluster_id = x.cluster_id AND sn.job_id = $4::bigint AND sn.step_id = $5)
 
@@ -761,7 +761,7 @@ SELECT x.job_id, x.step_id, x.chunk, x.first_slice, x.slices, x.nodes AS activit
 FROM js.series_step x
 WHERE $2::boolean AND $6 = 'cluster' AND x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
-  AND x.chunk BETWEEN js_data.series_chunk_of($8::bigint) AND $9::bigint AND NOT (x.job_id = $4::bigint AND x.step_id = $5)
+  AND x.chunk BETWEEN js.series_chunk_of($8::bigint) AND $9::bigint AND NOT (x.job_id = $4::bigint AND x.step_id = $5)
 UNION ALL
 SELECT x.job_id, x.step_id, x.chunk, x.first_slice, x.slices, x.processes,
        CASE $7 WHEN 'posix_read_calls' THEN x.posix_read_calls
@@ -792,7 +792,7 @@ SELECT x.job_id, x.step_id, x.chunk, x.first_slice, x.slices, x.processes,
 FROM js.series_step_pending x
 WHERE $2::boolean AND $6 = 'cluster' AND x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
-  AND x.chunk BETWEEN js_data.series_chunk_of($8::bigint) AND $9::bigint AND NOT (x.job_id = $4::bigint AND x.step_id = $5)
+  AND x.chunk BETWEEN js.series_chunk_of($8::bigint) AND $9::bigint AND NOT (x.job_id = $4::bigint AND x.step_id = $5)
 UNION ALL
 SELECT x.job_id, x.step_id, x.chunk, x.first_slice, x.slices, x.processes,
        CASE $7 WHEN 'posix_read_calls' THEN x.posix_read_calls
@@ -823,7 +823,7 @@ SELECT x.job_id, x.step_id, x.chunk, x.first_slice, x.slices, x.processes,
 FROM js.series_step_node x
 WHERE $2::boolean AND $6 = 'nodes' AND x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
-  AND x.chunk BETWEEN js_data.series_chunk_of($8::bigint) AND $9::bigint AND NOT (x.job_id = $4::bigint AND x.step_id = $5)
+  AND x.chunk BETWEEN js.series_chunk_of($8::bigint) AND $9::bigint AND NOT (x.job_id = $4::bigint AND x.step_id = $5)
   AND x.node IN (SELECT sn.node FROM js.step_nodes sn
                  WHERE sn.cluster_id = x.cluster_id AND sn.job_id = $4::bigint AND sn.step_id = $5)
 
@@ -842,7 +842,7 @@ JOIN js.jobs j ON j.cluster_id = m.cluster_id AND j.job_id = m.job_id
 WHERE $2::boolean AND m.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
                         AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
   AND m.job_id = ANY ($9::bigint[]) AND NOT (m.job_id = $4::bigint AND m.step_id = $5)
-  AND m.chunk BETWEEN js_data.series_chunk_of($7::bigint) AND $8::bigint AND m.slice BETWEEN $7::bigint AND $8::bigint
+  AND m.chunk BETWEEN js.series_chunk_of($7::bigint) AND $8::bigint AND m.slice BETWEEN $7::bigint AND $8::bigint
   AND ($6 = 'cluster' OR m.node IN (SELECT sn.node FROM js.step_nodes sn
                                     WHERE sn.cluster_id = m.cluster_id AND sn.job_id = $4::bigint AND sn.step_id = $5))
 GROUP BY m.job_id, j.user_name, j.name
