@@ -734,6 +734,22 @@ int pi_db_durable(struct pi_db *db)
                  PGRES_COMMAND_OK, "flush the commits");
 }
 
+int pi_db_retention(struct pi_db *db, int dry_run, FILE *out)
+{
+    const char *p[] = { dry_run ? "t" : "f" };
+    PGresult *r = PQexecParams(db->conn, "SELECT class, item, rows, action FROM js_data.apply_retention_all($1::boolean)",
+                               1, NULL, p, NULL, NULL, 0);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK)
+        return dbu_check(db, r, PGRES_TUPLES_OK, "retention");
+    for (int i = 0; i < PQntuples(r); i++)
+        fprintf(out, "retention: %s %s rows of %s (%s)\n", PQgetvalue(r, i, 3), PQgetvalue(r, i, 2), PQgetvalue(r, i, 1),
+                PQgetvalue(r, i, 0));
+    if (PQntuples(r) == 0)
+        fprintf(out, "retention: nothing %s\n", dry_run ? "would be removed" : "to remove");
+    PQclear(r);
+    return PI_DB_OK;
+}
+
 int pi_db_status(struct pi_db *db, FILE *out)
 {
     PGresult *r = PQexec(db->conn,

@@ -58,5 +58,8 @@ int pi_db_durable(struct pi_db *db);
 int pi_db_rollup(struct pi_db *db, long *folded);
 /* Print the ingest rate and totals (profile_ingest --status). */
 int pi_db_status(struct pi_db *db, FILE *out);
+/* Apply every retention setting (js_data.apply_retention_all; docs/reports.md, "Retention"),
+ * or with dry_run only count; a line per table on out. PI_DB_OK, or the failure. */
+int pi_db_retention(struct pi_db *db, int dry_run, FILE *out);
 
 #endif

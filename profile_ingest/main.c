@@ -1352,6 +1352,8 @@ static void usage(FILE *f)
         "  --once                 ingest what the spool holds, then exit (for cron and the demo)\n"
         "  --migrate              apply the schema migrations, then exit\n"
         "  --status               print the backlog of the spool and the ingest rate, then exit\n"
+        "  --retention            apply the retention settings of the database (every table class), then exit\n"
+        "  --retention-dry-run    say what --retention would remove, then exit\n"
         "  -c, --config FILE      configuration file (default " PI_CONF_DEFAULT_PATH ")\n"
         "  --spool DIR            spool directory (key spool)\n"
         "  --db CONNINFO          libpq connection string (key db)\n"
@@ -1387,11 +1389,13 @@ int main(int argc, char **argv)
     c.inotify_fd = -1;
     c.conf_path = PI_CONF_DEFAULT_PATH;
     c.overrides = calloc((size_t)argc * 2 + 4, sizeof *c.overrides);
-    int once = 0, migrate_only = 0, status = 0;
-    enum { O_ONCE = 256, O_MIGRATE, O_STATUS, O_SPOOL, O_DB, O_QUAR, O_ARCH, O_LEVEL, O_SYSLOG, O_NOMIG, O_USER };
+    int once = 0, migrate_only = 0, status = 0, retention = 0;
+    enum { O_ONCE = 256, O_MIGRATE, O_STATUS, O_SPOOL, O_DB, O_QUAR, O_ARCH, O_LEVEL, O_SYSLOG, O_NOMIG, O_USER,
+           O_RETENTION, O_RETENTION_DRY };
     static const struct option opts[] = {
         { "once", no_argument, 0, O_ONCE }, { "migrate", no_argument, 0, O_MIGRATE },
         { "status", no_argument, 0, O_STATUS }, { "config", required_argument, 0, 'c' },
+        { "retention", no_argument, 0, O_RETENTION }, { "retention-dry-run", no_argument, 0, O_RETENTION_DRY },
         { "spool", required_argument, 0, O_SPOOL }, { "db", required_argument, 0, O_DB },
         { "quarantine", required_argument, 0, O_QUAR }, { "archive", required_argument, 0, O_ARCH },
         { "log-level", required_argument, 0, O_LEVEL }, { "syslog", no_argument, 0, O_SYSLOG },
@@ -1407,6 +1411,8 @@ int main(int argc, char **argv)
         case O_ONCE: once = 1; break;
         case O_MIGRATE: migrate_only = 1; break;
         case O_STATUS: status = 1; break;
+        case O_RETENTION: retention = 1; break;
+        case O_RETENTION_DRY: retention = 2; break;
         case 'c': c.conf_path = optarg; c.conf_required = 1; break;
         case O_SPOOL: OVERRIDE("spool", optarg); break;
         case O_DB: OVERRIDE("db", optarg); break;
@@ -1437,6 +1443,16 @@ int main(int argc, char **argv)
         int rc = pi_db_ensure(&c.db, 0);
         if (rc == PI_DB_OK)
             rc = pi_db_migrate(&c.db);
+        pi_db_close(&c.db);
+        return rc == PI_DB_OK ? 0 : rc == PI_DB_RETRY ? 75 : 1;
+    }
+    if (retention) {
+        /* the daily timer's run (contrib/systemd/jobscreen-retention.timer) */
+        int rc = pi_db_ensure(&c.db, c.conf.migrate);
+        if (rc == PI_DB_OK)
+            rc = pi_db_retention(&c.db, retention == 2, stdout);
+        else
+            fprintf(stderr, "profile_ingest: the database is not available\n");
         pi_db_close(&c.db);
         return rc == PI_DB_OK ? 0 : rc == PI_DB_RETRY ? 75 : 1;
     }

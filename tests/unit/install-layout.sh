@@ -26,7 +26,8 @@ for u in $units; do
   case $exe in */spawn-fcgi) exe=$(sed -n 's/^ExecStart=.* -- \([^ ]*\).*/\1/p' "$u") ;; esac
   [ -x "$d$exe" ] || missing="$missing ${u##*/}:$exe"
 done
-is "$(wc -w <<< "$units") ${missing:-none}" "4 none" "the systemd units are installed and each starts an installed program"
+is "$(wc -w <<< "$units") ${missing:-none} $(find "$d" -name 'jobscreen-retention.timer' | wc -l)" "5 none 1" \
+   "the systemd units are installed, each starts an installed program, and the retention timer is there"
 cgi=$(sed -n 's/^Alias \/jobscreen\/cgi-bin\/jobscreen.cgi \(.*\)$/\1/p' "$(find_one web-servers/apache.conf)")
 static=$(sed -n 's/^Alias \/jobscreen \(.*\)$/\1/p' "$(find_one web-servers/apache.conf)")
 ok $([ -x "$d$cgi" ] && [ -f "$d$static/index.html" ] && [ -f "$d$static/vendor/LICENSES.md" ]; echo $?) \
