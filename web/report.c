@@ -572,33 +572,30 @@ void jsr_step_names(FILE *out, const json_t *rows)
     }
 }
 
+/* the steps the graph draws: the numbered ones, or all but extern when a job has none */
+static bool numbered_id(const char *id) { return id && *id && strspn(id, "0123456789") == strlen(id); }
+static bool drawn_step(const char *id, bool numbered) { return id && (numbered ? numbered_id(id) : strcmp(id, "extern") != 0); }
+
 json_t *jsr_job_rows(const json_t *job, time_t now)
 {
-    const json_t *steps = json_object_get(job, "steps"), *s;
+    const json_t *steps = json_object_get(job, "steps"), *s, *o;
     json_t *rows = json_array();
-    size_t i;
+    size_t i, k;
     bool numbered = false;
     json_array_foreach(steps, i, s) {
-        const char *id = str(s, "step");
-        numbered |= id && *id && strspn(id, "0123456789") == strlen(id);
+        numbered |= numbered_id(str(s, "step"));
     }
     json_array_foreach(steps, i, s) {
         const char *id = str(s, "step");
-        bool is_num = id && *id && strspn(id, "0123456789") == strlen(id);
-        if (!id || (numbered ? !is_num : !strcmp(id, "extern")))
+        if (!drawn_step(id, numbered))
             continue;
         /* a name that repeats: its second and later steps as NAME#2, NAME#3 */
         const char *name = str(s, "name") ? str(s, "name") : "";
         int seen = 1;
-        size_t k;
-        const json_t *o;
-        json_array_foreach(json_object_get(job, "steps"), k, o) {
+        json_array_foreach(steps, k, o) {
             if (k >= i)
                 break;
-            const char *oid = str(o, "step");
-            bool onum = oid && *oid && strspn(oid, "0123456789") == strlen(oid);
-            if (oid && (numbered ? onum : strcmp(oid, "extern")) && !strcmp(str(o, "name") ? str(o, "name") : "", name))
-                seen++;
+            seen += drawn_step(str(o, "step"), numbered) && !strcmp(str(o, "name") ? str(o, "name") : "", name);
         }
         char key[512];
         if (seen > 1)

@@ -14,7 +14,7 @@
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 need_reports_db
-plan 26
+plan 27
 export DB=js_retention
 dropdb --if-exists "$DB" 2>/dev/null
 createdb -T "$REPORTS_DB" "$DB" || bail "cannot copy $REPORTS_DB"
@@ -92,6 +92,10 @@ is "$(q "SELECT coalesce(sum(rows), 0) FROM js_data.apply_retention_all(true, no
 # an old quarantine row: what the daily run (profile_ingest --retention) has to remove
 q "INSERT INTO js_data.quarantine (cluster_id, job_id, step_id, node, file, moved_to, reason, at)
    SELECT min(cluster_id), 1, '0', 'n1', 'old.json', '/q/old.json', 'test: an old refusal', now() - interval '10 days' FROM js_data.clusters" >/dev/null
+out=$("$JS_TOP_BUILDDIR/profile_ingest/profile_ingest" --no-migrate --log-level error \
+      --db "host=$PGHOST port=$PGPORT user=$PGUSER dbname=$DB" --retention-dry-run 2>&1); st=$?
+is "$st|$out|$(q "SELECT count(*) FROM js_data.quarantine WHERE at < now() - interval '1 day'")" \
+   "0|retention: would remove 1 rows of quarantine (quarantine)|1" "profile_ingest --retention-dry-run says what would go and removes nothing"
 out=$("$JS_TOP_BUILDDIR/profile_ingest/profile_ingest" --no-migrate --log-level error \
       --db "host=$PGHOST port=$PGPORT user=$PGUSER dbname=$DB" --retention 2>&1); st=$?
 is "$st|$out" "0|retention: removed 1 rows of quarantine (quarantine)" "profile_ingest --retention applies every setting and says what it removed"

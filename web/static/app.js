@@ -217,6 +217,10 @@
     const d = dur(o) ?? (o && o.start != null ? Date.now() / 1000 - o.start : null);
     return o && o.cpu_ns != null && o.cpus > 0 && d > 0 ? o.cpu_ns / 1e9 / (o.cpus * d) : null;
   }
+  /* a share as the tables write it: "72.4 %", "–" when unknown */
+  function fmtPct(v) { return v === null || v === undefined ? '–' : (100 * v).toFixed(1) + ' %'; }
+  /* CPU efficiency of a summed row (workflow&by=name, a comparison): CPU time / (CPUs x time) */
+  function allocEff(r) { return r && r.cpu_ns != null && r.cpu_alloc_s > 0 ? r.cpu_ns / 1e9 / r.cpu_alloc_s : null; }
   function numCell(v, text) { return el('td', { class: 'num', text, 'data-sort': v == null ? '' : v }); }
 
   /* Tables of class "sortable": a click on a header sorts the rows by that column (cells'
@@ -315,7 +319,7 @@
         el('td', {}, j.workflow_id != null ? link({ view: 'workflow', id: j.workflow_id }, j.workflow || String(j.workflow_id)) : '–'),
         stateCell(j.state, j.live), timeCell(j.submit), timeCell(j.start),
         numCell(dur(j), fmtDur(dur(j))), numCell(j.nodes, j.nodes == null ? '–' : j.nodes),
-        numCell(eff, eff == null ? '–' : (100 * eff).toFixed(1) + ' %'),
+        numCell(eff, fmtPct(eff)),
         numCell(j.max_rss_kib, j.max_rss_kib ? fmtBytes(j.max_rss_kib * 1024) : '–'),
         numCell(j.read_bytes, fmtBytes(j.read_bytes)), numCell(j.write_bytes, fmtBytes(j.write_bytes))));
     }
@@ -412,7 +416,6 @@
     const same = (x, y) => x.step_name === y.step_name && (byStep || x.job_name === y.job_name);
     const pairs = A.rows.map(a => [a, B.rows.find(b => same(a, b)) || null]).concat(B.rows.filter(b => !A.rows.some(a => same(a, b))).map(b => [null, b]));
     const total = rows => rows.reduce((t, x) => { for (const k of ['elapsed_s', 'cpu_ns', 'cpu_alloc_s', 'read_bytes', 'write_bytes']) t[k] += Number(x[k]) || 0; return t; }, { elapsed_s: 0, cpu_ns: 0, cpu_alloc_s: 0, read_bytes: 0, write_bytes: 0 });
-    const eff = x => x && x.cpu_ns != null && x.cpu_alloc_s > 0 ? x.cpu_ns / 1e9 / x.cpu_alloc_s : null;
     const io = x => x ? (Number(x.read_bytes) || 0) + (Number(x.write_bytes) || 0) : null;
     const change = (a, b) => !a ? 'only B' : !b ? 'only A' : a.elapsed_s > 0 && b.elapsed_s != null ? ((b.elapsed_s - a.elapsed_s) / a.elapsed_s * 100 >= 0 ? '+' : '') + ((b.elapsed_s - a.elapsed_s) / a.elapsed_s * 100).toFixed(1) + ' %' : '–';
     const head = [byStep ? 'Step' : 'Job name', byStep ? 'Name' : 'Step name', 'Time A', 'Time B', 'Change', 'CPU eff. A', 'CPU eff. B', 'I/O A', 'I/O B', 'Share A', 'Share B'];
@@ -420,7 +423,7 @@
     const tb = el('tbody');
     const row = (k1, k2, a, b, cls) => el('tr', { class: cls }, el('td', { text: k1 }), el('td', { text: k2 }),
       numCell(a && a.elapsed_s, a ? fmtDur(a.elapsed_s) : '–'), numCell(b && b.elapsed_s, b ? fmtDur(b.elapsed_s) : '–'), el('td', { class: 'num change', text: change(a, b) }),
-      numCell(eff(a), eff(a) == null ? '–' : (100 * eff(a)).toFixed(1) + ' %'), numCell(eff(b), eff(b) == null ? '–' : (100 * eff(b)).toFixed(1) + ' %'),
+      numCell(allocEff(a), fmtPct(allocEff(a))), numCell(allocEff(b), fmtPct(allocEff(b))),
       numCell(io(a), a ? fmtBytes(io(a)) : '–'), numCell(io(b), b ? fmtBytes(io(b)) : '–'),
       el('td', {}, a && a.runtime ? shareBar(a.runtime) : '–'), el('td', {}, b && b.runtime ? shareBar(b.runtime) : '–'));
     for (const [a, b] of pairs) tb.appendChild(row((a || b).job_name, (a || b).step_name, a, b));
@@ -970,10 +973,10 @@
     const t = el('table', { class: 'data sortable' }, el('thead', {}, el('tr', {}, head.map((h, i) => el('th', { class: i >= 2 ? 'num' : null, text: h })))));
     const tb = el('tbody');
     for (const r of rows) {
-      const eff = r.cpu_ns != null && r.cpu_alloc_s > 0 ? r.cpu_ns / 1e9 / r.cpu_alloc_s : null;
+      const eff = allocEff(r);
       tb.appendChild(el('tr', {}, el('td', { text: r.job_name }), el('td', { text: r.step_name }), numCell(r.jobs, r.jobs), numCell(r.steps, r.steps),
         numCell(r.not_completed, r.not_completed), numCell(r.elapsed_s, fmtDur(r.elapsed_s)), numCell(r.cpu_ns, r.cpu_ns == null ? '–' : fmtDur(r.cpu_ns / 1e9)),
-        numCell(eff, eff == null ? '–' : (100 * eff).toFixed(1) + ' %'), numCell(r.max_rss_kib, r.max_rss_kib ? fmtBytes(r.max_rss_kib * 1024) : '–'),
+        numCell(eff, fmtPct(eff)), numCell(r.max_rss_kib, r.max_rss_kib ? fmtBytes(r.max_rss_kib * 1024) : '–'),
         numCell(r.read_bytes, fmtBytes(r.read_bytes)), numCell(r.write_bytes, fmtBytes(r.write_bytes))));
     }
     t.appendChild(tb);
@@ -1078,7 +1081,7 @@
     const c5 = el('div', { class: 'card usage' }, el('h4', { text: 'Efficiency' }));
     cards.appendChild(c5);
     c5.appendChild(u.profiled_steps > 0
-      ? kvTable([['CPU efficiency', eff == null ? '–' : (100 * eff).toFixed(1) + ' %'], ['CPU time', fmtDur(u.cpu_ns / 1e9)],
+      ? kvTable([['CPU efficiency', fmtPct(eff)], ['CPU time', fmtDur(u.cpu_ns / 1e9)],
         ['Peak memory', u.max_rss_kib ? fmtBytes(u.max_rss_kib * 1024) + ' (largest process)' : '–'],
         ['Read', fmtBytes(u.read_bytes)], ['Written', fmtBytes(u.write_bytes)]])
       : el('p', { class: 'empty', text: j.end == null ? 'No profile yet.' : 'No step of this job was profiled.' }));
@@ -1094,7 +1097,7 @@
       else bar.appendChild(el('span', { style: 'width:100%;background:' + NO_PROFILE }));
       tb.appendChild(el('tr', {}, el('td', {}, link(Object.assign({}, S.route, { sel: 'step:' + j.id + ':' + s.step }), String(s.step))), el('td', { text: s.name }), stateCell(s.state, s.live && s.state !== 'RUNNING'),
         timeCell(s.start), el('td', { class: 'num', text: fmtDur(dur(s)) }), el('td', { class: 'num', text: s.nodes == null ? '–' : s.nodes }), el('td', { class: 'num', text: s.tasks == null ? '–' : s.tasks }),
-        el('td', { class: 'num', text: s.profiled && cpuEff(s) != null ? (100 * cpuEff(s)).toFixed(1) + ' %' : '–' }),
+        el('td', { class: 'num', text: s.profiled ? fmtPct(cpuEff(s)) : '–' }),
         el('td', { class: 'num', text: s.profiled && s.max_rss_kib ? fmtBytes(s.max_rss_kib * 1024) : '–' }), el('td', {}, bar)));
     }
     st.appendChild(tb);
