@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,17 @@ int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err
         { "record_uid", offsetof(struct pi_conf, record_uid), 0, INT_MAX },
     };
     long long n;
+    /* record_uid may name the account (www-data for a received spool): the same
+     * configuration file then serves hosts whose numbering differs */
+    if (!strcmp(key, "record_uid") && *value && strspn(value, "0123456789") != strlen(value)) {
+        const struct passwd *pw = getpwnam(value);
+        if (!pw) {
+            snprintf(err, errsize, "record_uid: \"%s\" is neither a uid nor a user name known here", value);
+            return -1;
+        }
+        c->record_uid = (int)pw->pw_uid;
+        return 0;
+    }
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
         if (strcmp(key, ints[i].key) != 0)
             continue;

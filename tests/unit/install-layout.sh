@@ -7,7 +7,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 top=$JS_TOP_BUILDDIR
 [ -f "$top/contrib/Makefile" ] || bail "no configured build in $top"
-plan 7
+plan 9
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 for part in common profiler joblog spank profile_ingest sql web transport contrib; do
   make -s -C "$top/$part" install DESTDIR="$d" > "$d.log" 2>&1 || { cat "$d.log" >&2; bail "make install in $part failed"; }
@@ -40,4 +40,12 @@ for m in jobscreen.1 jobscreen-web.conf.5 jobscreen.8 joblog.8 profile_ingest.8;
 is "${missing:-none}" "none" "the man pages are installed: $man"
 ok $([ -n "$(find_one sql/031_job_fields.sql)" ] && [ -x "$(find "$d" -path '*/bin/jobscreen' | head -n 1)" ]; echo $?) \
    "the SQL and the terminal report are installed"
+conf=$(find "$d" -path '*/jobscreen/web.conf' | head -n 1); etc=${conf%/jobscreen/web.conf}
+is "$( (cd "$etc" && ls jobscreen && ls default) | tr '\n' ' ')" \
+  "cli.conf profile_ingest-received.conf profile_ingest.conf receive.conf web.conf jobscreen-send " \
+  "the configuration files are installed in SYSCONFDIR/jobscreen (and the sender's environment in SYSCONFDIR/default)"
+echo "admins = site-admin" >> "$conf"
+make -s -C "$top/contrib" install DESTDIR="$d" >/dev/null 2>&1 && make -s -C "$top/contrib" uninstall DESTDIR="$d" >/dev/null 2>&1
+is "$(tail -n 1 "$conf")|$(ls "$etc/jobscreen" | tr '\n' ' ')" "admins = site-admin|web.conf " \
+  "make install keeps a configuration the site changed; make uninstall removes only those it put there unchanged"
 done_testing
