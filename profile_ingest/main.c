@@ -15,6 +15,7 @@
 #include "spool.h"
 #include "record_quota.h"
 #include "plan.h"
+#include "setup.h"
 #include "validate.h"
 
 #include <ctype.h>
@@ -1354,6 +1355,10 @@ static void usage(FILE *f)
         "  --status               print the backlog of the spool and the ingest rate, then exit\n"
         "  --retention            apply the retention settings of the database (every table class), then exit\n"
         "  --retention-dry-run    say what --retention would remove, then exit\n"
+        "  --setup-roles          as a PostgreSQL superuser: create what is missing of the owner role,\n"
+        "                         jobscreen_report, the web role and the database, migrate as the owner, then exit\n"
+        "  --owner ROLE           --setup-roles: the ingest's login role, owner of the schema (default " PI_SETUP_OWNER_DEFAULT ")\n"
+        "  --web-role ROLE        --setup-roles: the web CGI's login role (default " PI_SETUP_WEB_ROLE_DEFAULT ")\n"
         "  -c, --config FILE      configuration file (default " PI_CONF_DEFAULT_PATH ")\n"
         "  --spool DIR            spool directory (key spool)\n"
         "  --db CONNINFO          libpq connection string (key db)\n"
@@ -1389,9 +1394,10 @@ int main(int argc, char **argv)
     c.inotify_fd = -1;
     c.conf_path = PI_CONF_DEFAULT_PATH;
     c.overrides = calloc((size_t)argc * 2 + 4, sizeof *c.overrides);
-    int once = 0, migrate_only = 0, status = 0, retention = 0;
+    int once = 0, migrate_only = 0, status = 0, retention = 0, setup_roles = 0;
+    const char *owner = NULL, *web_role = NULL;
     enum { O_ONCE = 256, O_MIGRATE, O_STATUS, O_SPOOL, O_DB, O_QUAR, O_ARCH, O_LEVEL, O_SYSLOG, O_NOMIG, O_USER,
-           O_RETENTION, O_RETENTION_DRY };
+           O_RETENTION, O_RETENTION_DRY, O_SETUP_ROLES, O_OWNER, O_WEB_ROLE };
     static const struct option opts[] = {
         { "once", no_argument, 0, O_ONCE }, { "migrate", no_argument, 0, O_MIGRATE },
         { "status", no_argument, 0, O_STATUS }, { "config", required_argument, 0, 'c' },
@@ -1401,6 +1407,8 @@ int main(int argc, char **argv)
         { "log-level", required_argument, 0, O_LEVEL }, { "syslog", no_argument, 0, O_SYSLOG },
         { "no-migrate", no_argument, 0, O_NOMIG }, { "set", required_argument, 0, 's' },
         { "user", required_argument, 0, O_USER },
+        { "setup-roles", no_argument, 0, O_SETUP_ROLES }, { "owner", required_argument, 0, O_OWNER },
+        { "web-role", required_argument, 0, O_WEB_ROLE },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
     };
     int o;
@@ -1413,6 +1421,9 @@ int main(int argc, char **argv)
         case O_STATUS: status = 1; break;
         case O_RETENTION: retention = 1; break;
         case O_RETENTION_DRY: retention = 2; break;
+        case O_SETUP_ROLES: setup_roles = 1; break;
+        case O_OWNER: owner = optarg; break;
+        case O_WEB_ROLE: web_role = optarg; break;
         case 'c': c.conf_path = optarg; c.conf_required = 1; break;
         case O_SPOOL: OVERRIDE("spool", optarg); break;
         case O_DB: OVERRIDE("db", optarg); break;
@@ -1432,9 +1443,27 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if ((owner || web_role) && !setup_roles) {
+        fprintf(stderr, "profile_ingest: --owner and --web-role go with --setup-roles\n");
+        return 2;
+    }
+    /* run by the database's admin (sudo -u postgres), who may not read a file holding the
+     * ingest's password: only the connection string is wanted */
+    if (setup_roles && !c.conf_required && access(c.conf_path, F_OK) == 0 && access(c.conf_path, R_OK) != 0) {
+        fprintf(stderr, "profile_ingest: %s is not readable: --setup-roles goes on with --db or the default connection\n",
+                c.conf_path);
+        c.conf_path = NULL;
+    }
     if (load_conf(&c, &c.conf) < 0)
         return 2;
     apply_conf(&c);
+    /* before drop_root: it reads no spool, and peer authentication knows whoever ran it */
+    if (setup_roles) {
+        int rc = pi_setup_roles(c.conf.db, owner ? owner : PI_SETUP_OWNER_DEFAULT,
+                                web_role ? web_role : PI_SETUP_WEB_ROLE_DEFAULT);
+        pi_conf_free(&c.conf);
+        return rc;
+    }
     if (drop_root(c.conf.user) < 0)
         return 2;
     pi_db_init(&c.db, c.conf.db);
