@@ -9,7 +9,7 @@
 [ "$(id -u)" -eq 0 ] || skip_all "needs root (installs packages)"
 command -v dpkg >/dev/null || skip_all "not a Debian system"
 git -C "$JS_TOP_SRCDIR" rev-parse --git-dir >/dev/null 2>&1 || skip_all "the sources are not a git checkout"
-plan 20
+plan 22
 
 work=$JS_CLUSTER_DIR/debian-packages demo=/var/tmp/jobscreen-pkgdemo
 pkgs="jobscreen-compute jobscreen-server jobscreen-web jobscreen-client jobscreen-doc"
@@ -58,14 +58,15 @@ is "$(contents jobscreen-compute | grep -c 'profile_ingest\|jobscreen.cgi\|\.la$
 is "$(grep -cE '^[EW]: ' "$work/lintian.txt")" 0 "lintian finds no error and no warning"
 grep -E '^[EW]: ' "$work/lintian.txt" | head -n 20 | while read -r l; do diag "$l"; done
 
-running_before=$(pgrep -c -x 'profile_ingest|jobscreen-send' || true)
+daemons() { echo $(( $(pgrep -c -x profile_ingest) + $(pgrep -c -x jobscreen-send) )); }
+running_before=$(daemons)
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q $debs >>"$log" 2>&1
 ok $? "the packages install (apt-get install)"
 is "$(getent passwd jobscreen | cut -d: -f6,7)" "/var/lib/jobscreen:/usr/sbin/nologin" "the service account jobscreen exists, without a shell"
 is "$(stat -c '%U %a' /var/spool/jobscreen /var/lib/jobscreen /var/spool/jobscreen-received | tr '\n' ' ')" \
   "root 711 jobscreen 750 www-data 750 " "the spool is root's 0711, the state directory the account's, the received spool the web server's"
 enabled=$(find /etc/systemd/system -name 'profile_ingest*' -o -name 'jobscreen-*' 2>/dev/null | wc -l)
-is "$enabled|$(pgrep -c -x 'profile_ingest|jobscreen-send' || true)" "0|$running_before" "nothing is enabled or started by the install"
+is "$enabled|$(daemons)" "0|$running_before" "nothing is enabled or started by the install"
 is "$(dpkg-query -W -f='${Conffiles}' jobscreen-server | awk '{print $1}' | sort | tr '\n' ' ')" \
   "/etc/jobscreen/profile_ingest-received.conf /etc/jobscreen/profile_ingest.conf /etc/jobscreen/receive.conf " \
   "the configuration files are conffiles (an upgrade keeps the site's)"
@@ -93,6 +94,16 @@ cgis=$(for p in $(pgrep -x jobscreen.cgi); do readlink "/proc/$p/exe"; done | gr
 is "$exes|$(grep -c '"bin-path" => "/usr/libexec/jobscreen/jobscreen.cgi"' "$demo/www/lighttpd.conf")|$([ "$cgis" -gt 0 ] && echo running)" \
   "/usr/sbin/jobscreen-send /usr/sbin/profile_ingest |1|running" \
   "its senders and ingest run the installed programs, and its web server the installed CGI (FastCGI)"
+# the one recipe for the database (reports.md, "Roles") with the installed ingest, on the demo's
+# PostgreSQL: the packages' account jobscreen owns the schema, www-data reads it
+sdb=jobscreen_pkg80
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $sdb" >>"$log" 2>&1
+out=$(/usr/sbin/profile_ingest --setup-roles --db "host=127.0.0.1 port=$PGPORT dbname=$sdb user=postgres" 2>>"$log")
+is "$?|$(grep -c ': created$' <<< "$out")" "0|3" "the installed profile_ingest --setup-roles creates the owner jobscreen, the web role www-data and the database"
+runuser -u jobscreen -- /usr/sbin/profile_ingest --migrate --db "host=127.0.0.1 port=$PGPORT dbname=$sdb" >>"$log" 2>&1
+st=$?
+is "$st|$(runuser -u www-data -- psql -X -q -At -h 127.0.0.1 -p "$PGPORT" -d "$sdb" -c 'SELECT count(*) FROM js.jobs' 2>&1)" "0|0" \
+  "the packages' account jobscreen migrates it as its owner, and www-data reads its views"
 "$JS_TOP_SRCDIR/tests/cluster" down --dir "$demo" >>"$log" 2>&1
 purge
 left=$(for p in $pkgs; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -v 'not-installed'; done)
