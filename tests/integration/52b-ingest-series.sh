@@ -20,7 +20,7 @@ old=js_series_old
 work=$(mktemp -d "$JS_CLUSTER_DIR/series.XXXXXX")
 q() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" -c "$1"; }
 qo() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$old" -c "$1"; }
-metrics=$("$JS_TOP_SRCDIR/sql/tools/metric-sql" list)
+metrics=$(echo "@metrics{{m}}{, }@" | "$JS_TOP_BUILDDIR/sql/tools/expand-metrics")
 sums=$(sed -E 's/([a-z0-9_]+)/sum(\1)::bigint AS \1/g' <<< "$metrics")
 
 dropdb --if-exists "$db" 2>/dev/null; createdb "$db"
