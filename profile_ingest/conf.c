@@ -1,11 +1,10 @@
 #include "config.h"
 
 #include "conf.h"
+#include "kvconf.h"
 #include "log.h"
 #include "profile_format.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -18,11 +17,10 @@ static void set_list(char **list, const char *value)
         free(list[i]);
         list[i] = NULL;
     }
-    char *copy = strdup(value), *save = NULL;
-    int n = 0;
-    for (char *t = strtok_r(copy, " ,\t", &save); t && n < PI_MAX_LIST; t = strtok_r(NULL, " ,\t", &save))
-        list[n++] = strdup(t);
-    free(copy);
+    const char *cursor = value, *elem;
+    size_t len;
+    for (int n = 0; n < PI_MAX_LIST && (elem = js_kv_list_next(&cursor, &len)); n++)
+        list[n] = strndup(elem, len);
 }
 
 void pi_conf_defaults(struct pi_conf *c)
@@ -67,26 +65,6 @@ void pi_conf_free(struct pi_conf *c)
     memset(c, 0, sizeof *c);
 }
 
-static int parse_ll(const char *v, long long lo, long long hi, long long *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    if (errno || end == v || *end != '\0' || x < lo || x > hi)
-        return -1;
-    *out = x;
-    return 0;
-}
-
-static int parse_bool(const char *v)
-{
-    if (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "on"))
-        return 1;
-    if (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off"))
-        return 0;
-    return -1;
-}
-
 static void set_str(char **dst, const char *v)
 {
     free(*dst);
@@ -125,7 +103,7 @@ int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
         if (strcmp(key, ints[i].key) != 0)
             continue;
-        if (parse_ll(value, ints[i].lo, ints[i].hi, &n) < 0) {
+        if (js_kv_int(value, ints[i].lo, ints[i].hi, &n) < 0) {
             snprintf(err, errsize, "%s: \"%s\" is not a whole number from %lld to %lld", key, value, ints[i].lo, ints[i].hi);
             return -1;
         }
@@ -151,25 +129,25 @@ int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err
     else if (!strcmp(key, "no_edge_prefixes"))
         set_list(c->no_edge_prefix, value);
     else if (!strcmp(key, "node_bytes_per_second_max")) {
-        if (parse_ll(value, 1000000, 1000000000000000LL, &n) < 0) {
+        if (js_kv_int(value, 1000000, 1000000000000000LL, &n) < 0) {
             snprintf(err, errsize, "%s: \"%s\" is not a rate from 10^6 to 10^15 bytes per second", key, value);
             return -1;
         }
         c->node_bytes_per_second_max = n;
     } else if (!strcmp(key, "user_budget_bytes") || !strcmp(key, "pass_budget_bytes")) {
-        if (parse_ll(value, 0, 1LL << 50, &n) < 0 || (n > 0 && n < (1LL << 20))) {
+        if (js_kv_size(value, 0, 1LL << 50, &n) < 0 || (n > 0 && n < (1LL << 20))) {
             snprintf(err, errsize, "%s: \"%s\" is not 0 (no limit) or a size from 1048576 to 2^50 bytes", key, value);
             return -1;
         }
         *(!strcmp(key, "user_budget_bytes") ? &c->user_budget_bytes : &c->pass_budget_bytes) = n;
     } else if (!strcmp(key, "max_profile_bytes")) {
-        if (parse_ll(value, 1024, JS_PROFILE_MAX_BYTES, &n) < 0) {
+        if (js_kv_size(value, 1024, JS_PROFILE_MAX_BYTES, &n) < 0) {
             snprintf(err, errsize, "%s: \"%s\" is not a size from 1024 to %u bytes", key, value, JS_PROFILE_MAX_BYTES);
             return -1;
         }
         c->max_profile_bytes = n;
     } else if (!strcmp(key, "migrate") || !strcmp(key, "syslog") || !strcmp(key, "received")) {
-        int b = parse_bool(value);
+        int b = js_kv_bool(value);
         if (b < 0) {
             snprintf(err, errsize, "%s: \"%s\" is not yes or no", key, value);
             return -1;
@@ -198,50 +176,14 @@ int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err
     return 0;
 }
 
-static char *trim(char *s)
+static int set_from_file(void *conf, const char *key, const char *value, char *why, size_t whysize)
 {
-    while (isspace((unsigned char)*s))
-        s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1]))
-        *--e = '\0';
-    return s;
+    return pi_conf_set(conf, key, value, why, whysize);
 }
 
 int pi_conf_load(struct pi_conf *c, const char *path, char *err, size_t errsize)
 {
-    FILE *f = fopen(path, "re");
-    if (!f) {
-        snprintf(err, errsize, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    char line[8192], msg[512];
-    int lineno = 0, rc = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            snprintf(err, errsize, "%s:%d: line too long", path, lineno);
-            rc = -1;
-            break;
-        }
-        char *s = trim(line);
-        if (*s == '\0' || *s == '#')
-            continue;
-        char *eq = strchr(s, '=');
-        if (!eq) {
-            snprintf(err, errsize, "%s:%d: expected key = value", path, lineno);
-            rc = -1;
-            break;
-        }
-        *eq = '\0';
-        if (pi_conf_set(c, trim(s), trim(eq + 1), msg, sizeof msg) < 0) {
-            snprintf(err, errsize, "%s:%d: %s", path, lineno, msg);
-            rc = -1;
-            break;
-        }
-    }
-    fclose(f);
-    return rc;
+    return js_kv_parse_file(path, set_from_file, c, err, errsize);
 }
 
 int pi_conf_is_shared_fs(const struct pi_conf *c, const char *fstype)

@@ -42,7 +42,7 @@ void pi_conf_defaults(struct pi_conf *c);
 void pi_conf_free(struct pi_conf *c);
 /* Set one key; 0, or -1 with a message in err ("unknown key \"x\"", "bad value ..."). */
 int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err, size_t errsize);
-/* Read a file of key = value lines; 0, or -1 with "FILE:LINE: message" in err. */
+/* Read a file of key = value lines (common/kvconf.h); 0, or -1 with "FILE:LINE: message" in err. */
 int pi_conf_load(struct pi_conf *c, const char *path, char *err, size_t errsize);
 /* 1 when the fs type is listed as shared */
 int pi_conf_is_shared_fs(const struct pi_conf *c, const char *fstype);

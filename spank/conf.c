@@ -11,46 +11,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kvconf.h"
 #include "slice.h"
 
 int64_t js_parse_size(const char *s, int suffix)
 {
-    char *end;
-    if (s[0] < '0' || s[0] > '9')
+    long long v;
+    if ((suffix ? js_kv_size(s, 0, INT64_MAX, &v) : js_kv_int(s, 0, INT64_MAX, &v)) < 0)
         return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    int shift = 0;
-    if (suffix && *end) {
-        const char *units = "KMGT";
-        const char *u = strchr(units, *end == 'k' ? 'K' : *end);
-        if (u == NULL || end[1] != '\0')
-            return -1;
-        shift = 10 * (int)(u - units + 1);
-        end++;
-    }
-    if (*end != '\0' || errno != 0 || v > (unsigned long long)(INT64_MAX >> shift))
-        return -1;
-    return (int64_t)(v << shift);
+    return v;
 }
 
 int js_parse_bool(const char *s)
 {
-    static const char *const yes[] = { "1", "true", "yes", "on", NULL };
-    static const char *const no[] = { "0", "false", "no", "off", NULL };
-    if (s == NULL)
-        return -1;
-    for (int i = 0; yes[i]; i++)
-        if (strcasecmp(s, yes[i]) == 0)
-            return 1;
-    for (int i = 0; no[i]; i++)
-        if (strcasecmp(s, no[i]) == 0)
-            return 0;
-    return -1;
+    return js_kv_bool(s);
 }
 
 static int copy_value(char *dst, size_t size, const char *key, const char *val, char *err, size_t errlen)
@@ -62,11 +39,11 @@ static int copy_value(char *dst, size_t size, const char *key, const char *val, 
     return 0;
 }
 
-/* a comma-separated list: no empty element, no blank */
+/* a comma-separated list: no empty element (a typo here would go unnoticed until a step runs
+ * where it should not), no blank (plugstack.conf splits arguments at blanks) */
 static int check_list(const char *key, const char *val, char *err, size_t errlen)
 {
-    size_t n = strlen(val);
-    if (n == 0 || val[0] == ',' || val[n - 1] == ',' || strstr(val, ",,") || strpbrk(val, " \t")) {
+    if (val[0] == '\0' || js_kv_list_has_empty(val) || strpbrk(val, " \t")) {
         snprintf(err, errlen, "%s=%s: not a comma-separated list of non-empty names", key, val);
         return -1;
     }
@@ -114,13 +91,13 @@ int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t err
             if (copy_value(dst, PATH_MAX, key, val, err, errlen) < 0)
                 return -1;
         } else if (strcmp(key, "slice") == 0) {
-            int32_t s = js_slice_parse_seconds(val);
-            if (val[0] == '\0' || s < 0) {
+            long long s;
+            if (js_kv_int(val, JS_SLICE_MIN_SECONDS, JS_SLICE_MAX_SECONDS, &s) < 0) {
                 snprintf(err, errlen, "slice=%s: not a whole number of seconds between %d and %d", val,
                          JS_SLICE_MIN_SECONDS, JS_SLICE_MAX_SECONDS);
                 return -1;
             }
-            conf->slice_seconds = s;
+            conf->slice_seconds = (int)s;
         } else if (strcmp(key, "default") == 0 || strcmp(key, "fail_on_error") == 0) {
             int b = js_parse_bool(val);
             if (b < 0) {
@@ -202,22 +179,19 @@ int js_conf_expand_node(struct js_conf *conf, const char *node, char *err, size_
     return 0;
 }
 
-/* Call fn on each element of a comma-separated list until it returns nonzero. */
+/* Call fn on each element of a list (common/kvconf.h) until it returns nonzero. */
 static int list_any(const char *list, int (*fn)(const char *elem, const void *arg), const void *arg)
 {
     char elem[JS_LIST_MAX];
-    const char *p = list;
-    while (p && *p) {
-        size_t n = strcspn(p, ",");
-        if (n > 0 && n < sizeof elem) {
+    const char *cursor = list, *p;
+    size_t n;
+    while ((p = js_kv_list_next(&cursor, &n))) {
+        if (n < sizeof elem) {
             memcpy(elem, p, n);
             elem[n] = '\0';
             if (fn(elem, arg))
                 return 1;
         }
-        p += n;
-        if (*p == ',')
-            p++;
     }
     return 0;
 }

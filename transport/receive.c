@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 
 #include "credential.h"
+#include "kvconf.h"
 #include "parcel.h"
 #include "store.h"
 
@@ -30,62 +30,41 @@ struct receive_conf {
     long long max_bytes;
 };
 
-static char *trim(char *s)
+/* one key of receive.conf; unknown keys are errors, the line's position is added by
+ * common/kvconf.c */
+static int set_key(void *ctx, const char *key, const char *value, char *why, size_t whysize)
 {
-    while (isspace((unsigned char)*s))
-        s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1]))
-        *--e = '\0';
-    return s;
+    struct receive_conf *c = ctx;
+    int bad;
+    if (!strcmp(key, "spool"))
+        bad = snprintf(c->spool, sizeof c->spool, "%s", value) >= (int)sizeof c->spool;
+    else if (!strcmp(key, "munge_socket"))
+        bad = snprintf(c->munge_socket, sizeof c->munge_socket, "%s", value) >= (int)sizeof c->munge_socket;
+    else if (!strcmp(key, "max_bytes"))
+        bad = js_kv_size(value, 1024, JT_PARCEL_MAX_BYTES, &c->max_bytes) < 0;
+    else {
+        snprintf(why, whysize, "unknown key \"%s\"", key);
+        return -1;
+    }
+    if (bad) {
+        snprintf(why, whysize, "%s: bad value \"%s\"", key, value);
+        return -1;
+    }
+    return 0;
 }
 
-/* "key = value" lines, '#' comments; unknown keys are errors. 0, or -1 with err. */
+/* 0, or -1 with err */
 static int load_conf(const char *path, struct receive_conf *c, char *err, size_t errsize)
 {
     memset(c, 0, sizeof *c);
     c->max_bytes = JT_PARCEL_MAX_BYTES;
-    FILE *f = fopen(path, "re");
-    if (!f) {
-        snprintf(err, errsize, "%s: %s", path, strerror(errno));
+    if (js_kv_parse_file(path, set_key, c, err, errsize) < 0)
+        return -1;
+    if (c->spool[0] != '/') {
+        snprintf(err, errsize, "%s: spool = an absolute directory is required", path);
         return -1;
     }
-    char line[8192];
-    int n = 0, rc = 0;
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        n++;
-        char *s = trim(line), *eq = strchr(s, '=');
-        if (!*s || *s == '#')
-            continue;
-        if (!eq) {
-            snprintf(err, errsize, "%s:%d: expected key = value", path, n);
-            rc = -1;
-            break;
-        }
-        *eq = '\0';
-        char *k = trim(s), *v = trim(eq + 1), *end;
-        if (!strcmp(k, "spool"))
-            rc = snprintf(c->spool, sizeof c->spool, "%s", v) >= (int)sizeof c->spool ? -1 : 0;
-        else if (!strcmp(k, "munge_socket"))
-            rc = snprintf(c->munge_socket, sizeof c->munge_socket, "%s", v) >= (int)sizeof c->munge_socket ? -1 : 0;
-        else if (!strcmp(k, "max_bytes")) {
-            errno = 0;
-            c->max_bytes = strtoll(v, &end, 10);
-            rc = errno || end == v || *end || c->max_bytes < 1024 || c->max_bytes > JT_PARCEL_MAX_BYTES ? -1 : 0;
-        } else {
-            snprintf(err, errsize, "%s:%d: unknown key \"%s\"", path, n, k);
-            rc = -1;
-            break;
-        }
-        if (rc < 0)
-            snprintf(err, errsize, "%s:%d: %s: bad value \"%s\"", path, n, k, v);
-    }
-    fclose(f);
-    if (rc == 0 && c->spool[0] != '/') {
-        snprintf(err, errsize, "%s: spool = an absolute directory is required", path);
-        rc = -1;
-    }
-    return rc;
+    return 0;
 }
 
 static void reply(int status, const char *text, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "credential.h"
+#include "kvconf.h"
 #include "metrics_http.h"
 #include "parcel.h"
 #include "profile_format.h"
@@ -785,17 +786,6 @@ static void usage(FILE *f)
             "  --metrics-listen HOST:PORT  serve Prometheus metrics at http://HOST:PORT/metrics\n");
 }
 
-static int parse_int(const char *v, long long lo, long long hi, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    if (errno || end == v || *end || x < lo || x > hi)
-        return -1;
-    *out = x;
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     enum { O_SPOOL = 256, O_URL, O_MUNGE, O_ONCE, O_STATUS, O_BACKOFF, O_RESCAN, O_GRACE, O_PMAX, O_TIMEOUT, O_VERBOSE,
@@ -829,14 +819,14 @@ int main(int argc, char **argv)
         case O_RESCAN:
         case O_GRACE:
         case O_TIMEOUT:
-            if (parse_int(optarg, c == O_GRACE ? 0 : 1, 30 * 86400, &v) < 0) {
+            if (js_kv_int(optarg, c == O_GRACE ? 0 : 1, 30 * 86400, &v) < 0) {
                 fprintf(stderr, "jobscreen-send: %s: \"%s\" is not a number of seconds\n", opts[c - O_SPOOL].name, optarg);
                 return 2;
             }
             *(c == O_BACKOFF ? &o.backoff_max : c == O_RESCAN ? &o.rescan : c == O_GRACE ? &o.job_grace : &o.timeout) = (int)v;
             break;
         case O_PMAX:
-            if (parse_int(optarg, 4096, JT_PARCEL_MAX_BYTES - JS_PROFILE_MAX_BYTES - 2 * JS_RECORD_MAX_FILE_BYTES, &o.parcel_max) < 0) {
+            if (js_kv_size(optarg, 4096, JT_PARCEL_MAX_BYTES - JS_PROFILE_MAX_BYTES - 2 * JS_RECORD_MAX_FILE_BYTES, &o.parcel_max) < 0) {
                 fprintf(stderr, "jobscreen-send: --parcel-max: \"%s\" is not a size from 4096 to %lld bytes\n", optarg,
                         JT_PARCEL_MAX_BYTES - JS_PROFILE_MAX_BYTES - 2 * JS_RECORD_MAX_FILE_BYTES);
                 return 2;

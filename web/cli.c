@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "credential.h"
+#include "kvconf.h"
 #include "report.h"
 
 #ifndef JSR_DEFAULT_CONF
@@ -47,58 +48,36 @@ static int usage(FILE *out, int status)
     return status;
 }
 
-/* "key = value" lines, '#' comments: url and munge_socket. A missing file is no error when
- * it is the default one (the URL may come from --url or JOBSCREEN_URL). */
-static int read_settings(struct settings *st, const char *path, bool must_exist)
+/* one key of cli.conf; the line's position is added by common/kvconf.c */
+static int set_key(void *ctx, const char *key, const char *value, char *why, size_t whysize)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (!must_exist && errno == ENOENT)
-            return 0;
-        fprintf(stderr, "jobscreen: %s: %s\n", path, strerror(errno));
+    struct settings *st = ctx;
+    char *dst = !strcmp(key, "url") ? st->url : !strcmp(key, "munge_socket") ? st->munge_socket : NULL;
+    size_t cap = dst == st->url ? sizeof st->url : sizeof st->munge_socket;
+    if (!dst) {
+        snprintf(why, whysize, "unknown key '%s'", key);
         return -1;
     }
-    char line[1300];
-    int n = 0, rc = 0;
-    while (fgets(line, sizeof line, f)) {
-        n++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
-        char *eq = strchr(line, '='), *k = line;
-        while (isspace((unsigned char)*k))
-            k++;
-        if (!*k)
-            continue;
-        if (!eq) {
-            fprintf(stderr, "jobscreen: %s: line %d: expected 'key = value'\n", path, n);
-            rc = -1;
-            break;
-        }
-        char *v = eq + 1, *e = eq;
-        while (e > k && isspace((unsigned char)e[-1]))
-            e--;
-        *e = '\0';
-        while (isspace((unsigned char)*v))
-            v++;
-        for (e = v + strlen(v); e > v && isspace((unsigned char)e[-1]);)
-            *--e = '\0';
-        char *dst = !strcmp(k, "url") ? st->url : !strcmp(k, "munge_socket") ? st->munge_socket : NULL;
-        size_t cap = dst == st->url ? sizeof st->url : sizeof st->munge_socket;
-        if (!dst) {
-            fprintf(stderr, "jobscreen: %s: line %d: unknown key '%s'\n", path, n, k);
-            rc = -1;
-            break;
-        }
-        if (strlen(v) >= cap) {
-            fprintf(stderr, "jobscreen: %s: line %d: %s is too long\n", path, n, k);
-            rc = -1;
-            break;
-        }
-        snprintf(dst, cap, "%s", v);
+    if (strlen(value) >= cap) {
+        snprintf(why, whysize, "%s is too long", key);
+        return -1;
     }
-    fclose(f);
-    return rc;
+    snprintf(dst, cap, "%s", value);
+    return 0;
+}
+
+/* url and munge_socket. A missing file is no error when it is the default one (the URL may
+ * come from --url or JOBSCREEN_URL). */
+static int read_settings(struct settings *st, const char *path, bool must_exist)
+{
+    char err[1600];
+    if (js_kv_parse_file(path, set_key, st, err, sizeof err) < 0) {
+        if (!must_exist && errno == ENOENT)
+            return 0;
+        fprintf(stderr, "jobscreen: %s\n", err);
+        return -1;
+    }
+    return 0;
 }
 
 struct buffer {

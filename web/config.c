@@ -1,18 +1,17 @@
-/* The CGI's configuration file: "key = value" lines, '#' comments (jobscreen-web.conf(5)). */
+/* The CGI's configuration file (jobscreen-web.conf(5)), read by common/kvconf.c. */
 #include "config.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/types.h>
 #include <unistd.h>
 
 #include "credential.h"
+#include "kvconf.h"
 #include "jsweb.h"
 
 void jsw_config_defaults(struct jsw_config *cfg)
@@ -23,166 +22,89 @@ void jsw_config_defaults(struct jsw_config *cfg)
     cfg->max_rows = 5000;
 }
 
-static char *trim(char *s)
+static int add_admins(struct jsw_config *cfg, const char *list, char *why, size_t whysize)
 {
-    while (isspace((unsigned char)*s))
-        s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1]))
-        *--e = '\0';
-    return s;
-}
-
-static int parse_int(const char *v, int min, int max, int *out)
-{
-    char *end;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (errno || end == v || *end || n < min || n > max)
-        return -1;
-    *out = (int)n;
-    return 0;
-}
-
-static int parse_bool(const char *v, bool *out)
-{
-    if (!strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcmp(v, "1") || !strcasecmp(v, "on"))
-        *out = true;
-    else if (!strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcmp(v, "0") || !strcasecmp(v, "off"))
-        *out = false;
-    else
-        return -1;
-    return 0;
-}
-
-static int add_admins(struct jsw_config *cfg, char *list, int line, char *err, size_t errlen)
-{
-    for (char *tok = strtok(list, ", \t"); tok; tok = strtok(NULL, ", \t")) {
-        if (!jsw_user_name_valid(tok)) {
-            snprintf(err, errlen, "line %d: admins: '%s' is not a valid user name", line, tok);
+    const char *cursor = list, *elem;
+    size_t len;
+    while ((elem = js_kv_list_next(&cursor, &len))) {
+        char name[JSW_NAME_MAX];
+        if (len < sizeof name) {
+            memcpy(name, elem, len);
+            name[len] = '\0';
+        }
+        if (len >= sizeof name || !jsw_user_name_valid(name)) {
+            snprintf(why, whysize, "admins: '%.*s' is not a valid user name", (int)len, elem);
             return -1;
         }
         if (cfg->n_admins >= JSW_MAX_ADMINS) {
-            snprintf(err, errlen, "line %d: admins: more than %d names (use admin_group)", line,
-                     JSW_MAX_ADMINS);
+            snprintf(why, whysize, "admins: more than %d names (use admin_group)", JSW_MAX_ADMINS);
             return -1;
         }
-        snprintf(cfg->admins[cfg->n_admins++], JSW_NAME_MAX, "%s", tok);
+        memcpy(cfg->admins[cfg->n_admins++], name, len + 1);
+    }
+    return 0;
+}
+
+/* one key of web.conf; the line's position is added by common/kvconf.c */
+static int set_key(void *ctx, const char *key, const char *val, char *why, size_t whysize)
+{
+    struct jsw_config *cfg = ctx;
+    long long n;
+    int b;
+    if (!strcmp(key, "conninfo")) {
+        if (strlen(val) >= sizeof cfg->conninfo) {
+            snprintf(why, whysize, "conninfo longer than %zu characters", sizeof cfg->conninfo - 1);
+            return -1;
+        }
+        snprintf(cfg->conninfo, sizeof cfg->conninfo, "%s", val);
+    } else if (!strcmp(key, "admins")) {
+        return add_admins(cfg, val, why, whysize);
+    } else if (!strcmp(key, "admin_group")) {
+        if (!jsw_user_name_valid(val)) {
+            snprintf(why, whysize, "admin_group: '%s' is not a valid group name", val);
+            return -1;
+        }
+        snprintf(cfg->admin_group, sizeof cfg->admin_group, "%s", val);
+    } else if (!strcmp(key, "statement_timeout")) {
+        if (js_kv_int(val, 0, 600000, &n)) {
+            snprintf(why, whysize, "statement_timeout: '%s' is not 0-600000 (ms)", val);
+            return -1;
+        }
+        cfg->statement_timeout_ms = (int)n;
+    } else if (!strcmp(key, "max_rows")) {
+        if (js_kv_int(val, 1, 1000000, &n)) {
+            snprintf(why, whysize, "max_rows: '%s' is not 1-1000000", val);
+            return -1;
+        }
+        cfg->max_rows = (int)n;
+    } else if (!strcmp(key, "munge_auth")) {
+        if ((b = js_kv_bool(val)) < 0) {
+            snprintf(why, whysize, "munge_auth: '%s' is not yes or no", val);
+            return -1;
+        }
+        cfg->munge_auth = b;
+    } else if (!strcmp(key, "munge_socket")) {
+        if (val[0] != '/' || strlen(val) >= sizeof cfg->munge_socket) {
+            snprintf(why, whysize, "munge_socket: '%s' is not an absolute path of at most %zu characters", val,
+                     sizeof cfg->munge_socket - 1);
+            return -1;
+        }
+        snprintf(cfg->munge_socket, sizeof cfg->munge_socket, "%s", val);
+    } else {
+        snprintf(why, whysize, "unknown key '%s'", key);
+        return -1;
     }
     return 0;
 }
 
 int jsw_config_parse(struct jsw_config *cfg, const char *text, char *err, size_t errlen)
 {
-    char *copy = strdup(text);
-    if (!copy) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    int rc = 0, line = 0;
-    for (char *l = copy, *next; l; l = next) {
-        next = strchr(l, '\n');
-        if (next)
-            *next++ = '\0';
-        line++;
-        char *hash = strchr(l, '#');
-        if (hash)
-            *hash = '\0';
-        char *s = trim(l);
-        if (!*s)
-            continue;
-        char *eq = strchr(s, '=');
-        if (!eq) {
-            snprintf(err, errlen, "line %d: expected 'key = value'", line);
-            rc = -1;
-            break;
-        }
-        *eq = '\0';
-        char *key = trim(s), *val = trim(eq + 1);
-        if (!strcmp(key, "conninfo")) {
-            if (strlen(val) >= sizeof cfg->conninfo) {
-                snprintf(err, errlen, "line %d: conninfo longer than %zu characters", line,
-                         sizeof cfg->conninfo - 1);
-                rc = -1;
-                break;
-            }
-            snprintf(cfg->conninfo, sizeof cfg->conninfo, "%s", val);
-        } else if (!strcmp(key, "admins")) {
-            if (add_admins(cfg, val, line, err, errlen)) {
-                rc = -1;
-                break;
-            }
-        } else if (!strcmp(key, "admin_group")) {
-            if (!jsw_user_name_valid(val)) {
-                snprintf(err, errlen, "line %d: admin_group: '%s' is not a valid group name", line,
-                         val);
-                rc = -1;
-                break;
-            }
-            snprintf(cfg->admin_group, sizeof cfg->admin_group, "%s", val);
-        } else if (!strcmp(key, "statement_timeout")) {
-            if (parse_int(val, 0, 600000, &cfg->statement_timeout_ms)) {
-                snprintf(err, errlen, "line %d: statement_timeout: '%s' is not 0-600000 (ms)",
-                         line, val);
-                rc = -1;
-                break;
-            }
-        } else if (!strcmp(key, "max_rows")) {
-            if (parse_int(val, 1, 1000000, &cfg->max_rows)) {
-                snprintf(err, errlen, "line %d: max_rows: '%s' is not 1-1000000", line, val);
-                rc = -1;
-                break;
-            }
-        } else if (!strcmp(key, "munge_auth")) {
-            if (parse_bool(val, &cfg->munge_auth)) {
-                snprintf(err, errlen, "line %d: munge_auth: '%s' is not yes or no", line, val);
-                rc = -1;
-                break;
-            }
-        } else if (!strcmp(key, "munge_socket")) {
-            if (val[0] != '/' || strlen(val) >= sizeof cfg->munge_socket) {
-                snprintf(err, errlen, "line %d: munge_socket: '%s' is not an absolute path of at most %zu characters",
-                         line, val, sizeof cfg->munge_socket - 1);
-                rc = -1;
-                break;
-            }
-            snprintf(cfg->munge_socket, sizeof cfg->munge_socket, "%s", val);
-        } else {
-            snprintf(err, errlen, "line %d: unknown key '%s'", line, key);
-            rc = -1;
-            break;
-        }
-    }
-    free(copy);
-    return rc;
+    return js_kv_parse_text(text, NULL, set_key, cfg, err, errlen);
 }
 
 int jsw_config_load(struct jsw_config *cfg, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    char buf[16384];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    int toolong = !feof(f);
-    fclose(f);
-    if (toolong) {
-        snprintf(err, errlen, "%s: larger than %zu bytes", path, sizeof buf - 1);
-        return -1;
-    }
-    buf[n] = '\0';
-    if (memchr(buf, '\0', n)) {
-        snprintf(err, errlen, "%s: contains a NUL byte", path);
-        return -1;
-    }
-    char perr[256];
-    if (jsw_config_parse(cfg, buf, perr, sizeof perr)) {
-        snprintf(err, errlen, "%s: %s", path, perr);
-        return -1;
-    }
-    return 0;
+    return js_kv_parse_file(path, set_key, cfg, err, errlen);
 }
 
 bool jsw_user_name_valid(const char *name)

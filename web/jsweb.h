@@ -34,7 +34,8 @@ struct jsw_config {
 /* Parse the text of a configuration file. Returns 0, or -1 with a message in err
  * ("line 3: unknown key 'conifo'"). */
 int jsw_config_parse(struct jsw_config *cfg, const char *text, char *err, size_t errlen);
-/* Read and parse the file at path (JOBSCREEN_CONF or the built-in default). */
+/* Read and parse the file at path (JOBSCREEN_CONF or the built-in default); errors name it:
+ * "PATH:3: unknown key 'conifo'". */
 int jsw_config_load(struct jsw_config *cfg, const char *path, char *err, size_t errlen);
 void jsw_config_defaults(struct jsw_config *cfg);
 
