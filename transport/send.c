@@ -891,7 +891,8 @@ int main(int argc, char **argv)
         int rc = run_pass(&ps, 1);
         metrics_pass(&ps, rc >= 0 && !ps.failure[0]);
         backlog_line(&ps, line, sizeof line);
-        int wait_s = o.rescan;
+        /* at most 30 s between passes: live snapshots are looked at twice a minute (transport.md) */
+        int wait_s = o.rescan < 30 ? o.rescan : 30;
         if (rc < 0 || ps.failure[0]) {
             log_warn("%s; retrying in %d s; the spool is kept (%s)", ps.failure, backoff, line);
             wait_s = backoff;
