@@ -246,3 +246,23 @@ void sb_series(struct sbuf *b, const int64_t *v, size_t n, size_t stride, unsign
     }
 }
 
+/* ---- the session's cluster ------------------------------------------------------ */
+
+int dbu_cluster_id(struct pi_db *db, const char *cluster, int slice_seconds, char *out, size_t size)
+{
+    if (db->cluster_id[0] && strcmp(db->cluster_name, cluster) == 0) {
+        snprintf(out, size, "%s", db->cluster_id);
+        return PI_DB_OK;
+    }
+    char len[16];
+    snprintf(len, sizeof len, "%d", slice_seconds);
+    const char *p[2] = { cluster, len };
+    PGresult *r = dbu_q(db, "SELECT js_data.cluster_id($1, $2)", 2, p);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK)
+        return dbu_check(db, r, PGRES_TUPLES_OK, "cluster id");
+    snprintf(out, size, "%s", PQgetvalue(r, 0, 0));
+    snprintf(db->cluster_id, sizeof db->cluster_id, "%s", out);
+    snprintf(db->cluster_name, sizeof db->cluster_name, "%s", cluster);
+    PQclear(r);
+    return PI_DB_OK;
+}

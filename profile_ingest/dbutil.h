@@ -1,7 +1,8 @@
 /*
- * Helpers shared by the ingest's database code (db.c: one step record; fold.c: the totals):
- * a growing buffer for COPY text data, result checks that tell a transient error (retry) from
- * a lasting one, and a few query shorthands. All take the session of struct pi_db.
+ * Helpers shared by the ingest's database code (db.c: the session; dbstep.c: one step record;
+ * fold.c: the totals): a growing buffer for COPY text data, result checks that tell a transient
+ * error (retry) from a lasting one, and a few query shorthands. All take the session of struct
+ * pi_db.
  */
 #ifndef PI_DBUTIL_H
 #define PI_DBUTIL_H
@@ -51,5 +52,7 @@ int dbu_copy(struct pi_db *db, const char *sql, struct sbuf *b, const char *what
 const char *dbu_metric_columns(void);
 /* "kernel_rchar, kernel_wchar, ...": the kernel's counts of a slice row after the metrics */
 const char *dbu_kernel_columns(void);
+/* The id of cluster (made with slice_seconds when new) into out; cached for the session. */
+int dbu_cluster_id(struct pi_db *db, const char *cluster, int slice_seconds, char *out, size_t size);
 
 #endif

@@ -1,3 +1,9 @@
+/*
+ * The checks of what the spool holds, against the one definition of each format
+ * (common/record_format.h, common/profile_format.h): job and step records, profiles and
+ * bundles, values no node could produce, and the names of spool entries. A check only reads
+ * and says why it refuses; aggregate.c adds what passes to a step. No I/O: unit-tested.
+ */
 #include "config.h"
 
 #include "validate.h"
@@ -79,10 +85,9 @@ static int check_fields(const json_t *o, const struct js_record_field *t, const 
     return PI_OK;
 }
 
-int pi_record_check(const json_t *r, int is_step, char *reason, size_t size)
+/* A record's "format" and "version" (what: "job record" or "step record"). */
+static int check_record_header(const json_t *r, const char *want, const char *what, char *reason, size_t size)
 {
-    const char *want = is_step ? JS_STEP_RECORD_FORMAT : JS_JOB_RECORD_FORMAT;
-    const char *what = is_step ? "step record" : "job record";
     const json_t *f = json_object_get(r, "format");
     if (!json_is_string(f) || strcmp(json_string_value(f), want) != 0)
         return fail(reason, size, "not a jobscreen %s: \"format\" is not \"%s\"", what, want);
@@ -94,32 +99,36 @@ int pi_record_check(const json_t *r, int is_step, char *reason, size_t size)
                  what, json_integer_value(v), JS_RECORD_VERSION);
         return PI_UNKNOWN_VERSION;
     }
-    if (check_fields(r, is_step ? js_step_record_fields : js_job_record_fields, "", reason, size) != PI_OK)
-        return PI_INVALID;
-    if (json_integer_value(json_object_get(r, "job_id")) <= 0)
-        return fail(reason, size, "field \"job_id\" is not a positive integer");
-    if (json_integer_value(json_object_get(r, "uid")) < 0)
-        return fail(reason, size, "field \"uid\" is negative");
-    if (!is_step) {
-        const json_t *deps = json_object_get(r, "dependencies"), *d;
-        size_t i;
-        char where[64];
-        if (json_array_size(deps) > JS_RECORD_MAX_DEPS)
-            return fail(reason, size, "more than %d dependencies", JS_RECORD_MAX_DEPS);
-        json_array_foreach(deps, i, d) {
-            snprintf(where, sizeof where, "dependencies[%zu]: ", i);
-            if (!json_is_object(d))
-                return fail(reason, size, "%snot an object", where);
-            if (check_fields(d, js_dependency_fields, where, reason, size) != PI_OK)
-                return PI_INVALID;
-        }
-        /* optional: Slurm's state reason (record-format.md) */
-        const json_t *why = json_object_get(r, "reason");
-        if (why && !json_is_null(why) && (!json_is_string(why) || json_string_length(why) > JS_RECORD_MAX_STRING ||
-                                           memchr(json_string_value(why), '\0', json_string_length(why))))
-            return fail(reason, size, "field \"reason\" is not a string of at most %d bytes", JS_RECORD_MAX_STRING);
-        return PI_OK;
+    return PI_OK;
+}
+
+/* What a job record's field table cannot say: its dependencies, and Slurm's state reason. */
+static int check_job_record(const json_t *r, char *reason, size_t size)
+{
+    const json_t *deps = json_object_get(r, "dependencies"), *d;
+    size_t i;
+    char where[64];
+    if (json_array_size(deps) > JS_RECORD_MAX_DEPS)
+        return fail(reason, size, "more than %d dependencies", JS_RECORD_MAX_DEPS);
+    json_array_foreach(deps, i, d) {
+        snprintf(where, sizeof where, "dependencies[%zu]: ", i);
+        if (!json_is_object(d))
+            return fail(reason, size, "%snot an object", where);
+        if (check_fields(d, js_dependency_fields, where, reason, size) != PI_OK)
+            return PI_INVALID;
     }
+    /* optional: Slurm's state reason (record-format.md) */
+    const json_t *why = json_object_get(r, "reason");
+    if (why && !json_is_null(why) && (!json_is_string(why) || json_string_length(why) > JS_RECORD_MAX_STRING ||
+                                       memchr(json_string_value(why), '\0', json_string_length(why))))
+        return fail(reason, size, "field \"reason\" is not a string of at most %d bytes", JS_RECORD_MAX_STRING);
+    return PI_OK;
+}
+
+/* What a step record's field table cannot say: its step and node names, its time span and
+ * slices, and the profiles the spool's share refused. */
+static int check_step_record(const json_t *r, char *reason, size_t size)
+{
     uint32_t sid;
     if (js_step_parse(json_string_value(json_object_get(r, "step")), &sid) < 0)
         return fail(reason, size, "field \"step\" is not a step name");
@@ -146,144 +155,19 @@ int pi_record_check(const json_t *r, int is_step, char *reason, size_t size)
     return PI_OK;
 }
 
-void pi_step_init(struct pi_step *st, json_t *job, json_t *rec, const char *default_cluster)
+int pi_record_check(const json_t *r, int is_step, char *reason, size_t size)
 {
-    memset(st, 0, sizeof *st);
-    st->job = job;
-    st->rec = rec;
-    st->job_id = json_integer_value(json_object_get(rec, "job_id"));
-    st->uid = (uint32_t)json_integer_value(json_object_get(rec, "uid"));
-    st->start_ns = json_integer_value(json_object_get(rec, "start_ns"));
-    st->end_ns = json_integer_value(json_object_get(rec, "end_ns"));
-    st->slice_seconds = json_integer_value(json_object_get(rec, "slice_seconds"));
-    snprintf(st->step, sizeof st->step, "%s", json_string_value(json_object_get(rec, "step")));
-    snprintf(st->node, sizeof st->node, "%s", json_string_value(json_object_get(rec, "node")));
-    const char *cl = json_string_value(json_object_get(rec, "cluster"));
-    snprintf(st->cluster, sizeof st->cluster, "%s", cl && *cl ? cl : default_cluster);
-    /* what the plugin's relay could not keep (checked by pi_record_check); the bundles add theirs */
-    const json_t *u = json_object_get(rec, "unrecorded");
-    if (u) {
-        st->unrecorded = json_integer_value(json_object_get(u, "processes"));
-        snprintf(st->unrecorded_reason, sizeof st->unrecorded_reason, "%s", json_string_value(json_object_get(u, "reason")));
-    }
-}
-
-/* The distinct strings of a step: an open-addressing hash set of malloc'd strings. 10^5
- * profiles of one program have one origin, end, exe, args, collectives and missing between
- * them, and 10^5 refused files mostly one reason: held once, not 10^5 times. */
-struct pi_strtab {
-    char **slot;
-    size_t cap, n;
-};
-
-static uint64_t str_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
-const char *pi_step_intern(struct pi_step *st, const char *s)
-{
-    if (!s)
-        return NULL;
-    struct pi_strtab *t = st->strs;
-    if (!t) {
-        t = st->strs = calloc(1, sizeof *t);
-        if (!t)
-            abort();
-    }
-    if (2 * (t->n + 1) > t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 64;
-        char **slot = calloc(cap, sizeof *slot);
-        if (!slot)
-            abort();
-        for (size_t i = 0; i < t->cap; i++)
-            if (t->slot[i]) {
-                size_t k = (size_t)str_hash(t->slot[i]) & (cap - 1);
-                while (slot[k])
-                    k = (k + 1) & (cap - 1);
-                slot[k] = t->slot[i];
-            }
-        free(t->slot);
-        t->slot = slot;
-        t->cap = cap;
-    }
-    size_t k = (size_t)str_hash(s) & (t->cap - 1);
-    for (; t->slot[k]; k = (k + 1) & (t->cap - 1))
-        if (strcmp(t->slot[k], s) == 0)
-            return t->slot[k];
-    t->slot[k] = strdup(s);
-    if (!t->slot[k])
-        abort();
-    t->n++;
-    return t->slot[k];
-}
-
-void pi_step_free(struct pi_step *st)
-{
-    /* the processes' strings, the files' and renames' fstype and the refusals' reasons are the
-     * step's interned strings (st->strs) */
-    for (size_t i = 0; i < st->nfiles; i++)
-        free(st->files[i].path);
-    for (size_t i = 0; i < st->ntrees; i++)
-        free(st->trees[i].path);
-    for (size_t i = 0; i < st->nrenames; i++) {
-        free(st->renames[i].from);
-        free(st->renames[i].to);
-    }
-    for (size_t i = 0; i < st->nbad; i++)
-        free(st->bad[i].name);
-    if (st->strs) {
-        for (size_t i = 0; i < st->strs->cap; i++)
-            free(st->strs->slot[i]);
-        free(st->strs->slot);
-        free(st->strs);
-    }
-    free(st->slices);
-    free(st->procs);
-    free(st->files);
-    free(st->trees);
-    free(st->renames);
-    free(st->bad);
-    json_decref(st->job);
-    json_decref(st->rec);
-    memset(st, 0, sizeof *st);
-}
-
-static void *grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return p;
-    size_t n = *cap ? *cap * 2 : 16;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(p, n * elem);
-    if (!q) {
-        fprintf(stderr, "profile_ingest: out of memory\n");
-        abort();
-    }
-    *cap = n;
-    return q;
-}
-
-int pi_step_has_missing(const struct pi_step *st)
-{
-    for (size_t i = 0; i < st->nprocs; i++)
-        if (st->procs[i].missing && st->procs[i].missing[0])
-            return 1;
-    return 0;
-}
-
-void pi_step_add_bad(struct pi_step *st, const char *name, const char *reason)
-{
-    st->bad = grow(st->bad, &st->capbad, st->nbad + 1, sizeof *st->bad);
-    char r[PI_REASON_MAX];
-    snprintf(r, sizeof r, "%s", reason);
-    st->bad[st->nbad].name = strdup(name);
-    st->bad[st->nbad].reason = pi_step_intern(st, r);
-    st->nbad++;
+    int rc = check_record_header(r, is_step ? JS_STEP_RECORD_FORMAT : JS_JOB_RECORD_FORMAT,
+                                 is_step ? "step record" : "job record", reason, size);
+    if (rc != PI_OK)
+        return rc;
+    if (check_fields(r, is_step ? js_step_record_fields : js_job_record_fields, "", reason, size) != PI_OK)
+        return PI_INVALID;
+    if (json_integer_value(json_object_get(r, "job_id")) <= 0)
+        return fail(reason, size, "field \"job_id\" is not a positive integer");
+    if (json_integer_value(json_object_get(r, "uid")) < 0)
+        return fail(reason, size, "field \"uid\" is negative");
+    return is_step ? check_step_record(r, reason, size) : check_job_record(r, reason, size);
 }
 
 /* Profile top-level field types, from JS_PROFILE_FIELDS. */
@@ -346,8 +230,7 @@ static void since_init(void)
         runtime_since[i] = since("runtime", runtime_fields[i]);
 }
 
-/* Values in a slice row of a profile of this version. */
-static int slice_cols_of(json_int_t version)
+int pi_slice_cols_of(json_int_t version)
 {
     return version >= 5 ? JS_SLICE_COLS : JS_M_COUNT;
 }
@@ -418,7 +301,6 @@ static const char *ptype_name(char t)
 #define I64(o, k) ((int64_t)json_integer_value(json_object_get((o), (k))))
 #define STR(o, k) json_string_value(json_object_get((o), (k)))
 
-static int mode_has(const char *m, char c) { return strchr(m, c) != NULL && strcmp(m, "none") != 0; }
 
 /* --- plausibility: values no node could produce (a forged profile's 4e18 CPU ns would show in
  * every user's background, three of them wrap the totals) are refused with the bound named ---
@@ -461,21 +343,20 @@ static int plausible(const struct pi_bounds *b, const char *where, const char *w
                 what, value, max, why);
 }
 
-static int check_plausible(const struct pi_conf *conf, const json_t *p, json_int_t version, char *reason, size_t size)
+/* The slice rows: a slice holds the bytes and calls made in it, but a call's whole time (a read
+ * that waited hours on a pipe) and, for a process killed long after its last fold, the CPU time
+ * since: L seconds for the first, span for the second. */
+static int plausible_slices(const struct pi_bounds *b, const json_t *p, json_int_t version, double L, double span,
+                            char *reason, size_t size)
 {
-    struct pi_bounds b = bounds_of(conf);
-    double L = (double)I64(p, "slice_seconds");
-    double span = (double)I64(p, "wall_ns") / 1e9 + 2 * L; /* the slices its wall time touches */
     char where[64];
-    const json_t *row, *tot = json_object_get(p, "totals");
+    const json_t *row;
     size_t i;
-    /* a slice holds the bytes and calls made in it, but a call's whole time (a read that waited
-     * hours on a pipe) and, for a process killed long after its last fold, the CPU time since */
     double most[JS_SLICE_COLS]; /* per value, as plausible() bounds it: compared per slice, the reason made on failure */
-    int ncols = slice_cols_of(version);
+    int ncols = pi_slice_cols_of(version);
     for (int m = 0; m < ncols; m++) {
         const char *unit = js_profile_slice_cols[m].unit;
-        most[m] = rate_of(&b, unit, m == JS_M_CPU_NS) * (strcmp(unit, "ns") ? L : span);
+        most[m] = rate_of(b, unit, m == JS_M_CPU_NS) * (strcmp(unit, "ns") ? L : span);
     }
     json_array_foreach(json_object_get(p, "slices"), i, row)
         for (int m = 0; m < ncols; m++) {
@@ -484,44 +365,67 @@ static int check_plausible(const struct pi_conf *conf, const json_t *p, json_int
                 continue;
             const char *unit = js_profile_slice_cols[m].unit;
             snprintf(where, sizeof where, "slices[%zu]", i);
-            if (plausible(&b, where, js_profile_slice_cols[m].name, unit, m == JS_M_CPU_NS, v, strcmp(unit, "ns") ? L : span, reason, size))
+            if (plausible(b, where, js_profile_slice_cols[m].name, unit, m == JS_M_CPU_NS, v, strcmp(unit, "ns") ? L : span, reason, size))
                 return -1;
         }
+    return 0;
+}
+
+/* The process's totals, CPU time, runtime and the kernel's counts, over its span. */
+static int plausible_process(const struct pi_bounds *b, const json_t *p, json_int_t version, double span, char *reason,
+                             size_t size)
+{
+    const json_t *tot = json_object_get(p, "totals");
     for (int m = 0; m < JS_M_COUNT; m++)
-        if (plausible(&b, "totals", js_profile_metrics[m].name, js_profile_metrics[m].unit, m == JS_M_CPU_NS,
+        if (plausible(b, "totals", js_profile_metrics[m].name, js_profile_metrics[m].unit, m == JS_M_CPU_NS,
                       I64(tot, js_profile_metrics[m].name), span, reason, size))
             return -1;
-    if (plausible(&b, "", "cpu_user_ns + cpu_sys_ns", "ns", 1, I64(p, "cpu_user_ns") + I64(p, "cpu_sys_ns"), span, reason, size))
+    if (plausible(b, "", "cpu_user_ns + cpu_sys_ns", "ns", 1, I64(p, "cpu_user_ns") + I64(p, "cpu_sys_ns"), span, reason, size))
         return -1;
     const json_t *rt = json_object_get(p, "runtime");
     for (size_t k = 0; k < sizeof runtime_fields / sizeof runtime_fields[0]; k++)
-        if (plausible(&b, "runtime", runtime_fields[k], "ns", !strcmp(runtime_fields[k], "compute_ns"),
+        if (plausible(b, "runtime", runtime_fields[k], "ns", !strcmp(runtime_fields[k], "compute_ns"),
                       I64(rt, runtime_fields[k]), span, reason, size))
             return -1;
     const json_t *kio = json_object_get(p, "kernel_io");
     for (int k = 0; version >= 4 && k < JS_KIO_COUNT && json_object_size(kio) > 0; k++)
-        if (plausible(&b, "kernel_io", kernel_io_fields[k], k == JS_KIO_SYSCR || k == JS_KIO_SYSCW ? "calls" : "bytes", 0,
+        if (plausible(b, "kernel_io", kernel_io_fields[k], k == JS_KIO_SYSCR || k == JS_KIO_SYSCW ? "calls" : "bytes", 0,
                       I64(kio, kernel_io_fields[k]), span, reason, size))
             return -1;
+    return 0;
+}
+
+/* Each kind of MPI collective's calls, bytes and time. */
+static int plausible_collectives(const struct pi_bounds *b, const json_t *p, double span, char *reason, size_t size)
+{
+    char where[64];
     const char *kind;
     const json_t *c;
     json_object_foreach((json_t *)json_object_get(p, "mpi_collectives"), kind, c) {
         snprintf(where, sizeof where, "mpi_collectives.%.32s", kind);
-        if (plausible(&b, where, "calls", "calls", 0, I64(c, "calls"), span, reason, size) ||
-            plausible(&b, where, "bytes", "bytes", 0, I64(c, "bytes"), span, reason, size) ||
-            plausible(&b, where, "ns", "ns", 0, I64(c, "ns"), span, reason, size))
+        if (plausible(b, where, "calls", "calls", 0, I64(c, "calls"), span, reason, size) ||
+            plausible(b, where, "bytes", "bytes", 0, I64(c, "bytes"), span, reason, size) ||
+            plausible(b, where, "ns", "ns", 0, I64(c, "ns"), span, reason, size))
             return -1;
     }
+    return 0;
+}
+
+/* Each file's bytes and calls, and its mapping. */
+static int plausible_files(const struct pi_bounds *b, const json_t *p, double span, char *reason, size_t size)
+{
+    char where[64];
     const json_t *fe;
+    size_t i;
     json_array_foreach(json_object_get(p, "files"), i, fe) {
         static const char *const bytes[] = { "read_bytes", "write_bytes", "lower_read_bytes", "lower_write_bytes" };
         static const char *const calls[] = { "opens", "read_calls", "write_calls" };
         snprintf(where, sizeof where, "files[%zu]", i);
         for (size_t k = 0; k < sizeof bytes / sizeof bytes[0]; k++)
-            if (plausible(&b, where, bytes[k], "bytes", 0, I64(fe, bytes[k]), span, reason, size))
+            if (plausible(b, where, bytes[k], "bytes", 0, I64(fe, bytes[k]), span, reason, size))
                 return -1;
         for (size_t k = 0; k < sizeof calls / sizeof calls[0]; k++)
-            if (plausible(&b, where, calls[k], "calls", 0, I64(fe, calls[k]), span, reason, size))
+            if (plausible(b, where, calls[k], "calls", 0, I64(fe, calls[k]), span, reason, size))
                 return -1;
         /* a mapping is address space, not a rate: 2^57 bytes is more than any machine addresses */
         if (I64(fe, "mapped_bytes") > (1LL << 57))
@@ -531,7 +435,24 @@ static int check_plausible(const struct pi_conf *conf, const json_t *p, json_int
     return 0;
 }
 
-static int check_profile(const struct pi_step *st, const struct pi_conf *conf, const json_t *p, char *reason, size_t size)
+static int check_plausible(const struct pi_conf *conf, const json_t *p, json_int_t version, char *reason, size_t size)
+{
+    struct pi_bounds b = bounds_of(conf);
+    double L = (double)I64(p, "slice_seconds");
+    double span = (double)I64(p, "wall_ns") / 1e9 + 2 * L; /* the slices its wall time touches */
+    if (plausible_slices(&b, p, version, L, span, reason, size) || plausible_process(&b, p, version, span, reason, size) ||
+        plausible_collectives(&b, p, span, reason, size) || plausible_files(&b, p, span, reason, size))
+        return -1;
+    return 0;
+}
+
+/* --- a profile's structure, member by member, in the order a reader meets them --- */
+
+/* How far a profile's times may lie outside its step record's span. */
+#define PI_PROFILE_SLACK_NS (60LL * 1000000000LL)
+
+/* Its "format", and a version this profile_ingest reads (*version). */
+static int check_profile_version(const json_t *p, json_int_t *version, char *reason, size_t size)
 {
     const json_t *f = json_object_get(p, "format");
     if (!json_is_string(f) || strcmp(json_string_value(f), JS_PROFILE_FORMAT_NAME) != 0)
@@ -539,17 +460,23 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
     const json_t *v = json_object_get(p, "version");
     if (!json_is_integer(v))
         return fail(reason, size, "profile has no integer \"version\"");
-    json_int_t version = json_integer_value(v);
+    *version = json_integer_value(v);
     pthread_once(&since_once, since_init);
-    if (version < JS_PROFILE_VERSION_MIN || version > JS_PROFILE_VERSION) {
+    if (*version < JS_PROFILE_VERSION_MIN || *version > JS_PROFILE_VERSION) {
         if (JS_PROFILE_VERSION_MIN == JS_PROFILE_VERSION)
             snprintf(reason, size, "unknown profile format version %" JSON_INTEGER_FORMAT " (this profile_ingest reads version %d)",
-                     version, JS_PROFILE_VERSION);
+                     *version, JS_PROFILE_VERSION);
         else
             snprintf(reason, size, "unknown profile format version %" JSON_INTEGER_FORMAT " (this profile_ingest reads versions %d to %d)",
-                     version, JS_PROFILE_VERSION_MIN, JS_PROFILE_VERSION);
+                     *version, JS_PROFILE_VERSION_MIN, JS_PROFILE_VERSION);
         return PI_UNKNOWN_VERSION;
     }
+    return PI_OK;
+}
+
+/* The top-level members its version has, of their types. */
+static int check_profile_members(const json_t *p, json_int_t version, char *reason, size_t size)
+{
     for (size_t i = 0; i < sizeof profile_fields / sizeof profile_fields[0]; i++) {
         if (profile_since[i] > version)
             continue; /* not in this version's profiles: pi_profile_add supplies its default */
@@ -561,36 +488,51 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
         if (json_is_string(x) && json_string_length(x) > JS_PROFILE_MAX_STRING)
             return fail(reason, size, "field \"%s\" is longer than %d bytes", profile_fields[i].name, JS_PROFILE_MAX_STRING);
     }
-    /* how it ended */
+    return PI_OK;
+}
+
+/* How it ended: end, and from version 2 its signal, exit code and what is missing. */
+static int check_ending(const struct pi_step *st, const json_t *p, json_int_t version, char *reason, size_t size)
+{
     const char *end = STR(p, "end");
     if (!end_known(end, version) && !(st->live && version >= 2 && strcmp(end, "running") == 0))
         return fail(reason, size, "end \"%s\" is not %s", end,
                     version >= 2 ? "exit, _exit, exec, signal or unknown" : "exit, _exit or exec");
-    if (version >= 2) {
-        int64_t sig = I64(p, "signal"), code = I64(p, "exit_code");
-        if (sig < 0 || sig > PI_SIGNAL_MAX)
-            return fail(reason, size, "signal %" PRId64 " is not a signal number (0 to %d)", sig, PI_SIGNAL_MAX);
-        if ((sig > 0) != (strcmp(end, "signal") == 0))
-            return fail(reason, size, "signal %" PRId64 " does not agree with end \"%s\" (a signal number if and only if end is signal)", sig, end);
-        if (code < -1 || code > 255)
-            return fail(reason, size, "exit_code %" PRId64 " is not an exit status (0 to 255, or -1)", code);
-        const json_t *miss = json_object_get(p, "missing");
-        if (json_string_length(miss) > PI_MISSING_MAX)
-            return fail(reason, size, "field \"missing\" is longer than %d bytes", PI_MISSING_MAX);
-        if (strlen(json_string_value(miss)) != json_string_length(miss))
-            return fail(reason, size, "field \"missing\" holds a NUL character");
-    }
-    /* whose profile it is: must be this step on this node of this job */
+    if (version < 2)
+        return PI_OK;
+    int64_t sig = I64(p, "signal"), code = I64(p, "exit_code");
+    if (sig < 0 || sig > PI_SIGNAL_MAX)
+        return fail(reason, size, "signal %" PRId64 " is not a signal number (0 to %d)", sig, PI_SIGNAL_MAX);
+    if ((sig > 0) != (strcmp(end, "signal") == 0))
+        return fail(reason, size, "signal %" PRId64 " does not agree with end \"%s\" (a signal number if and only if end is signal)", sig, end);
+    if (code < -1 || code > 255)
+        return fail(reason, size, "exit_code %" PRId64 " is not an exit status (0 to 255, or -1)", code);
+    const json_t *miss = json_object_get(p, "missing");
+    if (json_string_length(miss) > PI_MISSING_MAX)
+        return fail(reason, size, "field \"missing\" is longer than %d bytes", PI_MISSING_MAX);
+    if (strlen(json_string_value(miss)) != json_string_length(miss))
+        return fail(reason, size, "field \"missing\" holds a NUL character");
+    return PI_OK;
+}
+
+/* Whose profile it is: this step on this node of this job, in its slices and time span. */
+static int check_whose(const struct pi_step *st, const json_t *p, char *reason, size_t size)
+{
     if (I64(p, "job_id") != st->job_id || strcmp(STR(p, "step"), st->step) != 0 || strcmp(STR(p, "node"), st->node) != 0)
         return fail(reason, size, "profile is of job %" PRId64 " step %s node %s, not of this step record's job %" PRId64 " step %s node %s",
                     I64(p, "job_id"), STR(p, "step"), STR(p, "node"), st->job_id, st->step, st->node);
     if (I64(p, "slice_seconds") != st->slice_seconds)
         return fail(reason, size, "slice_seconds %" PRId64 " differs from the step record's %" PRId64,
                     I64(p, "slice_seconds"), st->slice_seconds);
-    const int64_t slack_ns = 60LL * 1000000000LL;
     int64_t ps = I64(p, "start_ns"), pe = I64(p, "end_ns");
-    if (pe < ps || ps < st->start_ns - slack_ns || pe > st->end_ns + slack_ns)
+    if (pe < ps || ps < st->start_ns - PI_PROFILE_SLACK_NS || pe > st->end_ns + PI_PROFILE_SLACK_NS)
         return fail(reason, size, "start_ns..end_ns lies outside the step's time span");
+    return PI_OK;
+}
+
+/* runtime, kernel_io (from version 4; empty: unknown) and totals: non-negative integers. */
+static int check_counts(const json_t *p, json_int_t version, char *reason, size_t size)
+{
     const json_t *rt = json_object_get(p, "runtime");
     for (size_t i = 0; i < sizeof runtime_fields / sizeof runtime_fields[0]; i++) {
         if (runtime_since[i] > version)
@@ -613,8 +555,14 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
         if (!x || !ptype_ok(x, 'u'))
             return fail(reason, size, "totals: field \"%s\" is missing or not a non-negative integer", js_profile_metrics[i].name);
     }
+    return PI_OK;
+}
+
+/* slice_metrics names its version's values; the slice rows ascend within the step's slices. */
+static int check_slices(const struct pi_step *st, const json_t *p, json_int_t version, char *reason, size_t size)
+{
     const json_t *names = json_object_get(p, "slice_metrics");
-    const int ncols = slice_cols_of(version);
+    const int ncols = pi_slice_cols_of(version);
     if (json_array_size(names) != (size_t)ncols)
         return fail(reason, size, "slice_metrics has %zu names, version %d has %d", json_array_size(names), (int)version, ncols);
     for (int i = 0; i < ncols; i++) {
@@ -622,8 +570,8 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
         if (!json_is_string(x) || strcmp(json_string_value(x), js_profile_slice_cols[i].name) != 0)
             return fail(reason, size, "slice_metrics[%d] is not \"%s\"", i, js_profile_slice_cols[i].name);
     }
-    int64_t lo = js_slice_of_ns(st->start_ns - slack_ns, (int32_t)st->slice_seconds);
-    int64_t hi = js_slice_of_ns(st->end_ns + slack_ns, (int32_t)st->slice_seconds);
+    int64_t lo = js_slice_of_ns(st->start_ns - PI_PROFILE_SLACK_NS, (int32_t)st->slice_seconds);
+    int64_t hi = js_slice_of_ns(st->end_ns + PI_PROFILE_SLACK_NS, (int32_t)st->slice_seconds);
     const json_t *rows = json_object_get(p, "slices"), *row;
     size_t i;
     int64_t prev = INT64_MIN;
@@ -640,7 +588,14 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
             return fail(reason, size, "slices[%zu]: slice %" PRId64 " lies outside the step's slices %" PRId64 "..%" PRId64, i, s, lo, hi);
         prev = s;
     }
+    return PI_OK;
+}
+
+/* The files: members of the version, an absolute path, known layer and modes. */
+static int check_files(const json_t *p, json_int_t version, char *reason, size_t size)
+{
     const json_t *files = json_object_get(p, "files"), *fe;
+    size_t i;
     if (json_array_size(files) > JS_PROFILE_MAX_FILES)
         return fail(reason, size, "files has more than %d entries", JS_PROFILE_MAX_FILES);
     json_array_foreach(files, i, fe) {
@@ -669,175 +624,65 @@ static int check_profile(const struct pi_step *st, const struct pi_conf *conf, c
         if (version >= 3 && json_string_length(json_object_get(fe, "opened_as")) > 0 && !abs_path_ok(fe, "opened_as"))
             return fail(reason, size, "files[%zu]: opened_as is neither empty nor an absolute path", i);
     }
-    if (version >= 3) {
-        const json_t *trees = json_object_get(p, "trees"), *te;
-        if (json_array_size(trees) > JS_PROFILE_MAX_FILES)
-            return fail(reason, size, "trees has more than %d entries", JS_PROFILE_MAX_FILES);
-        json_array_foreach(trees, i, te) {
-            for (size_t k = 0; k < sizeof tree_fields / sizeof tree_fields[0]; k++) {
-                const json_t *x = json_object_get(te, tree_fields[k].name);
-                if (!x || !ptype_ok(x, tree_fields[k].type))
-                    return fail(reason, size, "trees[%zu]: field \"%s\" is missing or not %s", i, tree_fields[k].name, ptype_name(tree_fields[k].type));
-            }
-            if (!abs_path_ok(te, "path"))
-                return fail(reason, size, "trees[%zu]: path is not an absolute path", i);
+    return PI_OK;
+}
+
+/* The software trees (version 3). */
+static int check_trees(const json_t *p, char *reason, size_t size)
+{
+    const json_t *trees = json_object_get(p, "trees"), *te;
+    size_t i;
+    if (json_array_size(trees) > JS_PROFILE_MAX_FILES)
+        return fail(reason, size, "trees has more than %d entries", JS_PROFILE_MAX_FILES);
+    json_array_foreach(trees, i, te) {
+        for (size_t k = 0; k < sizeof tree_fields / sizeof tree_fields[0]; k++) {
+            const json_t *x = json_object_get(te, tree_fields[k].name);
+            if (!x || !ptype_ok(x, tree_fields[k].type))
+                return fail(reason, size, "trees[%zu]: field \"%s\" is missing or not %s", i, tree_fields[k].name, ptype_name(tree_fields[k].type));
         }
-        const json_t *renames = json_object_get(p, "renames"), *re;
-        if (json_array_size(renames) > JS_PROFILE_MAX_RENAMES)
-            return fail(reason, size, "renames has more than %d entries", JS_PROFILE_MAX_RENAMES);
-        json_array_foreach(renames, i, re) {
-            for (size_t k = 0; k < sizeof rename_fields / sizeof rename_fields[0]; k++) {
-                const json_t *x = json_object_get(re, rename_fields[k].name);
-                if (!x || !ptype_ok(x, rename_fields[k].type))
-                    return fail(reason, size, "renames[%zu]: field \"%s\" is missing or not %s", i, rename_fields[k].name, ptype_name(rename_fields[k].type));
-            }
-            if (!abs_path_ok(re, "from") || !abs_path_ok(re, "to"))
-                return fail(reason, size, "renames[%zu]: from or to is not an absolute path", i);
-            if (json_string_length(json_object_get(re, "fstype")) > 64)
-                return fail(reason, size, "renames[%zu]: fstype is longer than 64 bytes", i);
-            if (I64(re, "ns") < ps || I64(re, "ns") > pe)
-                return fail(reason, size, "renames[%zu]: ns lies outside the profile's start_ns..end_ns", i);
-        }
+        if (!abs_path_ok(te, "path"))
+            return fail(reason, size, "trees[%zu]: path is not an absolute path", i);
     }
-    return check_plausible(conf, p, version, reason, size);
+    return PI_OK;
 }
 
-static struct pi_file *file_find(struct pi_step *st, const char *path)
+/* The renames (version 3), each within the profile's start_ns..end_ns. */
+static int check_renames(const json_t *p, char *reason, size_t size)
 {
-    /* linear per profile would be quadratic; files are merged by sort in pi_step_finish,
-     * here each profile appends and pi_step_finish merges equal paths. */
-    (void)path;
-    st->files = grow(st->files, &st->capfiles, st->nfiles + 1, sizeof *st->files);
-    struct pi_file *f = &st->files[st->nfiles++];
-    memset(f, 0, sizeof *f);
-    f->first_access = f->last_access = f->first_read = f->last_write = -1;
-    return f;
+    const json_t *renames = json_object_get(p, "renames"), *re;
+    int64_t ps = I64(p, "start_ns"), pe = I64(p, "end_ns");
+    size_t i;
+    if (json_array_size(renames) > JS_PROFILE_MAX_RENAMES)
+        return fail(reason, size, "renames has more than %d entries", JS_PROFILE_MAX_RENAMES);
+    json_array_foreach(renames, i, re) {
+        for (size_t k = 0; k < sizeof rename_fields / sizeof rename_fields[0]; k++) {
+            const json_t *x = json_object_get(re, rename_fields[k].name);
+            if (!x || !ptype_ok(x, rename_fields[k].type))
+                return fail(reason, size, "renames[%zu]: field \"%s\" is missing or not %s", i, rename_fields[k].name, ptype_name(rename_fields[k].type));
+        }
+        if (!abs_path_ok(re, "from") || !abs_path_ok(re, "to"))
+            return fail(reason, size, "renames[%zu]: from or to is not an absolute path", i);
+        if (json_string_length(json_object_get(re, "fstype")) > 64)
+            return fail(reason, size, "renames[%zu]: fstype is longer than 64 bytes", i);
+        if (I64(re, "ns") < ps || I64(re, "ns") > pe)
+            return fail(reason, size, "renames[%zu]: ns lies outside the profile's start_ns..end_ns", i);
+    }
+    return PI_OK;
 }
 
-static void merge_some(struct pi_step *st);
-
-int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t *p, char *reason, size_t size)
+int pi_profile_check(const struct pi_step *st, const struct pi_conf *conf, const json_t *p, char *reason, size_t size)
 {
-    int rc = check_profile(st, conf, p, reason, size);
+    json_int_t version = 0;
+    int rc = check_profile_version(p, &version, reason, size);
     if (rc != PI_OK)
         return rc;
-    st->conf = conf;
-    /* the process row */
-    st->procs = grow(st->procs, &st->capprocs, st->nprocs + 1, sizeof *st->procs);
-    struct pi_proc *pr = &st->procs[st->nprocs++];
-    memset(pr, 0, sizeof *pr);
-    pr->pid = I64(p, "pid");
-    pr->ppid = I64(p, "ppid");
-    pr->task_id = I64(p, "task_id");
-    pr->mpi_rank = I64(p, "mpi_rank");
-    pr->mpi_size = I64(p, "mpi_size");
-    pr->start_ns = I64(p, "start_ns");
-    pr->end_ns = I64(p, "end_ns");
-    pr->wall_ns = I64(p, "wall_ns");
-    pr->cpu_user_ns = I64(p, "cpu_user_ns");
-    pr->cpu_sys_ns = I64(p, "cpu_sys_ns");
-    pr->max_rss_kib = I64(p, "max_rss_kib");
-    pr->threads_peak = I64(p, "threads_peak");
-    pr->threads_seen = I64(p, "threads_seen");
-    const json_t *rt = json_object_get(p, "runtime");
-    pr->compute_ns = I64(rt, "compute_ns");
-    json_int_t version = json_integer_value(json_object_get(p, "version"));
-    pr->idle_ns = version >= 4 ? I64(rt, "idle_ns") : -1;
-    pr->mpi_setup_ns = version >= 4 ? I64(rt, "mpi_setup_ns") : -1;
-    pr->cpu_wait_ns = version >= 4 ? I64(rt, "cpu_wait_ns") : -1;
-    const json_t *kio = json_object_get(p, "kernel_io");
-    for (int k = 0; k < JS_KIO_COUNT; k++)
-        pr->kio[k] = version >= 4 && json_object_size(kio) > 0 ? I64(kio, kernel_io_fields[k]) : -1;
-    pr->files_dropped = I64(p, "files_dropped");
-    pr->slices_truncated = json_is_true(json_object_get(p, "slices_truncated"));
-    if (version >= 2) {
-        pr->exit_code = (int)I64(p, "exit_code");
-        pr->signal = (int)I64(p, "signal");
-        pr->missing = (char *)pi_step_intern(st, STR(p, "missing"));
-    } else { /* version 1 had none of the three */
-        pr->exit_code = -1;
-        pr->signal = 0;
-        pr->missing = (char *)pi_step_intern(st, "");
-    }
-    pr->origin = (char *)pi_step_intern(st, STR(p, "origin"));
-    pr->end = (char *)pi_step_intern(st, STR(p, "end"));
-    pr->exe = (char *)pi_step_intern(st, STR(p, "exe"));
-    pr->args = (char *)pi_step_intern(st, STR(p, "args"));
-    char *coll = json_dumps(json_object_get(p, "mpi_collectives"), JSON_COMPACT | JSON_SORT_KEYS);
-    pr->collectives = (char *)pi_step_intern(st, coll);
-    free(coll);
-    const json_t *tot = json_object_get(p, "totals");
-    for (int i = 0; i < JS_M_COUNT; i++)
-        pr->m[i] = I64(tot, js_profile_metrics[i].name);
-    /* its slices (merged over processes in pi_step_finish) */
-    const json_t *rows = json_object_get(p, "slices"), *row;
-    size_t i;
-    /* the kernel's counts per slice, where known (zeros otherwise, as the profiler writes them) */
-    const int ncols = pr->kio[0] >= 0 ? slice_cols_of(version) : JS_M_COUNT;
-    json_array_foreach(rows, i, row) {
-        st->slices = grow(st->slices, &st->capslices, st->nslices + 1, sizeof *st->slices);
-        struct pi_slice *s = &st->slices[st->nslices++];
-        memset(s, 0, sizeof *s);
-        s->slice = json_integer_value(json_array_get(row, 0));
-        s->processes = 1;
-        for (int k = 0; k < ncols; k++)
-            s->m[k] = json_integer_value(json_array_get(row, (size_t)k + 1));
-    }
-    /* its files (merged by path in pi_step_finish) */
-    const json_t *files = json_object_get(p, "files"), *fe;
-    json_array_foreach(files, i, fe) {
-        struct pi_file *f = file_find(st, STR(fe, "path"));
-        const char *um = STR(fe, "used_mode"), *om = STR(fe, "open_mode");
-        f->path = strdup(STR(fe, "path"));
-        f->fstype = (char *)pi_step_intern(st, STR(fe, "fstype"));
-        f->shared = pi_conf_is_shared_fs(conf, f->fstype);
-        f->opened_r = strchr(om, 'r') != NULL;
-        f->opened_w = strchr(om, 'w') != NULL;
-        /* Opening for writing counts as writing (it may truncate or create the file, and a
-         * shell's "> file" opens it for a child that writes through the inherited descriptor);
-         * a read-only open that was not used counts as reading for the same reason. */
-        f->read = mode_has(um, 'r') || (!strcmp(um, "none") && !f->opened_w);
-        f->written = mode_has(um, 'w') || f->opened_w;
-        f->processes = 1;
-        f->last_proc = (int)st->nprocs - 1;
-        f->opens = I64(fe, "opens");
-        f->reads = I64(fe, "read_calls");
-        f->writes = I64(fe, "write_calls");
-        f->bytes_read = I64(fe, "read_bytes");
-        f->bytes_written = I64(fe, "write_bytes");
-        f->first_access = I64(fe, "first_open_ns");
-        f->last_access = I64(fe, "last_close_ns");
-        f->dev = (uint64_t)I64(fe, "dev");
-        f->ino = (uint64_t)I64(fe, "ino");
-        f->mapped_bytes = json_integer_value(json_object_get(fe, "mapped_bytes")); /* 0 before version 4 */
-        if (f->read)
-            f->first_read = f->first_access;
-        if (f->written)
-            f->last_write = f->last_access;
-        f->layers = !strcmp(STR(fe, "layer"), "mpiio") ? PI_LAYER_MPIIO : !strcmp(STR(fe, "layer"), "posix") ? PI_LAYER_POSIX : PI_LAYER_STDIO;
-    }
-    /* its software trees (merged by path in pi_step_finish) and renames (applied there) */
-    const json_t *te, *re;
-    json_array_foreach(json_object_get(p, "trees"), i, te) {
-        st->trees = grow(st->trees, &st->captrees, st->ntrees + 1, sizeof *st->trees);
-        struct pi_tree *t = &st->trees[st->ntrees++];
-        t->path = strdup(STR(te, "path"));
-        t->processes = 1;
-        t->last_proc = (int)st->nprocs - 1;
-        t->opens = I64(te, "opens");
-        t->read_bytes = I64(te, "read_bytes");
-        t->write_bytes = I64(te, "write_bytes");
-    }
-    json_array_foreach(json_object_get(p, "renames"), i, re) {
-        st->renames = grow(st->renames, &st->caprenames, st->nrenames + 1, sizeof *st->renames);
-        struct pi_rename *r = &st->renames[st->nrenames++];
-        r->from = strdup(STR(re, "from"));
-        r->to = strdup(STR(re, "to"));
-        r->fstype = (char *)pi_step_intern(st, STR(re, "fstype"));
-        r->ns = I64(re, "ns");
-    }
-    merge_some(st);
-    return PI_OK;
+    if (check_profile_members(p, version, reason, size) != PI_OK || check_ending(st, p, version, reason, size) != PI_OK ||
+        check_whose(st, p, reason, size) != PI_OK || check_counts(p, version, reason, size) != PI_OK ||
+        check_slices(st, p, version, reason, size) != PI_OK || check_files(p, version, reason, size) != PI_OK)
+        return PI_INVALID;
+    if (version >= 3 && (check_trees(p, reason, size) != PI_OK || check_renames(p, reason, size) != PI_OK))
+        return PI_INVALID;
+    return check_plausible(conf, p, version, reason, size);
 }
 
 int pi_is_bundle(const json_t *p)
@@ -846,307 +691,37 @@ int pi_is_bundle(const json_t *p)
     return f && strcmp(f, JS_PROFILE_BUNDLE_FORMAT_NAME) == 0;
 }
 
-int pi_bundle_add(struct pi_step *st, const struct pi_conf *conf, const json_t *b, int *count, char *reason, size_t size)
+int pi_bundle_check(const struct pi_step *st, const json_t *b, int64_t *unrecorded, const char **unrecorded_reason,
+                    char *reason, size_t size)
 {
     const json_t *v = json_object_get(b, "version");
     const json_t *list = json_object_get(b, "profiles");
+    *unrecorded = 0;
+    *unrecorded_reason = NULL;
     if (!json_is_integer(v) || json_integer_value(v) != JS_PROFILE_BUNDLE_VERSION)
         return fail(reason, size, "bundle version %s is not one this profile_ingest reads (%d)",
                     json_is_integer(v) ? "other" : "missing", JS_PROFILE_BUNDLE_VERSION);
     if (!json_is_array(list) || json_array_size(list) > JS_PROFILE_BUNDLE_MAX)
         return fail(reason, size, "bundle without a \"profiles\" array of at most %d", JS_PROFILE_BUNDLE_MAX);
-    /* the processes the profiler refused to record (the spool quota): checked before any
-     * profile is added, so that a malformed one refuses the bundle whole */
+    /* the processes the profiler refused to record (the spool quota) */
     const json_t *u = json_object_get(b, "unrecorded");
-    int64_t unrec = 0;
-    const char *ureason = NULL;
-    if (u) {
-        const json_t *n = json_object_get(u, "processes"), *text = json_object_get(u, "reason");
-        if (!json_is_object(u))
-            return fail(reason, size, "bundle: \"unrecorded\" is not an object");
-        if (!json_is_integer(n) || json_integer_value(n) < 1 || json_integer_value(n) > INT32_MAX)
-            return fail(reason, size, "bundle: \"unrecorded\": \"processes\" is missing or not an integer from 1 to %d", INT32_MAX);
-        if (!json_is_string(text) || json_string_length(text) > PI_UNRECORDED_REASON_MAX)
-            return fail(reason, size, "bundle: \"unrecorded\": \"reason\" is missing or not a string of at most %d bytes",
-                        PI_UNRECORDED_REASON_MAX);
-        if (memchr(json_string_value(text), '\0', json_string_length(text)))
-            return fail(reason, size, "bundle: \"unrecorded\": \"reason\" holds a NUL character");
-        unrec = json_integer_value(n);
-        if (unrec > INT32_MAX - st->unrecorded)
-            return fail(reason, size, "bundle: \"unrecorded\": more than %d processes for one step on one node", INT32_MAX);
-        ureason = json_string_value(text);
-    }
-    st->unrecorded += unrec;
-    if (ureason && ureason[0] && !st->unrecorded_reason[0])
-        snprintf(st->unrecorded_reason, sizeof st->unrecorded_reason, "%s", ureason);
-    int rc = PI_OK;
-    char why[PI_REASON_MAX];
-    for (size_t i = 0; i < json_array_size(list); i++) {
-        if (++*count > conf->max_profiles) {
-            if (rc == PI_OK)
-                rc = fail(reason, size, "more than %d profiles for one step on one node", conf->max_profiles);
-            break;
-        }
-        int r = pi_profile_add(st, conf, json_array_get(list, i), why, sizeof why);
-        if (r != PI_OK && rc == PI_OK) {
-            snprintf(reason, size, "profile %zu of the bundle: %s", i + 1, why);
-            rc = r;
-        }
-    }
-    return rc;
-}
-
-static int cmp_slice(const void *a, const void *b)
-{
-    const struct pi_slice *x = a, *y = b;
-    return (x->slice > y->slice) - (x->slice < y->slice);
-}
-
-static int cmp_file(const void *a, const void *b)
-{
-    const struct pi_file *x = a, *y = b;
-    return strcmp(x->path, y->path);
-}
-
-static int cmp_proc(const void *a, const void *b)
-{
-    const struct pi_proc *x = a, *y = b;
-    if (x->pid != y->pid)
-        return (x->pid > y->pid) - (x->pid < y->pid);
-    return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
-}
-
-static int64_t min_set(int64_t a, int64_t b) { return a < 0 ? b : b < 0 ? a : a < b ? a : b; }
-static int64_t max_set(int64_t a, int64_t b) { return a > b ? a : b; }
-
-/* By path, then by the last profile that added to it: an entry merged before (whose
- * profiles all came before the ones appended since) first, and one profile's entries (a path
- * in two layers) side by side, so that counting changes of last_proc counts processes. */
-static int cmp_tree(const void *a, const void *b)
-{
-    const struct pi_tree *x = a, *y = b;
-    int c = strcmp(x->path, y->path);
-    return c ? c : (x->last_proc > y->last_proc) - (x->last_proc < y->last_proc);
-}
-
-/* processes of d after s is merged into it: they share at most s's last profile */
-static int merged_processes(int dp, int dlast, int sp, int slast) { return dp + sp - (dlast == slast); }
-
-/* software trees: sum equal paths over processes */
-static void merge_trees(struct pi_step *st)
-{
-    if (st->ntrees > 1)
-        qsort(st->trees, st->ntrees, sizeof *st->trees, cmp_tree);
-    size_t n = 0;
-    for (size_t i = 0; i < st->ntrees; i++) {
-        struct pi_tree *s = &st->trees[i];
-        if (n > 0 && strcmp(st->trees[n - 1].path, s->path) == 0) {
-            struct pi_tree *d = &st->trees[n - 1];
-            d->processes = merged_processes(d->processes, d->last_proc, s->processes, s->last_proc);
-            d->last_proc = s->last_proc;
-            d->opens += s->opens;
-            d->read_bytes += s->read_bytes;
-            d->write_bytes += s->write_bytes;
-            free(s->path);
-        } else {
-            st->trees[n++] = *s;
-        }
-    }
-    st->ntrees = st->trees_merged = n;
-}
-
-static int cmp_rename(const void *a, const void *b)
-{
-    const struct pi_rename *x = a, *y = b;
-    return x->ns < y->ns ? -1 : x->ns > y->ns;
-}
-
-/* Index of path's merged entry, or -1: a binary search in the sorted first `sorted` entries,
- * then the ones appended since. */
-static long file_index(const struct pi_step *st, size_t sorted, const char *path)
-{
-    size_t lo = 0, hi = sorted;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        int c = strcmp(st->files[mid].path, path);
-        if (c == 0)
-            return (long)mid;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (size_t i = sorted; i < st->nfiles; i++)
-        if (!strcmp(st->files[i].path, path))
-            return (long)i;
-    return -1;
-}
-
-/* Index of path's entry, made (used by no process yet) when the step has none. */
-static size_t file_index_made(struct pi_step *st, size_t sorted, const char *path, const char *fstype)
-{
-    long i = file_index(st, sorted, path);
-    if (i >= 0)
-        return (size_t)i;
-    struct pi_file *f = file_find(st, path);
-    f->path = strdup(path);
-    f->fstype = (char *)pi_step_intern(st, fstype);
-    f->shared = st->conf && pi_conf_is_shared_fs(st->conf, fstype);
-    f->last_proc = -1;
-    return st->nfiles - 1;
-}
-
-/* The renamer takes what was under the old name (a read of it at the rename) and puts it under
- * the new one (a write at the rename, with the bytes the step wrote under the old name), so
- * that the edges follow a file to its new name: a step that writes out.tmp and renames it to
- * out is out's writer; another job's step that renames it reads out.tmp and writes out. */
-static void rename_one(struct pi_step *st, size_t sorted, const char *from, const char *to, const char *fstype, int64_t ns)
-{
-    size_t fi = file_index_made(st, sorted, from, fstype);
-    int64_t carried = st->files[fi].written ? st->files[fi].bytes_written : 0;
-    struct pi_file *f = &st->files[fi];
-    f->read = 1;
-    f->first_read = min_set(f->first_read, ns);
-    f->first_access = min_set(f->first_access, ns);
-    f->last_access = max_set(f->last_access, ns);
-    f->layers |= PI_LAYER_RENAME;
-    struct pi_file *t = &st->files[file_index_made(st, sorted, to, fstype)];
-    t->written = 1;
-    t->bytes_written += carried;
-    t->last_write = max_set(t->last_write, ns);
-    t->first_access = min_set(t->first_access, ns);
-    t->last_access = max_set(t->last_access, ns);
-    t->layers |= PI_LAYER_RENAME;
-}
-
-/* Renames in time order; a directory's rename carries the files the step wrote under it (and
- * makes no entry of the directory itself). */
-static void apply_renames(struct pi_step *st)
-{
-    if (st->nrenames == 0)
-        return;
-    qsort(st->renames, st->nrenames, sizeof *st->renames, cmp_rename);
-    size_t sorted = st->nfiles;
-    for (size_t r = 0; r < st->nrenames; r++) {
-        const struct pi_rename *rn = &st->renames[r];
-        size_t fl = strlen(rn->from), lo = 0, hi = sorted;
-        while (lo < hi) { /* the first path after "from/" (the sorted part: one range) */
-            size_t mid = (lo + hi) / 2;
-            if (strncmp(st->files[mid].path, rn->from, fl) < 0 ||
-                (strncmp(st->files[mid].path, rn->from, fl) == 0 && st->files[mid].path[fl] < '/'))
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        int moved = 0;
-        for (size_t k = lo; k < sorted && strncmp(st->files[k].path, rn->from, fl) == 0 && st->files[k].path[fl] == '/'; k++) {
-            if (!st->files[k].written)
-                continue;
-            moved = 1;
-            const char *rest = st->files[k].path + fl;
-            size_t tl = strlen(rn->to), rl = strlen(rest);
-            char *from = strdup(st->files[k].path), *to = malloc(tl + rl + 1);
-            memcpy(to, rn->to, tl);
-            memcpy(to + tl, rest, rl + 1);
-            rename_one(st, sorted, from, to, rn->fstype, rn->ns);
-            free(from);
-            free(to);
-        }
-        if (!moved) /* a file (or a directory the step wrote nothing in) */
-            rename_one(st, sorted, rn->from, rn->to, rn->fstype, rn->ns);
-    }
-    if (st->nfiles > sorted)
-        qsort(st->files, st->nfiles, sizeof *st->files, cmp_file);
-}
-
-static int cmp_file_proc(const void *a, const void *b)
-{
-    const struct pi_file *x = a, *y = b;
-    int c = strcmp(x->path, y->path);
-    return c ? c : (x->last_proc > y->last_proc) - (x->last_proc < y->last_proc);
-}
-
-/* slices: sum equal slice indexes over processes */
-static void merge_slices(struct pi_step *st)
-{
-    qsort(st->slices, st->nslices, sizeof *st->slices, cmp_slice);
-    size_t n = 0;
-    for (size_t i = 0; i < st->nslices; i++) {
-        if (n > 0 && st->slices[n - 1].slice == st->slices[i].slice) {
-            struct pi_slice *d = &st->slices[n - 1];
-            d->processes += st->slices[i].processes;
-            for (int k = 0; k < JS_SLICE_COLS; k++)
-                d->m[k] += st->slices[i].m[k];
-        } else {
-            st->slices[n++] = st->slices[i];
-        }
-    }
-    st->nslices = st->slices_merged = n;
-}
-
-/* files: merge equal paths (over processes and layers) */
-static void merge_files(struct pi_step *st)
-{
-    if (st->nfiles > 1)
-        qsort(st->files, st->nfiles, sizeof *st->files, cmp_file_proc);
-    size_t n = 0;
-    for (size_t i = 0; i < st->nfiles; i++) {
-        struct pi_file *s = &st->files[i];
-        if (n > 0 && strcmp(st->files[n - 1].path, s->path) == 0) {
-            struct pi_file *d = &st->files[n - 1];
-            d->processes = merged_processes(d->processes, d->last_proc, s->processes, s->last_proc);
-            d->last_proc = s->last_proc;
-            d->shared = d->shared || s->shared;
-            d->read |= s->read;
-            d->written |= s->written;
-            d->opened_r |= s->opened_r;
-            d->opened_w |= s->opened_w;
-            d->opens += s->opens;
-            d->reads += s->reads;
-            d->writes += s->writes;
-            d->bytes_read += s->bytes_read;
-            d->bytes_written += s->bytes_written;
-            d->mapped_bytes += s->mapped_bytes;
-            d->first_access = min_set(d->first_access, s->first_access);
-            d->last_access = max_set(d->last_access, s->last_access);
-            d->first_read = min_set(d->first_read, s->first_read);
-            d->last_write = max_set(d->last_write, s->last_write);
-            d->layers |= s->layers;
-            if (d->ino == 0) { /* of a profile that knew them */
-                d->dev = s->dev;
-                d->ino = s->ino;
-            }
-            free(s->path);
-        } else {
-            st->files[n++] = *s;
-        }
-    }
-    st->nfiles = st->files_merged = n;
-}
-
-/* After a profile is added: merge what it appended once the unmerged entries are as many as
- * the merged ones (and at least PI_MERGE_MIN), so that a step-node of 10^5 profiles holds
- * about twice its distinct slices, paths and trees rather than every profile's. */
-static void merge_some(struct pi_step *st)
-{
-    if (st->nslices - st->slices_merged >= (st->slices_merged > PI_MERGE_MIN ? st->slices_merged : PI_MERGE_MIN))
-        merge_slices(st);
-    if (st->nfiles - st->files_merged >= (st->files_merged > PI_MERGE_MIN ? st->files_merged : PI_MERGE_MIN))
-        merge_files(st);
-    if (st->ntrees - st->trees_merged >= (st->trees_merged > PI_MERGE_MIN ? st->trees_merged : PI_MERGE_MIN))
-        merge_trees(st);
-}
-
-void pi_step_finish(struct pi_step *st)
-{
-    merge_slices(st);
-    merge_files(st);
-    merge_trees(st);
-    apply_renames(st);
-    /* images: several profiles of one pid (exec) are numbered in start order */
-    qsort(st->procs, st->nprocs, sizeof *st->procs, cmp_proc);
-    for (size_t i = 0; i < st->nprocs; i++)
-        st->procs[i].image = (i > 0 && st->procs[i - 1].pid == st->procs[i].pid) ? st->procs[i - 1].image + 1 : 0;
+    if (!u)
+        return PI_OK;
+    const json_t *n = json_object_get(u, "processes"), *text = json_object_get(u, "reason");
+    if (!json_is_object(u))
+        return fail(reason, size, "bundle: \"unrecorded\" is not an object");
+    if (!json_is_integer(n) || json_integer_value(n) < 1 || json_integer_value(n) > INT32_MAX)
+        return fail(reason, size, "bundle: \"unrecorded\": \"processes\" is missing or not an integer from 1 to %d", INT32_MAX);
+    if (!json_is_string(text) || json_string_length(text) > PI_UNRECORDED_REASON_MAX)
+        return fail(reason, size, "bundle: \"unrecorded\": \"reason\" is missing or not a string of at most %d bytes",
+                    PI_UNRECORDED_REASON_MAX);
+    if (memchr(json_string_value(text), '\0', json_string_length(text)))
+        return fail(reason, size, "bundle: \"unrecorded\": \"reason\" holds a NUL character");
+    if (json_integer_value(n) > INT32_MAX - st->unrecorded)
+        return fail(reason, size, "bundle: \"unrecorded\": more than %d processes for one step on one node", INT32_MAX);
+    *unrecorded = json_integer_value(n);
+    *unrecorded_reason = json_string_value(text);
+    return PI_OK;
 }
 
 int pi_parse_step_record_name(const char *name, char *step, size_t stepsize, char *node, size_t nodesize)

@@ -1,6 +1,7 @@
 /* Validation of what the spool holds against the one definition of each format
- * (common/record_format.h, common/profile_format.h), and the aggregation of one step
- * record's profiles into the rows the ingest writes.  No I/O here: unit-testable. */
+ * (common/record_format.h, common/profile_format.h: validate.c), and the aggregation of one
+ * step record's profiles into the rows the ingest writes (aggregate.c).  No I/O here:
+ * unit-testable. */
 #ifndef PI_VALIDATE_H
 #define PI_VALIDATE_H
 
@@ -128,6 +129,13 @@ void pi_step_free(struct pi_step *st);
  * signal and missing: its process gets -1, 0 and "". */
 int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t *p, char *reason, size_t size);
 
+/* The checks of pi_profile_add, adding nothing: PI_OK, or PI_INVALID / PI_UNKNOWN_VERSION
+ * with the reason set. */
+int pi_profile_check(const struct pi_step *st, const struct pi_conf *conf, const json_t *p, char *reason, size_t size);
+
+/* Values in a slice row of a profile of this version (the kernel's counts from version 5). */
+int pi_slice_cols_of(json_int_t version);
+
 /* 1 when some accepted profile of the step says that something of it is missing. */
 int pi_step_has_missing(const struct pi_step *st);
 
@@ -141,6 +149,12 @@ int pi_is_bundle(const json_t *p);
  * st->unrecorded and keeps the first reason; a malformed one (or a wrong version or
  * profiles list) refuses the whole bundle: nothing of it is added. */
 int pi_bundle_add(struct pi_step *st, const struct pi_conf *conf, const json_t *b, int *count, char *reason, size_t size);
+
+/* The checks of a bundle's own members (version, "profiles", "unrecorded", the last within
+ * what st may still count), before pi_bundle_add adds any profile: PI_OK with *unrecorded and
+ * *unrecorded_reason (0 and NULL when it has none), or PI_INVALID with the reason set. */
+int pi_bundle_check(const struct pi_step *st, const json_t *b, int64_t *unrecorded, const char **unrecorded_reason,
+                    char *reason, size_t size);
 
 /* Record a refused profile (its name and reason) in st->bad. */
 void pi_step_add_bad(struct pi_step *st, const char *name, const char *reason);

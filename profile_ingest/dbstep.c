@@ -1,0 +1,555 @@
+/*
+ * One step record's transaction (and one live snapshot's): the step-node's rows made from its
+ * assembled step (aggregate.c), COPY for the bulk of them, written after the exactly-once key
+ * claims it, so that a step record is ingested once whatever the daemons and the retries
+ * (docs/ingest.md). db.c holds the connection and the other statements.
+ */
+#include "config.h"
+
+#include "db.h"
+#include "dbutil.h"
+#include "log.h"
+#include "series.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int ensure_partitions(struct pi_db *db, const struct pi_step *st)
+{
+    if (st->nslices == 0)
+        return PI_DB_OK;
+    /* partitions are never dropped while a daemon runs (retention drops old ones only) */
+    const long long w = 21600; /* js_data.slice_partition_width() */
+    long long lo = st->slices[0].slice, hi = st->slices[st->nslices - 1].slice;
+    long long p0 = lo - (((lo % w) + w) % w), p1 = hi - (((hi % w) + w) % w);
+    int known = 0;
+    for (int i = 0; i < db->nparts; i++)
+        known += db->parts[i] == p0 || (p1 != p0 && db->parts[i] == p1);
+    if (known == (p1 == p0 ? 1 : 2) && p1 - p0 <= w)
+        return PI_DB_OK;
+    char a[32], b[32];
+    snprintf(a, sizeof a, "%" PRId64, st->slices[0].slice);
+    snprintf(b, sizeof b, "%" PRId64, st->slices[st->nslices - 1].slice);
+    const char *p[2] = { a, b };
+    int rc = dbu_check(db, dbu_q(db, "SELECT js_data.ensure_slice_partitions($1, $2)", 2, p), PGRES_TUPLES_OK, "create partitions");
+    if (rc == PI_DB_OK && p1 - p0 <= w) {
+        if (db->nparts + 2 > (int)(sizeof db->parts / sizeof db->parts[0]))
+            db->nparts = 0;
+        db->parts[db->nparts++] = p0;
+        if (p1 != p0)
+            db->parts[db->nparts++] = p1;
+    }
+    return rc;
+}
+
+static void pg_text_array(struct sbuf *b, char *const *list)
+{
+    sb_raw(b, "{", 1);
+    for (int i = 0; i < PI_MAX_LIST && list[i]; i++) {
+        if (i)
+            sb_raw(b, ",", 1);
+        sb_array_elem(b, list[i]);
+    }
+    sb_raw(b, "}", 1);
+}
+
+/* A tab and a value of a nullable column: \N when negative (unknown). */
+static void sb_null_or_int(struct sbuf *b, int64_t v)
+{
+    if (v < 0)
+        sb_raw(b, "\t\\N", 3);
+    else {
+        sb_raw(b, "\t", 1);
+        sb_int(b, v);
+    }
+}
+
+/* COPY the step-node's process rows into table (js_data.processes, or live_processes). */
+static int copy_procs(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job, const char *table)
+{
+    if (!st->nprocs)
+        return PI_DB_OK;
+    char sql[4096];
+    snprintf(sql, sizeof sql, "COPY %s (cluster_id, job_id, step_id, node, pid, image, ppid, task_id, "
+             "mpi_rank, mpi_size, origin, ended_by, exe, args, start_time, end_time, wall_ns, cpu_user_ns, "
+             "cpu_sys_ns, max_rss_kib, threads_peak, threads_seen, compute_ns, slices_truncated, "
+             "files_dropped, mpi_collectives, exit_code, signal, missing, %s, idle_ns, mpi_setup_ns, cpu_wait_ns, kernel_rchar, "
+             "kernel_wchar, kernel_syscr, kernel_syscw, kernel_read_bytes, kernel_write_bytes) FROM STDIN",
+             table, dbu_metric_columns());
+    int rc = dbu_copy_start(db, sql, "COPY processes");
+    struct sbuf b = { 0 };
+    /* streamed a megabyte at a time: 10^5 processes would hold ~35 MB of COPY text */
+    for (size_t i = 0; i < st->nprocs && rc == PI_DB_OK; i++) {
+            const struct pi_proc *p = &st->procs[i];
+            sb_printf(&b, "%s\t%s\t", cid, job);
+            sb_text(&b, st->step);
+            sb_raw(&b, "\t", 1);
+            sb_text(&b, st->node);
+            sb_printf(&b, "\t%" PRId64 "\t%d\t%" PRId64 "\t", p->pid, p->image, p->ppid);
+            if (p->task_id < 0) sb_raw(&b, "\\N\t", 3); else sb_printf(&b, "%" PRId64 "\t", p->task_id);
+            if (p->mpi_rank < 0) sb_raw(&b, "\\N\t", 3); else sb_printf(&b, "%" PRId64 "\t", p->mpi_rank);
+            if (p->mpi_size < 0) sb_raw(&b, "\\N\t", 3); else sb_printf(&b, "%" PRId64 "\t", p->mpi_size);
+            sb_text(&b, p->origin); sb_raw(&b, "\t", 1);
+            sb_text(&b, p->end); sb_raw(&b, "\t", 1);
+            sb_text(&b, p->exe); sb_raw(&b, "\t", 1);
+            sb_text(&b, p->args); sb_raw(&b, "\t", 1);
+            sb_ts(&b, p->start_ns); sb_raw(&b, "\t", 1);
+            sb_ts(&b, p->end_ns);
+            sb_printf(&b, "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%s\t%" PRId64 "\t",
+                      p->wall_ns, p->cpu_user_ns, p->cpu_sys_ns, p->max_rss_kib, p->threads_peak, p->threads_seen,
+                      p->compute_ns, p->slices_truncated ? "t" : "f", p->files_dropped);
+            sb_text(&b, p->collectives);
+            if (p->exit_code < 0) sb_raw(&b, "\t\\N", 3); else sb_printf(&b, "\t%d", p->exit_code);
+            sb_printf(&b, "\t%d\t", p->signal);
+            sb_text(&b, p->missing);
+            for (int k = 0; k < JS_M_COUNT; k++) {
+                sb_raw(&b, "\t", 1);
+                sb_int(&b, p->m[k]);
+            }
+            sb_null_or_int(&b, p->idle_ns);
+            sb_null_or_int(&b, p->mpi_setup_ns);
+            sb_null_or_int(&b, p->cpu_wait_ns);
+            for (int k = 0; k < JS_KIO_COUNT; k++)
+                sb_null_or_int(&b, p->kio[k]);
+            sb_raw(&b, "\n", 1);
+            if (b.len >= (1 << 20))
+                rc = dbu_copy_put(db, &b, "COPY processes");
+    }
+    if (rc == PI_DB_OK)
+        rc = dbu_copy_finish(db, &b, "COPY processes");
+    free(b.p);
+    return rc;
+}
+
+/* The bytes mapped of the step-node's files (mmap): few files have any, so one call with arrays
+ * after ingest_finish made their rows, and none when no file was mapped. */
+static int store_mapped(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job)
+{
+    struct sbuf paths = { 0 }, local = { 0 }, bytes = { 0 };
+    size_t n = 0;
+    for (size_t i = 0; i < st->nfiles; i++) {
+        const struct pi_file *f = &st->files[i];
+        if (f->mapped_bytes <= 0)
+            continue;
+        sb_raw(&paths, n ? "," : "{", 1);
+        sb_raw(&local, n ? "," : "{", 1);
+        sb_raw(&bytes, n ? "," : "{", 1);
+        sb_array_elem(&paths, f->path);
+        sb_raw(&local, f->shared ? "f" : "t", 1);
+        sb_int(&bytes, f->mapped_bytes);
+        n++;
+    }
+    int rc = PI_DB_OK;
+    if (n > 0) {
+        sb_raw(&paths, "}", 1);
+        sb_raw(&local, "}", 1);
+        sb_raw(&bytes, "}", 1);
+        const char *p[7] = { cid, job, st->step, st->node, paths.p, local.p, bytes.p };
+        rc = dbu_check(db, dbu_q(db, "SELECT js_data.ingest_mapped($1, $2, $3, $4, $5, $6, $7)", 7, p), PGRES_TUPLES_OK, "mapped bytes");
+    }
+    free(paths.p);
+    free(local.p);
+    free(bytes.p);
+    return rc;
+}
+
+/* COPY the provisional slice vectors of a running step-node into js_data.live_slice_metrics. */
+static int copy_slices(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job, const char *table)
+{
+    int rc = PI_DB_OK;
+    struct sbuf b = { 0 };
+    if (st->nslices) {
+        b.len = 0;
+        struct sbuf key = { 0 };
+        sb_printf(&key, "%s\t%s\t", cid, job);
+        sb_text(&key, st->step);
+        sb_raw(&key, "\t", 1);
+        sb_text(&key, st->node);
+        for (size_t i = 0; i < st->nslices; i++) {
+            const struct pi_slice *s = &st->slices[i];
+            sb_raw(&b, key.p, key.len);
+            sb_raw(&b, "\t", 1);
+            sb_int(&b, s->slice);
+            sb_raw(&b, "\t", 1);
+            sb_int(&b, s->processes);
+            for (int k = 0; k < JS_SLICE_COLS; k++) {
+                sb_raw(&b, "\t", 1);
+                sb_int(&b, s->m[k]);
+            }
+            sb_raw(&b, "\n", 1);
+        }
+        free(key.p);
+        char sql[4096];
+        snprintf(sql, sizeof sql, "COPY %s (cluster_id, job_id, step_id, node, slice, processes, %s, %s) FROM STDIN",
+                 table, dbu_metric_columns(), dbu_kernel_columns());
+        if ((rc = dbu_copy(db, sql, &b, "COPY slice_metrics")) != PI_DB_OK)
+            { free(b.p); return rc; }
+    }
+    free(b.p);
+    return rc;
+}
+
+/* COPY the step-node's slice vectors into js_data.series_step_node: one row per chunk of
+ * JS_SERIES_CHUNK slices, from its first to its last slice with activity, each metric one
+ * encoded series (common/series.h; slices without activity inside are zeros). */
+static int copy_series(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job)
+{
+    enum { NV = 1 + JS_SLICE_COLS }; /* processes, then the metrics and the kernel's counts */
+    int rc = PI_DB_OK;
+    struct sbuf b = { 0 };
+    int64_t *dense = calloc((size_t)JS_SERIES_CHUNK * NV, sizeof *dense);
+    unsigned char *tmp = malloc(JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
+    if (!dense || !tmp) {
+        free(dense);
+        free(tmp);
+        pi_error("out of memory for the series of %s", st->node);
+        return PI_DB_RETRY;
+    }
+    for (size_t i = 0; i < st->nslices;) {
+        int64_t chunk = js_series_chunk_of(st->slices[i].slice), first = st->slices[i].slice, last = first;
+        size_t j = i;
+        for (; j < st->nslices && st->slices[j].slice < chunk + JS_SERIES_CHUNK; j++) {
+            const struct pi_slice *s = &st->slices[j];
+            int64_t *row = dense + (size_t)(s->slice - first) * NV;
+            row[0] = s->processes;
+            for (int k = 0; k < JS_SLICE_COLS; k++)
+                row[1 + k] = s->m[k];
+            last = s->slice;
+        }
+        size_t n = (size_t)(last - first + 1);
+        sb_printf(&b, "%s\t%s\t", cid, job);
+        sb_text(&b, st->step);
+        sb_raw(&b, "\t", 1);
+        sb_text(&b, st->node);
+        sb_printf(&b, "\t%" PRId64 "\t%" PRId64 "\t%zu", chunk, first, n);
+        for (int k = 0; k < NV; k++) {
+            sb_raw(&b, "\t", 1);
+            sb_series(&b, dense + k, n, NV, tmp);
+        }
+        sb_raw(&b, "\n", 1);
+        memset(dense, 0, n * NV * sizeof *dense);
+        i = j;
+    }
+    free(dense);
+    free(tmp);
+    if (b.len) {
+        char sql[4096];
+        snprintf(sql, sizeof sql, "COPY js_data.series_step_node (cluster_id, job_id, step_id, node, chunk, first_slice, "
+                                  "slices, processes, %s, %s) FROM STDIN", dbu_metric_columns(), dbu_kernel_columns());
+        rc = dbu_copy(db, sql, &b, "COPY series_step_node");
+    }
+    free(b.p);
+    return rc;
+}
+
+/* The refused profiles' quarantine rows, a few thousand per statement (as
+ * js_data.add_quarantine makes them one at a time): a junk step-node of 10^5 files would
+ * otherwise cost 10^5 round trips. */
+static int quarantine_rows(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job,
+                           char *const *moved_to)
+{
+    enum { PER_STATEMENT = 5000 };
+    int rc = PI_DB_OK;
+    struct sbuf a[3] = { { 0 } };
+    char file[600];
+    for (size_t i = 0; i < st->nbad && rc == PI_DB_OK; i += PER_STATEMENT) {
+        for (int k = 0; k < 3; k++)
+            a[k].len = 0;
+        for (size_t j = i; j < st->nbad && j < i + PER_STATEMENT; j++) {
+            snprintf(file, sizeof file, "job.%s/%s/%s", job, JS_PROFILES_DIR_NAME, st->bad[j].name);
+            const char *v[3] = { file, moved_to[j], st->bad[j].reason };
+            for (int k = 0; k < 3; k++) {
+                sb_raw(&a[k], j == i ? "{" : ",", 1);
+                sb_array_elem(&a[k], v[k]);
+            }
+        }
+        for (int k = 0; k < 3; k++)
+            sb_raw(&a[k], "}", 1);
+        const char *p[7] = { cid, job, st->step, st->node, a[0].p, a[1].p, a[2].p };
+        rc = dbu_check(db, dbu_q(db, "INSERT INTO js_data.quarantine (cluster_id, job_id, step_id, node, file, moved_to, reason) "
+                                     "SELECT $1, $2, $3, $4, u.f, u.m, u.r FROM unnest($5::text[], $6::text[], $7::text[]) AS u(f, m, r) "
+                                     "ON CONFLICT (cluster_id, job_id, step_id, node, file) DO UPDATE SET "
+                                     "moved_to = excluded.moved_to, reason = excluded.reason, at = now()", 7, p),
+                       PGRES_COMMAND_OK, "quarantine");
+    }
+    for (int k = 0; k < 3; k++)
+        free(a[k].p);
+    return rc;
+}
+
+
+/* Claim the step-node (another daemon on it: busy), write the job (jtext, when not NULL) and
+ * the exactly-once key (there already: done): PI_DB_OK to go on, PI_DB_BUSY, PI_DB_DONE, or
+ * the failure. */
+static int claim_step(struct pi_db *db, const struct pi_step *st, const char *cid, const char *jtext, const char *stext)
+{
+    char nprof[16], nbad[16];
+    snprintf(nprof, sizeof nprof, "%zu", st->nprocs);
+    snprintf(nbad, sizeof nbad, "%zu", st->nbad);
+    const char *p[6] = { cid, jtext, stext, nprof, nbad, db->who };
+    PGresult *r = dbu_q(db, "SELECT js_data.ingest_begin($1, $2, $3, $4, $5, $6)", 6, p);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK)
+        return dbu_check(db, r, PGRES_TUPLES_OK, "step record");
+    char what = PQgetvalue(r, 0, 0)[0];
+    PQclear(r);
+    return what == 'b' ? PI_DB_BUSY : what == 'd' ? PI_DB_DONE : PI_DB_OK;
+}
+
+/* The step's sums over its processes (js.steps reads them). */
+static int store_step_sums(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job)
+{
+    if (!st->nprocs)
+        return PI_DB_OK;
+    const char *p[4] = { cid, job, st->step, st->node };
+    return dbu_check(db, dbu_q(db, "SELECT js_data.ingest_step_sums($1, $2, $3, $4)", 4, p), PGRES_TUPLES_OK, "step sums");
+}
+
+/* COPY the step-node's file accesses into the staging table ingest_finish reads. */
+static int copy_file_accesses(struct pi_db *db, const struct pi_step *st)
+{
+    static const struct { int bit; const char *name; } layers[] = {
+        { PI_LAYER_MPIIO, "mpiio" }, { PI_LAYER_POSIX, "posix" }, { PI_LAYER_STDIO, "stdio" }, { PI_LAYER_RENAME, "rename" } };
+    if (!st->nfiles)
+        return PI_DB_OK;
+    struct sbuf b = { 0 };
+    for (size_t i = 0; i < st->nfiles; i++) {
+        const struct pi_file *f = &st->files[i];
+        const char *mode = f->read && f->written ? "rw" : f->read ? "r" : f->written ? "w"
+                         : f->opened_r && f->opened_w ? "rw" : f->opened_w ? "w" : "r";
+        sb_text(&b, f->path);
+        sb_printf(&b, "\t%s\t", f->shared ? "shared" : "local");
+        sb_text(&b, f->fstype);
+        sb_printf(&b, "\t%s\t%d\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t",
+                  mode, f->processes, f->opens, f->reads, f->writes, f->bytes_read, f->bytes_written,
+                  f->first_access, f->last_access);
+        if (f->first_read < 0) sb_raw(&b, "\\N\t", 3); else sb_printf(&b, "%" PRId64 "\t", f->first_read);
+        if (f->last_write < 0) sb_raw(&b, "\\N\t", 3); else sb_printf(&b, "%" PRId64 "\t", f->last_write);
+        for (size_t k = 0, n = 0; k < sizeof layers / sizeof layers[0]; k++)
+            if (f->layers & layers[k].bit)
+                sb_printf(&b, "%s%s", n++ ? "," : "", layers[k].name);
+        if (f->ino == 0)
+            sb_raw(&b, "\t\\N\t\\N\n", 7);
+        else
+            sb_printf(&b, "\t%" PRId64 "\t%" PRId64 "\n", (int64_t)f->dev, (int64_t)f->ino);
+    }
+    int rc = dbu_copy(db, "COPY ingest_files FROM STDIN", &b, "COPY file accesses");
+    free(b.p);
+    return rc;
+}
+
+/* The files, their accesses and the edges of the step-node from the staged accesses (paths
+ * under no_edge_prefix make no edge). */
+static int finish_files(struct pi_db *db, const struct pi_conf *conf, const struct pi_step *st, const char *cid, const char *job)
+{
+    struct sbuf b = { 0 };
+    pg_text_array(&b, conf->no_edge_prefix);
+    const char *p[5] = { cid, job, st->step, st->node, b.p };
+    int rc = dbu_check(db, dbu_q(db, "SELECT js_data.ingest_finish($1, $2, $3, $4, $5)", 5, p), PGRES_TUPLES_OK, "finish");
+    free(b.p);
+    return rc;
+}
+
+/* The software trees: a handful per step-node, as one jsonb. */
+static int store_trees(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job)
+{
+    if (!st->ntrees)
+        return PI_DB_OK;
+    json_t *a = json_array();
+    for (size_t i = 0; i < st->ntrees; i++) {
+        const struct pi_tree *t = &st->trees[i];
+        json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I, s:I}", "path", t->path, "processes", (json_int_t)t->processes,
+                                           "opens", (json_int_t)t->opens, "read_bytes", (json_int_t)t->read_bytes,
+                                           "write_bytes", (json_int_t)t->write_bytes));
+    }
+    char *trees = json_dumps(a, JSON_COMPACT);
+    json_decref(a);
+    const char *p[5] = { cid, job, st->step, st->node, trees };
+    int rc = dbu_check(db, dbu_q(db, "SELECT js_data.ingest_trees($1, $2, $3, $4, $5)", 5, p), PGRES_TUPLES_OK, "software trees");
+    free(trees);
+    return rc;
+}
+
+/* What is missing: the processes the profiler refused to record (the spool quota, as the
+ * bundles said), then whether the step-node and the step (over all its nodes) are incomplete. */
+static int store_missing(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job)
+{
+    if (st->unrecorded > 0) {
+        char n[32];
+        snprintf(n, sizeof n, "%" PRId64, st->unrecorded);
+        const char *p[6] = { cid, job, st->step, st->node, n, st->unrecorded_reason[0] ? st->unrecorded_reason : NULL };
+        int rc = dbu_check(db, dbu_q(db, "SELECT js_data.ingest_unrecorded($1, $2, $3, $4, $5, $6)", 6, p), PGRES_TUPLES_OK, "unrecorded");
+        if (rc != PI_DB_OK)
+            return rc;
+    }
+    if (st->nbad || pi_step_has_missing(st) || st->unrecorded > 0) {
+        const char *p[4] = { cid, job, st->step, st->node };
+        return dbu_check(db, dbu_q(db, "SELECT js_data.ingest_incomplete($1, $2, $3, $4)", 4, p), PGRES_TUPLES_OK, "incomplete");
+    }
+    return PI_DB_OK;
+}
+
+/* The rows of a claimed step-node, in its transaction. */
+static int write_step_rows(struct pi_db *db, const struct pi_conf *conf, const struct pi_step *st, const char *cid,
+                           const char *job, char *const *moved_to)
+{
+    int rc;
+    if ((rc = copy_procs(db, st, cid, job, "js_data.processes")) != PI_DB_OK || (rc = copy_series(db, st, cid, job)) != PI_DB_OK ||
+        (rc = store_step_sums(db, st, cid, job)) != PI_DB_OK || (rc = copy_file_accesses(db, st)) != PI_DB_OK ||
+        (rc = finish_files(db, conf, st, cid, job)) != PI_DB_OK || (rc = store_mapped(db, st, cid, job)) != PI_DB_OK ||
+        (rc = store_trees(db, st, cid, job)) != PI_DB_OK || (rc = quarantine_rows(db, st, cid, job, moved_to)) != PI_DB_OK)
+        return rc;
+    return store_missing(db, st, cid, job);
+}
+
+static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_step *st, char *const *moved_to)
+{
+    int rc;
+    char cid[16], job[32];
+    char *jtext = NULL, *stext = NULL;
+
+    if ((rc = dbu_cluster_id(db, st->cluster, (int)st->slice_seconds, cid, sizeof cid)) != PI_DB_OK)
+        return rc;
+    if ((rc = ensure_partitions(db, st)) != PI_DB_OK)
+        return rc;
+    if (!db->staged) {
+        if ((rc = dbu_check(db, PQexec(db->conn, "SELECT js_data.create_staging()"), PGRES_TUPLES_OK, "staging table")) != PI_DB_OK)
+            return rc;
+        db->staged = 1;
+    }
+    snprintf(job, sizeof job, "%" PRId64, st->job_id);
+    /* The commit need not wait for the log flush: no file leaves the spool before
+     * pi_db_durable() made it durable (group commit). */
+    if ((rc = dbu_exec(db, "BEGIN; SET LOCAL synchronous_commit = off", "begin")) != PI_DB_OK)
+        return rc;
+    stext = json_dumps(st->rec, JSON_COMPACT);
+    long long written = json_integer_value(json_object_get(st->job, "written_ns"));
+    /* the job record, unless this session committed this very record before */
+    if (db->last_job != st->job_id || db->last_job_written != written)
+        jtext = json_dumps(st->job, JSON_COMPACT);
+    rc = claim_step(db, st, cid, jtext, stext);
+    if (rc == PI_DB_OK)
+        rc = write_step_rows(db, conf, st, cid, job, moved_to);
+    if (rc == PI_DB_OK)
+        rc = dbu_exec(db, "COMMIT", "commit");
+    if (rc == PI_DB_OK) {
+        db->last_job = st->job_id;
+        db->last_job_written = written;
+    }
+    if (rc != PI_DB_OK && rc != PI_DB_DONE && rc != PI_DB_BUSY)
+        db->nparts = 0; /* e.g. retention dropped a partition this session thought it had */
+    if (rc != PI_DB_OK)
+        dbu_rollback(db);
+    free(jtext);
+    free(stext);
+    return rc;
+}
+
+/* The tables the ingest's functions plan their statements on, analysed after 64, 256, 1024, ...
+ * step records of this process: a database that starts empty has statistics of empty tables
+ * until autovacuum comes, and plans made on them walk whole tables (a fresh database's first
+ * 100-node 2 h cluster at 8 processes per node: 12.4 s instead of 7.1 s). Its cost (a sample of
+ * each table) is paid at most a few dozen times over a daemon's life; a failure (no privilege)
+ * is logged and the ingest goes on. */
+static void analyse_grown(struct pi_db *db)
+{
+    if (db->analyse_at == 0)
+        db->analyse_at = 64;
+    if (++db->committed < db->analyse_at)
+        return;
+    db->analyse_at *= 4;
+    PGresult *r = PQexec(db->conn, "ANALYZE js_data.jobs, js_data.workflows, js_data.dependencies, js_data.dependency_refs, "
+                                   "js_data.files, js_data.file_accesses, js_data.steps, js_data.step_nodes, js_data.processes");
+    if (PQresultStatus(r) != PGRES_COMMAND_OK)
+        pi_warn("database: ANALYZE after %lld step records failed (the ingest goes on): %.*s", db->committed,
+                (int)strcspn(PQresultErrorMessage(r), "\n"), PQresultErrorMessage(r));
+    else
+        pi_debug("analysed the tables after %lld step records", db->committed);
+    PQclear(r);
+}
+
+int pi_db_ingest_step(struct pi_db *db, const struct pi_conf *conf, struct pi_step *st, char *const *moved_to)
+{
+    int rc = PI_DB_RETRY;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        if ((rc = pi_db_ensure(db, conf->migrate)) != PI_DB_OK)
+            return rc;
+        rc = ingest_once(db, conf, st, moved_to);
+        if (rc == PI_DB_OK)
+            analyse_grown(db);
+        /* a deadlock or serialisation failure with another daemon: try again at once */
+        if (rc != PI_DB_RETRY || !db->conn)
+            return rc;
+    }
+    return rc;
+}
+
+/* A live snapshot of a running step-node: its provisional rows replaced in one transaction
+ * (docs/ingest.md, "Running steps"). */
+static int ingest_live_once(struct pi_db *db, const struct pi_step *st, long long snapshot_ns)
+{
+    int rc;
+    char cid[16], job[32], snap[32], start[32], nprof[16], nrun[16];
+    char *jtext = NULL;
+    PGresult *r;
+    if ((rc = dbu_cluster_id(db, st->cluster, (int)st->slice_seconds, cid, sizeof cid)) != PI_DB_OK)
+        return rc;
+    snprintf(job, sizeof job, "%" PRId64, st->job_id);
+    snprintf(snap, sizeof snap, "%lld", snapshot_ns);
+    int64_t first = -1;
+    size_t running = 0;
+    for (size_t i = 0; i < st->nprocs; i++) {
+        if (first < 0 || st->procs[i].start_ns < first)
+            first = st->procs[i].start_ns;
+        running += strcmp(st->procs[i].end, "running") == 0;
+    }
+    snprintf(start, sizeof start, "%" PRId64, first < 0 ? st->start_ns : first);
+    snprintf(nprof, sizeof nprof, "%zu", st->nprocs);
+    snprintf(nrun, sizeof nrun, "%zu", running);
+    if ((rc = dbu_exec(db, "BEGIN; SET LOCAL synchronous_commit = off", "begin")) != PI_DB_OK)
+        return rc;
+    long long written = json_integer_value(json_object_get(st->job, "written_ns"));
+    if (db->last_job != st->job_id || db->last_job_written != written)
+        jtext = json_dumps(st->job, JSON_COMPACT);
+    {
+        const char *p[10] = { cid, jtext, job, st->step, st->node, snap, start, nprof, nrun, db->who };
+        r = dbu_q(db, "SELECT js_data.live_begin($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10, p);
+        if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+            rc = dbu_check(db, r, PGRES_TUPLES_OK, "live snapshot");
+            goto out;
+        }
+        char what = PQgetvalue(r, 0, 0)[0];
+        PQclear(r);
+        if (what != 'o') {
+            rc = what == 'b' ? PI_DB_BUSY : PI_DB_DONE;
+            goto out;
+        }
+    }
+    if ((rc = copy_procs(db, st, cid, job, "js_data.live_processes")) != PI_DB_OK ||
+        (rc = copy_slices(db, st, cid, job, "js_data.live_slice_metrics")) != PI_DB_OK)
+        goto out;
+    rc = dbu_exec(db, "COMMIT", "commit");
+    if (rc == PI_DB_OK) {
+        db->last_job = st->job_id;
+        db->last_job_written = written;
+    }
+out:
+    if (rc != PI_DB_OK)
+        dbu_rollback(db);
+    free(jtext);
+    return rc;
+}
+
+int pi_db_ingest_live(struct pi_db *db, const struct pi_conf *conf, const struct pi_step *st, long long snapshot_ns)
+{
+    int rc = PI_DB_RETRY;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        if ((rc = pi_db_ensure(db, conf->migrate)) != PI_DB_OK)
+            return rc;
+        rc = ingest_live_once(db, st, snapshot_ns);
+        if (rc != PI_DB_RETRY || !db->conn)
+            return rc;
+    }
+    return rc;
+}

@@ -1,0 +1,174 @@
+/*
+ * The daemon's own parts, and the one context they share (struct ctx, made by main.c): the
+ * daemon (main.c), one pass over the spool (pass.c), one step record's way through a pass
+ * (step.c), live snapshots (live.c), a job directory whose step records are all in (jobdir.c),
+ * what leaves the spool and when (durable.c), and reading the plugin's records (records.c).
+ * Internal to profile_ingest: the checks, the assembly of a step and the database code have
+ * headers of their own (validate.h, db.h).
+ */
+#ifndef PI_INGEST_H
+#define PI_INGEST_H
+
+#include "conf.h"
+#include "db.h"
+#include "validate.h"
+
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stddef.h>
+
+/* A job whose job.json this process wrote to the database (jobdir.c). */
+struct seen_job {
+    long long job;
+    long long mtime_ns, size;  /* of the job.json last written to the database */
+    int final;                 /* what it said: final, and the end time */
+    long long end_ns;
+};
+
+/* A step record committed asynchronously, cleaned once a durable commit follows it (durable.c). */
+struct deferred {
+    char *jobname, *recname, step[JS_STEP_NAME_MAX], node[256];
+    long long job;
+    char **q;                  /* its refused files: file, reason, ..., NULL */
+};
+
+/* A live snapshot stored (or found stored) by this process: "job.<id>/<name>" and the time it
+ * was stored under, so that an unchanged one is not even read again (live.c). */
+struct live_seen {
+    char *key;
+    long long mtime;
+};
+
+struct ctx {
+    struct pi_conf conf;
+    const char *conf_path;
+    int conf_required;
+    char **overrides; /* key=value from the command line, applied after the file */
+    int noverrides;
+    struct pi_db db;
+    char qdir[PATH_MAX];
+    struct seen_job *seen;
+    size_t nseen, capseen;
+    char **warned;
+    size_t nwarned;
+    int inotify_fd;
+    int spoolfd; /* the spool, during a pass */
+    const volatile sig_atomic_t *stop; /* set by a signal: the pass ends early, the spool kept */
+    struct deferred *deferred;
+    size_t ndeferred, capdeferred;
+    struct live_seen *live;
+    size_t nlive;
+    /* the step records ("job.<id>/step.<step>.<node>.json") the last pass left because its
+     * budget was spent, sorted */
+    char **aged;
+    size_t naged;
+};
+
+#define PI_LIVE_SEEN_MAX 4096
+
+#define PI_DEFER_MAX 64
+
+struct scan_result {
+    long steps, profiles, slices, refused, backlog, failed;
+    long deferred;  /* step records left for the next pass by the budgets (also in backlog) */
+    int retry;
+};
+
+/* A step-node's refused files are logged one by one up to this many, then summed up in one
+ * line: their reasons are in the quarantine and js.quarantine (10^5 junk files made 10^5
+ * lines) */
+#define PI_REFUSED_LOG_MAX 20
+
+/* Step records left over by a pass whose budget was spent go first in the next pass; at most
+ * this many are remembered (the others compete as new ones) */
+#define PI_AGED_MAX 65536
+
+/* One step record on its way through a pass: prepared (records read and checked, main
+ * thread), loaded (profiles read, checked and merged: a worker thread, while the main thread
+ * writes the previous step record), committed (database and spool, main thread). */
+struct item {
+    char *jobname, *recname;
+    char step[JS_STEP_NAME_MAX], node[256];
+    long long job;
+    int jobfd;                 /* borrowed from the pass's list of job directories */
+    int ready;                 /* st holds a step record to ingest */
+    int bad_profiles_dir;      /* profiles/ exists but is no directory (or a link) */
+    int pfd;                   /* profiles/, or -1 */
+    const struct pi_conf *conf;
+    struct pi_step st;
+    long long uid;             /* the job's user (job.json), -1 when not known */
+    long long cost;            /* bytes (plan.h) */
+};
+
+/* ---- records.c: the plugin's records, and the files kept ---- */
+
+/* Log "kept FILE: REASON" once in this process's life. */
+void pi_kept(struct ctx *c, const char *file, const char *reason);
+/* Read and check a record; returns the JSON, or NULL (kept, logged once). is_step < 0: do not
+ * quarantine; *invalid set when the record is broken (not merely of an unknown version). */
+json_t *pi_read_record(struct ctx *c, int dirfd, const char *jobname, const char *name, int is_step,
+                       char *reason, size_t rsize, int *invalid, int *gone);
+/* 1 with the reason set when a step record disagrees with its name (job, step, node) or with
+ * its job record. */
+int pi_records_disagree(const json_t *jobrec, const json_t *rec, long long job, const char *step, const char *node,
+                        char *reason, size_t rsize);
+
+/* ---- durable.c: what leaves the spool, and when ---- */
+
+/* Free a list pi_db_quarantined made (NULL-terminated). */
+void pi_free_list(char **l);
+/* After COMMIT (or when the step record was ingested before): quarantine what the database
+ * says was refused (quarantined: file, reason, ..., NULL), dispose of the rest, the step
+ * record last. */
+void pi_clean_step(struct ctx *c, int jobfd, long long job, const char *recname, const char *step,
+                   const char *node, char **quarantined);
+/* A broken step record: its quarantine row, then the file. */
+void pi_quarantine_record(struct ctx *c, int jobfd, long long job, const char *name, const char *step,
+                          const char *node, const char *reason, struct scan_result *res);
+/* Quarantine every file of dirfd/sub (leftovers: hidden ones too), then remove sub; 0 when
+ * done, -1 when the database is away (retry) or sub stays. */
+int pi_quarantine_dir(struct ctx *c, int dirfd, const char *jobname, const char *sub, long long job,
+                      const char *cluster, const char *why, struct scan_result *res);
+/* The plugin's ledgers and an older plugin's reserve: no data of the job. */
+void pi_remove_ledgers(int jobfd);
+/* Temporary files of atomic writes that never finished, older than grace_s seconds. */
+void pi_remove_stale_temps(int dirfd, int grace_s);
+/* An item's step record committed asynchronously, with its refused files (q, taken): cleaned
+ * by pi_flush_deferred. */
+void pi_defer_cleanup(struct ctx *c, const struct item *it, char **q);
+/* Make the asynchronous commits durable, then clean the spool of their step records. */
+void pi_flush_deferred(struct ctx *c, int spoolfd, struct scan_result *res);
+
+/* ---- step.c: one step record through a pass ---- */
+
+/* The job and step records of an item; 1 when it->st is ready for its profiles. */
+int pi_prepare_step(struct ctx *c, struct item *it, struct scan_result *res);
+/* Read, check and add the profiles of an item's step on its node (not yet merged). */
+void pi_read_profiles(struct item *it);
+/* The profiles of an item's step on its node, merged: files and memory only (a worker thread). */
+void *pi_load_profiles(void *arg);
+/* The database transaction of a loaded item, then its place in the spool's cleanup. */
+void pi_commit_step(struct ctx *c, struct item *it, struct scan_result *res);
+
+/* ---- live.c ---- */
+
+/* Store the live snapshots of a job directory's running step-nodes as provisional rows. */
+void pi_process_live(struct ctx *c, int jobfd, const char *jobname, long long job, struct scan_result *res);
+
+/* ---- jobdir.c: a job directory of the spool ---- */
+
+/* "job.<id>" into *job (0), -1 when name is no job directory's. */
+int pi_parse_job_dir(const char *name, long long *job);
+/* A job directory with no step record left: keep the job row current, and once the job is
+ * over, clean and remove the directory (or an orphan one, without a job record). */
+void pi_process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *jobname, long long job, struct scan_result *res);
+
+/* ---- pass.c: one pass over the spool ---- */
+
+/* Ingest what the spool holds (dry_run: only count the backlog); res says what it did. */
+void pi_scan(struct ctx *c, struct scan_result *res, int dry_run);
+/* After a pass: fold what it queued into the slice totals. */
+void pi_rollup(struct ctx *c, struct scan_result *res);
+
+#endif

@@ -1,0 +1,399 @@
+/*
+ * One pass over the spool: list its job directories and their step records in name order,
+ * plan the pass (each user's share and the budgets, plan.h), take the step records through
+ * the pipeline (the next one's profiles load on a worker thread while this one is written),
+ * then see to the job directories (live snapshots; those whose step records are all in), and
+ * fold what the pass queued into the slice totals.
+ */
+#include "config.h"
+
+#include "ingest.h"
+#include "log.h"
+#include "plan.h"
+#include "spool.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct jobdir {
+    char *name;
+    long long job;
+    int fd;
+    size_t first, n;           /* its items */
+};
+
+/* What a pass works on: the job directories and their step records, in name order. */
+struct pass {
+    char **names;              /* of the job directories */
+    size_t nnames;
+    struct jobdir *jobs;
+    size_t njobs;
+    struct item *items;
+    size_t nitems;
+};
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* ---- the plan: who goes in this pass, in what order ---- */
+
+struct cost_key {
+    char key[JS_STEP_NAME_MAX + 258]; /* "<step>.<node>" */
+    struct item *it;
+};
+
+static int cmp_cost_key(const void *a, const void *b)
+{
+    return strcmp(((const struct cost_key *)a)->key, ((const struct cost_key *)b)->key);
+}
+
+/* The user and the cost (plan.h) of a job directory's step records: the job record's uid, and
+ * each profile file of the step-node at its size (at least PI_SCHED_FILE_MIN), from one
+ * listing of profiles/ (a file's size from fstatat: nothing is opened). */
+static void cost_job(struct ctx *c, struct jobdir *j, struct item *its)
+{
+    char reason[PI_REASON_MAX];
+    int invalid, gone;
+    json_t *jr = pi_read_record(c, j->fd, j->name, JS_JOB_RECORD_NAME, 0, reason, sizeof reason, &invalid, &gone);
+    long long uid = jr ? (long long)json_integer_value(json_object_get(jr, "uid")) : -1;
+    json_decref(jr);
+    struct cost_key *keys = calloc(j->n + 1, sizeof *keys);
+    if (!keys)
+        abort();
+    for (size_t k = 0; k < j->n; k++) {
+        its[k].uid = uid;
+        its[k].cost = PI_SCHED_FILE_MIN;
+        snprintf(keys[k].key, sizeof keys[k].key, "%s.%s", its[k].step, its[k].node);
+        keys[k].it = &its[k];
+    }
+    qsort(keys, j->n, sizeof *keys, cmp_cost_key);
+    int pfd = pi_open_dir(j->fd, JS_PROFILES_DIR_NAME);
+    DIR *d = pfd >= 0 ? fdopendir(pfd) : NULL;
+    struct dirent *e;
+    size_t sl = strlen(JS_RECORD_SUFFIX);
+    while (d && (e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.' || len <= sl || strcmp(e->d_name + len - sl, JS_RECORD_SUFFIX) != 0)
+            continue;
+        const char *dot = NULL; /* "<step>.<node>.<id>.json": the key ends at the dot before <id> */
+        for (const char *p = e->d_name; p < e->d_name + len - sl; p++)
+            if (*p == '.')
+                dot = p;
+        if (!dot || (size_t)(dot - e->d_name) >= sizeof keys[0].key)
+            continue;
+        struct cost_key want;
+        memcpy(want.key, e->d_name, (size_t)(dot - e->d_name));
+        want.key[dot - e->d_name] = '\0';
+        struct cost_key *hit = bsearch(&want, keys, j->n, sizeof *keys, cmp_cost_key);
+        if (!hit)
+            continue;
+        struct stat sb;
+        long long size = fstatat(pfd, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode) ? (long long)sb.st_size : 0;
+        hit->it->cost += pi_sched_file_cost(size);
+    }
+    if (d)
+        closedir(d);
+    else if (pfd >= 0)
+        close(pfd);
+    free(keys);
+}
+
+/* Log what waits for the next pass, per user (the items of a user are together in name order,
+ * not in items[]), and for the pass's budget; remember the latter as aged in c. */
+static void log_waiting(struct ctx *c, const struct pi_sched_item *si, const struct item *items, size_t nitems)
+{
+    char key[PATH_MAX * 2];
+    long long pass_bytes = 0;
+    size_t pass_left = 0;
+    for (size_t i = 0; i < nitems; i++) {
+        if (si[i].fate == PI_SCHED_PASS_BUDGET) {
+            pass_left++;
+            pass_bytes += si[i].cost;
+            if (c->naged < PI_AGED_MAX) {
+                char **a = realloc(c->aged, (c->naged + 1) * sizeof *a);
+                if (!a)
+                    abort();
+                c->aged = a;
+                snprintf(key, sizeof key, "%s/%s", items[i].jobname, items[i].recname);
+                c->aged[c->naged++] = strdup(key);
+            }
+        } else if (si[i].fate == PI_SCHED_USER_BUDGET) {
+            int first = 1; /* log once per user: at its first step record left */
+            for (size_t k = 0; k < i && first; k++)
+                first = !(si[k].fate == PI_SCHED_USER_BUDGET && si[k].uid == si[i].uid);
+            if (!first)
+                continue;
+            size_t n = 0;
+            long long bytes = 0;
+            for (size_t k = i; k < nitems; k++)
+                if (si[k].fate == PI_SCHED_USER_BUDGET && si[k].uid == si[i].uid) {
+                    n++;
+                    bytes += si[k].cost;
+                }
+            pi_info("budget: %zu step records of uid %lld (%lld bytes of profiles) wait for the next pass: the user's "
+                    "budget of %lld bytes a pass (user_budget_bytes) is spent",
+                    n, si[i].uid, bytes, c->conf.user_budget_bytes);
+        }
+    }
+    if (pass_left)
+        pi_info("budget: %zu step records (%lld bytes of profiles) wait for the next pass, where they go first: the "
+                "pass's budget of %lld bytes (pass_budget_bytes) is spent",
+                pass_left, pass_bytes, c->conf.pass_budget_bytes);
+}
+
+/* The order of a pass (plan.h): each user's step records in name order, users by weighted
+ * fair queuing, within user_budget_bytes for a user and pass_budget_bytes for the pass; the
+ * ones left wait for the next pass (logged at info: no data is lost), those the pass's budget
+ * left go first in it.  order[] receives the items to take; returns how many. */
+static size_t plan_pass(struct ctx *c, struct pass *p, size_t *order, struct scan_result *res)
+{
+    for (size_t k = 0; k < p->njobs; k++)
+        cost_job(c, &p->jobs[k], p->items + p->jobs[k].first);
+    struct pi_sched_item *si = calloc(p->nitems + 1, sizeof *si);
+    if (!si)
+        abort();
+    char key[PATH_MAX * 2];
+    for (size_t i = 0; i < p->nitems; i++) {
+        si[i].uid = p->items[i].uid;
+        si[i].cost = p->items[i].cost;
+        snprintf(key, sizeof key, "%s/%s", p->items[i].jobname, p->items[i].recname);
+        char *kp = key;
+        si[i].aged = c->naged && bsearch(&kp, c->aged, c->naged, sizeof *c->aged, cmp_str) != NULL;
+    }
+    size_t ntaken = pi_sched_plan(si, p->nitems, c->conf.user_budget_bytes, c->conf.pass_budget_bytes, order);
+    for (size_t i = 0; i < c->naged; i++)
+        free(c->aged[i]);
+    c->naged = 0;
+    log_waiting(c, si, p->items, p->nitems);
+    qsort(c->aged, c->naged, sizeof *c->aged, cmp_str);
+    res->deferred = (long)(p->nitems - ntaken);
+    res->backlog += res->deferred;
+    free(si);
+    return ntaken;
+}
+
+/* ---- the listing ---- */
+
+/* The names of the spool's job directories, sorted. */
+static void list_job_dirs(int spoolfd, struct pass *p)
+{
+    DIR *d = fdopendir(dup(spoolfd));
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        long long job;
+        if (e->d_name[0] == '.' || pi_parse_job_dir(e->d_name, &job) < 0)
+            continue;
+        p->names = realloc(p->names, (p->nnames + 1) * sizeof *p->names);
+        p->names[p->nnames++] = strdup(e->d_name);
+    }
+    if (d)
+        closedir(d);
+    qsort(p->names, p->nnames, sizeof *p->names, cmp_str);
+}
+
+/* A job directory, opened when it is one of the record owner's (and watched for new files);
+ * -1 (kept) when not. */
+static int open_job_dir(struct ctx *c, int spoolfd, const char *name)
+{
+    int jobfd = pi_open_dir(spoolfd, name);
+    if (jobfd < 0) {
+        if (errno != ENOENT)
+            pi_kept(c, name, errno == ELOOP || errno == ENOTDIR ? "not a directory (or a link): never followed" : strerror(errno));
+        return -1;
+    }
+    struct stat sb;
+    if (fstat(jobfd, &sb) < 0 || sb.st_uid != (uid_t)c->conf.record_uid) {
+        pi_kept(c, name, "job directory is not owned by the record owner (record_uid): ignored");
+        close(jobfd);
+        return -1;
+    }
+    if (c->inotify_fd >= 0) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", c->conf.spool, name);
+        inotify_add_watch(c->inotify_fd, path, IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE | IN_DONT_FOLLOW | IN_ONLYDIR);
+    }
+    return jobfd;
+}
+
+/* The step records of job directory j, in name order, as items of the pass. */
+static void add_step_records(struct pass *p, struct jobdir *j)
+{
+    DIR *jd = fdopendir(dup(j->fd));
+    struct dirent *e;
+    char **recs = NULL;
+    size_t nrecs = 0;
+    while (jd && (e = readdir(jd))) {
+        char step[JS_STEP_NAME_MAX], node[256];
+        if (e->d_name[0] == '.' || pi_parse_step_record_name(e->d_name, step, sizeof step, node, sizeof node) < 0)
+            continue;
+        recs = realloc(recs, (nrecs + 1) * sizeof *recs);
+        recs[nrecs++] = strdup(e->d_name);
+    }
+    if (jd)
+        closedir(jd);
+    qsort(recs, nrecs, sizeof *recs, cmp_str);
+    j->first = p->nitems;
+    p->items = realloc(p->items, (p->nitems + nrecs + 1) * sizeof *p->items);
+    for (size_t k = 0; k < nrecs; k++) {
+        struct item *it = &p->items[p->nitems++];
+        memset(it, 0, sizeof *it);
+        it->jobname = j->name;
+        it->recname = recs[k];
+        it->job = j->job;
+        it->jobfd = j->fd;
+        it->pfd = -1;
+        pi_parse_step_record_name(recs[k], it->step, sizeof it->step, it->node, sizeof it->node);
+    }
+    free(recs);
+    j->n = p->nitems - j->first;
+}
+
+/* The job directories and their step records, in name order. */
+static void list_pass(struct ctx *c, int spoolfd, struct pass *p)
+{
+    list_job_dirs(spoolfd, p);
+    p->jobs = calloc(p->nnames + 1, sizeof *p->jobs);
+    for (size_t i = 0; i < p->nnames; i++) {
+        long long job;
+        pi_parse_job_dir(p->names[i], &job);
+        int jobfd = open_job_dir(c, spoolfd, p->names[i]);
+        if (jobfd < 0)
+            continue;
+        struct jobdir *j = &p->jobs[p->njobs++];
+        j->name = p->names[i];
+        j->job = job;
+        j->fd = jobfd;
+        add_step_records(p, j);
+    }
+}
+
+/* ---- the pipeline, and the job directories after it ---- */
+
+/* The step records of order[], ntaken of them: the next one's profiles load while this one is
+ * written; a stop or the database gone leaves the rest to a later pass. */
+static void run_pipeline(struct ctx *c, struct item *items, const size_t *order, size_t ntaken, int spoolfd,
+                         struct scan_result *res)
+{
+    pthread_t worker;
+    int working = 0;
+    size_t i = 0;
+    if (i < ntaken && pi_prepare_step(c, &items[order[0]], res))
+        pi_load_profiles(&items[order[0]]);
+    for (; i < ntaken; i++) {
+        if (working) {
+            pthread_join(worker, NULL);
+            working = 0;
+        }
+        if (*c->stop || res->retry) {
+            res->backlog += (long)(ntaken - i);
+            break;
+        }
+        struct item *next = i + 1 < ntaken ? &items[order[i + 1]] : NULL;
+        if (next && pi_prepare_step(c, next, res)) {
+            if (pthread_create(&worker, NULL, pi_load_profiles, next) == 0)
+                working = 1;
+            else
+                pi_load_profiles(next);
+        }
+        if (items[order[i]].ready)
+            pi_commit_step(c, &items[order[i]], res);
+        if (c->ndeferred >= PI_DEFER_MAX)
+            pi_flush_deferred(c, spoolfd, res);
+    }
+    if (working)
+        pthread_join(worker, NULL);
+}
+
+/* Live snapshots, and the job directories whose step records are all gone. */
+static void finish_job_dirs(struct ctx *c, int spoolfd, struct pass *p, int dry_run, struct scan_result *res)
+{
+    for (size_t k = 0; k < p->njobs; k++) {
+        struct jobdir *j = &p->jobs[k];
+        size_t left = 0;
+        for (size_t r = j->first; r < j->first + j->n; r++)
+            if (faccessat(j->fd, p->items[r].recname, F_OK, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT)
+                left++;
+        if (!dry_run && !*c->stop && !res->retry)
+            pi_process_live(c, j->fd, j->name, j->job, res);
+        if (!dry_run && !*c->stop && !res->retry && left == 0)
+            pi_process_job_dir(c, spoolfd, j->fd, j->name, j->job, res);
+        close(j->fd);
+    }
+}
+
+/* The step records prepared and never committed (stop, database down): let go. */
+static void drop_uncommitted(struct pass *p)
+{
+    for (size_t k = 0; k < p->nitems; k++) {
+        if (p->items[k].ready) {
+            if (p->items[k].pfd >= 0)
+                close(p->items[k].pfd);
+            pi_step_free(&p->items[k].st);
+        }
+    }
+}
+
+static void free_pass(struct pass *p)
+{
+    for (size_t k = 0; k < p->nitems; k++)
+        free(p->items[k].recname);
+    free(p->items);
+    free(p->jobs);
+    for (size_t k = 0; k < p->nnames; k++)
+        free(p->names[k]);
+    free(p->names);
+}
+
+void pi_scan(struct ctx *c, struct scan_result *res, int dry_run)
+{
+    memset(res, 0, sizeof *res);
+    int spoolfd = open(c->conf.spool, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    c->spoolfd = spoolfd;
+    if (spoolfd < 0) {
+        char r[512];
+        snprintf(r, sizeof r, "cannot open the spool: %s", strerror(errno));
+        pi_kept(c, c->conf.spool, r);
+        return;
+    }
+    struct pass p;
+    memset(&p, 0, sizeof p);
+    list_pass(c, spoolfd, &p);
+
+    /* the order of the step records, and what waits for the next pass */
+    size_t *order = calloc(p.nitems + 1, sizeof *order), ntaken = 0;
+    if (!order)
+        abort();
+    if (dry_run)
+        res->backlog = (long)p.nitems;
+    else
+        ntaken = plan_pass(c, &p, order, res);
+    run_pipeline(c, p.items, order, ntaken, spoolfd, res);
+    free(order);
+    drop_uncommitted(&p);
+    pi_flush_deferred(c, spoolfd, res);
+    finish_job_dirs(c, spoolfd, &p, dry_run, res);
+    free_pass(&p);
+    close(spoolfd);
+    c->spoolfd = -1;
+}
+
+void pi_rollup(struct ctx *c, struct scan_result *res)
+{
+    long folded = 0;
+    int rc = pi_db_ensure(&c->db, c->conf.migrate);
+    if (rc == PI_DB_OK)
+        rc = pi_db_rollup(&c->db, &folded);
+    if (rc == PI_DB_RETRY)
+        res->retry = 1;
+    else if (rc != PI_DB_OK)
+        res->failed++;
+    if (folded)
+        pi_debug("folded %ld step records into the slice totals", folded);
+}
