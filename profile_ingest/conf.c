@@ -71,7 +71,9 @@ static void set_str(char **dst, const char *v)
     *dst = *v ? strdup(v) : NULL;
 }
 
-int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err, size_t errsize)
+/* The keys whose value is a whole number in a range (an int of struct pi_conf). 1: it was one
+ * of them (set, or err says why not); 0: another key. */
+static int set_int_key(struct pi_conf *c, const char *key, const char *value, char *err, size_t errsize)
 {
     static const struct {
         const char *key;
@@ -89,17 +91,6 @@ int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err
         { "record_uid", offsetof(struct pi_conf, record_uid), 0, INT_MAX },
     };
     long long n;
-    /* record_uid may name the account (www-data for a received spool): the same
-     * configuration file then serves hosts whose numbering differs */
-    if (!strcmp(key, "record_uid") && *value && strspn(value, "0123456789") != strlen(value)) {
-        const struct passwd *pw = getpwnam(value);
-        if (!pw) {
-            snprintf(err, errsize, "record_uid: \"%s\" is neither a uid nor a user name known here", value);
-            return -1;
-        }
-        c->record_uid = (int)pw->pw_uid;
-        return 0;
-    }
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
         if (strcmp(key, ints[i].key) != 0)
             continue;
@@ -108,27 +99,57 @@ int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err
             return -1;
         }
         *(int *)((char *)c + ints[i].off) = (int)n;
-        return 0;
+        return 1;
     }
-    if (!strcmp(key, "db"))
-        set_str(&c->db, value);
-    else if (!strcmp(key, "spool"))
-        set_str(&c->spool, value);
-    else if (!strcmp(key, "quarantine"))
-        set_str(&c->quarantine, value);
-    else if (!strcmp(key, "archive"))
-        set_str(&c->archive, value);
-    else if (!strcmp(key, "cluster"))
-        set_str(&c->cluster, value);
-    else if (!strcmp(key, "user"))
-        set_str(&c->user, value);
-    else if (!strcmp(key, "metrics_listen"))
-        set_str(&c->metrics_listen, value);
-    else if (!strcmp(key, "shared_fs"))
-        set_list(c->shared_fs, value);
-    else if (!strcmp(key, "no_edge_prefixes"))
-        set_list(c->no_edge_prefix, value);
-    else if (!strcmp(key, "node_bytes_per_second_max")) {
+    return 0;
+}
+
+/* The keys whose value is a string or a list, and the yes/no ones; as set_int_key. */
+static int set_text_or_bool_key(struct pi_conf *c, const char *key, const char *value, char *err, size_t errsize)
+{
+    static const struct {
+        const char *key;
+        size_t off;
+    } strs[] = {
+        { "db", offsetof(struct pi_conf, db) }, { "spool", offsetof(struct pi_conf, spool) },
+        { "quarantine", offsetof(struct pi_conf, quarantine) }, { "archive", offsetof(struct pi_conf, archive) },
+        { "cluster", offsetof(struct pi_conf, cluster) }, { "user", offsetof(struct pi_conf, user) },
+        { "metrics_listen", offsetof(struct pi_conf, metrics_listen) },
+    }, bools[] = {
+        { "migrate", offsetof(struct pi_conf, migrate) }, { "syslog", offsetof(struct pi_conf, syslog) },
+        { "received", offsetof(struct pi_conf, received) },
+    };
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        if (!strcmp(key, strs[i].key)) {
+            if (!*value && (!strcmp(key, "db") || !strcmp(key, "spool"))) {
+                snprintf(err, errsize, "%s: must not be empty", key);
+                return -1;
+            }
+            set_str((char **)((char *)c + strs[i].off), value);
+            return 1;
+        }
+    for (size_t i = 0; i < sizeof bools / sizeof bools[0]; i++)
+        if (!strcmp(key, bools[i].key)) {
+            int b = js_kv_bool(value);
+            if (b < 0) {
+                snprintf(err, errsize, "%s: \"%s\" is not yes or no", key, value);
+                return -1;
+            }
+            *(int *)((char *)c + bools[i].off) = b;
+            return 1;
+        }
+    if (!strcmp(key, "shared_fs") || !strcmp(key, "no_edge_prefixes")) {
+        set_list(!strcmp(key, "shared_fs") ? c->shared_fs : c->no_edge_prefix, value);
+        return 1;
+    }
+    return 0;
+}
+
+/* The keys counted in bytes (sizes and a rate); as set_int_key. */
+static int set_bytes_key(struct pi_conf *c, const char *key, const char *value, char *err, size_t errsize)
+{
+    long long n;
+    if (!strcmp(key, "node_bytes_per_second_max")) {
         if (js_kv_int(value, 1000000, 1000000000000000LL, &n) < 0) {
             snprintf(err, errsize, "%s: \"%s\" is not a rate from 10^6 to 10^15 bytes per second", key, value);
             return -1;
@@ -146,34 +167,43 @@ int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err
             return -1;
         }
         c->max_profile_bytes = n;
-    } else if (!strcmp(key, "migrate") || !strcmp(key, "syslog") || !strcmp(key, "received")) {
-        int b = js_kv_bool(value);
-        if (b < 0) {
-            snprintf(err, errsize, "%s: \"%s\" is not yes or no", key, value);
+    } else
+        return 0;
+    return 1;
+}
+
+int pi_conf_set(struct pi_conf *c, const char *key, const char *value, char *err, size_t errsize)
+{
+    /* record_uid may name the account (www-data for a received spool): the same
+     * configuration file then serves hosts whose numbering differs */
+    if (!strcmp(key, "record_uid") && *value && strspn(value, "0123456789") != strlen(value)) {
+        const struct passwd *pw = getpwnam(value);
+        if (!pw) {
+            snprintf(err, errsize, "record_uid: \"%s\" is neither a uid nor a user name known here", value);
             return -1;
         }
-        if (!strcmp(key, "migrate"))
-            c->migrate = b;
-        else if (!strcmp(key, "received"))
-            c->received = b;
-        else
-            c->syslog = b;
-    } else if (!strcmp(key, "log_level")) {
+        c->record_uid = (int)pw->pw_uid;
+        return 0;
+    }
+    if (!strcmp(key, "log_level")) {
         int l = pi_log_level_parse(value);
         if (l < 0) {
             snprintf(err, errsize, "log_level: \"%s\" is not error, warn, info or debug", value);
             return -1;
         }
         c->log_level = l;
-    } else {
+        return 0;
+    }
+    int r = set_int_key(c, key, value, err, errsize);
+    if (r == 0)
+        r = set_text_or_bool_key(c, key, value, err, errsize);
+    if (r == 0)
+        r = set_bytes_key(c, key, value, err, errsize);
+    if (r == 0) {
         snprintf(err, errsize, "unknown key \"%s\"", key);
         return -1;
     }
-    if ((!strcmp(key, "db") || !strcmp(key, "spool")) && !*value) {
-        snprintf(err, errsize, "%s: must not be empty", key);
-        return -1;
-    }
-    return 0;
+    return r < 0 ? -1 : 0;
 }
 
 static int set_from_file(void *conf, const char *key, const char *value, char *why, size_t whysize)
