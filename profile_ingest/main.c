@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "conf.h"
+#include "kvconf.h"
 #include "ingest.h"
 #include "log.h"
 #include "metrics.h"
@@ -82,6 +83,11 @@ static int drop_root(const char *user)
 }
 
 /* ---- configuration ------------------------------------------------------------------- */
+static int set_override(void *conf, const char *key, const char *value, char *why, size_t whysize)
+{
+    return pi_conf_set(conf, key, value, why, whysize);
+}
+
 static int load_conf(struct ctx *c, struct pi_conf *out)
 {
     char err[1024];
@@ -92,18 +98,14 @@ static int load_conf(struct ctx *c, struct pi_conf *out)
             return -1;
         }
     }
+    /* --set key=value: one line of a configuration file, read by the same rules (blanks around
+     * the key and the value, comments) */
     for (int i = 0; i < c->noverrides; i++) {
-        char *kv = strdup(c->overrides[i]);
-        char *eq = strchr(kv, '=');
-        int bad = !eq;
-        if (eq) {
-            *eq = '\0';
-            bad = pi_conf_set(out, kv, eq + 1, err, sizeof err) < 0;
-        } else {
-            snprintf(err, sizeof err, "\"%s\" is not key=value", kv);
+        if (!strchr(c->overrides[i], '=')) {
+            pi_error("configuration: \"%s\" is not key=value", c->overrides[i]);
+            return -1;
         }
-        free(kv);
-        if (bad) {
+        if (js_kv_parse_text(c->overrides[i], "--set", set_override, out, err, sizeof err) < 0) {
             pi_error("configuration: %s", err);
             return -1;
         }
