@@ -58,15 +58,21 @@ is "$(contents jobscreen-compute | grep -c 'profile_ingest\|jobscreen.cgi\|\.la$
 is "$(grep -cE '^[EW]: ' "$work/lintian.txt")" 0 "lintian finds no error and no warning"
 grep -E '^[EW]: ' "$work/lintian.txt" | head -n 20 | while read -r l; do diag "$l"; done
 
-daemons() { echo $(( $(pgrep -c -x profile_ingest) + $(pgrep -c -x jobscreen-send) )); }
-running_before=$(daemons)
+# processes of the installed daemons (other test clusters on this machine run the build's)
+installed_daemons() {
+  local p n=0
+  for p in $(pgrep -x profile_ingest) $(pgrep -x jobscreen-send); do
+    case $(readlink "/proc/$p/exe" 2>/dev/null) in /usr/sbin/profile_ingest|/usr/sbin/jobscreen-send) n=$((n + 1)) ;; esac
+  done
+  echo "$n"
+}
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q $debs >>"$log" 2>&1
 ok $? "the packages install (apt-get install)"
 is "$(getent passwd jobscreen | cut -d: -f6,7)" "/var/lib/jobscreen:/usr/sbin/nologin" "the service account jobscreen exists, without a shell"
 is "$(stat -c '%U %a' /var/spool/jobscreen /var/lib/jobscreen /var/spool/jobscreen-received | tr '\n' ' ')" \
   "root 711 jobscreen 750 www-data 750 " "the spool is root's 0711, the state directory the account's, the received spool the web server's"
 enabled=$(find /etc/systemd/system -name 'profile_ingest*' -o -name 'jobscreen-*' 2>/dev/null | wc -l)
-is "$enabled|$(daemons)" "0|$running_before" "nothing is enabled or started by the install"
+is "$enabled|$(installed_daemons)" "0|0" "nothing is enabled or started by the install"
 is "$(dpkg-query -W -f='${Conffiles}' jobscreen-server | awk '{print $1}' | sort | tr '\n' ' ')" \
   "/etc/jobscreen/profile_ingest-received.conf /etc/jobscreen/profile_ingest.conf /etc/jobscreen/receive.conf " \
   "the configuration files are conffiles (an upgrade keeps the site's)"
