@@ -17,9 +17,10 @@
  * 10 bytes). Process p of a step-node has pid 1000 + p; the last KILLED of them were killed by
  * SIGKILL (end signal, signal 9, exit_code -1, missing "CPU time after the kill").
  *
- * Job and step records are built field by field from the tables of common/record_format.h,
- * profiles from the X-macro lists of common/profile_format.h: a field added there and unknown
- * here stops the generator with a message instead of writing a stale format. Each job's record
+ * Job and step records are built field by field from the tables of common/record_format.h (a
+ * field added there and unknown here stops the generator with a message), profiles member by
+ * member from the X-macro lists of common/profile_format.h (a member added there and unknown
+ * here stops the build, -Wswitch): never a stale format. Each job's record
  * is written after its steps, as at a job's end, so that an ingest running meanwhile never
  * takes a job before its last step record.
  *
