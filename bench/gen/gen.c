@@ -1293,7 +1293,7 @@ static int write_uniform_job(struct ctx *c, struct gjob *j, unsigned index, int6
         snprintf(step, sizeof step, "%u", s);
         for (unsigned ni = 0; ni < j->k; ni++) {
             node_name(p, node, sizeof node, j->nodes[ni]);
-            uint64_t cpu = (uint64_t)llround(1e6 * slow_factor(p, node));
+            uint64_t cpu = (uint64_t)llround((double)p->cpu_ns * slow_factor(p, node));
             pout_begin(&po, c, j, pfd, step, node);
             for (unsigned q = 0; q < p->ppn; q++) {
                 int killed = q + p->killed >= p->ppn;
@@ -1638,6 +1638,7 @@ void jsgen_defaults(struct jsgen_params *p, enum jsgen_shape shape)
     p->jobs = 1;
     p->steps = 1;
     p->slices = 1;
+    p->cpu_ns = 1000000;
     p->exe = "/gen/app";
 }
 

@@ -11,7 +11,7 @@
  * numbered steps on the same NODES nodes (or, spread, one node each in turn), PPN processes per
  * step and node, over the same SLICES slices; no batch step. Every value is a function of its
  * position: per process and slice k (k = 0..SLICES-1) posix_write_calls 1, posix_write_bytes
- * 1000 + k, cpu_ns 1000000 (times the node's slow factor); the kernel's counts are those writes
+ * 1000 + k, cpu_ns CPU_NS (1 ms unless told, times the node's slow factor); the kernel's counts are those writes
  * and, in the first slice, 10 bytes read in one call; each process writes FILES files
  * /gen/<job>/<step>/<node>.<process>.<i> (ext4, 100 bytes each) and reads /gen/input (nfs4,
  * 10 bytes). Process p of a step-node has pid 1000 + p; the last KILLED of them were killed by
@@ -70,6 +70,7 @@ struct jsgen_params {
     unsigned slices;         /* slices of every process */
     unsigned files;          /* files each process writes (at most JSGEN_MAX_FILES) */
     unsigned killed;         /* the last KILLED processes of each step-node were killed by SIGKILL */
+    uint64_t cpu_ns;         /* CPU time of a process in a slice */
     int spread;              /* 1: each job on one node, job i on node i mod NODES */
     const char *exe;         /* the processes' executable (the application is its base name) */
     struct jsgen_slow { const char *node; double factor; } slow[JSGEN_MAX_SLOW];

@@ -37,7 +37,7 @@ static void usage(FILE *f)
         "  -d, --duration-scale X multiply job durations by X (e.g. 0.1 for many short jobs)\n"
         "  -u, --users U          distinct users (default 50)\n"
         "      --big-array N      first, a workflow (tag bigarray) of an N-task job array and its gather job\n"
-        "Uniform (gen.h: per process and slice k one POSIX write of 1000 + k bytes and 1 ms of CPU):\n"
+        "Uniform (gen.h: per process and slice k one POSIX write of 1000 + k bytes and CPU time):\n"
         "      --jobs N           jobs (default 1), ids from --job-id-base\n"
         "      --steps N          numbered steps of each job (default 1)\n"
         "      --slices N         slices of each process (default 1)\n"
@@ -45,13 +45,14 @@ static void usage(FILE *f)
         "      --killed K         the last K processes of each step-node were killed by SIGKILL\n"
         "      --spread           each job on one node, job i on node i mod NODES\n"
         "      --exe PATH         the processes' executable (default /gen/app)\n"
+        "      --cpu-ns NS        CPU time of a process in a slice (default 1000000)\n"
         "      --slow NODE=X      processes on NODE use X times the CPU time (repeatable)\n",
         JSGEN_MAX_FILES);
 }
 
 enum {
     O_UID = 256, O_UIDBASE, O_GID, O_USER, O_NOCHOWN, O_BUNDLE, O_START, O_SLICE, O_BASE, O_CLUSTER, O_PREFIX, O_BIG,
-    O_UNIFORM, O_JOBS, O_STEPS, O_SLICES, O_FILES, O_KILLED, O_SPREAD, O_EXE, O_SLOW
+    O_UNIFORM, O_JOBS, O_STEPS, O_SLICES, O_FILES, O_KILLED, O_SPREAD, O_EXE, O_SLOW, O_CPU
 };
 static const struct option opts[] = {
     { "out", required_argument, 0, 'o' }, { "nodes", required_argument, 0, 'n' },
@@ -69,7 +70,7 @@ static const struct option opts[] = {
     { "steps", required_argument, 0, O_STEPS }, { "slices", required_argument, 0, O_SLICES },
     { "files", required_argument, 0, O_FILES }, { "killed", required_argument, 0, O_KILLED },
     { "spread", no_argument, 0, O_SPREAD }, { "exe", required_argument, 0, O_EXE },
-    { "slow", required_argument, 0, O_SLOW },
+    { "slow", required_argument, 0, O_SLOW }, { "cpu-ns", required_argument, 0, O_CPU },
     { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 };
 static const char shortopts[] = "o:n:H:p:s:j:d:u:h";
@@ -131,6 +132,7 @@ int main(int argc, char **argv)
         case O_KILLED: p.killed = count_arg(optarg, "--killed"); uniform_only = 1; break;
         case O_SPREAD: p.spread = 1; uniform_only = 1; break;
         case O_EXE: p.exe = optarg; uniform_only = 1; break;
+        case O_CPU: p.cpu_ns = strtoull(optarg, NULL, 10); uniform_only = 1; break;
         case O_SLOW: {
             char *eq = strrchr(optarg, '=');
             char *end = NULL;

@@ -14,9 +14,9 @@ need_cluster
 plan 11
 work=$(mktemp -d "$JS_CLUSTER_DIR/reports74.XXXXXX"); spool=$work/spool
 mkdir "$spool"; chmod 711 "$spool"
-steps() { # steps FIRST JOBS OPTION...: uniform jobs of jsalice's, 10 slices each
+steps() { # steps FIRST JOBS OPTION...: uniform jobs of jsalice's, each process computing 1 s a slice for 10 slices
   local first=$1 jobs=$2; shift 2
-  "$JS_TOP_BUILDDIR/bench/gen/jsgen" --uniform --out "$spool" --job-id-base "$first" --jobs "$jobs" --slices 10 \
+  "$JS_TOP_BUILDDIR/bench/gen/jsgen" --uniform --out "$spool" --job-id-base "$first" --jobs "$jobs" --slices 10 --cpu-ns 1000000000 \
     --uid "$(id -u jsalice)" --gid "$(id -g jsalice)" --user jsalice --cluster anomaly "$@" >/dev/null
 }
 steps 900 4 --nodes 3 --node-prefix na --exe /usr/bin/solver --slow na3=2
