@@ -231,9 +231,12 @@ struct gjob {
 };
 
 /* A node's number in its name: cluster shape a 5-digit index from 0, uniform a number from 1. */
-static int node_number(const struct jsgen_params *p, char *buf, size_t size, unsigned index)
+static void node_number(const struct jsgen_params *p, char *buf, size_t size, unsigned index)
 {
-    return p->shape == JSGEN_UNIFORM ? snprintf(buf, size, "%u", index + 1) : snprintf(buf, size, "%05u", index);
+    if (p->shape == JSGEN_UNIFORM)
+        snprintf(buf, size, "%u", index + 1);
+    else
+        snprintf(buf, size, "%05u", index);
 }
 
 static void node_name(const struct jsgen_params *p, char *buf, size_t size, unsigned index)
@@ -248,7 +251,7 @@ static void job_node_list(const struct gjob *j, char *buf, size_t size, const st
     /* a Slurm host list, one range per run of consecutive indices */
     size_t n = 0;
     unsigned sorted[MAX_NODES_PER_JOB];
-    char a[16], b[16];
+    char first[16], last[16];
     memcpy(sorted, j->nodes, j->k * sizeof *sorted);
     for (unsigned x = 1; x < j->k; x++)
         for (unsigned y = x; y > 0 && sorted[y - 1] > sorted[y]; y--) {
@@ -265,12 +268,12 @@ static void job_node_list(const struct gjob *j, char *buf, size_t size, const st
         unsigned e = i;
         while (e + 1 < j->k && sorted[e + 1] == sorted[e] + 1)
             e++;
-        node_number(p, a, sizeof a, sorted[i]);
-        node_number(p, b, sizeof b, sorted[e]);
+        node_number(p, first, sizeof first, sorted[i]);
+        node_number(p, last, sizeof last, sorted[e]);
         if (e == i)
-            n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? "," : "", a);
+            n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? "," : "", first);
         else
-            n += (size_t)snprintf(buf + n, size - n, "%s%s-%s", i ? "," : "", a, b);
+            n += (size_t)snprintf(buf + n, size - n, "%s%s-%s", i ? "," : "", first, last);
         i = e + 1;
     }
     if (n < size)
@@ -1744,8 +1747,12 @@ out:
 
 void jsgen_print_summary(FILE *f, const struct jsgen_params *p, const struct jsgen_summary *s)
 {
-    fprintf(f, "nodes: %u\nhours: %g\nslice_seconds: %u\nppn: %u\nseed: %" PRIu64 "\n", p->nodes, p->hours, p->slice_s,
-            p->ppn, p->seed);
+    if (p->shape == JSGEN_UNIFORM)
+        fprintf(f, "shape: uniform\nnodes: %u\nslices: %u\nslice_seconds: %u\nppn: %u\n", p->nodes, p->slices, p->slice_s,
+                p->ppn);
+    else
+        fprintf(f, "shape: cluster\nnodes: %u\nhours: %g\nslice_seconds: %u\nppn: %u\nseed: %" PRIu64 "\n", p->nodes,
+                p->hours, p->slice_s, p->ppn, p->seed);
     fprintf(f, "jobs: %" PRIu64 "\nworkflows: %" PRIu64 "\nsingles: %" PRIu64 "\nchains: %" PRIu64 "\npipelines: %" PRIu64
                "\narrays: %" PRIu64 "\n",
             s->jobs, s->workflows, s->singles, s->chains, s->pipelines, s->arrays);
