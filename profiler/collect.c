@@ -119,13 +119,6 @@ static void kv_u(struct js_out *o, const char *k, uint64_t v)
     js_out_u64(o, v);
 }
 
-static void kv_i(struct js_out *o, const char *k, int64_t v)
-{
-    comma(o);
-    js_out_key(o, k);
-    js_out_i64(o, v);
-}
-
 static void kv_s(struct js_out *o, const char *k, const char *v, size_t max)
 {
     comma(o);
@@ -362,12 +355,6 @@ static struct runtime runtime_share(const struct rec *r, const uint64_t *t, uint
     return rt;
 }
 
-static void comma_key(struct js_out *o, const char *k)
-{
-    comma(o);
-    js_out_key(o, k);
-}
-
 /* inherited over fork and untouched by this image */
 static int untouched(const struct js_file *f)
 {
@@ -375,87 +362,304 @@ static int untouched(const struct js_file *f)
            f->lower_write_bytes == 0 && f->mapped_bytes == 0;
 }
 
-static void write_files(struct js_out *o, const struct rec *r, const struct mount *mounts, size_t nm)
+/*
+ * The writer follows the lists of common/profile_format.h: each object's members are emitted by
+ * iterating its list, and a switch over the list's enum gives each member its value. A member
+ * added to a list has no case in its switch: -Wswitch (an error with --enable-werror) names the
+ * switch where its value must come from. No switch has a default, so that this holds.
+ */
+#define JS_NAME5(id, name, type, unit, desc) name,
+#define JS_NAME3(id, name, desc) name,
+
+enum profile_member {
+#define JS_X(id, name, type, unit, desc) PM_##id,
+    JS_PROFILE_FIELDS(JS_X)
+#undef JS_X
+};
+static const char *const profile_member_names[] = { JS_PROFILE_FIELDS(JS_NAME5) };
+
+enum runtime_member {
+#define JS_X(id, name, desc) RM_##id,
+    JS_PROFILE_RUNTIME_FIELDS(JS_X)
+#undef JS_X
+};
+static const char *const runtime_member_names[] = { JS_PROFILE_RUNTIME_FIELDS(JS_NAME3) };
+
+enum file_member {
+#define JS_X(id, name, type, unit, desc) FM_##id,
+    JS_PROFILE_FILE_FIELDS(JS_X)
+#undef JS_X
+};
+static const char *const file_member_names[] = { JS_PROFILE_FILE_FIELDS(JS_NAME5) };
+
+enum tree_member {
+#define JS_X(id, name, type, unit, desc) TM_##id,
+    JS_PROFILE_TREE_FIELDS(JS_X)
+#undef JS_X
+};
+static const char *const tree_member_names[] = { JS_PROFILE_TREE_FIELDS(JS_NAME5) };
+
+enum rename_member {
+#define JS_X(id, name, type, unit, desc) NM_##id,
+    JS_PROFILE_RENAME_FIELDS(JS_X)
+#undef JS_X
+};
+static const char *const rename_member_names[] = { JS_PROFILE_RENAME_FIELDS(JS_NAME5) };
+
+#define JS_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* What the members of one profile are made of: its record, and what write_profile derived. */
+struct profile_values {
+    struct js_out *o;
+    const struct rec *r;
+    const uint64_t *t;         /* JS_M_COUNT totals, times converted to ns */
+    uint64_t wall;
+    struct runtime rt;
+    const struct mount *mounts;
+    size_t nm;
+};
+
+/* Opens an object or array member: "," between members. */
+static void member_key(struct js_out *o, const char *name, int index)
 {
-    comma_key(o, "files");
-    js_out_raw(o, "[", 1);
+    if (index)
+        comma(o);
+    js_out_key(o, name);
+}
+
+static void write_file(const struct profile_values *v, const struct js_file *f)
+{
+    struct js_out *o = v->o;
+    const char *path = f->resolved ? f->resolved : f->path;
+    const struct mount *m = mount_of(path, v->mounts, v->nm);
+    js_out_raw(o, "{", 1);
+    for (size_t i = 0; i < JS_COUNT_OF(file_member_names); i++) {
+        member_key(o, file_member_names[i], (int)i);
+        switch ((enum file_member)i) {
+        case FM_PATH: js_out_str(o, path, JS_PROFILE_MAX_PATH); break;
+        case FM_OPENED_AS: js_out_str(o, f->resolved ? f->path : "", JS_PROFILE_MAX_PATH); break;
+        case FM_LAYER: js_out_str(o, js_layer_names[f->layer], 16); break;
+        case FM_DEV: js_out_u64(o, f->dev); break;
+        case FM_INO: js_out_u64(o, f->ino); break;
+        case FM_MOUNT: js_out_str(o, m ? m->dir : "", JS_PROFILE_MAX_PATH); break;
+        case FM_FSTYPE: js_out_str(o, m ? m->fstype : "", 256); break;
+        case FM_OPEN_MODE: js_out_str(o, mode_str(f->open_mode & JS_MODE_R, f->open_mode & JS_MODE_W), 4); break;
+        case FM_USED_MODE:
+            js_out_str(o, mode_str(f->read_calls || f->lower_read_bytes, f->write_calls || f->lower_write_bytes), 4);
+            break;
+        case FM_OPENS: js_out_u64(o, f->opens); break;
+        case FM_READ_CALLS: js_out_u64(o, f->read_calls); break;
+        case FM_READ_BYTES: js_out_u64(o, f->read_bytes); break;
+        case FM_WRITE_CALLS: js_out_u64(o, f->write_calls); break;
+        case FM_WRITE_BYTES: js_out_u64(o, f->write_bytes); break;
+        case FM_LOWER_READ_BYTES: js_out_u64(o, f->lower_read_bytes); break;
+        case FM_LOWER_WRITE_BYTES: js_out_u64(o, f->lower_write_bytes); break;
+        case FM_MAPPED_BYTES: js_out_u64(o, f->mapped_bytes); break;
+        case FM_FIRST_OPEN_NS: js_out_u64(o, f->first_open_ns); break;
+        case FM_LAST_CLOSE_NS: /* still open at the end: the end */
+            js_out_u64(o, (f->open_count > 0 || f->last_close_ns == 0) ? v->r->end_ns : f->last_close_ns);
+            break;
+        }
+    }
+    js_out_raw(o, "}", 1);
+}
+
+static void write_tree(struct js_out *o, const struct js_file *f)
+{
+    js_out_raw(o, "{", 1);
+    for (size_t i = 0; i < JS_COUNT_OF(tree_member_names); i++) {
+        member_key(o, tree_member_names[i], (int)i);
+        switch ((enum tree_member)i) {
+        case TM_PATH: js_out_str(o, f->path, JS_PROFILE_MAX_PATH); break;
+        case TM_OPENS: js_out_u64(o, f->opens); break;
+        case TM_READ_BYTES: js_out_u64(o, f->read_bytes); break;
+        case TM_WRITE_BYTES: js_out_u64(o, f->write_bytes); break;
+        }
+    }
+    js_out_raw(o, "}", 1);
+}
+
+static void write_rename(const struct profile_values *v, const struct js_rename *rn)
+{
+    struct js_out *o = v->o;
+    const struct mount *m = mount_of(rn->to, v->mounts, v->nm);
+    js_out_raw(o, "{", 1);
+    for (size_t i = 0; i < JS_COUNT_OF(rename_member_names); i++) {
+        member_key(o, rename_member_names[i], (int)i);
+        switch ((enum rename_member)i) {
+        case NM_FROM: js_out_str(o, rn->from, JS_PROFILE_MAX_PATH); break;
+        case NM_TO: js_out_str(o, rn->to, JS_PROFILE_MAX_PATH); break;
+        case NM_FSTYPE: js_out_str(o, m ? m->fstype : "", 256); break;
+        case NM_NS: js_out_u64(o, rn->ns); break;
+        }
+    }
+    js_out_raw(o, "}", 1);
+}
+
+static void write_runtime(const struct profile_values *v)
+{
+    struct js_out *o = v->o;
+    js_out_raw(o, "{", 1);
+    for (size_t i = 0; i < JS_COUNT_OF(runtime_member_names); i++) {
+        member_key(o, runtime_member_names[i], (int)i);
+        switch ((enum runtime_member)i) {
+        case RM_IO_POSIX_NS: js_out_u64(o, v->t[JS_M_POSIX_NS]); break;
+        case RM_IO_STDIO_NS: js_out_u64(o, v->t[JS_M_STDIO_NS]); break;
+        case RM_IO_MPIIO_NS: js_out_u64(o, v->t[JS_M_MPIIO_NS]); break;
+        case RM_MPI_P2P_NS: js_out_u64(o, v->t[JS_M_MPI_P2P_NS]); break;
+        case RM_MPI_COLL_NS: js_out_u64(o, v->t[JS_M_MPI_COLL_NS]); break;
+        case RM_MPI_SETUP_NS: js_out_u64(o, v->rt.mpi_setup_ns); break;
+        case RM_COMPUTE_NS: js_out_u64(o, v->rt.compute_ns); break;
+        case RM_CPU_WAIT_NS: js_out_u64(o, v->rt.cpu_wait_ns); break;
+        case RM_IDLE_NS: js_out_u64(o, v->rt.idle_ns); break;
+        }
+    }
+    js_out_raw(o, "}", 1);
+}
+
+/* The value of one top-level member. */
+static void write_member(const struct profile_values *v, enum profile_member id)
+{
+    struct js_out *o = v->o;
+    const struct rec *r = v->r;
+    const struct js_global *g = r->g;
     int first = 1;
-    for (unsigned i = 0; i < r->g->nfiles; i++) {
-        const struct js_file *f = &r->files[i];
-        if (f->path == NULL || f->layer == JS_LAYER_TREE || untouched(f))
-            continue;
-        const char *path = f->resolved ? f->resolved : f->path;
-        const struct mount *m = mount_of(path, mounts, nm);
-        if (!first)
-            comma(o);
-        first = 0;
+    switch (id) {
+    case PM_FORMAT: js_out_str(o, JS_PROFILE_FORMAT_NAME, 64); break;
+    case PM_VERSION: js_out_u64(o, JS_PROFILE_VERSION); break;
+    case PM_CLUSTER: js_out_str(o, g->cluster, sizeof g->cluster); break;
+    case PM_JOB_ID: js_out_u64(o, g->job_id); break;
+    case PM_STEP: js_out_str(o, g->step, sizeof g->step); break;
+    case PM_NODE: js_out_str(o, g->node, sizeof g->node); break;
+    case PM_TASK_ID: js_out_i64(o, g->task_id); break;
+    case PM_HOSTNAME: js_out_str(o, g->hostname, sizeof g->hostname); break;
+    case PM_PID: js_out_u64(o, (uint64_t)(uint32_t)g->pid); break;
+    case PM_PPID: js_out_u64(o, (uint64_t)(uint32_t)g->ppid); break;
+    case PM_UID: js_out_u64(o, g->uid); break;
+    case PM_ORIGIN: js_out_str(o, g->origin, sizeof g->origin); break;
+    case PM_END: js_out_str(o, r->end, sizeof r->end); break;
+    case PM_EXIT_CODE: js_out_i64(o, r->exit_code); break;
+    case PM_SIGNAL: js_out_i64(o, r->signal); break;
+    case PM_EXE: js_out_str(o, g->exe, sizeof g->exe); break;
+    case PM_ARGS: js_out_str(o, g->args, sizeof g->args); break;
+    case PM_SLICE_SECONDS: js_out_u64(o, (uint64_t)g->slice_seconds); break;
+    case PM_START_NS: js_out_u64(o, g->start_ns); break;
+    case PM_END_NS: js_out_u64(o, r->end_ns); break;
+    case PM_MPI_RANK: js_out_i64(o, g->mpi_rank); break;
+    case PM_MPI_SIZE: js_out_i64(o, g->mpi_size); break;
+    case PM_THREADS_PEAK: js_out_u64(o, g->threads_peak); break;
+    case PM_THREADS_SEEN: js_out_u64(o, g->threads_seen); break;
+    case PM_WALL_NS: js_out_u64(o, v->wall); break;
+    case PM_CPU_USER_NS: js_out_u64(o, r->cpu_user_ns); break;
+    case PM_CPU_SYS_NS: js_out_u64(o, r->cpu_sys_ns); break;
+    case PM_MAX_RSS_KIB: js_out_u64(o, r->max_rss_kib); break;
+    case PM_KERNEL_IO: /* empty when unknown */
         js_out_raw(o, "{", 1);
-        js_out_key(o, "path");
-        js_out_str(o, path, JS_PROFILE_MAX_PATH);
-        kv_s(o, "opened_as", f->resolved ? f->path : "", JS_PROFILE_MAX_PATH);
-        kv_s(o, "layer", js_layer_names[f->layer], 16);
-        kv_u(o, "dev", f->dev);
-        kv_u(o, "ino", f->ino);
-        kv_s(o, "mount", m ? m->dir : "", JS_PROFILE_MAX_PATH);
-        kv_s(o, "fstype", m ? m->fstype : "", 256);
-        kv_s(o, "open_mode", mode_str(f->open_mode & JS_MODE_R, f->open_mode & JS_MODE_W), 4);
-        kv_s(o, "used_mode", mode_str(f->read_calls || f->lower_read_bytes, f->write_calls || f->lower_write_bytes), 4);
-        kv_u(o, "opens", f->opens);
-        kv_u(o, "read_calls", f->read_calls);
-        kv_u(o, "read_bytes", f->read_bytes);
-        kv_u(o, "write_calls", f->write_calls);
-        kv_u(o, "write_bytes", f->write_bytes);
-        kv_u(o, "lower_read_bytes", f->lower_read_bytes);
-        kv_u(o, "lower_write_bytes", f->lower_write_bytes);
-        kv_u(o, "mapped_bytes", f->mapped_bytes);
-        kv_u(o, "first_open_ns", f->first_open_ns);
-        kv_u(o, "last_close_ns", (f->open_count > 0 || f->last_close_ns == 0) ? r->end_ns : f->last_close_ns);
+        for (int k = 0; k < JS_KIO_COUNT && r->kc_known; k++) {
+            member_key(o, kernel_io_names[k], k);
+            js_out_u64(o, r->kc[k]);
+        }
         js_out_raw(o, "}", 1);
-    }
-    js_out_raw(o, "]", 1);
-    kv_u(o, "files_dropped", r->g->files_dropped);
-
-    comma_key(o, "trees");
-    js_out_raw(o, "[", 1);
-    first = 1;
-    for (unsigned i = 0; i < r->g->nfiles; i++) {
-        const struct js_file *f = &r->files[i];
-        if (f->path == NULL || f->layer != JS_LAYER_TREE || untouched(f))
-            continue;
-        if (!first)
-            comma(o);
-        first = 0;
+        break;
+    case PM_RUNTIME: write_runtime(v); break;
+    case PM_TOTALS:
         js_out_raw(o, "{", 1);
-        js_out_key(o, "path");
-        js_out_str(o, f->path, JS_PROFILE_MAX_PATH);
-        kv_u(o, "opens", f->opens);
-        kv_u(o, "read_bytes", f->read_bytes);
-        kv_u(o, "write_bytes", f->write_bytes);
+        for (int m = 0; m < JS_M_COUNT; m++) {
+            member_key(o, js_profile_metrics[m].name, m);
+            js_out_u64(o, v->t[m]);
+        }
         js_out_raw(o, "}", 1);
-    }
-    js_out_raw(o, "]", 1);
-
-    comma_key(o, "renames");
-    js_out_raw(o, "[", 1);
-    first = 1;
-    for (unsigned i = 0; i < r->g->nrenames; i++) {
-        const struct js_rename *rn = &r->g->renames[i];
-        if (rn->from == NULL || rn->to == NULL)
-            continue;
-        if (!first)
-            comma(o);
-        first = 0;
+        break;
+    case PM_MPI_COLLECTIVES: /* only the kinds used */
         js_out_raw(o, "{", 1);
-        const struct mount *m = mount_of(rn->to, mounts, nm);
-        js_out_key(o, "from");
-        js_out_str(o, rn->from, JS_PROFILE_MAX_PATH);
-        kv_s(o, "to", rn->to, JS_PROFILE_MAX_PATH);
-        kv_s(o, "fstype", m ? m->fstype : "", 256);
-        kv_u(o, "ns", rn->ns);
+        for (int k = 0; k < JS_COLL_COUNT; k++) {
+            if (g->coll[k][0] == 0)
+                continue;
+            member_key(o, js_profile_coll_kinds[k], !first);
+            first = 0;
+            js_out_raw(o, "{", 1);
+            js_out_key(o, "calls");
+            js_out_u64(o, g->coll[k][0]);
+            kv_u(o, "bytes", g->coll[k][1]);
+            kv_u(o, "ns", tick_ns(r, g->coll[k][2]));
+            js_out_raw(o, "}", 1);
+        }
         js_out_raw(o, "}", 1);
+        break;
+    case PM_SLICE_METRICS:
+        js_out_raw(o, "[", 1);
+        for (int m = 0; m < JS_SLICE_COLS; m++) {
+            if (m)
+                comma(o);
+            js_out_str(o, js_profile_slice_cols[m].name, 64);
+        }
+        js_out_raw(o, "]", 1);
+        break;
+    case PM_SLICES: {
+        struct js_slices_iter it;
+        int64_t s;
+        uint64_t vec[JS_SLICE_COLS];
+        js_out_raw(o, "[", 1);
+        js_slices_iter_init(&it, &g->slices);
+        while (js_slices_next(&it, &s, vec)) {
+            if (!first)
+                comma(o);
+            first = 0;
+            js_out_raw(o, "[", 1);
+            js_out_i64(o, s);
+            for (int m = 0; m < JS_SLICE_COLS; m++) {
+                comma(o);
+                js_out_u64(o, m < JS_M_COUNT && is_time(m) ? tick_ns(r, vec[m]) : vec[m]);
+            }
+            js_out_raw(o, "]", 1);
+        }
+        js_out_raw(o, "]", 1);
+        break;
     }
-    js_out_raw(o, "]", 1);
-    kv_u(o, "renames_dropped", r->g->renames_dropped);
+    case PM_SLICES_TRUNCATED: js_out_lit(o, g->slices.truncated ? "true" : "false"); break;
+    case PM_FILES:
+        js_out_raw(o, "[", 1);
+        for (unsigned i = 0; i < g->nfiles; i++) {
+            const struct js_file *f = &r->files[i];
+            if (f->path == NULL || f->layer == JS_LAYER_TREE || untouched(f))
+                continue;
+            if (!first)
+                comma(o);
+            first = 0;
+            write_file(v, f);
+        }
+        js_out_raw(o, "]", 1);
+        break;
+    case PM_FILES_DROPPED: js_out_u64(o, g->files_dropped); break;
+    case PM_TREES:
+        js_out_raw(o, "[", 1);
+        for (unsigned i = 0; i < g->nfiles; i++) {
+            const struct js_file *f = &r->files[i];
+            if (f->path == NULL || f->layer != JS_LAYER_TREE || untouched(f))
+                continue;
+            if (!first)
+                comma(o);
+            first = 0;
+            write_tree(o, f);
+        }
+        js_out_raw(o, "]", 1);
+        break;
+    case PM_RENAMES:
+        js_out_raw(o, "[", 1);
+        for (unsigned i = 0; i < g->nrenames; i++) {
+            const struct js_rename *rn = &g->renames[i];
+            if (rn->from == NULL || rn->to == NULL)
+                continue;
+            if (!first)
+                comma(o);
+            first = 0;
+            write_rename(v, rn);
+        }
+        js_out_raw(o, "]", 1);
+        break;
+    case PM_RENAMES_DROPPED: js_out_u64(o, g->renames_dropped); break;
+    case PM_MISSING: js_out_str(o, r->missing, sizeof r->missing); break;
+    }
 }
 
 static void write_profile(struct js_out *o, struct rec *r, const struct mount *mounts, size_t nm)
@@ -477,123 +681,14 @@ static void write_profile(struct js_out *o, struct rec *r, const struct mount *m
     for (int m = 0; m < JS_M_COUNT; m++)
         t[m] = is_time(m) ? slice_ns[m] + tick_ns(r, r->totals[m] > slice_ticks[m] ? r->totals[m] - slice_ticks[m] : 0)
                           : r->totals[m];
+    struct profile_values v = { o, r, t, r->end_ns > g->start_ns ? r->end_ns - g->start_ns : 0, {0, 0, 0, 0}, mounts, nm };
+    v.rt = runtime_share(r, t, v.wall);
 
     js_out_raw(o, "{", 1);
-    js_out_key(o, "format");
-    js_out_str(o, JS_PROFILE_FORMAT_NAME, 64);
-    kv_u(o, "version", JS_PROFILE_VERSION);
-    kv_s(o, "cluster", g->cluster, sizeof g->cluster);
-    kv_u(o, "job_id", g->job_id);
-    kv_s(o, "step", g->step, sizeof g->step);
-    kv_s(o, "node", g->node, sizeof g->node);
-    kv_i(o, "task_id", g->task_id);
-    kv_s(o, "hostname", g->hostname, sizeof g->hostname);
-    kv_u(o, "pid", (uint64_t)(uint32_t)g->pid);
-    kv_u(o, "ppid", (uint64_t)(uint32_t)g->ppid);
-    kv_u(o, "uid", g->uid);
-    kv_s(o, "origin", g->origin, sizeof g->origin);
-    kv_s(o, "end", r->end, sizeof r->end);
-    kv_i(o, "exit_code", r->exit_code);
-    kv_i(o, "signal", r->signal);
-    kv_s(o, "exe", g->exe, sizeof g->exe);
-    kv_s(o, "args", g->args, sizeof g->args);
-    kv_u(o, "slice_seconds", (uint64_t)g->slice_seconds);
-    kv_u(o, "start_ns", g->start_ns);
-    kv_u(o, "end_ns", r->end_ns);
-    kv_i(o, "mpi_rank", g->mpi_rank);
-    kv_i(o, "mpi_size", g->mpi_size);
-    kv_u(o, "threads_peak", g->threads_peak);
-    kv_u(o, "threads_seen", g->threads_seen);
-    uint64_t wall = r->end_ns > g->start_ns ? r->end_ns - g->start_ns : 0;
-    kv_u(o, "wall_ns", wall);
-    kv_u(o, "cpu_user_ns", r->cpu_user_ns);
-    kv_u(o, "cpu_sys_ns", r->cpu_sys_ns);
-    kv_u(o, "max_rss_kib", r->max_rss_kib);
-
-    comma_key(o, "kernel_io");
-    js_out_raw(o, "{", 1);
-    for (int k = 0; k < JS_KIO_COUNT && r->kc_known; k++) {
-        if (k)
-            comma(o);
-        js_out_key(o, kernel_io_names[k]);
-        js_out_u64(o, r->kc[k]);
+    for (size_t i = 0; i < JS_COUNT_OF(profile_member_names); i++) {
+        member_key(o, profile_member_names[i], (int)i);
+        write_member(&v, (enum profile_member)i);
     }
-    js_out_raw(o, "}", 1);
-
-    struct runtime rt = runtime_share(r, t, wall);
-    comma_key(o, "runtime");
-    js_out_raw(o, "{", 1);
-    js_out_key(o, "io_posix_ns");
-    js_out_u64(o, t[JS_M_POSIX_NS]);
-    kv_u(o, "io_stdio_ns", t[JS_M_STDIO_NS]);
-    kv_u(o, "io_mpiio_ns", t[JS_M_MPIIO_NS]);
-    kv_u(o, "mpi_p2p_ns", t[JS_M_MPI_P2P_NS]);
-    kv_u(o, "mpi_coll_ns", t[JS_M_MPI_COLL_NS]);
-    kv_u(o, "mpi_setup_ns", rt.mpi_setup_ns);
-    kv_u(o, "compute_ns", rt.compute_ns);
-    kv_u(o, "cpu_wait_ns", rt.cpu_wait_ns);
-    kv_u(o, "idle_ns", rt.idle_ns);
-    js_out_raw(o, "}", 1);
-
-    comma_key(o, "totals");
-    js_out_raw(o, "{", 1);
-    for (int m = 0; m < JS_M_COUNT; m++) {
-        if (m)
-            comma(o);
-        js_out_key(o, js_profile_metrics[m].name);
-        js_out_u64(o, t[m]);
-    }
-    js_out_raw(o, "}", 1);
-
-    comma_key(o, "mpi_collectives");
-    js_out_raw(o, "{", 1);
-    int first = 1;
-    for (int k = 0; k < JS_COLL_COUNT; k++) {
-        if (g->coll[k][0] == 0)
-            continue;
-        if (!first)
-            comma(o);
-        first = 0;
-        js_out_key(o, js_profile_coll_kinds[k]);
-        js_out_raw(o, "{", 1);
-        js_out_key(o, "calls");
-        js_out_u64(o, g->coll[k][0]);
-        kv_u(o, "bytes", g->coll[k][1]);
-        kv_u(o, "ns", tick_ns(r, g->coll[k][2]));
-        js_out_raw(o, "}", 1);
-    }
-    js_out_raw(o, "}", 1);
-
-    comma_key(o, "slice_metrics");
-    js_out_raw(o, "[", 1);
-    for (int m = 0; m < JS_SLICE_COLS; m++) {
-        if (m)
-            comma(o);
-        js_out_str(o, js_profile_slice_cols[m].name, 64);
-    }
-    js_out_raw(o, "]", 1);
-
-    comma_key(o, "slices");
-    js_out_raw(o, "[", 1);
-    js_slices_iter_init(&it, &g->slices);
-    first = 1;
-    while (js_slices_next(&it, &s, vec)) {
-        if (!first)
-            comma(o);
-        first = 0;
-        js_out_raw(o, "[", 1);
-        js_out_i64(o, s);
-        for (int m = 0; m < JS_SLICE_COLS; m++) {
-            comma(o);
-            js_out_u64(o, m < JS_M_COUNT && is_time(m) ? tick_ns(r, vec[m]) : vec[m]);
-        }
-        js_out_raw(o, "]", 1);
-    }
-    js_out_raw(o, "]", 1);
-    comma_key(o, "slices_truncated");
-    js_out_lit(o, g->slices.truncated ? "true" : "false");
-    write_files(o, r, mounts, nm);
-    kv_s(o, "missing", r->missing, sizeof r->missing);
     js_out_raw(o, "}\n", 2);
 }
 

@@ -1,4 +1,4 @@
-/* jsgen: a synthetic cluster written as a real spool.  See gen.h and docs/performance.md. */
+/* jsgen: synthetic spools, of a cluster or uniform.  See gen.h and docs/benchmarks.md. */
 #include "config.h"
 
 #include "gen.h"
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NS 1000000000LL
@@ -153,7 +154,7 @@ struct ctx {
     uint32_t next_job;
     int spool_fd;
     struct buf b;
-    json_t *cluster_name;
+    uint64_t *pids;       /* scratch: the pids of a step-node's processes, ppn of them */
 };
 
 static int write_at(struct ctx *c, int dirfd, const char *name, const char *data, size_t len, mode_t mode, long uid, long gid)
@@ -207,7 +208,7 @@ struct gjob {
     unsigned nodes[MAX_NODES_PER_JOB];
     int64_t submit_ns, start_ns, end_ns;
     unsigned user;
-    long uid;
+    long uid, gid;
     char user_name[32];
     unsigned app;
     enum kind kind;
@@ -223,36 +224,56 @@ struct gjob {
     char output[200];
     uint64_t out_bytes;
     unsigned nsteps;
+    unsigned ppn;       /* processes per node of a numbered step */
     unsigned threads;
     int failed;
     char script[160];
 };
 
-static void job_node_list(const struct gjob *j, char *buf, size_t size, const char *prefix)
+/* A node's number in its name: cluster shape a 5-digit index from 0, uniform a number from 1. */
+static void node_number(const struct jsgen_params *p, char *buf, size_t size, unsigned index)
+{
+    if (p->shape == JSGEN_UNIFORM)
+        snprintf(buf, size, "%u", index + 1);
+    else
+        snprintf(buf, size, "%05u", index);
+}
+
+static void node_name(const struct jsgen_params *p, char *buf, size_t size, unsigned index)
+{
+    char num[16];
+    node_number(p, num, sizeof num, index);
+    snprintf(buf, size, "%s%s", p->node_prefix, num);
+}
+
+static void job_node_list(const struct gjob *j, char *buf, size_t size, const struct jsgen_params *p)
 {
     /* a Slurm host list, one range per run of consecutive indices */
     size_t n = 0;
     unsigned sorted[MAX_NODES_PER_JOB];
+    char first[16], last[16];
     memcpy(sorted, j->nodes, j->k * sizeof *sorted);
-    for (unsigned a = 1; a < j->k; a++)
-        for (unsigned b2 = a; b2 > 0 && sorted[b2 - 1] > sorted[b2]; b2--) {
-            unsigned t = sorted[b2];
-            sorted[b2] = sorted[b2 - 1];
-            sorted[b2 - 1] = t;
+    for (unsigned x = 1; x < j->k; x++)
+        for (unsigned y = x; y > 0 && sorted[y - 1] > sorted[y]; y--) {
+            unsigned t = sorted[y];
+            sorted[y] = sorted[y - 1];
+            sorted[y - 1] = t;
         }
     if (j->k == 1) {
-        snprintf(buf, size, "%s%05u", prefix, sorted[0]);
+        node_name(p, buf, size, sorted[0]);
         return;
     }
-    n += (size_t)snprintf(buf + n, size - n, "%s[", prefix);
+    n += (size_t)snprintf(buf + n, size - n, "%s[", p->node_prefix);
     for (unsigned i = 0; i < j->k && n < size;) {
         unsigned e = i;
         while (e + 1 < j->k && sorted[e + 1] == sorted[e] + 1)
             e++;
+        node_number(p, first, sizeof first, sorted[i]);
+        node_number(p, last, sizeof last, sorted[e]);
         if (e == i)
-            n += (size_t)snprintf(buf + n, size - n, "%s%05u", i ? "," : "", sorted[i]);
+            n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? "," : "", first);
         else
-            n += (size_t)snprintf(buf + n, size - n, "%s%05u-%05u", i ? "," : "", sorted[i], sorted[e]);
+            n += (size_t)snprintf(buf + n, size - n, "%s%s-%s", i ? "," : "", first, last);
         i = e + 1;
     }
     if (n < size)
@@ -318,7 +339,7 @@ static json_t *job_field(const char *name, const void *arg)
     if (!strcmp(name, "user")) return json_string(j->user_name);
     if (!strcmp(name, "uid")) return json_integer(j->uid);
     if (!strcmp(name, "group")) return json_string(j->user_name);
-    if (!strcmp(name, "gid")) return json_integer(j->uid);
+    if (!strcmp(name, "gid")) return json_integer(j->gid);
     if (!strcmp(name, "account")) { snprintf(buf, sizeof buf, "proj%02u", j->user % 17); return json_string(buf); }
     if (!strcmp(name, "partition")) return json_string(j->k > 16 ? "large" : "batch");
     if (!strcmp(name, "qos")) return json_string("normal");
@@ -327,9 +348,9 @@ static json_t *job_field(const char *name, const void *arg)
     if (!strcmp(name, "start_ns")) return json_integer(j->start_ns);
     if (!strcmp(name, "end_ns")) return json_integer(j->end_ns);
     if (!strcmp(name, "nodes")) return json_integer(j->k);
-    if (!strcmp(name, "node_list")) { job_node_list(j, buf, sizeof buf, p->node_prefix); return json_string(buf); }
+    if (!strcmp(name, "node_list")) { job_node_list(j, buf, sizeof buf, p); return json_string(buf); }
     if (!strcmp(name, "cpus")) return json_integer((json_int_t)j->k * CORES_PER_NODE);
-    if (!strcmp(name, "tasks")) return json_integer((json_int_t)j->k * (j->kind == K_SERIAL ? 1 : p->ppn));
+    if (!strcmp(name, "tasks")) return json_integer((json_int_t)j->k * j->ppn);
     if (!strcmp(name, "dependency")) {
         if (!j->ndeps)
             return json_null();
@@ -375,16 +396,17 @@ struct steprec_arg {
     const char *exe;
     const char *const *argv;
     const uint64_t *pids;
+    unsigned killed;     /* the last `killed` local tasks were killed by SIGKILL */
 };
 
-struct taskrec_arg { long task_id; uint64_t pid; int exit_code; };
+struct taskrec_arg { long task_id; uint64_t pid; int exit_code, signal; };
 static json_t *task_field(const char *name, const void *arg)
 {
     const struct taskrec_arg *t = arg;
     if (!strcmp(name, "task_id")) return json_integer(t->task_id);
     if (!strcmp(name, "pid")) return json_integer((json_int_t)t->pid);
-    if (!strcmp(name, "exit_code")) return json_integer(t->exit_code);
-    if (!strcmp(name, "signal")) return json_integer(0);
+    if (!strcmp(name, "exit_code")) return t->signal ? json_null() : json_integer(t->exit_code);
+    if (!strcmp(name, "signal")) return json_integer(t->signal);
     return NULL;
 }
 
@@ -409,14 +431,14 @@ static json_t *step_field(const char *name, const void *arg)
     if (!strcmp(name, "node_list")) {
         if (a->nodes == 1)
             return json_string(a->node);
-        job_node_list(j, buf, sizeof buf, p->node_prefix);
+        job_node_list(j, buf, sizeof buf, p);
         return json_string(buf);
     }
     if (!strcmp(name, "cpus")) return json_integer(a->cpus);
     if (!strcmp(name, "tasks")) return json_integer(a->tasks);
     if (!strcmp(name, "local_tasks")) return json_integer(a->local_tasks);
     if (!strcmp(name, "uid")) return json_integer(j->uid);
-    if (!strcmp(name, "gid")) return json_integer(j->uid);
+    if (!strcmp(name, "gid")) return json_integer(j->gid);
     if (!strcmp(name, "user")) return json_string(j->user_name);
     if (!strcmp(name, "start_ns")) return json_integer(a->start_ns);
     if (!strcmp(name, "end_ns")) return json_integer(a->end_ns);
@@ -432,10 +454,11 @@ static json_t *step_field(const char *name, const void *arg)
     if (!strcmp(name, "exit_code")) return json_integer(failed ? 1 : 0);
     if (!strcmp(name, "signal")) return json_integer(0);
     if (!strcmp(name, "state")) return json_string(failed ? "FAILED" : "COMPLETED");
-    if (!strcmp(name, "task_list")) {
+    if (!strcmp(name, "task_list")) { /* cut to its bound as the plugin cuts it ("truncated") */
         json_t *arr = json_array();
-        for (unsigned t = 0; t < a->local_tasks; t++) {
-            struct taskrec_arg ta = { (long)(a->node_index * a->local_tasks + t), a->pids[t], failed ? 1 : 0 };
+        for (unsigned t = 0; t < a->local_tasks && t < JS_RECORD_MAX_TASKS; t++) {
+            int killed = t + a->killed >= a->local_tasks;
+            struct taskrec_arg ta = { (long)(a->node_index * a->local_tasks + t), a->pids[t], failed ? 1 : 0, killed ? 9 : 0 };
             json_array_append_new(arr, from_table(js_task_fields, task_field, &ta, "task"));
         }
         return arr;
@@ -449,7 +472,7 @@ static json_t *step_field(const char *name, const void *arg)
     if (!strcmp(name, "source")) return json_string("plugin");
     if (!strcmp(name, "writer_version")) return json_string(WRITER_VERSION);
     if (!strcmp(name, "written_ns")) return json_integer(a->end_ns + 1000000);
-    if (!strcmp(name, "truncated")) return json_false();
+    if (!strcmp(name, "truncated")) return json_boolean(a->local_tasks > JS_RECORD_MAX_TASKS);
     return NULL;
 }
 
@@ -464,14 +487,16 @@ static int write_record(struct ctx *c, int dirfd, const char *name, json_t *rec)
     return r;
 }
 
-/* ---- profiles, member by member from common/profile_format.h ------------------------------ */
+/* ---- profiles, member by member from common/profile_format.h ------------------------------
+ * Each object is written by iterating its list, a switch over the list's enum giving each member
+ * its value; none has a default, so that a member added to a list stops the build (-Wswitch)
+ * at the switch where its value must come from. */
 enum pfield {
 #define JS_X(id, name, type, unit, desc) PF_##id,
     JS_PROFILE_FIELDS(JS_X)
 #undef JS_X
-    PF_COUNT
 };
-static const char *const pfield_names[PF_COUNT] = {
+static const char *const pfield_names[] = {
 #define JS_X(id, name, type, unit, desc) name,
     JS_PROFILE_FIELDS(JS_X)
 #undef JS_X
@@ -480,13 +505,14 @@ enum rfield {
 #define JS_X(id, name, desc) RF_##id,
     JS_PROFILE_RUNTIME_FIELDS(JS_X)
 #undef JS_X
-    RF_COUNT
 };
-static const char *const rfield_names[RF_COUNT] = {
+static const char *const rfield_names[] = {
 #define JS_X(id, name, desc) name,
     JS_PROFILE_RUNTIME_FIELDS(JS_X)
 #undef JS_X
 };
+#define PF_COUNT ((int)(sizeof pfield_names / sizeof pfield_names[0]))
+#define RF_COUNT ((int)(sizeof rfield_names / sizeof rfield_names[0]))
 static const char *const kfield_names[JS_KIO_COUNT] = {
 #define JS_X(id, name, unit, desc) name,
     JS_PROFILE_KERNEL_IO_FIELDS(JS_X)
@@ -496,13 +522,13 @@ enum ffield {
 #define JS_X(id, name, type, unit, desc) FF_##id,
     JS_PROFILE_FILE_FIELDS(JS_X)
 #undef JS_X
-    FF_COUNT
 };
-static const char *const ffield_names[FF_COUNT] = {
+static const char *const ffield_names[] = {
 #define JS_X(id, name, type, unit, desc) name,
     JS_PROFILE_FILE_FIELDS(JS_X)
 #undef JS_X
 };
+#define FF_COUNT ((int)(sizeof ffield_names / sizeof ffield_names[0]))
 
 struct pfile {
     char path[220];
@@ -518,9 +544,14 @@ struct proc {
     uint64_t pid, ppid;
     const char *exe, *args;
     int64_t start_ns, end_ns;
+    const char *end;          /* how the image ended: exit or signal */
+    int exit_code, signal;
+    const char *missing;
     long mpi_rank, mpi_size;
     unsigned threads;
     uint64_t max_rss_kib;
+    unsigned sys_divisor;     /* system CPU time is cpu_ns / this (0: none) */
+    uint64_t startup_rchar;   /* bytes the kernel counted read in the first slice besides the wrappers' */
     int64_t first_slice;
     const int64_t *slice_ids; /* NULL: rows are first_slice, first_slice + 1, ... */
     unsigned nrows;
@@ -555,20 +586,17 @@ static void put_file(struct buf *b, const struct pfile *f)
         case FF_MAPPED_BYTES: b_u64(b, 0); break;
         case FF_FIRST_OPEN_NS: b_u64(b, (uint64_t)f->first_open_ns); break;
         case FF_LAST_CLOSE_NS: b_u64(b, (uint64_t)f->last_close_ns); break;
-        default:
-            fprintf(stderr, "jsgen: file field \"%s\" of common/profile_format.h is unknown to the generator\n", ffield_names[i]);
-            exit(3);
         }
     }
     b_c(b, '}');
 }
 
 /* The kernel's counts of a slice as "kernel_io" has them in sum: what the wrappers saw, and in
- * the first slice a little besides (stdio buffers, ld.so). */
-static void kernel_of_slice(const uint64_t *v, int first, uint64_t kio[JS_KIO_COUNT])
+ * the first slice a little besides (stdio buffers, ld.so: startup_rchar in one read). */
+static void kernel_of_slice(const uint64_t *v, int first, uint64_t startup_rchar, uint64_t kio[JS_KIO_COUNT])
 {
     memset(kio, 0, JS_KIO_COUNT * sizeof *kio);
-    kio[JS_KIO_RCHAR] = v[JS_M_POSIX_READ_BYTES] + v[JS_M_STDIO_READ_BYTES] + v[JS_M_LOWER_READ_BYTES] + (first ? 4096 : 0);
+    kio[JS_KIO_RCHAR] = v[JS_M_POSIX_READ_BYTES] + v[JS_M_STDIO_READ_BYTES] + v[JS_M_LOWER_READ_BYTES] + (first ? startup_rchar : 0);
     kio[JS_KIO_WCHAR] = v[JS_M_POSIX_WRITE_BYTES] + v[JS_M_STDIO_WRITE_BYTES] + v[JS_M_LOWER_WRITE_BYTES];
     kio[JS_KIO_SYSCR] = v[JS_M_POSIX_READ_CALLS] + (first ? 1 : 0);
     kio[JS_KIO_SYSCW] = v[JS_M_POSIX_WRITE_CALLS];
@@ -583,9 +611,8 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
         for (int m = 0; m < JS_M_COUNT; m++)
             tot[m] += pr->rows[r][m];
     uint64_t wall = (uint64_t)(pr->end_ns - pr->start_ns);
-    uint64_t cpu = tot[JS_M_CPU_NS];
+    uint64_t cpu = tot[JS_M_CPU_NS], sys = pr->sys_divisor ? cpu / pr->sys_divisor : 0;
     int n = 0;
-    b->n = 0;
     b_c(b, '{');
     for (int i = 0; i < PF_COUNT; i++) {
         b_key(b, pfield_names[i], &n);
@@ -602,9 +629,9 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
         case PF_PPID: b_u64(b, pr->ppid); break;
         case PF_UID: b_u64(b, (uint64_t)j->uid); break;
         case PF_ORIGIN: b_str(b, "start"); break;
-        case PF_END: b_str(b, "exit"); break;
-        case PF_EXIT_CODE: b_i64(b, 0); break;
-        case PF_SIGNAL: b_i64(b, 0); break;
+        case PF_END: b_str(b, pr->end); break;
+        case PF_EXIT_CODE: b_i64(b, pr->exit_code); break;
+        case PF_SIGNAL: b_i64(b, pr->signal); break;
         case PF_EXE: b_str(b, pr->exe); break;
         case PF_ARGS: b_str(b, pr->args); break;
         case PF_SLICE_SECONDS: b_u64(b, p->slice_s); break;
@@ -615,12 +642,12 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
         case PF_THREADS_PEAK: b_u64(b, pr->threads); break;
         case PF_THREADS_SEEN: b_u64(b, pr->threads); break;
         case PF_WALL_NS: b_u64(b, wall); break;
-        case PF_CPU_USER_NS: b_u64(b, cpu - cpu / 20); break;
-        case PF_CPU_SYS_NS: b_u64(b, cpu / 20); break;
+        case PF_CPU_USER_NS: b_u64(b, cpu - sys); break;
+        case PF_CPU_SYS_NS: b_u64(b, sys); break;
         case PF_MAX_RSS_KIB: b_u64(b, pr->max_rss_kib); break;
         case PF_KERNEL_IO: { /* the sum of the slices' (kernel_of_slice) */
             uint64_t kio[JS_KIO_COUNT];
-            kernel_of_slice(tot, 1, kio);
+            kernel_of_slice(tot, 1, pr->startup_rchar, kio);
             b_c(b, '{');
             for (int k = 0, kn = 0; k < JS_KIO_COUNT; k++) {
                 b_key(b, kfield_names[k], &kn);
@@ -647,10 +674,6 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
                 case RF_COMPUTE_NS: b_u64(b, compute); break;
                 case RF_CPU_WAIT_NS: b_u64(b, 0); break;
                 case RF_IDLE_NS: b_u64(b, wall > busy + compute ? wall - busy - compute : 0); break;
-                default:
-                    fprintf(stderr, "jsgen: runtime field \"%s\" of common/profile_format.h is unknown to the generator\n",
-                            rfield_names[k]);
-                    exit(3);
                 }
             }
             b_c(b, '}');
@@ -699,7 +722,7 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
                     b_u64(b, pr->rows[r][m]);
                 }
                 uint64_t kio[JS_KIO_COUNT];
-                kernel_of_slice(pr->rows[r], r == 0, kio);
+                kernel_of_slice(pr->rows[r], r == 0, pr->startup_rchar, kio);
                 for (int k = 0; k < JS_KIO_COUNT; k++) {
                     b_c(b, ',');
                     b_u64(b, kio[k]);
@@ -722,14 +745,10 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
         case PF_TREES: b_s(b, "[]"); break;
         case PF_RENAMES: b_s(b, "[]"); break;
         case PF_RENAMES_DROPPED: b_u64(b, 0); break;
-        case PF_MISSING: b_str(b, ""); break;
-        default:
-            fprintf(stderr, "jsgen: profile member \"%s\" of common/profile_format.h is unknown to the generator\n",
-                    pfield_names[i]);
-            exit(3);
+        case PF_MISSING: b_str(b, pr->missing); break;
         }
     }
-    b_s(b, "}\n");
+    b_c(b, '}');
     c->s->profile_rows += pr->nrows;
     c->s->file_entries += pr->nfiles;
 }
@@ -874,35 +893,124 @@ static void fill_rows(struct ctx *c, struct rng *r, const struct gjob *j, struct
     (void)last_step;
 }
 
+/* A job's directory and its profiles/, owned as the plugin leaves them: 0, or -1 with a message. */
+static int open_job_dirs(struct ctx *c, const struct gjob *j, int *jfd, int *pfd)
+{
+    const struct jsgen_params *p = c->p;
+    char dname[64];
+    js_job_dir_name(dname, sizeof dname, j->id);
+    *pfd = -1;
+    if (mkdirat(c->spool_fd, dname, 0711) < 0 && errno != EEXIST) {
+        fprintf(stderr, "jsgen: %s: %s\n", dname, strerror(errno));
+        return *jfd = -1;
+    }
+    *jfd = openat(c->spool_fd, dname, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (*jfd < 0 || fchmod(*jfd, 0711) < 0) {
+        fprintf(stderr, "jsgen: %s: %s\n", dname, strerror(errno));
+        return -1;
+    }
+    if (mkdirat(*jfd, JS_PROFILES_DIR_NAME, 0700) < 0 && errno != EEXIST) {
+        fprintf(stderr, "jsgen: %s/profiles: %s\n", dname, strerror(errno));
+        return -1;
+    }
+    /* profiles/ is the user's (the profiler writes there), or root's with the relay's bundles */
+    long duid = p->chown_profiles && !p->bundle ? j->uid : -1;
+    *pfd = openat(*jfd, JS_PROFILES_DIR_NAME, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (*pfd < 0 || fchmod(*pfd, 0700) < 0 || (duid >= 0 && fchown(*pfd, (uid_t)duid, (gid_t)j->gid) < 0)) {
+        fprintf(stderr, "jsgen: %s/profiles: %s\n", dname, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* The profiles of one step-node: one file each (<step>.<node>.<pid>.json), or bundles
+ * (<step>.<node>.b<N>.json) of at most JS_PROFILE_BUNDLE_MAX, in c->b. */
+struct pout {
+    struct ctx *c;
+    const struct gjob *j;
+    int pfd;
+    const char *step, *node;
+    unsigned in_bundle, bundles;
+};
+
+static void pout_begin(struct pout *o, struct ctx *c, const struct gjob *j, int pfd, const char *step, const char *node)
+{
+    o->c = c;
+    o->j = j;
+    o->pfd = pfd;
+    o->step = step;
+    o->node = node;
+    o->in_bundle = o->bundles = 0;
+}
+
+static int pout_write(struct pout *o, const char *name)
+{
+    long uid = o->c->p->chown_profiles ? o->j->uid : -1;
+    return write_at(o->c, o->pfd, name, o->c->b.p, o->c->b.n, 0600, uid, o->j->gid);
+}
+
+static int pout_flush(struct pout *o)
+{
+    if (!o->in_bundle)
+        return 0;
+    char name[256];
+    b_s(&o->c->b, "]}\n");
+    snprintf(name, sizeof name, "%s.%s.b%u.json", o->step, o->node, ++o->bundles);
+    o->in_bundle = 0;
+    return pout_write(o, name);
+}
+
+static int pout_add(struct pout *o, const struct proc *pr)
+{
+    struct buf *b = &o->c->b;
+    o->c->s->profiles++;
+    if (!o->c->p->bundle) {
+        char name[256];
+        b->n = 0;
+        put_profile(o->c, b, o->j, pr);
+        b_c(b, '\n');
+        snprintf(name, sizeof name, "%s.%s.%" PRIu64 ".json", o->step, o->node, pr->pid);
+        return pout_write(o, name);
+    }
+    if (!o->in_bundle) {
+        int n = 0;
+        b->n = 0;
+        b_c(b, '{');
+        b_key(b, "format", &n);
+        b_str(b, JS_PROFILE_BUNDLE_FORMAT_NAME);
+        b_key(b, "version", &n);
+        b_u64(b, JS_PROFILE_BUNDLE_VERSION);
+        b_key(b, "profiles", &n);
+        b_c(b, '[');
+    } else {
+        b_c(b, ',');
+    }
+    put_profile(o->c, b, o->j, pr);
+    /* a bundle holds at most JS_PROFILE_BUNDLE_MAX profiles, and stays far below a profile's byte bound */
+    if (++o->in_bundle == JS_PROFILE_BUNDLE_MAX || b->n > JS_PROFILE_MAX_BYTES / 2)
+        return pout_flush(o);
+    return 0;
+}
+
+static int pids_for(struct ctx *c, unsigned n)
+{
+    free(c->pids);
+    c->pids = calloc(n ? n : 1, sizeof *c->pids);
+    return c->pids ? 0 : -1;
+}
+
 static int write_job(struct ctx *c, struct gjob *j)
 {
     const struct jsgen_params *p = c->p;
     struct rng r;
     rng_seed(&r, hash64(p->seed, j->id));
-    char dname[64], name[256];
-    js_job_dir_name(dname, sizeof dname, j->id);
-    if (mkdirat(c->spool_fd, dname, 0711) < 0 && errno != EEXIST) {
-        fprintf(stderr, "jsgen: %s: %s\n", dname, strerror(errno));
-        return -1;
-    }
-    int jfd = openat(c->spool_fd, dname, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-    if (jfd < 0 || fchmod(jfd, 0711) < 0) {
-        fprintf(stderr, "jsgen: %s: %s\n", dname, strerror(errno));
-        return -1;
-    }
-    struct jobrec_arg ja = { c, j };
-    if (write_record(c, jfd, JS_JOB_RECORD_NAME, from_table(js_job_record_fields, job_field, &ja, "job record")) < 0)
+    char name[256];
+    struct proc pr;
+    memset(&pr, 0, sizeof pr);
+    j->ppn = j->kind == K_SERIAL ? 1 : p->ppn;
+    int jfd, pfd;
+    if (open_job_dirs(c, j, &jfd, &pfd) < 0)
         goto fail;
-    if (mkdirat(jfd, JS_PROFILES_DIR_NAME, 0700) < 0 && errno != EEXIST) {
-        fprintf(stderr, "jsgen: %s/profiles: %s\n", dname, strerror(errno));
-        goto fail;
-    }
-    int pfd = openat(jfd, JS_PROFILES_DIR_NAME, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-    long puid = p->chown_profiles ? j->uid : -1;
-    if (pfd < 0 || fchmod(pfd, 0700) < 0 || (puid >= 0 && fchown(pfd, (uid_t)puid, (gid_t)puid) < 0)) {
-        fprintf(stderr, "jsgen: %s/profiles: %s\n", dname, strerror(errno));
-        goto fail;
-    }
 
     /* steps: the batch step on the first node over the whole job, then the numbered steps
      * one after another, each on all nodes of the job */
@@ -920,12 +1028,14 @@ static int write_job(struct ctx *c, struct gjob *j)
             bounds[s + 1] = j->start_ns + 1 * NS + (int64_t)((double)usable * acc / sum);
         }
     }
-    unsigned ppn = j->kind == K_SERIAL ? 1 : p->ppn;
-    uint64_t pids[4096];
-    struct proc pr;
+    unsigned ppn = j->ppn;
+    uint64_t *pids = c->pids;
+    struct pout po;
     size_t maxrows = 0;
-    pr.rows = NULL;
-    pr.slice_ids = NULL;
+    pr.end = "exit";
+    pr.missing = "";
+    pr.sys_divisor = 20;
+    pr.startup_rchar = 4096;
     char exe[128], args[512], node[64];
     snprintf(exe, sizeof exe, "/opt/apps/%s/bin/%s", apps[j->app][0], apps[j->app][0]);
     int64_t slen = (int64_t)p->slice_s * NS;
@@ -951,7 +1061,8 @@ static int write_job(struct ctx *c, struct gjob *j)
         snprintf(inter_out, sizeof inter_out, "/scratch/%s/job%" PRIu32 "/step%u.dat", j->user_name, j->id, s);
         uint64_t inter_bytes = (uint64_t)rnd_log(&r, 1e7, 1e9);
         for (unsigned ni = 0; ni < j->k; ni++) {
-            snprintf(node, sizeof node, "%s%05u", p->node_prefix, j->nodes[ni]);
+            node_name(p, node, sizeof node, j->nodes[ni]);
+            pout_begin(&po, c, j, pfd, step, node);
             for (unsigned q = 0; q < ppn; q++) {
                 memset(&pr.files, 0, sizeof pr.files[0]);
                 pr.nfiles = 0;
@@ -1030,19 +1141,18 @@ static int write_job(struct ctx *c, struct gjob *j)
                     if (j->kind == K_MPIIO)
                         f->lower_write = ck_bytes;
                 }
-                put_profile(c, &c->b, j, &pr);
-                snprintf(name, sizeof name, "%s.%s.%" PRIu64 ".json", step, node, pr.pid);
-                if (write_at(c, pfd, name, c->b.p, c->b.n, 0600, puid, puid) < 0)
-                    goto fail2;
-                c->s->profiles++;
+                if (pout_add(&po, &pr) < 0)
+                    goto fail;
             }
+            if (pout_flush(&po) < 0)
+                goto fail;
             c->s->slice_rows += (uint64_t)(slice_of(c, en) - slice_of(c, st) + 1);
             mark_busy(c, j->nodes[ni], slice_of(c, st), slice_of(c, en));
             const char *argv[] = { exe, "-i", "input", NULL };
-            struct steprec_arg sa = { c, j, s, ni, j->k, ppn, j->k * ppn, ppn * j->threads, node, st, en, exe, argv, pids };
+            struct steprec_arg sa = { c, j, s, ni, j->k, ppn, j->k * ppn, ppn * j->threads, node, st, en, exe, argv, pids, 0 };
             js_step_record_name(name, sizeof name, s, node);
             if (write_record(c, jfd, name, from_table(js_step_record_fields, step_field, &sa, "step record")) < 0)
-                goto fail2;
+                goto fail;
             c->s->step_nodes++;
         }
         c->s->steps++;
@@ -1050,7 +1160,7 @@ static int write_job(struct ctx *c, struct gjob *j)
 
     /* the batch step: the job script (a shell) on the first node, active at start and end */
     {
-        snprintf(node, sizeof node, "%s%05u", p->node_prefix, j->nodes[0]);
+        node_name(p, node, sizeof node, j->nodes[0]);
         memset(&pr.files, 0, sizeof pr.files[0]);
         pr.nfiles = 0;
         pr.step = "batch";
@@ -1090,23 +1200,26 @@ static int write_job(struct ctx *c, struct gjob *j)
         pr.nrows = fs == ls ? 1 : 2;
         uint64_t(*saved)[JS_M_COUNT] = pr.rows;
         pr.rows = rows2;
-        put_profile(c, &c->b, j, &pr);
+        pout_begin(&po, c, j, pfd, "batch", node);
+        int rc = pout_add(&po, &pr);
         pr.slice_ids = NULL;
         pr.rows = saved;
-        snprintf(name, sizeof name, "batch.%s.%" PRIu64 ".json", node, pr.pid);
-        if (write_at(c, pfd, name, c->b.p, c->b.n, 0600, puid, puid) < 0)
-            goto fail2;
-        c->s->profiles++;
+        if (rc < 0 || pout_flush(&po) < 0)
+            goto fail;
         c->s->slice_rows += pr.nrows;
         const char *argv[] = { "/bin/bash", j->script, NULL };
         struct steprec_arg sa = { c, j, JS_STEP_ID_BATCH, 0, 1, 1, 1, 1, node, j->start_ns, j->end_ns,
-                                  "/bin/bash", argv, pids };
+                                  "/bin/bash", argv, pids, 0 };
         js_step_record_name(name, sizeof name, JS_STEP_ID_BATCH, node);
         if (write_record(c, jfd, name, from_table(js_step_record_fields, step_field, &sa, "step record")) < 0)
-            goto fail2;
+            goto fail;
         c->s->step_nodes++;
         c->s->steps++;
     }
+    /* the job record last, as at a job's end */
+    struct jobrec_arg ja = { c, j };
+    if (write_record(c, jfd, JS_JOB_RECORD_NAME, from_table(js_job_record_fields, job_field, &ja, "job record")) < 0)
+        goto fail;
     free(pr.rows);
     close(pfd);
     close(jfd);
@@ -1127,11 +1240,142 @@ static int write_job(struct ctx *c, struct gjob *j)
         c->s->file_links += (uint64_t)ns;
     }
     return 0;
-fail2:
+fail:
+    free(pr.rows);
+    if (pfd >= 0)
+        close(pfd);
+    if (jfd >= 0)
+        close(jfd);
+    return -1;
+}
+
+/* ---- the uniform shape: every job alike, every value a function of its position (gen.h) ------ */
+static double slow_factor(const struct jsgen_params *p, const char *node)
+{
+    for (unsigned i = 0; i < p->nslow; i++)
+        if (!strcmp(p->slow[i].node, node))
+            return p->slow[i].factor;
+    return 1;
+}
+
+static int write_uniform_job(struct ctx *c, struct gjob *j, unsigned index, int64_t s0)
+{
+    const struct jsgen_params *p = c->p;
+    const int64_t L = p->slice_s, t0 = s0 * L * NS, t1 = (s0 + (int64_t)p->slices) * L * NS - 1;
+    const char *app = strrchr(p->exe, '/') ? strrchr(p->exe, '/') + 1 : p->exe;
+    memset(j, 0, sizeof *j);
+    j->id = p->job_id_base + index;
+    j->k = p->spread ? 1 : p->nodes;
+    for (unsigned n = 0; n < j->k; n++)
+        j->nodes[n] = p->spread ? index % p->nodes : n;
+    j->submit_ns = j->start_ns = t0;
+    j->end_ns = t1;
+    j->uid = p->uid >= 0 ? p->uid : p->uid_base;
+    j->gid = p->gid >= 0 ? p->gid : j->uid;
+    snprintf(j->user_name, sizeof j->user_name, "%s", p->user ? p->user : "synth000");
+    j->kind = K_SERIAL;
+    j->name = app;
+    j->array_task_id = -1;
+    j->ref = -1;
+    j->nsteps = p->steps;
+    j->ppn = p->ppn;
+    j->threads = 1;
+    snprintf(j->script, sizeof j->script, "/home/%s/jobs/%s.sh", j->user_name, app);
+
+    int jfd, pfd;
+    if (open_job_dirs(c, j, &jfd, &pfd) < 0)
+        goto fail;
+    struct proc pr;
+    struct pout po;
+    memset(&pr, 0, sizeof pr);
+    pr.rows = calloc(p->slices, sizeof *pr.rows);
+    if (!pr.rows)
+        abort();
+    char step[16], node[64], name[256];
+    for (unsigned s = 0; s < p->steps; s++) {
+        snprintf(step, sizeof step, "%u", s);
+        for (unsigned ni = 0; ni < j->k; ni++) {
+            node_name(p, node, sizeof node, j->nodes[ni]);
+            uint64_t cpu = (uint64_t)llround((double)p->cpu_ns * slow_factor(p, node));
+            pout_begin(&po, c, j, pfd, step, node);
+            for (unsigned q = 0; q < p->ppn; q++) {
+                int killed = q + p->killed >= p->ppn;
+                pr.step = step;
+                pr.node = node;
+                pr.task_id = (long)(ni * p->ppn + q);
+                pr.pid = 1000 + q;
+                c->pids[q] = pr.pid;
+                pr.ppid = 1;
+                pr.exe = p->exe;
+                pr.args = app;
+                pr.start_ns = t0;
+                pr.end_ns = t1;
+                pr.end = killed ? "signal" : "exit";
+                pr.exit_code = killed ? -1 : 0;
+                pr.signal = killed ? 9 : 0;
+                pr.missing = killed ? "CPU time after the kill" : "";
+                pr.mpi_rank = pr.mpi_size = -1;
+                pr.threads = 1;
+                pr.max_rss_kib = 1024;
+                pr.sys_divisor = 0;
+                pr.startup_rchar = 10;
+                pr.first_slice = s0;
+                pr.nrows = p->slices;
+                for (unsigned k = 0; k < p->slices; k++) {
+                    memset(pr.rows[k], 0, sizeof pr.rows[k]);
+                    pr.rows[k][JS_M_POSIX_WRITE_CALLS] = 1;
+                    pr.rows[k][JS_M_POSIX_WRITE_BYTES] = 1000 + k;
+                    pr.rows[k][JS_M_CPU_NS] = cpu;
+                }
+                pr.nfiles = 0;
+                char path[256];
+                for (unsigned f = 0; f < p->files; f++) {
+                    snprintf(path, sizeof path, "/gen/%" PRIu32 "/%u/%s.%u.%u", j->id, s, node, q, f);
+                    struct pfile *pf = add_file(&pr, path, "posix", 0);
+                    file_write(pf, 100, t0 + NS, t0 + 2 * NS);
+                    pf->write_calls = 1;
+                    pf->mount = "/";
+                    pf->fstype = "ext4";
+                    pf->dev = pf->ino = 1;
+                }
+                struct pfile *in = add_file(&pr, "/gen/input", "posix", 0);
+                file_read(in, 10, t0 + NS, t0 + 2 * NS);
+                in->read_calls = 1;
+                in->mount = "/";
+                in->fstype = "nfs4";
+                in->dev = in->ino = 1;
+                if (pout_add(&po, &pr) < 0)
+                    goto fail2;
+            }
+            if (pout_flush(&po) < 0)
+                goto fail2;
+            c->s->slice_rows += p->slices;
+            const char *argv[] = { p->exe, NULL };
+            struct steprec_arg sa = { c, j, s, ni, j->k, p->ppn, j->k * p->ppn, p->ppn, node, t0, t1, p->exe, argv,
+                                      c->pids, p->killed };
+            js_step_record_name(name, sizeof name, s, node);
+            if (write_record(c, jfd, name, from_table(js_step_record_fields, step_field, &sa, "step record")) < 0)
+                goto fail2;
+            c->s->step_nodes++;
+        }
+        c->s->steps++;
+    }
+    /* the job record last, as at a job's end: an ingest running meanwhile takes none of it before */
+    struct jobrec_arg ja = { c, j };
+    if (write_record(c, jfd, JS_JOB_RECORD_NAME, from_table(js_job_record_fields, job_field, &ja, "job record")) < 0)
+        goto fail2;
     free(pr.rows);
     close(pfd);
-fail:
     close(jfd);
+    c->s->jobs++;
+    return 0;
+fail2:
+    free(pr.rows);
+fail:
+    if (pfd >= 0)
+        close(pfd);
+    if (jfd >= 0)
+        close(jfd);
     return -1;
 }
 
@@ -1222,8 +1466,12 @@ static void new_job(struct ctx *c, struct gjob *j, unsigned user, const char *ta
     j->id = c->next_job;
     j->user = user;
     j->uid = c->p->uid >= 0 ? c->p->uid : c->p->uid_base + (long)user;
+    j->gid = c->p->gid >= 0 ? c->p->gid : j->uid;
     char uname[32];
-    snprintf(uname, sizeof uname, "synth%03u", user);
+    if (c->p->user)
+        snprintf(uname, sizeof uname, "%s", c->p->user);
+    else
+        snprintf(uname, sizeof uname, "synth%03u", user);
     memcpy(j->user_name, uname, sizeof uname);
     j->app = (unsigned)(rng_next(&c->r) % NAPPS);
     const char *kl = apps[j->app][1];
@@ -1370,15 +1618,16 @@ static int workflow(struct ctx *c)
 }
 
 /* ---- driver -------------------------------------------------------------------------------- */
-void jsgen_defaults(struct jsgen_params *p)
+void jsgen_defaults(struct jsgen_params *p, enum jsgen_shape shape)
 {
     memset(p, 0, sizeof *p);
+    p->shape = shape;
     p->out = "spool";
-    p->cluster = "synth";
-    p->node_prefix = "node";
-    p->nodes = 100;
+    p->cluster = shape == JSGEN_UNIFORM ? "gen" : "synth";
+    p->node_prefix = shape == JSGEN_UNIFORM ? "gen" : "node";
+    p->nodes = shape == JSGEN_UNIFORM ? 1 : 100;
     p->hours = 1;
-    p->start_s = 1800000000; /* 2027-01-15T08:00:00Z */
+    p->start_s = shape == JSGEN_UNIFORM ? 0 : 1800000000; /* 2027-01-15T08:00:00Z */
     p->slice_s = JS_SLICE_DEFAULT_SECONDS;
     p->ppn = 1;
     p->users = 50;
@@ -1387,7 +1636,36 @@ void jsgen_defaults(struct jsgen_params *p)
     p->duration_scale = 1;
     p->uid = -1;
     p->uid_base = 30000;
+    p->gid = -1;
     p->chown_profiles = geteuid() == 0;
+    p->jobs = 1;
+    p->steps = 1;
+    p->slices = 1;
+    p->cpu_ns = 1000000;
+    p->exe = "/gen/app";
+}
+
+static int run_uniform(struct ctx *c)
+{
+    const struct jsgen_params *p = c->p;
+    if (p->jobs == 0 || p->steps == 0 || p->slices == 0 || p->files > JSGEN_MAX_FILES || p->killed > p->ppn ||
+        (!p->spread && p->nodes > MAX_NODES_PER_JOB) || !*p->exe) {
+        fprintf(stderr, "jsgen: uniform: jobs, steps and slices must be positive, files at most %d, killed at most "
+                        "ppn, nodes at most %d (unless spread), and exe not empty\n", JSGEN_MAX_FILES, MAX_NODES_PER_JOB);
+        return -1;
+    }
+    int64_t L = (int64_t)p->slice_s;
+    int64_t start = p->start_s ? p->start_s : (int64_t)time(NULL) - ((int64_t)p->slices + 10) * L;
+    int64_t s0 = js_slice_of_ns(start * NS, (int32_t)L);
+    c->s->node_slices = (uint64_t)p->nodes * p->slices;
+    struct gjob *j = malloc(sizeof *j);
+    if (!j)
+        abort();
+    int rc = 0;
+    for (unsigned i = 0; i < p->jobs && rc == 0; i++)
+        rc = write_uniform_job(c, j, i, s0);
+    free(j);
+    return rc;
 }
 
 int jsgen_run(const struct jsgen_params *p, struct jsgen_summary *s)
@@ -1397,9 +1675,26 @@ int jsgen_run(const struct jsgen_params *p, struct jsgen_summary *s)
     memset(s, 0, sizeof *s);
     c.p = p;
     c.s = s;
-    if (p->nodes == 0 || p->hours <= 0 || p->ppn == 0 || p->ppn > 4096 || p->users == 0 || p->slice_s == 0) {
-        fprintf(stderr, "jsgen: nodes, hours, ppn (<= 4096), users and slice must be positive\n");
+    if (p->nodes == 0 || p->ppn == 0 || p->slice_s == 0 ||
+        (p->shape == JSGEN_CLUSTER && (p->hours <= 0 || p->ppn > 4096 || p->users == 0))) {
+        fprintf(stderr, "jsgen: nodes, ppn and slice must be positive (and for a cluster hours and users; ppn at most 4096)\n");
         return -1;
+    }
+    if (mkdir(p->out, 0711) < 0 && errno != EEXIST) {
+        fprintf(stderr, "jsgen: %s: %s\n", p->out, strerror(errno));
+        return -1;
+    }
+    c.spool_fd = open(p->out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (c.spool_fd < 0) {
+        fprintf(stderr, "jsgen: %s: %s\n", p->out, strerror(errno));
+        return -1;
+    }
+    if (pids_for(&c, p->ppn) < 0)
+        abort();
+    int rc = 0;
+    if (p->shape == JSGEN_UNIFORM) {
+        rc = run_uniform(&c);
+        goto out;
     }
     rng_seed(&c.r, p->seed);
     c.next_job = p->job_id_base;
@@ -1416,16 +1711,6 @@ int jsgen_run(const struct jsgen_params *p, struct jsgen_summary *s)
         abort();
     for (unsigned i = 0; i < p->nodes; i++)
         c.free_at[i] = c.win_start_ns + (int64_t)rnd_int(&c.r, 0, 300) * NS;
-    if (mkdir(p->out, 0711) < 0 && errno != EEXIST) {
-        fprintf(stderr, "jsgen: %s: %s\n", p->out, strerror(errno));
-        return -1;
-    }
-    c.spool_fd = open(p->out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (c.spool_fd < 0) {
-        fprintf(stderr, "jsgen: %s: %s\n", p->out, strerror(errno));
-        return -1;
-    }
-    int rc = 0;
     if (p->big_array > 0) {
         /* first, one tagged workflow of a big job array and its gather job (for the API) */
         c.s->workflows++;
@@ -1450,18 +1735,24 @@ int jsgen_run(const struct jsgen_params *p, struct jsgen_summary *s)
         if (s->workflows > 100000000)
             break;
     }
+out:
     close(c.spool_fd);
     free(c.free_at);
     free(c.order);
     free(c.busy);
+    free(c.pids);
     free(c.b.p);
     return rc;
 }
 
 void jsgen_print_summary(FILE *f, const struct jsgen_params *p, const struct jsgen_summary *s)
 {
-    fprintf(f, "nodes: %u\nhours: %g\nslice_seconds: %u\nppn: %u\nseed: %" PRIu64 "\n", p->nodes, p->hours, p->slice_s,
-            p->ppn, p->seed);
+    if (p->shape == JSGEN_UNIFORM)
+        fprintf(f, "shape: uniform\nnodes: %u\nslices: %u\nslice_seconds: %u\nppn: %u\n", p->nodes, p->slices, p->slice_s,
+                p->ppn);
+    else
+        fprintf(f, "shape: cluster\nnodes: %u\nhours: %g\nslice_seconds: %u\nppn: %u\nseed: %" PRIu64 "\n", p->nodes,
+                p->hours, p->slice_s, p->ppn, p->seed);
     fprintf(f, "jobs: %" PRIu64 "\nworkflows: %" PRIu64 "\nsingles: %" PRIu64 "\nchains: %" PRIu64 "\npipelines: %" PRIu64
                "\narrays: %" PRIu64 "\n",
             s->jobs, s->workflows, s->singles, s->chains, s->pipelines, s->arrays);

@@ -6,8 +6,10 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
-gen=$JS_TOP_BUILDDIR/profile_ingest/spoolgen
-[ -x "$bin" ] || bail "no $bin (build first)"
+gen=$JS_TOP_BUILDDIR/bench/gen/jsgen
+[ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
+# uniform jobs of jsalice's: one step on one node, one process of 3 slices writing one file
+alice_jobs() { "$gen" --uniform --out "$1" --job-id-base "$2" --jobs "$3" --slices 3 --files 1 --uid "$(id -u jsalice)" --gid "$(id -g jsalice)" --user jsalice >/dev/null; }
 plan 18
 db=js_schema
 conn="$JS_PG_CONNINFO dbname=$db"
@@ -93,7 +95,7 @@ is "$st|${out##*: }" "2|unknown key \"spoool\"" "an unknown configuration key is
 
 # --status: the backlog of a spool and the database's counts
 spool=$(mktemp -d "$JS_CLUSTER_DIR/status.XXXXXX"); chmod 711 "$spool"
-"$gen" "$spool" 7000 2 1 1 1 3 1 "$(id -u jsalice)" "$(id -g jsalice)" jsalice
+alice_jobs "$spool" 7000 2
 out=$("$bin" --status --spool "$spool" --db "$conn" 2>/dev/null)
 like "$out" $'backlog: 2 step records waiting\ningested step records: 0' "--status reports the backlog and the database"
 
@@ -114,7 +116,7 @@ else
 fi
 # started as root with --user: it drops root for the account, keeping CAP_DAC_OVERRIDE only
 rm -rf "$spool"; mkdir -m 711 "$spool"
-"$gen" "$spool" 7100 1 1 1 1 3 1 "$(id -u jsalice)" "$(id -g jsalice)" jsalice
+alice_jobs "$spool" 7100 1
 "$bin" --once --user nobody --spool "$spool" --db "$conn" --quarantine "$spool/.q" --set job_grace_seconds=0 2>"$JS_CLUSTER_DIR/user.log"
 is "$?|$(q "SELECT count(*) FROM js_data.step_nodes WHERE job_id = 7100")|$(find "$spool" -name 'job.*' | wc -l)" "0|1|0" \
    "started as root with --user nobody it ingests and empties the spool"
@@ -122,7 +124,7 @@ like "$(grep -o 'running as nobody .*' "$JS_CLUSTER_DIR/user.log")" "^running as
    "after dropping root to nobody with CAP_DAC_OVERRIDE only"
 # --archive: ingested files are moved, not removed
 rm -rf "$spool"; mkdir -m 711 "$spool"; arch=$(mktemp -d "$JS_CLUSTER_DIR/archive.XXXXXX")
-"$gen" "$spool" 7200 1 1 1 1 3 1 "$(id -u jsalice)" "$(id -g jsalice)" jsalice
+alice_jobs "$spool" 7200 1
 "$bin" --once --archive "$arch" --spool "$spool" --db "$conn" --set job_grace_seconds=0 2>/dev/null
 is "$(cd "$arch" && find . -type f | sort | tr '\n' ' ')" "./job.7200/job.json ./job.7200/profiles/0.gen1.1000.json ./job.7200/step.0.gen1.json " \
    "--archive moves the job record, the step record and the profile into ARCHIVE/job.ID/"

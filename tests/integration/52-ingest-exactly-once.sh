@@ -7,7 +7,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
-gen=$JS_TOP_BUILDDIR/profile_ingest/spoolgen
+gen=$JS_TOP_BUILDDIR/bench/gen/jsgen
 [ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
 plan 24
 
@@ -26,7 +26,12 @@ at_exit cleanup
 fresh() { # fresh SPOOL: a new database and a new synthetic spool
   dropdb --if-exists "$db" 2>/dev/null; createdb "$db"
   rm -rf "$1"; mkdir -p "$1"; chmod 711 "$1"
-  "$gen" "$1" 1000 $JOBS $STEPS $NODES $PROFILES $SLICES $FILES "$uid" "$gid" jsalice
+  gen_jobs "$1" 1000 $JOBS $STEPS $NODES $PROFILES $SLICES $FILES
+}
+# gen_jobs SPOOL FIRST JOBS STEPS NODES PROFILES SLICES FILES: uniform jobs of jsalice's
+gen_jobs() {
+  "$gen" --uniform --out "$1" --job-id-base "$2" --jobs "$3" --steps "$4" --nodes "$5" --ppn "$6" --slices "$7" --files "$8" \
+    --uid "$uid" --gid "$gid" --user jsalice >/dev/null
 }
 q() { psql -X -q -At -d "$db" -c "$1"; }
 # exact STEP: every count and sum as one clean ingest of the synthetic spool makes them
@@ -99,7 +104,7 @@ printf 'spool = %s\ndb = %s\nquarantine = %s\njob_grace_seconds = 0\nrescan_seco
 "$bin" --config "$conf" 2>"$work/a.log" & a=$!; pids+=("$a")
 "$bin" --config "$conf" 2>"$work/b.log" & b=$!; pids+=("$b")
 sleep 0.5
-"$gen" "$spool" 1000 $JOBS $STEPS $NODES $PROFILES $SLICES $FILES "$uid" "$gid" jsalice
+gen_jobs "$spool" 1000 $JOBS $STEPS $NODES $PROFILES $SLICES $FILES
 wait_drained "$spool" 60; ok $? "two daemons drain the spool"
 sleep 1
 exact "two daemons"
@@ -110,7 +115,7 @@ kill -HUP "$a" "$b"; sleep 0.5
 like "$(grep -c 'configuration reloaded' "$work/a.log")" '^1$' "SIGHUP reloads the configuration"
 sleep 2.5   # both daemons are now waiting on inotify with the new 300 s rescan
 t0=$(date +%s%N)
-"$gen" "$spool" 5000 1 1 1 1 3 1 "$uid" "$gid" jsalice
+gen_jobs "$spool" 5000 1 1 1 1 3 1
 wait_drained "$spool" 10; ok $? "a new job is ingested without waiting for the rescan (inotify)"
 diag "new job ingested after $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 is "$(q "SELECT count(*) FROM js_data.step_nodes WHERE job_id = 5000")" "1" "the new job's step record is there once"

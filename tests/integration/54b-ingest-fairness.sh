@@ -9,7 +9,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
-gen=$JS_TOP_BUILDDIR/profile_ingest/spoolgen
+gen=$JS_TOP_BUILDDIR/bench/gen/jsgen
 [ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
 plan 19
 
@@ -26,11 +26,12 @@ fresh() { # fresh SPOOL: a new database; the junk user's job 100 and tiny jobs 1
   dropdb --if-exists "$db" 2>/dev/null; createdb "$db"
   "$bin" --migrate --db "$conn" 2>/dev/null
   rm -rf "$1" "$1.q"; mkdir -p "$1"; chmod 711 "$1"
-  "$gen" "$1" 100 1 1 1 $GOOD 1 0 "$ua" "$ga" jsalice
+  "$gen" --uniform --out "$1" --job-id-base 100 --ppn $GOOD --uid "$ua" --gid "$ga" --user jsalice >/dev/null
   ( cd "$1/job.100/profiles" && seq 1 $JUNK | sed 's/^/0.gen1.junk/; s/$/.json/' | xargs sh -c 'for f; do echo x > "$f"; done' sh &&
     find . -name '0.gen1.junk*' -print0 | xargs -0 chown jsalice: )
-  "$gen" "$1" 1000 $TINY 1 1 1 1 0 "$ua" "$ga" jsalice
-  "$gen" "$1" 200 $BJOBS 1 2 2 $BSLICES 1 "$ub" "$gb" jsbob
+  "$gen" --uniform --out "$1" --job-id-base 1000 --jobs $TINY --uid "$ua" --gid "$ga" --user jsalice >/dev/null
+  "$gen" --uniform --out "$1" --job-id-base 200 --jobs $BJOBS --nodes 2 --ppn 2 --slices $BSLICES --files 1 \
+    --uid "$ub" --gid "$gb" --user jsbob >/dev/null
 }
 q() { psql -X -q -At -d "$db" -c "$1"; }
 ingest() { # ingest SPOOL LOG SET...

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Nothing lost, nothing doubled, for real: a node spool of 240 step records (spoolgen, bundled
-# as the relay leaves them) shipped by a jobscreen-send daemon that is killed with SIGKILL in
+# Nothing lost, nothing doubled, for real: a node spool of 240 step records (bench/gen/jsgen,
+# bundled as the relay leaves them) shipped by a jobscreen-send daemon that is killed with SIGKILL in
 # the middle and started again, receivers killed with SIGKILL in the middle of their requests,
 # while the cluster's ingest daemon loads the received spool into JS_DB and PostgreSQL is
 # restarted under it: the database holds exactly the rows of a direct ingest of the same spool,
@@ -11,7 +11,7 @@ need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 [ -n "${JS_RECEIVE_URL:-}" ] || skip_all "the cluster serves no /receive (built without transport/?)"
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline (transport/ or profile_ingest not built)"
-SEND=$JS_TOP_BUILDDIR/transport/jobscreen-send GEN=$JS_TOP_BUILDDIR/profile_ingest/spoolgen
+SEND=$JS_TOP_BUILDDIR/transport/jobscreen-send GEN=$JS_TOP_BUILDDIR/bench/gen/jsgen
 plan 11
 T=$(mktemp -d "$JS_CLUSTER_DIR/t59.XXXXXX")
 pids=()
@@ -22,14 +22,10 @@ mkdir -m 711 "$T/node"
 # jobs of nobody's, a day old: no test user sees them, and they are in no background that
 # other tests look at; ids of this run's own (a rerun on the same cluster adds new jobs)
 first=$(( 59000000 + RANDOM % 1000 * 1000 )) recv="job.${first%000}0??"
-"$GEN" "$T/node" "$first" "$JOBS" "$STEPS" "$NODES" 2 60 2 "$(id -u nobody)" "$(id -g nobody)" nobody $(( $(date +%s) / 4 - 21600 - 70 ))
-for d in "$T/node"/job.*/profiles; do # a bundle per step-node in a profiles/ of root's, as the relay leaves them
-  for s in $(ls "$d" | sed -n 's/^\([^.]*\.[^.]*\)\.[0-9]*\.json$/\1/p' | sort -u); do
-    jq -c -s '{format: "jobscreen-profile-bundle", version: 1, profiles: .}' "$d/$s".[0-9]*.json > "$d/$s.b1.json"
-    rm -f "$d/$s".[0-9]*.json; chown nobody: "$d/$s.b1.json"
-  done
-  chown root: "$d"; chmod 700 "$d"
-done
+# a bundle per step-node in a profiles/ of root's, as the relay leaves them
+"$GEN" --uniform --bundle --out "$T/node" --job-id-base "$first" --jobs "$JOBS" --steps "$STEPS" --nodes "$NODES" --ppn 2 \
+  --slices 60 --files 2 --uid "$(id -u nobody)" --gid "$(id -g nobody)" --user nobody \
+  --start $(( ($(date +%s) / 4 - 21600 - 70) * 4 )) >/dev/null
 cp -a "$T/node" "$T/direct"
 q_db() { DB=$JS_DB q "$1"; }
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS js_t59_direct" -c "CREATE DATABASE js_t59_direct" >/dev/null 2>&1

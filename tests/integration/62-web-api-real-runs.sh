@@ -55,16 +55,18 @@ done
 took=$(( $(date +%s) - t_live ))
 ok $(( took <= 60 ? 0 : 1 )) "the running step is in the database within 60 s of its start ($took s)"
 # a step of jsalice's with a process killed by SIGKILL: hand-made profiles of format version 2
-# (spoolgen: three processes, the last killed, its CPU time after the kill missing)
+# (bench/gen/jsgen: three processes, the last killed, its CPU time after the kill missing)
 spool2=$(mktemp -d "$JS_CLUSTER_DIR/killed.XXXXXX"); chmod 711 "$spool2"; mkdir -m 711 "$spool2/spool"
 killed=$((4000000000 + $$ % 1000000))
-"$JS_TOP_BUILDDIR/profile_ingest/spoolgen" "$spool2/spool" "$killed" 1 1 1 3 2 0 "$(id -u jsalice)" "$(id -g jsalice)" jsalice "" 1
+"$JS_TOP_BUILDDIR/bench/gen/jsgen" --uniform --out "$spool2/spool" --job-id-base "$killed" --ppn 3 --slices 2 --killed 1 \
+  --uid "$(id -u jsalice)" --gid "$(id -g jsalice)" --user jsalice >/dev/null
 "$ingest" --once --spool "$spool2/spool" --db "$JS_DB" --quarantine "$spool2/q" --set job_grace_seconds=0 2>"$spool2/log"
 is "$?|$(find "$spool2/spool" -type f | wc -l)" "0|0" "profile_ingest loads a step whose process was killed by SIGKILL"
 # a step of jsalice's on whose node the profiler refused to record 4 processes (the job's spool
 # quota): one profile, and a bundle of the collector that says so
 unrec=$((4100000000 + $$ % 1000000))
-"$JS_TOP_BUILDDIR/profile_ingest/spoolgen" "$spool2/spool" "$unrec" 1 1 1 1 2 0 "$(id -u jsalice)" "$(id -g jsalice)" jsalice
+"$JS_TOP_BUILDDIR/bench/gen/jsgen" --uniform --out "$spool2/spool" --job-id-base "$unrec" --slices 2 \
+  --uid "$(id -u jsalice)" --gid "$(id -g jsalice)" --user jsalice >/dev/null
 printf '{"format": "jobscreen-profile-bundle", "version": 1, "profiles": [], "unrecorded": {"processes": 4, "reason": "the job'"'"'s spool quota on this node was reached"}}' \
   > "$spool2/spool/job.$unrec/profiles/0.gen1.b1.json"
 chown jsalice:jsalice "$spool2/spool/job.$unrec/profiles/0.gen1.b1.json"; chmod 600 "$spool2/spool/job.$unrec/profiles/0.gen1.b1.json"

@@ -2,8 +2,11 @@
 # node-anomalies: a node on which the same step computes consistently longer than on its peers
 # is reported; a balanced step and a node slow only once are not; a node on which the
 # single-node steps of one application compute longer than on the other nodes is reported too.  The test cluster has one
-# node, so the multi-node steps come from tests/sql/make-node-spool (record and profile
-# formats, owned as the plugin and the profiler would own them) and the real profile_ingest.
+# node, so the steps come from the spool generator (bench/gen/jsgen --uniform: records and
+# profiles owned as the plugin and the profiler own them) and go through the real profile_ingest:
+# jobs 900-903 one step of solver on na1-na3, na3's processes computing twice as long as the
+# others'; 904 balanced; 905 na2 1.5 times slower, once only; 910-921 single-node steps of sim,
+# four on each of nb1-nb3 in turn, those on nb3 computing 1.8 times as long.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
@@ -11,12 +14,15 @@ need_cluster
 plan 11
 work=$(mktemp -d "$JS_CLUSTER_DIR/reports74.XXXXXX"); spool=$work/spool
 mkdir "$spool"; chmod 711 "$spool"
-python3 "$JS_TOP_SRCDIR/tests/sql/make-node-spool" "$spool" jsalice "$(id -u jsalice)" "$(id -g jsalice)"
-find "$spool" -type d -name 'job.*' -exec chmod 711 {} +
-find "$spool" -type f -exec chmod 644 {} +
-find "$spool" -type d -name profiles | while read -r p; do
-  chown -R jsalice: "$p"; chmod 700 "$p"; find "$p" -type f -exec chmod 600 {} +
-done
+steps() { # steps FIRST JOBS OPTION...: uniform jobs of jsalice's, each process computing 1 s a slice for 10 slices
+  local first=$1 jobs=$2; shift 2
+  "$JS_TOP_BUILDDIR/bench/gen/jsgen" --uniform --out "$spool" --job-id-base "$first" --jobs "$jobs" --slices 10 --cpu-ns 1000000000 \
+    --uid "$(id -u jsalice)" --gid "$(id -g jsalice)" --user jsalice --cluster anomaly "$@" >/dev/null
+}
+steps 900 4 --nodes 3 --node-prefix na --exe /usr/bin/solver --slow na3=2
+steps 904 1 --nodes 3 --node-prefix na --exe /usr/bin/solver
+steps 905 1 --nodes 3 --node-prefix na --exe /usr/bin/solver --slow na2=1.5
+steps 910 12 --nodes 3 --node-prefix nb --spread --exe /usr/bin/sim --slow nb3=1.8
 export DB=js_reports74
 dropdb --if-exists "$DB" 2>/dev/null; createdb "$DB"
 ingest_spool "$spool" "$DB"

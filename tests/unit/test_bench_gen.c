@@ -1,8 +1,11 @@
 /*
- * Unit tests of the benchmarks' spool generator (bench/gen): the same seed gives the same
- * files byte for byte, and what it writes validates against the one definition of each format
+ * Unit tests of the spool generator (bench/gen, jsgen): the same seed gives the same files byte
+ * for byte, and what it writes validates against the one definition of each format
  * (common/record_format.h, common/profile_format.h) and the spool layout (docs/spool.md), with
- * scheduler dependencies and file edges (a file written by one job, read later by another).
+ * scheduler dependencies and file edges (a file written by one job, read later by another);
+ * both shapes, in files or in bundles, pass the ingest's own validation (nothing would be
+ * quarantined), and the uniform shape's values are the functions of their position that the
+ * tests count on.
  */
 #include "config.h"
 
@@ -26,6 +29,7 @@
 #include "bench/gen/gen.h"
 #include "profile_format.h"
 #include "record_format.h"
+#include "validate.h"
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -57,7 +61,7 @@ static void rm_rf(const char *path)
 
 static void small_params(struct jsgen_params *p, const char *out, uint64_t seed)
 {
-    jsgen_defaults(p);
+    jsgen_defaults(p, JSGEN_CLUSTER);
     p->out = out;
     p->nodes = 16;
     p->hours = 3;
@@ -427,11 +431,205 @@ static void output_validates_against_the_formats(void **state)
     rm_rf(dir);
 }
 
+
+/* ---- the ingest's validation (profile_ingest/validate.c) -------------------------------------- */
+struct ingested { uint64_t jobs, step_nodes, profiles; };
+
+static json_t *load_json(const char *path)
+{
+    size_t len;
+    char *text = slurp(path, &len);
+    if (!text)
+        fail_msg("%s: cannot read it", path);
+    char reason[PI_REASON_MAX];
+    json_t *j = pi_json_parse(text, len, reason, sizeof reason);
+    free(text);
+    if (!j)
+        fail_msg("%s: %s", path, reason);
+    return j;
+}
+
+/* Every record and profile of the spool DIR as the ingest takes them: each step record with
+ * the profiles (or bundles) of its step and node. Calls each(step) after pi_step_finish. */
+static void ingest_spool(const char *dir, struct ingested *n, void (*each)(const struct pi_step *))
+{
+    struct pi_conf conf;
+    pi_conf_defaults(&conf);
+    memset(n, 0, sizeof *n);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    char path[4200], reason[PI_REASON_MAX];
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, "job.", 4))
+            continue;
+        snprintf(path, sizeof path, "%s/%s/%s", dir, e->d_name, JS_JOB_RECORD_NAME);
+        json_t *job = load_json(path);
+        if (pi_record_check(job, 0, reason, sizeof reason) != PI_OK)
+            fail_msg("%s: %s", path, reason);
+        n->jobs++;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        DIR *jd = opendir(path);
+        assert_non_null(jd);
+        struct dirent *se;
+        while ((se = readdir(jd))) {
+            char step[JS_STEP_NAME_MAX], node[256];
+            if (pi_parse_step_record_name(se->d_name, step, sizeof step, node, sizeof node) < 0)
+                continue;
+            snprintf(path, sizeof path, "%s/%s/%s", dir, e->d_name, se->d_name);
+            json_t *rec = load_json(path);
+            if (pi_record_check(rec, 1, reason, sizeof reason) != PI_OK)
+                fail_msg("%s: %s", path, reason);
+            struct pi_step st;
+            json_incref(job);
+            pi_step_init(&st, job, rec, "default");
+            snprintf(path, sizeof path, "%s/%s/%s", dir, e->d_name, JS_PROFILES_DIR_NAME);
+            DIR *pd = opendir(path);
+            assert_non_null(pd);
+            struct dirent *pe;
+            int count = 0;
+            while ((pe = readdir(pd))) {
+                if (!pi_profile_name_matches(pe->d_name, step, node))
+                    continue;
+                snprintf(path, sizeof path, "%s/%s/%s/%s", dir, e->d_name, JS_PROFILES_DIR_NAME, pe->d_name);
+                json_t *pj = load_json(path);
+                int rc = pi_is_bundle(pj) ? pi_bundle_add(&st, &conf, pj, &count, reason, sizeof reason)
+                                          : (count++, pi_profile_add(&st, &conf, pj, reason, sizeof reason));
+                if (rc != PI_OK)
+                    fail_msg("%s: would be quarantined: %s", path, reason);
+                json_decref(pj);
+            }
+            closedir(pd);
+            pi_step_finish(&st);
+            assert_int_equal(st.nbad, 0);
+            assert_int_equal(st.nprocs, (size_t)json_integer_value(json_object_get(rec, "local_tasks")));
+            n->profiles += st.nprocs;
+            n->step_nodes++;
+            if (each)
+                each(&st);
+            pi_step_free(&st);
+        }
+        closedir(jd);
+        json_decref(job);
+    }
+    closedir(d);
+    pi_conf_free(&conf);
+}
+
+static void uniform_params(struct jsgen_params *p, const char *out)
+{
+    jsgen_defaults(p, JSGEN_UNIFORM);
+    p->out = out;
+    p->jobs = 3;
+    p->steps = 2;
+    p->nodes = 2;
+    p->ppn = 3;
+    p->slices = 5;
+    p->files = 2;
+    p->killed = 1;
+    p->start_s = 1800000000;
+    p->uid = (long)getuid();
+    p->chown_profiles = 0;
+}
+
+static void both_shapes_pass_the_ingests_validation(void **state)
+{
+    (void)state;
+    for (int bundle = 0; bundle <= 1; bundle++) {
+        char a[] = "/tmp/jsgen-test-XXXXXX", b[] = "/tmp/jsgen-test-XXXXXX";
+        assert_non_null(mkdtemp(a));
+        assert_non_null(mkdtemp(b));
+        struct jsgen_params p;
+        struct jsgen_summary s;
+        struct ingested n;
+        small_params(&p, a, 11);
+        p.bundle = bundle;
+        assert_int_equal(jsgen_run(&p, &s), 0);
+        ingest_spool(a, &n, NULL);
+        assert_int_equal(n.jobs, s.jobs);
+        assert_int_equal(n.step_nodes, s.step_nodes);
+        assert_int_equal(n.profiles, s.profiles);
+        uniform_params(&p, b);
+        p.bundle = bundle;
+        p.spread = 1;
+        p.slow[0].node = "gen2";
+        p.slow[0].factor = 1.5;
+        p.nslow = 1;
+        assert_int_equal(jsgen_run(&p, &s), 0);
+        ingest_spool(b, &n, NULL);
+        assert_int_equal(n.jobs, 3);
+        assert_int_equal(n.step_nodes, 3 * 2);
+        assert_int_equal(n.profiles, 3 * 2 * 3);
+        rm_rf(a);
+        rm_rf(b);
+    }
+}
+
+/* the uniform shape of gen.h, as the ingest sums a step-node */
+static void check_uniform_step_node(const struct pi_step *st)
+{
+    assert_int_equal(st->nslices, 5);
+    for (size_t k = 0; k < st->nslices; k++) {
+        assert_int_equal(st->slices[k].slice, 1800000000 / 4 + (int64_t)k);
+        assert_int_equal(st->slices[k].processes, 3);
+        assert_int_equal(st->slices[k].m[JS_M_POSIX_WRITE_CALLS], 3);
+        assert_int_equal(st->slices[k].m[JS_M_POSIX_WRITE_BYTES], 3 * (1000 + (int64_t)k));
+        assert_int_equal(st->slices[k].m[JS_M_CPU_NS], 3 * (!strcmp(st->node, "gen2") ? 2000000 : 1000000));
+        assert_int_equal(st->slices[k].m[JS_M_COUNT + JS_KIO_RCHAR], k ? 0 : 3 * 10);
+    }
+    assert_int_equal(st->nfiles, 3 * 2 + 1); /* each process's two, and /gen/input */
+    int killed = 0;
+    for (size_t i = 0; i < st->nprocs; i++) {
+        const struct pi_proc *pr = &st->procs[i];
+        assert_true(pr->pid >= 1000 && pr->pid < 1003);
+        if (pr->signal) {
+            assert_int_equal(pr->pid, 1002);
+            assert_int_equal(pr->signal, 9);
+            assert_int_equal(pr->exit_code, -1);
+            assert_string_equal(pr->missing, "CPU time after the kill");
+            killed++;
+        } else {
+            assert_int_equal(pr->exit_code, 0);
+            assert_string_equal(pr->missing, "");
+        }
+        assert_int_equal(pr->m[JS_M_POSIX_WRITE_BYTES], 5 * 1000 + 10);
+    }
+    assert_int_equal(killed, 1);
+}
+
+static void uniform_values_are_functions_of_their_position(void **state)
+{
+    (void)state;
+    char a[] = "/tmp/jsgen-test-XXXXXX";
+    assert_non_null(mkdtemp(a));
+    struct jsgen_params p;
+    struct jsgen_summary s;
+    struct ingested n;
+    uniform_params(&p, a);
+    p.slow[0].node = "gen2";
+    p.slow[0].factor = 2;
+    p.nslow = 1;
+    assert_int_equal(jsgen_run(&p, &s), 0);
+    ingest_spool(a, &n, check_uniform_step_node);
+    assert_int_equal(n.step_nodes, 3 * 2 * 2);
+    assert_int_equal(s.profile_rows, 3 * 2 * 2 * 3 * 5);
+    /* the names the tests use: job.<id>/profiles/<step>.gen<n>.<1000 + p>.json, step.<step>.gen<n>.json */
+    char path[4200];
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/job.1002/%s/1.gen2.1002.json", a, JS_PROFILES_DIR_NAME);
+    assert_int_equal(stat(path, &sb), 0);
+    snprintf(path, sizeof path, "%s/job.1002/step.1.gen2.json", a);
+    assert_int_equal(stat(path, &sb), 0);
+    rm_rf(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_seed_gives_the_same_files),
         cmocka_unit_test(output_validates_against_the_formats),
+        cmocka_unit_test(both_shapes_pass_the_ingests_validation),
+        cmocka_unit_test(uniform_values_are_functions_of_their_position),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
