@@ -20,9 +20,14 @@
 static char *slurp(const char *rel)
 {
     char path[1024];
-    /* the migrations as built: some are made from templates (sql/tools/expand-metrics) */
+    /* the migrations as built (some are made from templates by sql/tools/expand-metrics),
+     * else as written */
     snprintf(path, sizeof path, "%s/%s", JS_TOP_BUILDDIR, rel);
     FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(path, sizeof path, "%s/%s", JS_TOP_SRCDIR, rel);
+        f = fopen(path, "r");
+    }
     assert_non_null(f);
     static char buf[1 << 20];
     size_t n = fread(buf, 1, sizeof buf - 1, f);
