@@ -1,5 +1,6 @@
 /*
  * Helpers shared by the ingest's database code (db.c: the session; dbstep.c: one step record;
+ * dbrecord.c: a record's values as parameters;
  * fold.c: the totals): a growing buffer for COPY text data, result checks that tell a transient
  * error (retry) from a lasting one, and a few query shorthands. All take the session of struct
  * pi_db.

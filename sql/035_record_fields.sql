@@ -79,6 +79,7 @@ BEGIN
         w.array_task_id := coalesce(w.array_task_id, l.array_task_id);
         w.dependency := coalesce(w.dependency, l.dependency);
     END IF;
+    w.uid := p.uid;  -- as 009: the uid of the record received, whichever record wins
     IF v_user IS NOT NULL THEN
         INSERT INTO js_data.users (cluster_id, uid, name) VALUES (p_cluster, w.uid, v_user)
             ON CONFLICT (cluster_id, uid) DO UPDATE SET name = excluded.name
