@@ -9,6 +9,7 @@
 #include "dbutil.h"
 #include "log.h"
 #include "migrations.h"
+#include "record_format.h"
 #include "series.h"
 
 #include <inttypes.h>
@@ -175,10 +176,18 @@ int pi_db_ingest_job(struct pi_db *db, const char *cluster, const json_t *job, i
     int rc = dbu_cluster_id(db, cluster, slice_seconds, cid, sizeof cid);
     if (rc != PI_DB_OK)
         return rc;
-    char *text = json_dumps(job, JSON_COMPACT);
-    const char *p[2] = { cid, text };
-    rc = dbu_check(db, dbu_q(db, "SELECT js_data.ingest_job($1, $2)", 2, p), PGRES_TUPLES_OK, "job record");
-    free(text);
+    struct dbu_params p = { .n = 0 };
+    struct sbuf sql = { 0 };
+    dbu_params_add(&p, cid);
+    sb_printf(&sql, "SELECT js_data.ingest_job_record($1, ");
+    if (dbu_params_record(&p, job, js_job_record_fields, "js_data.job_record_values", &sql) == 0) {
+        sb_printf(&sql, ")");
+        rc = dbu_check(db, dbu_q(db, sql.p, p.n, p.v), PGRES_TUPLES_OK, "job record");
+    } else {
+        rc = PI_DB_FAIL;
+    }
+    dbu_params_free(&p);
+    free(sql.p);
     return rc;
 }
 

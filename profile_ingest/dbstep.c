@@ -9,6 +9,7 @@
 #include "db.h"
 #include "dbutil.h"
 #include "log.h"
+#include "record_format.h"
 #include "series.h"
 
 #include <inttypes.h>
@@ -280,16 +281,28 @@ static int quarantine_rows(struct pi_db *db, const struct pi_step *st, const cha
 }
 
 
-/* Claim the step-node (another daemon on it: busy), write the job (jtext, when not NULL) and
+/* Claim the step-node (another daemon on it: busy), write the job (job, when not NULL) and
  * the exactly-once key (there already: done): PI_DB_OK to go on, PI_DB_BUSY, PI_DB_DONE, or
- * the failure. */
-static int claim_step(struct pi_db *db, const struct pi_step *st, const char *cid, const char *jtext, const char *stext)
+ * the failure. The records go as their values (dbrecord.c). */
+static int claim_step(struct pi_db *db, const struct pi_step *st, const char *cid, const json_t *job)
 {
     char nprof[16], nbad[16];
     snprintf(nprof, sizeof nprof, "%zu", st->nprocs);
     snprintf(nbad, sizeof nbad, "%zu", st->nbad);
-    const char *p[6] = { cid, jtext, stext, nprof, nbad, db->who };
-    PGresult *r = dbu_q(db, "SELECT js_data.ingest_begin($1, $2, $3, $4, $5, $6)", 6, p);
+    struct dbu_params p = { .n = 0 };
+    struct sbuf sql = { 0 };
+    dbu_params_add(&p, cid);
+    sb_printf(&sql, "SELECT js_data.ingest_begin($1, ");
+    int bad = dbu_params_record(&p, job, js_job_record_fields, "js_data.job_record_values", &sql);
+    sb_printf(&sql, ", ");
+    bad |= dbu_params_record(&p, st->rec, js_step_record_fields, "js_data.step_record_values", &sql);
+    dbu_params_add(&p, nprof);
+    dbu_params_add(&p, nbad);
+    dbu_params_add(&p, db->who);
+    sb_printf(&sql, ", $%d, $%d, $%d)", p.n - 2, p.n - 1, p.n);
+    PGresult *r = bad ? NULL : dbu_q(db, sql.p, p.n, p.v);
+    dbu_params_free(&p);
+    free(sql.p);
     if (PQresultStatus(r) != PGRES_TUPLES_OK)
         return dbu_check(db, r, PGRES_TUPLES_OK, "step record");
     char what = PQgetvalue(r, 0, 0)[0];
@@ -407,7 +420,7 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
 {
     int rc;
     char cid[16], job[32];
-    char *jtext = NULL, *stext = NULL;
+    const json_t *jrec = NULL;
 
     if ((rc = dbu_cluster_id(db, st->cluster, (int)st->slice_seconds, cid, sizeof cid)) != PI_DB_OK)
         return rc;
@@ -423,12 +436,11 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
      * pi_db_durable() made it durable (group commit). */
     if ((rc = dbu_exec(db, "BEGIN; SET LOCAL synchronous_commit = off", "begin")) != PI_DB_OK)
         return rc;
-    stext = json_dumps(st->rec, JSON_COMPACT);
     long long written = json_integer_value(json_object_get(st->job, "written_ns"));
     /* the job record, unless this session committed this very record before */
     if (db->last_job != st->job_id || db->last_job_written != written)
-        jtext = json_dumps(st->job, JSON_COMPACT);
-    rc = claim_step(db, st, cid, jtext, stext);
+        jrec = st->job;
+    rc = claim_step(db, st, cid, jrec);
     if (rc == PI_DB_OK)
         rc = write_step_rows(db, conf, st, cid, job, moved_to);
     if (rc == PI_DB_OK)
@@ -441,8 +453,6 @@ static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_s
         db->nparts = 0; /* e.g. retention dropped a partition this session thought it had */
     if (rc != PI_DB_OK)
         dbu_rollback(db);
-    free(jtext);
-    free(stext);
     return rc;
 }
 
@@ -491,7 +501,6 @@ static int ingest_live_once(struct pi_db *db, const struct pi_step *st, long lon
 {
     int rc;
     char cid[16], job[32], snap[32], start[32], nprof[16], nrun[16];
-    char *jtext = NULL;
     PGresult *r;
     if ((rc = dbu_cluster_id(db, st->cluster, (int)st->slice_seconds, cid, sizeof cid)) != PI_DB_OK)
         return rc;
@@ -510,11 +519,23 @@ static int ingest_live_once(struct pi_db *db, const struct pi_step *st, long lon
     if ((rc = dbu_exec(db, "BEGIN; SET LOCAL synchronous_commit = off", "begin")) != PI_DB_OK)
         return rc;
     long long written = json_integer_value(json_object_get(st->job, "written_ns"));
-    if (db->last_job != st->job_id || db->last_job_written != written)
-        jtext = json_dumps(st->job, JSON_COMPACT);
     {
-        const char *p[10] = { cid, jtext, job, st->step, st->node, snap, start, nprof, nrun, db->who };
-        r = dbu_q(db, "SELECT js_data.live_begin($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10, p);
+        /* the job record's values, unless this session committed this very record before */
+        const json_t *jrec = db->last_job != st->job_id || db->last_job_written != written ? st->job : NULL;
+        struct dbu_params p = { .n = 0 };
+        struct sbuf sql = { 0 };
+        dbu_params_add(&p, cid);
+        sb_printf(&sql, "SELECT js_data.live_begin($1, ");
+        int bad = dbu_params_record(&p, jrec, js_job_record_fields, "js_data.job_record_values", &sql);
+        const char *rest[8] = { job, st->step, st->node, snap, start, nprof, nrun, db->who };
+        for (int i = 0; i < 8; i++) {
+            dbu_params_add(&p, rest[i]);
+            sb_printf(&sql, ", $%d", p.n);
+        }
+        sb_printf(&sql, ")");
+        r = bad ? NULL : dbu_q(db, sql.p, p.n, p.v);
+        dbu_params_free(&p);
+        free(sql.p);
         if (PQresultStatus(r) != PGRES_TUPLES_OK) {
             rc = dbu_check(db, r, PGRES_TUPLES_OK, "live snapshot");
             goto out;
@@ -537,7 +558,6 @@ static int ingest_live_once(struct pi_db *db, const struct pi_step *st, long lon
 out:
     if (rc != PI_DB_OK)
         dbu_rollback(db);
-    free(jtext);
     return rc;
 }
 

@@ -1,5 +1,6 @@
 /*
  * Helpers shared by the ingest's database code (db.c: the session; dbstep.c: one step record;
+ * dbrecord.c: a record's values as parameters;
  * fold.c: the totals): a growing buffer for COPY text data, result checks that tell a transient
  * error (retry) from a lasting one, and a few query shorthands. All take the session of struct
  * pi_db.
@@ -52,6 +53,21 @@ int dbu_copy(struct pi_db *db, const char *sql, struct sbuf *b, const char *what
 const char *dbu_metric_columns(void);
 /* "kernel_rchar, kernel_wchar, ...": the kernel's counts of a slice row after the metrics */
 const char *dbu_kernel_columns(void);
+/* The parameters of one statement: strings owned (freed by dbu_params_free), NULL for SQL NULL. */
+#define DBU_MAX_PARAMS 128
+struct dbu_params {
+    const char *v[DBU_MAX_PARAMS];
+    char *owned[DBU_MAX_PARAMS];
+    int n;
+};
+struct js_record_field;
+void dbu_params_add(struct dbu_params *p, const char *v);
+/* The values of a validated record (rec; NULL: all NULL) as parameters, one per scalar field of
+ * table (dbrecord.c), and "ROW($i, ...)::type" for them appended to sql: 0, or -1 when too many. */
+int dbu_params_record(struct dbu_params *p, const json_t *rec, const struct js_record_field *table,
+                      const char *type, struct sbuf *sql);
+void dbu_params_free(struct dbu_params *p);
+
 /* The id of cluster (made with slice_seconds when new) into out; cached for the session. */
 int dbu_cluster_id(struct pi_db *db, const char *cluster, int slice_seconds, char *out, size_t size);
 

@@ -2,7 +2,8 @@
  * per-slice and per-process table of sql/002_metrics.sql, each with a COMMENT; in every
  * series table of sql/025_series.sql, which its fold and views decode and add; and in the
  * view js.processes as 006 spells it out; and a view redefined by a later migration keeps the
- * columns it had, in order, and gains new ones at its end only. */
+ * columns it had, in order, and gains new ones at its end only; the types that carry a job
+ * and a step record's values (sql/035) list the record format's fields in order. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -15,7 +16,9 @@
 
 #include <cmocka.h>
 
+#include "dbutil.h"
 #include "profile_format.h"
+#include "record_format.h"
 
 static char *slurp(const char *rel)
 {
@@ -177,6 +180,85 @@ static void redefined_views_only_gain_columns_at_their_end(void **state)
     }
 }
 
+/* The attributes "name type" of a CREATE TYPE of sql/035, in order, one per line into out. */
+static void type_attributes(const char *type, char *out, size_t size)
+{
+    char head[128];
+    snprintf(head, sizeof head, "CREATE TYPE js_data.%s AS (", type);
+    const char *p = strstr(slurp("sql/035_record_fields.sql"), head);
+    assert_non_null(p);
+    p += strlen(head);
+    size_t n = 0;
+    int word = 0;
+    for (; *p && !(*p == ')' && p[-1] == '\n') && n + 2 < size; p++) {
+        if (*p == ',') {
+            out[n++] = '\n';
+            word = 0;
+        } else if (*p == '"' || ((*p == ' ' || *p == '\n') && !word)) {
+            continue;
+        } else if (*p == '\n') {
+            continue;
+        } else {
+            out[n++] = *p;
+            word = 1;
+        }
+    }
+    while (n && (out[n - 1] == ' ' || out[n - 1] == '\n'))
+        n--;
+    out[n] = '\0';
+}
+
+static const char *sql_type(enum js_field_type t)
+{
+    return t == JS_FIELD_STRING ? "text" : t == JS_FIELD_INTEGER ? "bigint" : "boolean";
+}
+
+/* What dbrecord.c hands over for a table, as "name type" lines: its scalars, an array with a
+ * table of its own as one array per field of it, extra fields, the record. */
+static void expected_attributes(const struct js_record_field *t, const char *array, const struct js_record_field *el,
+                                const char *extra, char *out, size_t size)
+{
+    size_t n = 0;
+    for (; t->name; t++) {
+        if (array && strcmp(t->name, array) == 0) {
+            for (const struct js_record_field *e = el; e->name; e++)
+                n += (size_t)snprintf(out + n, size - n, "%s_%s %s[]\n", array, e->name, sql_type(e->type));
+        } else if (t->type != JS_FIELD_ARRAY && t->type != JS_FIELD_OBJECT) {
+            n += (size_t)snprintf(out + n, size - n, "%s %s\n", t->name, sql_type(t->type));
+        }
+    }
+    snprintf(out + n, size - n, "%srecord jsonb", extra);
+}
+
+/* The types profile_ingest fills as ROW($n, ...) in the order of the field tables (dbrecord.c)
+ * list the tables' fields in that order, and as many as it hands over. */
+static void record_value_types_follow_the_field_tables(void **state)
+{
+    (void)state;
+    static char got[8192], want[8192];
+    type_attributes("job_record_values", got, sizeof got);
+    expected_attributes(js_job_record_fields, "dependencies", js_dependency_fields, "reason text\n", want, sizeof want);
+    assert_string_equal(got, want);
+    type_attributes("step_record_values", got, sizeof got);
+    expected_attributes(js_step_record_fields, NULL, NULL, "", want, sizeof want);
+    assert_string_equal(got, want);
+
+    const struct { const struct js_record_field *table; const char *type; } t[] = {
+        { js_job_record_fields, "job_record_values" }, { js_step_record_fields, "step_record_values" } };
+    for (int i = 0; i < 2; i++) {
+        struct dbu_params p = { .n = 0 };
+        struct sbuf sql = { 0 };
+        type_attributes(t[i].type, got, sizeof got);
+        int lines = 1;
+        for (const char *c = got; *c; c++)
+            lines += *c == '\n';
+        assert_int_equal(dbu_params_record(&p, NULL, t[i].table, "x", &sql), 0);
+        assert_int_equal(p.n, lines);
+        dbu_params_free(&p);
+        free(sql.p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -185,6 +267,7 @@ int main(void)
         cmocka_unit_test(series_tables_hold_every_metric),
         cmocka_unit_test(process_view_keeps_every_metric),
         cmocka_unit_test(redefined_views_only_gain_columns_at_their_end),
+        cmocka_unit_test(record_value_types_follow_the_field_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
