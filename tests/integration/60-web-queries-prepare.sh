@@ -9,7 +9,7 @@ db=jobscreen_web_t60
 dropdb --if-exists "$db" 2>/dev/null
 createdb "$db" || bail "createdb $db failed"
 trap 'dropdb --if-exists "$db" 2>/dev/null' EXIT
-mapfile -t names < <(sed -n 's/^-- name: \([a-z_]*\).*/\1/p' "$JS_TOP_SRCDIR/web/queries.sql")
+mapfile -t names < <(sed -n 's/^-- name: \([a-z_]*\).*/\1/p' "$JS_TOP_BUILDDIR/web/queries.sql")
 plan $((1 + ${#names[@]}))
 st=0
 for f in "$JS_TOP_SRCDIR"/sql/[0-9][0-9][0-9]_*.sql; do
@@ -21,7 +21,7 @@ psql -q -X -d "$db" -c "DROP ROLE IF EXISTS $web" >/dev/null 2>&1
 psql -q -X -v ON_ERROR_STOP=1 -d "$db" -c "CREATE ROLE $web LOGIN IN ROLE jobscreen_report" >/dev/null || bail "cannot create role $web"
 trap 'dropdb --if-exists "$db" 2>/dev/null; psql -q -X -d postgres -c "DROP ROLE IF EXISTS $web" >/dev/null 2>&1' EXIT
 for n in "${names[@]}"; do
-  sql=$(awk -v want="$n" '/^-- name: /{on = ($3 == want); next} /^[ \t]*--/{next} on{print}' "$JS_TOP_SRCDIR/web/queries.sql")
+  sql=$(awk -v want="$n" '/^-- name: /{on = ($3 == want); next} /^[ \t]*--/{next} on{print}' "$JS_TOP_BUILDDIR/web/queries.sql")
   # its parameters all NULL but the viewer's name and admin flag: it runs on the empty views
   np=$(grep -o '\$[0-9]\+' <<< "$sql" | tr -d '$' | sort -n | tail -n 1)
   args="'nobody', true$(for ((i = 3; i <= np; i++)); do printf ', NULL'; done)"
