@@ -5,8 +5,11 @@
 --   $1  the authenticated user name (REMOTE_USER)
 --   $2  't' when the viewer is an admin, else 'f'
 --   $3  cluster name to restrict to, or NULL for any
--- and filters by them itself: a non-admin gets rows of their own jobs only. Other parameters
--- are listed per query. Times leave as seconds since the epoch (double precision).
+-- and filters by them with js.may_see($1, $2, $3, owner, cluster) on the job, workflow or user
+-- that owns what it reads (sql/034_access.sql: the rule, stated once and inlined by the planner;
+-- the export's jobs: js.exported_jobs): a non-admin gets rows of their own jobs only. $1
+-- appears nowhere else (tests/unit/queries-access.sh). Other parameters are listed per query.
+-- Times leave as seconds since the epoch (double precision).
 -- Keys of the tables lead with cluster_id: a lookup by job or file id names the clusters
 -- (cluster_id = ANY (ARRAY(SELECT ... FROM js.clusters ...))) so that it is an index seek per
 -- cluster, not a scan over every job.
@@ -29,8 +32,7 @@ FROM (
             extract(epoch FROM w.first_start)::float8 AS start,
             extract(epoch FROM w.last_end)::float8 AS "end", w.cluster_id
      FROM js.workflows w
-     WHERE $2::boolean AND $4::text IS NULL
-       AND ($3::text IS NULL OR w.cluster = $3)
+     WHERE $2::boolean AND $4::text IS NULL AND js.may_see($1, $2, $3, w.user_name, w.cluster)
        AND ($5::bigint IS NULL OR coalesce(w.last_end, now()) >= to_timestamp($5::bigint))
        AND ($6::bigint IS NULL OR coalesce(w.first_start, w.first_submit) <= to_timestamp($6::bigint))
        AND ($7::text IS NULL OR EXISTS (SELECT 1 FROM js.jobs j WHERE j.cluster_id = w.cluster_id
@@ -60,8 +62,7 @@ FROM (
            AND ($9::text IS NULL OR strpos(lower(w.name), lower($9)) > 0)
          ORDER BY w.first_submit DESC NULLS LAST, w.workflow_id DESC
          LIMIT $10::integer) x
-     WHERE u.user_name = $4::text AND ($2::boolean OR u.user_name = $1)
-       AND ($3::text IS NULL OR u.cluster = $3))
+     WHERE u.user_name = $4::text AND js.may_see($1, $2, $3, u.user_name, u.cluster))
 ) w
 ORDER BY w.submit DESC NULLS LAST, w.id DESC
 LIMIT $10::integer
@@ -85,8 +86,7 @@ FROM (
            j.num_nodes AS nodes, j.num_cpus AS cpus, j.steps, j.incomplete,
            j.running_steps, j.running_steps > 0 AS live, j.array_job_id, j.array_task_id, j.reason, j.cluster_id
      FROM js.jobs j
-     WHERE $2::boolean AND $4::text IS NULL
-       AND ($3::text IS NULL OR j.cluster = $3)
+     WHERE $2::boolean AND $4::text IS NULL AND js.may_see($1, $2, $3, j.user_name, j.cluster)
        AND ($5::bigint IS NULL OR coalesce(j.end_time, now()) >= to_timestamp($5::bigint))
        AND ($6::bigint IS NULL OR coalesce(j.start_time, j.submit_time) <= to_timestamp($6::bigint))
        AND ($7::text IS NULL OR j.state = $7)
@@ -112,8 +112,7 @@ FROM (
            AND ($9::text IS NULL OR strpos(lower(j.workflow_name), lower($9)) > 0)
          ORDER BY j.submit_time DESC NULLS LAST, j.job_id DESC
          LIMIT $10::integer) x
-     WHERE u.user_name = $4::text AND ($2::boolean OR u.user_name = $1)
-       AND ($3::text IS NULL OR u.cluster = $3))
+     WHERE u.user_name = $4::text AND js.may_see($1, $2, $3, u.user_name, u.cluster))
 ) j
 LEFT JOIN LATERAL (
     SELECT sum(s.cpu_ns)::bigint AS cpu_ns, max(s.max_rss_kib) AS max_rss_kib,
@@ -126,7 +125,7 @@ LIMIT $10::integer
 -- name: job_workflow
 -- $4 job id: the workflow of a job the viewer may see
 SELECT j.workflow_id FROM js.jobs j
-WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+WHERE js.may_see($1, $2, $3, j.user_name, j.cluster)
   AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
 ORDER BY j.cluster_id
 LIMIT 1
@@ -139,7 +138,7 @@ SELECT w.workflow_id AS id, w.cluster, w.user_name AS user, w.name AS workflow, 
        extract(epoch FROM w.first_start)::float8 AS start,
        extract(epoch FROM w.last_end)::float8 AS "end"
 FROM js.workflows w
-WHERE ($2::boolean OR w.user_name = $1) AND ($3::text IS NULL OR w.cluster = $3)
+WHERE js.may_see($1, $2, $3, w.user_name, w.cluster)
   AND w.workflow_id = $4::bigint
 ORDER BY w.cluster_id
 LIMIT 1
@@ -153,7 +152,7 @@ SELECT j.job_id AS id, j.name, j.state,
        extract(epoch FROM j.end_time)::float8 AS "end",
        j.array_job_id, j.array_task_id
 FROM js.jobs j
-WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+WHERE js.may_see($1, $2, $3, j.user_name, j.cluster)
   AND j.workflow_id = $4::bigint
 ORDER BY j.start_time NULLS LAST, j.job_id
 
@@ -164,7 +163,7 @@ ORDER BY j.start_time NULLS LAST, j.job_id
 -- (live snapshots, no step record yet) come from js.steps too.
 WITH w AS MATERIALIZED (
     SELECT j.cluster_id, j.job_id FROM js.jobs j
-    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+    WHERE js.may_see($1, $2, $3, j.user_name, j.cluster)
       AND j.workflow_id = $4::bigint),
 k AS MATERIALIZED (SELECT min(cluster_id) AS cluster_id, array_agg(job_id) AS jobs FROM w),
 s AS (
@@ -203,7 +202,7 @@ ORDER BY s.job_id, s.start_time, s.step_id
 -- job ids), then joined to their jobs' names.
 WITH w AS MATERIALIZED (
     SELECT j.cluster_id, j.job_id, j.name FROM js.jobs j
-    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+    WHERE js.may_see($1, $2, $3, j.user_name, j.cluster)
       AND j.workflow_id = $4::bigint),
 k AS MATERIALIZED (SELECT min(cluster_id) AS cluster_id, array_agg(job_id) AS jobs FROM w),
 s AS MATERIALIZED (
@@ -237,7 +236,7 @@ ORDER BY sum(s.elapsed) DESC NULLS LAST, w.name, s.step_name
 -- workflow, so an edge from another user's job (a file they wrote) never shows.
 WITH w AS MATERIALIZED (
     SELECT j.cluster_id, j.job_id FROM js.jobs j
-    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+    WHERE js.may_see($1, $2, $3, j.user_name, j.cluster)
       AND j.workflow_id = $4::bigint)
 SELECT d.kind, d.from_job, d.to_job, nullif(d.from_step, '') AS from_step, nullif(d.to_step, '') AS to_step,
        count(DISTINCT d.file_id) AS files
@@ -253,7 +252,7 @@ ORDER BY d.from_job, d.to_job, d.kind
 -- shows them when an edge is clicked.
 WITH w AS MATERIALIZED (
     SELECT j.cluster_id, j.job_id FROM js.jobs j
-    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+    WHERE js.may_see($1, $2, $3, j.user_name, j.cluster)
       AND j.workflow_id = $4::bigint)
 SELECT d.kind, d.from_job, nullif(d.from_step, '') AS from_step, d.to_job, nullif(d.to_step, '') AS to_step,
        CASE d.kind
@@ -316,7 +315,7 @@ SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id,
           FROM js.steps s WHERE s.cluster_id = j.cluster_id AND s.job_id = j.job_id
             AND s.step_id <> 'extern') AS usage
 FROM js.jobs j
-WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+WHERE js.may_see($1, $2, $3, j.user_name, j.cluster)
   AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
 ORDER BY j.cluster_id
 LIMIT 1
@@ -328,7 +327,7 @@ LIMIT 1
 -- job never shows.
 WITH me AS MATERIALIZED (
     SELECT j.cluster_id, j.job_id FROM js.jobs j
-    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+    WHERE js.may_see($1, $2, $3, j.user_name, j.cluster)
       AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3))
       AND j.job_id = $4::bigint
     ORDER BY j.cluster_id LIMIT 1),
@@ -346,7 +345,7 @@ SELECT e.direction, e.kind, e.other AS job, o.name, o.state,
        to_jsonb((array_agg(DISTINCT e.path) FILTER (WHERE e.path IS NOT NULL))[1:3]) AS paths
 FROM e
 JOIN js.jobs o ON o.cluster_id = e.cluster_id AND o.job_id = e.other
-WHERE ($2::boolean OR o.user_name = $1)
+WHERE js.may_see($1, $2, $3, o.user_name, o.cluster)
 GROUP BY e.direction, e.kind, e.other, o.name, o.state
 ORDER BY e.direction, e.other, e.kind
 
@@ -362,22 +361,14 @@ SELECT j.job_id AS id, j.cluster, j.name, j.user_name AS user, j.workflow_id, j.
        to_char(j.end_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "end",
        j.num_nodes AS nodes, j.num_cpus AS cpus, j.num_tasks AS tasks, j.nodelist AS node_list, j.dependency,
        j.partition, j.account, j.qos, j.work_dir, j.batch_script, j.array_job_id, j.array_task_id
-FROM js.jobs j
-WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
-  AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3))
-  AND (j.workflow_id = $4::bigint OR j.job_id = $5::bigint)
+FROM js.exported_jobs($1, $2, $3, $4::bigint, $5::bigint, $6::integer) j
 ORDER BY j.start_time NULLS LAST, j.job_id
-LIMIT $6::integer
 
 -- name: export_steps
 -- $4 $5 $6 as export_jobs: their steps but extern, with Table 4.2's fields, the runtime share
 -- (ns per category, summed over the processes) and the step's sums
 WITH e AS MATERIALIZED (
-    SELECT j.cluster_id, j.job_id FROM js.jobs j
-    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
-      AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3))
-      AND (j.workflow_id = $4::bigint OR j.job_id = $5::bigint)
-    ORDER BY j.start_time NULLS LAST, j.job_id LIMIT $6::integer)
+    SELECT x.cluster_id, x.job_id FROM js.exported_jobs($1, $2, $3, $4::bigint, $5::bigint, $6::integer) x)
 SELECT s.job_id, s.step_id AS step, s.name, s.state, s.exit_code, s.num_nodes AS nodes, s.num_cpus AS cpus,
        s.num_tasks AS tasks, s.nodelist AS node_list,
        to_char(s.start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS start,
@@ -394,11 +385,7 @@ ORDER BY s.job_id, s.start_time NULLS LAST, s.step_id
 -- reference's profile (the file, its access mode, the layers (paradigms) it was used through,
 -- processes, calls, bytes)
 WITH e AS MATERIALIZED (
-    SELECT j.cluster_id, j.job_id FROM js.jobs j
-    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
-      AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3))
-      AND (j.workflow_id = $4::bigint OR j.job_id = $5::bigint)
-    ORDER BY j.start_time NULLS LAST, j.job_id LIMIT $6::integer)
+    SELECT x.cluster_id, x.job_id FROM js.exported_jobs($1, $2, $3, $4::bigint, $5::bigint, $6::integer) x)
 SELECT a.job_id, a.step_id AS step, a.path, a.scope,
        CASE WHEN bool_or(a.mode = 'rw') OR (bool_or(a.mode = 'r') AND bool_or(a.mode = 'w')) THEN 'rw'
             WHEN bool_or(a.mode = 'w') THEN 'w' ELSE 'r' END AS mode,
@@ -414,11 +401,7 @@ ORDER BY a.job_id, a.step_id, a.path
 -- $4 $5 $6 as export_jobs: per job and step, each metric summed over its processes (calls,
 -- bytes, time): the reference's summary of function calls
 WITH e AS MATERIALIZED (
-    SELECT j.cluster_id, j.job_id FROM js.jobs j
-    WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
-      AND j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3))
-      AND (j.workflow_id = $4::bigint OR j.job_id = $5::bigint)
-    ORDER BY j.start_time NULLS LAST, j.job_id LIMIT $6::integer)
+    SELECT x.cluster_id, x.job_id FROM js.exported_jobs($1, $2, $3, $4::bigint, $5::bigint, $6::integer) x)
 SELECT d.job_id, d.step_id AS step, d.metric, d.sum
 FROM e JOIN js.step_digest d ON d.cluster_id = e.cluster_id AND d.job_id = e.job_id
 WHERE d.step_id <> 'extern' AND d.processes > 0
@@ -436,10 +419,10 @@ SELECT a.file_id AS id, a.path, a.scope, a.file_node,
        extract(epoch FROM max(a.last_access))::float8 AS last_access
 FROM js.file_accesses a
 JOIN js.jobs j ON j.cluster_id = a.cluster_id AND j.job_id = a.job_id
-WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+WHERE js.may_see($1, $2, $3, j.user_name, j.cluster)
   AND a.job_id = $4::bigint
   AND j.cluster_id = (SELECT min(k.cluster_id) FROM js.jobs k WHERE k.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND k.job_id = $4::bigint
-                        AND ($2::boolean OR k.user_name = $1) AND ($3::text IS NULL OR k.cluster = $3))
+                        AND js.may_see($1, $2, $3, k.user_name, k.cluster))
 GROUP BY a.file_id, a.path, a.scope, a.file_node
 ORDER BY a.path
 
@@ -477,7 +460,7 @@ SELECT s.job_id AS job, s.step_id AS step, j.cluster, c.slice_seconds, s.name, s
 FROM js.steps s
 JOIN js.jobs j ON j.cluster_id = s.cluster_id AND j.job_id = s.job_id
 JOIN js.clusters c ON c.cluster_id = s.cluster_id
-WHERE ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3)
+WHERE js.may_see($1, $2, $3, j.user_name, j.cluster)
   AND s.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND s.job_id = $4::bigint AND s.step_id = $5
 ORDER BY s.cluster_id
 LIMIT 1
@@ -488,7 +471,7 @@ SELECT s.slice, extract(epoch FROM s.slice_start)::float8 AS t, s.node, s.proces
        to_jsonb(s) - ARRAY['cluster_id', 'job_id', 'step_id', 'slice', 'slice_start', 'node', 'processes'] AS m
 FROM js.step_node_slices s
 WHERE s.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+                        AND js.may_see($1, $2, $3, j.user_name, j.cluster))
   AND s.job_id = $4::bigint AND s.step_id = $5 AND s.node = $6
 ORDER BY s.slice
 
@@ -498,7 +481,7 @@ ORDER BY s.slice
 SELECT d.metric, d.min, d.avg, d.max, d.sum, d.processes AS n
 FROM js.step_digest d
 WHERE d.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+                        AND js.may_see($1, $2, $3, j.user_name, j.cluster))
   AND d.job_id = $4::bigint AND d.step_id = $5 AND d.processes > 0
 ORDER BY d.metric
 
@@ -512,7 +495,7 @@ SELECT p.node, p.pid, p.image, p.ppid, p.task_id AS task, p.mpi_rank AS rank, p.
        p.wall_ns, (p.cpu_user_ns + p.cpu_sys_ns)::bigint AS cpu_ns, p.max_rss_kib
 FROM js.processes p
 WHERE p.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+                        AND js.may_see($1, $2, $3, j.user_name, j.cluster))
   AND p.job_id = $4::bigint AND p.step_id = $5
 ORDER BY (p.ended_by IN ('signal', 'unknown') OR coalesce(p.exit_code, 0) <> 0 OR p.missing <> '') DESC,
          p.node, p.start_time, p.pid, p.image
@@ -530,7 +513,7 @@ SELECT a.file_id AS id, a.path, a.scope, a.file_node,
        extract(epoch FROM max(a.last_access))::float8 AS last_access
 FROM js.file_accesses a
 WHERE a.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+                        AND js.may_see($1, $2, $3, j.user_name, j.cluster))
   AND a.job_id = $4::bigint AND a.step_id = $5
 GROUP BY a.file_id, a.path, a.scope, a.file_node
 ORDER BY a.path
@@ -575,7 +558,7 @@ SELECT false AS pending, x.chunk, x.first_slice, x.slices, x.nodes AS count, x.p
        CASE WHEN $6::text IS NULL OR $6 = 'cpu_ns' THEN x.cpu_ns END AS cpu_ns
 FROM js.series_step x
 WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+                        AND js.may_see($1, $2, $3, j.user_name, j.cluster))
   AND x.job_id = $4::bigint AND x.step_id = $5
 UNION ALL
 SELECT true, x.chunk, x.first_slice, x.slices, x.processes, x.processes,
@@ -613,7 +596,7 @@ SELECT true, x.chunk, x.first_slice, x.slices, x.processes, x.processes,
        CASE WHEN $6::text IS NULL OR $6 = 'cpu_ns' THEN x.cpu_ns END AS cpu_ns
 FROM js.series_step_pending x
 WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+                        AND js.may_see($1, $2, $3, j.user_name, j.cluster))
   AND x.job_id = $4::bigint AND x.step_id = $5
 
 -- name: series_cluster
@@ -655,7 +638,7 @@ SELECT false AS pending, x.chunk, x.first_slice, x.slices, x.step_nodes AS count
        CASE WHEN $5::text IS NULL OR $5 = 'cpu_ns' THEN x.cpu_ns END AS cpu_ns
 FROM js.series_cluster x
 WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+                        AND js.may_see($1, $2, $3, j.user_name, j.cluster))
   AND x.chunk BETWEEN js.series_chunk_of($6::bigint) AND $7::bigint
 
 -- name: series_nodes
@@ -696,7 +679,7 @@ SELECT false AS pending, x.chunk, x.first_slice, x.slices, x.step_nodes AS count
        CASE WHEN $6::text IS NULL OR $6 = 'cpu_ns' THEN x.cpu_ns END AS cpu_ns
 FROM js.series_node x
 WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+                        AND js.may_see($1, $2, $3, j.user_name, j.cluster))
   AND x.chunk BETWEEN js.series_chunk_of($7::bigint) AND $8::bigint
   AND x.node IN (SELECT sn.node FROM js.step_nodes sn
                  WHERE sn.cluster_id = x.cluster_id AND sn.job_id = $4::bigint AND sn.step_id = $5)
@@ -708,13 +691,13 @@ WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id
 SELECT x.chunk, x.first_slice, x.slices, x.kernel_rchar, x.kernel_wchar, x.kernel_syscr, x.kernel_syscw, x.kernel_read_bytes, x.kernel_write_bytes
 FROM js.series_step x
 WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+                        AND js.may_see($1, $2, $3, j.user_name, j.cluster))
   AND x.job_id = $4::bigint AND x.step_id = $5
 UNION ALL
 SELECT x.chunk, x.first_slice, x.slices, x.kernel_rchar, x.kernel_wchar, x.kernel_syscr, x.kernel_syscw, x.kernel_read_bytes, x.kernel_write_bytes
 FROM js.series_step_pending x
 WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+                        AND js.may_see($1, $2, $3, j.user_name, j.cluster))
   AND x.job_id = $4::bigint AND x.step_id = $5
 
 -- name: series_live
@@ -723,7 +706,7 @@ WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id
 SELECT x.slice, x.processes, x.posix_read_calls, x.posix_read_bytes, x.posix_write_calls, x.posix_write_bytes, x.posix_open_calls, x.posix_meta_calls, x.posix_ns, x.stdio_read_calls, x.stdio_read_bytes, x.stdio_write_calls, x.stdio_write_bytes, x.stdio_open_calls, x.stdio_meta_calls, x.stdio_ns, x.lower_read_bytes, x.lower_write_bytes, x.mpi_send_calls, x.mpi_send_bytes, x.mpi_recv_calls, x.mpi_recv_bytes, x.mpi_p2p_ns, x.mpi_coll_calls, x.mpi_coll_bytes, x.mpi_coll_ns, x.mpiio_read_calls, x.mpiio_read_bytes, x.mpiio_write_calls, x.mpiio_write_bytes, x.mpiio_coll_calls, x.mpiio_meta_calls, x.mpiio_ns, x.cpu_ns, x.kernel_rchar, x.kernel_wchar, x.kernel_syscr, x.kernel_syscw, x.kernel_read_bytes, x.kernel_write_bytes
 FROM js.live_slices x
 WHERE x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+                        AND js.may_see($1, $2, $3, j.user_name, j.cluster))
   AND x.job_id = $4::bigint AND x.step_id = $5
 
 -- name: background_rank
@@ -760,7 +743,7 @@ SELECT x.job_id, x.step_id, x.chunk, x.first_slice, x.slices, x.nodes AS activit
            WHEN 'cpu_ns' THEN x.cpu_ns END AS series
 FROM js.series_step x
 WHERE $2::boolean AND $6 = 'cluster' AND x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+                        AND js.may_see($1, $2, $3, j.user_name, j.cluster))
   AND x.chunk BETWEEN js.series_chunk_of($8::bigint) AND $9::bigint AND NOT (x.job_id = $4::bigint AND x.step_id = $5)
 UNION ALL
 SELECT x.job_id, x.step_id, x.chunk, x.first_slice, x.slices, x.processes,
@@ -791,7 +774,7 @@ SELECT x.job_id, x.step_id, x.chunk, x.first_slice, x.slices, x.processes,
            WHEN 'cpu_ns' THEN x.cpu_ns END
 FROM js.series_step_pending x
 WHERE $2::boolean AND $6 = 'cluster' AND x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+                        AND js.may_see($1, $2, $3, j.user_name, j.cluster))
   AND x.chunk BETWEEN js.series_chunk_of($8::bigint) AND $9::bigint AND NOT (x.job_id = $4::bigint AND x.step_id = $5)
 UNION ALL
 SELECT x.job_id, x.step_id, x.chunk, x.first_slice, x.slices, x.processes,
@@ -822,7 +805,7 @@ SELECT x.job_id, x.step_id, x.chunk, x.first_slice, x.slices, x.processes,
            WHEN 'cpu_ns' THEN x.cpu_ns END
 FROM js.series_step_node x
 WHERE $2::boolean AND $6 = 'nodes' AND x.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+                        AND js.may_see($1, $2, $3, j.user_name, j.cluster))
   AND x.chunk BETWEEN js.series_chunk_of($8::bigint) AND $9::bigint AND NOT (x.job_id = $4::bigint AND x.step_id = $5)
   AND x.node IN (SELECT sn.node FROM js.step_nodes sn
                  WHERE sn.cluster_id = x.cluster_id AND sn.job_id = $4::bigint AND sn.step_id = $5)
@@ -840,7 +823,7 @@ SELECT m.job_id AS job, j.user_name AS user, j.name, count(DISTINCT m.slice)::in
 FROM js.step_node_slices m
 JOIN js.jobs j ON j.cluster_id = m.cluster_id AND j.job_id = m.job_id
 WHERE $2::boolean AND m.cluster_id = (SELECT min(j.cluster_id) FROM js.jobs j WHERE j.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND j.job_id = $4::bigint
-                        AND ($2::boolean OR j.user_name = $1) AND ($3::text IS NULL OR j.cluster = $3))
+                        AND js.may_see($1, $2, $3, j.user_name, j.cluster))
   AND m.job_id = ANY ($9::bigint[]) AND NOT (m.job_id = $4::bigint AND m.step_id = $5)
   AND m.chunk BETWEEN js.series_chunk_of($7::bigint) AND $8::bigint AND m.slice BETWEEN $7::bigint AND $8::bigint
   AND ($6 = 'cluster' OR m.node IN (SELECT sn.node FROM js.step_nodes sn
@@ -855,7 +838,8 @@ JOIN js.clusters c ON c.cluster_id = f.cluster_id
 WHERE f.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND f.file_id = $4::bigint
   AND ($2::boolean OR EXISTS (
         SELECT 1 FROM js.file_accesses a JOIN js.jobs j ON j.cluster_id = a.cluster_id AND j.job_id = a.job_id
-        WHERE a.cluster_id = f.cluster_id AND a.file_id = f.file_id AND j.user_name = $1))
+        WHERE a.cluster_id = f.cluster_id AND a.file_id = f.file_id
+          AND js.may_see($1, $2, $3, j.user_name, j.cluster)))
 ORDER BY f.cluster_id
 LIMIT 1
 
@@ -872,6 +856,7 @@ SELECT a.job_id AS job, a.step_id AS step, j.name AS job_name, j.user_name AS us
 FROM js.file_accesses a
 JOIN js.jobs j ON j.cluster_id = a.cluster_id AND j.job_id = a.job_id
 LEFT JOIN js.steps s ON s.cluster_id = a.cluster_id AND s.job_id = a.job_id AND s.step_id = a.step_id
-WHERE a.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND a.file_id = $4::bigint AND ($2::boolean OR j.user_name = $1)
+WHERE a.cluster_id = ANY (ARRAY(SELECT c0.cluster_id FROM js.clusters c0 WHERE $3::text IS NULL OR c0.cluster = $3)) AND a.file_id = $4::bigint
+  AND js.may_see($1, $2, $3, j.user_name, j.cluster)
 GROUP BY a.job_id, a.step_id, j.name, j.user_name
 ORDER BY min(s.start_time) NULLS LAST, a.job_id, a.step_id
