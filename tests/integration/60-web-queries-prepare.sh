@@ -2,7 +2,9 @@
 # Every query of web/queries.sql prepares against the schema of sql/ (the js.* views): a
 # renamed view or column breaks this test, not a user's page. Each is prepared and run as the
 # web's role of docs/web.md, a login role that is only a member of jobscreen_report (schema js,
-# nothing of js_data): a query that reaches past the views fails here.
+# nothing of js_data): a query that reaches past the views fails here. The access rule's
+# functions (js.may_see, js.exported_jobs: sql/034_access.sql) must be inlined into every
+# query's generic plan (the FastCGI mode's), so that the plans are those of the rule written out.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 db=jobscreen_web_t60
@@ -10,7 +12,7 @@ dropdb --if-exists "$db" 2>/dev/null
 createdb "$db" || bail "createdb $db failed"
 trap 'dropdb --if-exists "$db" 2>/dev/null' EXIT
 mapfile -t names < <(sed -n 's/^-- name: \([a-z_]*\).*/\1/p' "$JS_TOP_BUILDDIR/web/queries.sql")
-plan $((1 + ${#names[@]}))
+plan $((2 + ${#names[@]}))
 st=0
 for f in "$JS_TOP_SRCDIR"/sql/[0-9][0-9][0-9]_*.sql; do
   psql -q -X -v ON_ERROR_STOP=1 -d "$db" -f "$f" >/dev/null 2>"$JS_CLUSTER_DIR/t60.err" || { st=1; diag "$(cat "$JS_CLUSTER_DIR/t60.err")"; break; }
@@ -20,6 +22,7 @@ web=js_web_t60
 psql -q -X -d "$db" -c "DROP ROLE IF EXISTS $web" >/dev/null 2>&1
 psql -q -X -v ON_ERROR_STOP=1 -d "$db" -c "CREATE ROLE $web LOGIN IN ROLE jobscreen_report" >/dev/null || bail "cannot create role $web"
 trap 'dropdb --if-exists "$db" 2>/dev/null; psql -q -X -d postgres -c "DROP ROLE IF EXISTS $web" >/dev/null 2>&1' EXIT
+not_inlined=
 for n in "${names[@]}"; do
   sql=$(awk -v want="$n" '/^-- name: /{on = ($3 == want); next} /^[ \t]*--/{next} on{print}' "$JS_TOP_BUILDDIR/web/queries.sql")
   # its parameters all NULL but the viewer's name and admin flag: it runs on the empty views
@@ -28,5 +31,9 @@ for n in "${names[@]}"; do
   out=$(printf 'PREPARE q AS %s;\nEXECUTE q(%s);\n' "$sql" "$args" | PGUSER=$web psql -q -X -v ON_ERROR_STOP=1 -d "$db" 2>&1 >/dev/null)
   ok $? "query '$n' prepares and runs against the js.* views as a member of jobscreen_report"
   [ -n "$out" ] && diag "$out"
+  plan_text=$(printf 'SET plan_cache_mode = force_generic_plan;\nPREPARE q AS %s;\nEXPLAIN (VERBOSE) EXECUTE q(%s);\n' "$sql" "$args" |
+              PGUSER=$web psql -q -X -At -v ON_ERROR_STOP=1 -d "$db" 2>&1)
+  grep -q 'js\.may_see\|js\.exported_jobs\|ERROR' <<< "$plan_text" && not_inlined+=" $n"
 done
+is "$not_inlined" "" "the access rule (js.may_see, js.exported_jobs) is inlined into every query's generic plan"
 done_testing
