@@ -220,18 +220,5 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION js_data.live_begin(smallint, js_data.job_record_values, bigint, text, text, bigint, bigint, integer, integer, text) IS 'claim a running step-node and replace its provisional row from a live snapshot (and the job record''s values): ok, busy, done (step record ingested) or same (snapshot stored already)';
 
--- Kept for one release for callers that hold only the JSON (tests, hand repairs): the record's
--- values read here, then ingest_job_record. profile_ingest no longer calls it.
-CREATE OR REPLACE FUNCTION js_data.ingest_job(p_cluster smallint, r jsonb) RETURNS void
-LANGUAGE plpgsql AS $$
-DECLARE
-    v js_data.job_record_values := jsonb_populate_record(NULL::js_data.job_record_values, r);
-BEGIN
-    SELECT array_agg(d->>'type' ORDER BY i), array_agg((d->>'job_id')::bigint ORDER BY i),
-           array_agg((d->>'array_task_id')::bigint ORDER BY i), array_agg((d->>'delay_minutes')::bigint ORDER BY i)
-        INTO v.dependencies_type, v.dependencies_job_id, v.dependencies_array_task_id, v.dependencies_delay_minutes
-        FROM jsonb_array_elements(coalesce(r->'dependencies', '[]'::jsonb)) WITH ORDINALITY AS e(d, i);
-    v.record := r;
-    PERFORM js_data.ingest_job_record(p_cluster, v);
-END $$;
-COMMENT ON FUNCTION js_data.ingest_job(smallint, jsonb) IS 'deprecated (removed in the next release): upsert a job from its record as JSON, through js_data.ingest_job_record; profile_ingest hands over the values of the validated record instead';
+-- The JSON form is gone: records are parsed once, in profile_ingest (dbrecord.c).
+DROP FUNCTION js_data.ingest_job(smallint, jsonb);
