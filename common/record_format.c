@@ -33,6 +33,7 @@ const struct js_record_field js_job_record_fields[] = {
     { "source", S, 0 },         { "writer_version", S, 0 },
     { "written_ns", I, 0 },     { "truncated", B, 0 },
     { "submitter", S, JS_FIELD_OPTIONAL },
+    { "reason", S, JS_FIELD_OPTIONAL },
     { NULL, 0, 0 },
 };
 

@@ -12,13 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Fields of the job record that docs/record-format.md lists as optional but the table does not
- * (its writer's test and jsgen would demand them in every record): after the table's. */
-static const struct js_record_field job_extra_fields[] = {
-    { "reason", JS_FIELD_STRING, JS_FIELD_OPTIONAL },
-    { NULL, 0, 0 },
-};
-
 /* The array fields handed over as one SQL array per field of their elements; other arrays
  * (argv, task_list) stay in the stored record. */
 static const struct js_record_field *element_fields(const struct js_record_field *table, const char *name)
@@ -89,8 +82,6 @@ int dbu_params_record(struct dbu_params *p, const json_t *rec, const struct js_r
 {
     int first = p->n + 1;
     add_fields(p, rec, table, table);
-    if (table == js_job_record_fields)
-        add_fields(p, rec, table, job_extra_fields);
     add(p, rec ? json_dumps(rec, JSON_COMPACT) : NULL);
     if (p->n >= DBU_MAX_PARAMS)
         return -1;

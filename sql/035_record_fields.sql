@@ -5,8 +5,7 @@
 -- for the export and the viewer. Same effects as the functions they replace (003, 008, 009).
 
 -- The values of a job record: its scalar fields in js_job_record_fields' order (integers as
--- bigint), the dependency list as one array per js_dependency_fields field, reason (optional,
--- docs/record-format.md, not in the table yet), then the record.
+-- bigint), the dependency list as one array per js_dependency_fields field, then the record.
 -- profile_ingest fills it as ROW($n, ...) in that order: a field added to the table is added here.
 CREATE TYPE js_data.job_record_values AS (
     format text, version bigint, cluster text, job_id bigint, array_job_id bigint, array_task_id bigint,

@@ -378,6 +378,7 @@ static json_t *job_field(const char *name, const void *arg)
     if (!strcmp(name, "work_dir")) { snprintf(buf, sizeof buf, "/scratch/%s", j->user_name); return json_string(buf); }
     if (!strcmp(name, "batch_script")) return json_string(j->script);
     if (!strcmp(name, "submitter")) return json_null();
+    if (!strcmp(name, "reason")) return json_null();
     if (!strcmp(name, "batch")) return json_true();
     if (!strcmp(name, "source")) return json_string("plugin");
     if (!strcmp(name, "writer_version")) return json_string(WRITER_VERSION);

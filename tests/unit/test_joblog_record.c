@@ -13,12 +13,17 @@
 #include "joblog.h"
 #include "record_format.h"
 
-/* every field of the table present with its type (or null where allowed), no other key */
+/* every field of the table present with its type (or null where allowed; an optional one may
+ * be absent), no other key */
 static void assert_matches_table(json_t *o, const struct js_record_field *table)
 {
     size_t n = 0;
     for (const struct js_record_field *f = table; f->name; f++, n++) {
         json_t *v = json_object_get(o, f->name);
+        if (v == NULL && f->nullable == JS_FIELD_OPTIONAL) {
+            n--;
+            continue;
+        }
         if (v == NULL)
             fail_msg("field %s missing", f->name);
         if (json_is_null(v)) {
