@@ -241,10 +241,12 @@ static const char *const kernel_io_fields[] = {
 #undef JS_X
 };
 
-static const struct {
+/* The fields of an entry of "trees" or "renames". */
+struct entry_field {
     const char *name;
     char type;
-} tree_fields[] = {
+};
+static const struct entry_field tree_fields[] = {
 #define JS_X(id, name, type, unit, desc) { name, type },
     JS_PROFILE_TREE_FIELDS(JS_X)
 #undef JS_X
@@ -627,6 +629,19 @@ static int check_files(const json_t *p, json_int_t version, char *reason, size_t
     return PI_OK;
 }
 
+/* Entry i of list: each field present with its type. */
+static int entry_fields_ok(const json_t *e, const struct entry_field *fields, size_t n, const char *list, size_t i,
+                           char *reason, size_t size)
+{
+    for (size_t k = 0; k < n; k++) {
+        const json_t *x = json_object_get(e, fields[k].name);
+        if (!x || !ptype_ok(x, fields[k].type))
+            return fail(reason, size, "%s[%zu]: field \"%s\" is missing or not %s", list, i, fields[k].name,
+                        ptype_name(fields[k].type));
+    }
+    return PI_OK;
+}
+
 /* The software trees (version 3). */
 static int check_trees(const json_t *p, char *reason, size_t size)
 {
@@ -635,11 +650,9 @@ static int check_trees(const json_t *p, char *reason, size_t size)
     if (json_array_size(trees) > JS_PROFILE_MAX_FILES)
         return fail(reason, size, "trees has more than %d entries", JS_PROFILE_MAX_FILES);
     json_array_foreach(trees, i, te) {
-        for (size_t k = 0; k < sizeof tree_fields / sizeof tree_fields[0]; k++) {
-            const json_t *x = json_object_get(te, tree_fields[k].name);
-            if (!x || !ptype_ok(x, tree_fields[k].type))
-                return fail(reason, size, "trees[%zu]: field \"%s\" is missing or not %s", i, tree_fields[k].name, ptype_name(tree_fields[k].type));
-        }
+        int rc = entry_fields_ok(te, tree_fields, sizeof tree_fields / sizeof tree_fields[0], "trees", i, reason, size);
+        if (rc != PI_OK)
+            return rc;
         if (!abs_path_ok(te, "path"))
             return fail(reason, size, "trees[%zu]: path is not an absolute path", i);
     }
@@ -655,11 +668,9 @@ static int check_renames(const json_t *p, char *reason, size_t size)
     if (json_array_size(renames) > JS_PROFILE_MAX_RENAMES)
         return fail(reason, size, "renames has more than %d entries", JS_PROFILE_MAX_RENAMES);
     json_array_foreach(renames, i, re) {
-        for (size_t k = 0; k < sizeof rename_fields / sizeof rename_fields[0]; k++) {
-            const json_t *x = json_object_get(re, rename_fields[k].name);
-            if (!x || !ptype_ok(x, rename_fields[k].type))
-                return fail(reason, size, "renames[%zu]: field \"%s\" is missing or not %s", i, rename_fields[k].name, ptype_name(rename_fields[k].type));
-        }
+        int rc = entry_fields_ok(re, rename_fields, sizeof rename_fields / sizeof rename_fields[0], "renames", i, reason, size);
+        if (rc != PI_OK)
+            return rc;
         if (!abs_path_ok(re, "from") || !abs_path_ok(re, "to"))
             return fail(reason, size, "renames[%zu]: from or to is not an absolute path", i);
         if (json_string_length(json_object_get(re, "fstype")) > 64)

@@ -618,32 +618,23 @@ static void write_member(const struct profile_values *v, enum profile_member id)
     }
     case PM_SLICES_TRUNCATED: js_out_lit(o, g->slices.truncated ? "true" : "false"); break;
     case PM_FILES:
+    case PM_TREES: /* one list of the process's files: the software trees apart */
         js_out_raw(o, "[", 1);
         for (unsigned i = 0; i < g->nfiles; i++) {
             const struct js_file *f = &r->files[i];
-            if (f->path == NULL || f->layer == JS_LAYER_TREE || untouched(f))
+            if (f->path == NULL || (f->layer == JS_LAYER_TREE) != (id == PM_TREES) || untouched(f))
                 continue;
             if (!first)
                 comma(o);
             first = 0;
-            write_file(v, f);
+            if (id == PM_TREES)
+                write_tree(o, f);
+            else
+                write_file(v, f);
         }
         js_out_raw(o, "]", 1);
         break;
     case PM_FILES_DROPPED: js_out_u64(o, g->files_dropped); break;
-    case PM_TREES:
-        js_out_raw(o, "[", 1);
-        for (unsigned i = 0; i < g->nfiles; i++) {
-            const struct js_file *f = &r->files[i];
-            if (f->path == NULL || f->layer != JS_LAYER_TREE || untouched(f))
-                continue;
-            if (!first)
-                comma(o);
-            first = 0;
-            write_tree(o, f);
-        }
-        js_out_raw(o, "]", 1);
-        break;
     case PM_RENAMES:
         js_out_raw(o, "[", 1);
         for (unsigned i = 0; i < g->nrenames; i++) {
