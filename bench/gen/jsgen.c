@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "gen.h"
+#include "kvconf.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -75,12 +76,11 @@ static const struct option opts[] = {
 };
 static const char shortopts[] = "o:n:H:p:s:j:d:u:h";
 
-/* A count: digits only, in range, or the usage. */
+/* A count: a whole number in range (the one rule of common/kvconf.h), or the usage. */
 static unsigned count_arg(const char *s, const char *what)
 {
-    char *end;
-    unsigned long v = strtoul(s, &end, 10);
-    if (!*s || *end || v > 100000000) {
+    long long v;
+    if (js_kv_int(s, 0, 100000000, &v) < 0) {
         fprintf(stderr, "jsgen: %s: not a count: %s\n", what, s);
         exit(2);
     }
