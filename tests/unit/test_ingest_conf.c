@@ -98,6 +98,16 @@ static void keys_are_checked_by_name_and_range(void **state)
     assert_int_equal(c.pass_budget_bytes, 2147483648LL);
     assert_int_equal(pi_conf_set(&c, "pass_budget_bytes", "4096", err, sizeof err), -1);
     assert_string_equal(err, "pass_budget_bytes: \"4096\" is not 0 (no limit) or a size from 1048576 to 2^50 bytes");
+    /* record_uid: a uid or a user name known here */
+    assert_int_equal(pi_conf_set(&c, "record_uid", "33", err, sizeof err), 0);
+    assert_int_equal(c.record_uid, 33);
+    assert_int_equal(pi_conf_set(&c, "record_uid", "root", err, sizeof err), 0);
+    assert_int_equal(c.record_uid, 0);
+    assert_int_equal(pi_conf_set(&c, "record_uid", "no-such-user-js", err, sizeof err), -1);
+    assert_string_equal(err, "record_uid: \"no-such-user-js\" is neither a uid nor a user name known here");
+    /* a db or spool may not be empty */
+    assert_int_equal(pi_conf_set(&c, "db", "", err, sizeof err), -1);
+    assert_string_equal(err, "db: must not be empty");
     pi_conf_free(&c);
 }
 
