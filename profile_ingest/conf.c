@@ -40,6 +40,7 @@ void pi_conf_defaults(struct pi_conf *c)
     c->once_retries = 5;
     c->job_grace_seconds = 300;
     c->orphan_grace_seconds = 7 * 86400;
+    c->insight_settle_seconds = 30;
     c->quarantine = strdup(PI_QUARANTINE_DEFAULT);
     c->quarantine_days = 30;
     c->record_uid = 0;
@@ -87,6 +88,7 @@ static int set_int_key(struct pi_conf *c, const char *key, const char *value, ch
         { "once_retries", offsetof(struct pi_conf, once_retries), 0, 1000 },
         { "job_grace_seconds", offsetof(struct pi_conf, job_grace_seconds), 0, 30 * 86400 },
         { "orphan_grace_seconds", offsetof(struct pi_conf, orphan_grace_seconds), 0, 365 * 86400 },
+        { "insight_settle_seconds", offsetof(struct pi_conf, insight_settle_seconds), 0, 86400 },
         { "quarantine_days", offsetof(struct pi_conf, quarantine_days), 0, 36500 },
         { "record_uid", offsetof(struct pi_conf, record_uid), 0, INT_MAX },
     };

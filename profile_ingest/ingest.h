@@ -169,6 +169,8 @@ void pi_process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *jobna
 /* Ingest what the spool holds (dry_run: only count the backlog); res says what it did. */
 void pi_scan(struct ctx *c, struct scan_result *res, int dry_run);
 /* After a pass: fold what it queued into the slice totals. */
-void pi_rollup(struct ctx *c, struct scan_result *res);
+/* Fold the queued step records into the totals, then compute the insight of the steps due
+ * (docs/insight.md): those rested insight_settle_seconds, or all of them when all is set. */
+void pi_rollup(struct ctx *c, struct scan_result *res, int all);
 
 #endif

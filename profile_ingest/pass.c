@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "ingest.h"
+#include "insight.h"
 #include "log.h"
 #include "plan.h"
 #include "spool.h"
@@ -384,16 +385,21 @@ void pi_scan(struct ctx *c, struct scan_result *res, int dry_run)
     c->spoolfd = -1;
 }
 
-void pi_rollup(struct ctx *c, struct scan_result *res)
+void pi_rollup(struct ctx *c, struct scan_result *res, int all)
 {
-    long folded = 0;
+    long folded = 0, insights = 0;
     int rc = pi_db_ensure(&c->db, c->conf.migrate);
     if (rc == PI_DB_OK)
         rc = pi_db_rollup(&c->db, &folded);
+    /* after the fold: a step's background is complete in the totals */
+    if (rc == PI_DB_OK)
+        rc = pi_db_insight(&c->db, all ? -1 : c->conf.insight_settle_seconds, &insights);
     if (rc == PI_DB_RETRY)
         res->retry = 1;
     else if (rc != PI_DB_OK)
         res->failed++;
     if (folded)
         pi_debug("folded %ld step records into the slice totals", folded);
+    if (insights)
+        pi_debug("computed the insight of %ld steps", insights);
 }

@@ -1,0 +1,485 @@
+/*
+ * The insight driver (docs/insight.md): after a pass's fold, the steps due in
+ * js_data.insight_pending are taken one transaction each, their figures read (the step, its
+ * processes, its slices beside the background, its written files, its MPI segments), the
+ * methods of insight_method.c applied, and the results written to js_data.step_insights and
+ * js_data.step_advice. A step that fails for a reason of its own is logged and left out of the
+ * queue (its next record queues it again), so that it cannot stop the others.
+ */
+#include "config.h"
+
+#include "dbutil.h"
+#include "insight.h"
+#include "log.h"
+#include "profile_format.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* steps computed per pass at most: the rest wait for the next pass */
+#define INSIGHT_BATCH 200
+
+struct step_key {
+    char cluster[16], job[32], step[JS_STEP_NAME_MAX > 64 ? JS_STEP_NAME_MAX : 64];
+};
+
+static const char *const q_facts =
+    "SELECT s.first_slice, s.last_slice, c.slice_seconds, "
+    "       coalesce(extract(epoch FROM s.end_time - s.start_time), 0), coalesce(s.num_cpus, 0), "
+    "       count(p.pid), coalesce(max(p.mpi_size), 0), "
+    "       coalesce(sum(p.posix_read_calls + p.stdio_read_calls + p.mpiio_read_calls), 0), "
+    "       coalesce(sum(p.posix_read_bytes + p.stdio_read_bytes + p.mpiio_read_bytes), 0), "
+    "       coalesce(sum(p.posix_write_calls + p.stdio_write_calls + p.mpiio_write_calls), 0), "
+    "       coalesce(sum(p.posix_write_bytes + p.stdio_write_bytes + p.mpiio_write_bytes), 0), "
+    "       coalesce(sum(p.posix_open_calls + p.stdio_open_calls), 0), "
+    "       coalesce(sum(p.posix_meta_calls + p.stdio_meta_calls + p.mpiio_meta_calls), 0), "
+    "       coalesce(sum(p.compute_ns), 0), coalesce(sum(p.posix_ns + p.stdio_ns + p.mpiio_ns), 0), "
+    "       coalesce(sum(p.mpi_p2p_ns + p.mpi_coll_ns), 0), coalesce(sum(p.cpu_wait_ns), 0), "
+    "       coalesce(sum(p.idle_ns), 0), coalesce(sum(p.cpu_user_ns + p.cpu_sys_ns), 0), "
+    "       coalesce(sum(p.wall_ns) FILTER (WHERE p.mpi_rank >= 0), 0), "
+    "       coalesce(sum(p.posix_meta_calls), 0), coalesce(sum(p.posix_open_calls), 0), "
+    "       s.nodes_ingested < coalesce(s.num_nodes, 0), s.incomplete "
+    "FROM js_data.steps s JOIN js_data.clusters c ON c.cluster_id = s.cluster_id "
+    "LEFT JOIN js_data.processes p ON p.cluster_id = s.cluster_id AND p.job_id = s.job_id AND p.step_id = s.step_id "
+    "WHERE s.cluster_id = $1 AND s.job_id = $2 AND s.step_id = $3 "
+    "GROUP BY s.first_slice, s.last_slice, c.slice_seconds, s.end_time, s.start_time, s.num_cpus, "
+    "         s.nodes_ingested, s.num_nodes, s.incomplete";
+
+enum {
+    F_FIRST, F_LAST, F_SLICE_S, F_WALL_S, F_CPUS, F_PROCS, F_RANKS, F_RCALLS, F_RBYTES, F_WCALLS, F_WBYTES,
+    F_OPENS, F_META, F_COMPUTE, F_IO, F_MPI, F_WAIT, F_IDLE, F_CPU, F_MPI_WALL, F_POSIX_META, F_POSIX_OPENS,
+    F_NODES_MISSING, F_INCOMPLETE
+};
+
+static const char *const q_ranks =
+    "SELECT mpi_rank, sum(compute_ns) FROM js_data.processes "
+    "WHERE cluster_id = $1 AND job_id = $2 AND step_id = $3 AND mpi_rank >= 0 GROUP BY mpi_rank";
+
+#define IO_OF(p) p "posix_read_bytes + " p "posix_write_bytes + " p "stdio_read_bytes + " p "stdio_write_bytes + " \
+    p "mpiio_read_bytes + " p "mpiio_write_bytes"
+#define META_OF(p) p "posix_open_calls + " p "posix_meta_calls + " p "stdio_open_calls + " p "stdio_meta_calls + " \
+    p "mpiio_meta_calls"
+
+/* the step's rates and the background beside them: other jobs' I/O, metadata and MPI over the
+ * whole cluster, their CPU on the step's nodes */
+static const char *const q_slices =
+    "SELECT c.slice, c.cpu_ns, " IO_OF("c.") ", c.mpi_send_calls + c.mpi_recv_calls + c.mpi_coll_calls, "
+    META_OF("c.") ", " IO_OF("c.bg_") ", " META_OF("c.bg_") ", c.bg_mpi_send_bytes + c.bg_mpi_coll_bytes, "
+    "       n.bg_cpu_ns "
+    "FROM js.step_background_cluster c "
+    "JOIN js.step_background_nodes n ON n.cluster_id = c.cluster_id AND n.job_id = c.job_id "
+    "     AND n.step_id = c.step_id AND n.slice = c.slice "
+    "WHERE c.cluster_id = $1 AND c.job_id = $2 AND c.step_id = $3 ORDER BY c.slice";
+
+static const char *const q_written =
+    "SELECT opens, writes, bytes_written FROM js_data.file_accesses "
+    "WHERE cluster_id = $1 AND job_id = $2 AND step_id = $3 AND bytes_written > 0";
+
+static const char *const q_segments =
+    "SELECT bins, counts FROM js_data.step_segment_groups($1, $2, $3)";
+
+static double num(const PGresult *r, int row, int col)
+{
+    return PQgetisnull(r, row, col) ? 0 : strtod(PQgetvalue(r, row, col), NULL);
+}
+
+static long long inum(const PGresult *r, int row, int col)
+{
+    return PQgetisnull(r, row, col) ? 0 : strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+/* a query whose rows the caller reads: NULL after logging when it failed (*rc says how) */
+static PGresult *rows_of(struct pi_db *db, const char *sql, const struct step_key *k, const char *what, int *rc)
+{
+    const char *params[3] = { k->cluster, k->job, k->step };
+    PGresult *r = dbu_q(db, sql, 3, params);
+    if (r && PQresultStatus(r) == PGRES_TUPLES_OK)
+        return r;
+    *rc = dbu_check(db, r, PGRES_TUPLES_OK, what);
+    return NULL;
+}
+
+/* "{1,2,3}" into a new array of n integers */
+static long long *int_array(const char *text, size_t *n)
+{
+    size_t cap = 1;
+    for (const char *p = text; *p; p++)
+        cap += *p == ',';
+    long long *v = calloc(cap, sizeof *v);
+    if (!v)
+        abort();
+    *n = 0;
+    for (const char *p = text; *p;) {
+        if (*p == '{' || *p == ',' || *p == '}') {
+            p++;
+            continue;
+        }
+        char *end;
+        long long x = strtoll(p, &end, 10);
+        if (end == p)
+            break;
+        if (*n < cap)
+            v[(*n)++] = x;
+        p = end;
+    }
+    return v;
+}
+
+/* a bin's geometric middle (common/profile_format.h's segment histogram) */
+static double seg_bin_ns(int bin)
+{
+    return 1000.0 * pow(10.0, 9.0 * (bin + 0.5) / 1024.0);
+}
+
+struct step_result {
+    struct pi_in_disturbance d;
+    struct pi_in_segments seg;
+    int have_segments;
+    struct pi_in_period period;
+    const char *pattern;
+    struct pi_in_figures fig;
+    double lost_pct, interference_pct, estimate;
+    char incomplete[256];
+};
+
+static int read_slices(struct pi_db *db, const struct step_key *k, double slice_s, struct step_result *res)
+{
+    int rc = PI_DB_OK;
+    PGresult *r = rows_of(db, q_slices, k, "insight: the step's slices", &rc);
+    if (!r)
+        return rc;
+    size_t n = (size_t)PQntuples(r);
+    struct pi_in_slices s = { .n = n, .slice_s = slice_s, .first_slice = n ? inum(r, 0, 0) : 0 };
+    double *mem = calloc((n ? n : 1) * (PI_OWN_COUNT + PI_BG_COUNT + 2), sizeof *mem);
+    if (!mem)
+        abort();
+    double *next = mem;
+    for (int o = 0; o < PI_OWN_COUNT; o++, next += n)
+        s.own[o] = next;
+    for (int b = 0; b < PI_BG_COUNT; b++, next += n)
+        s.bg[b] = next;
+    s.io_bytes = next;
+    s.meta_ops = next + n;
+    for (size_t t = 0; t < n; t++) {
+        int i = (int)t;
+        s.own[PI_OWN_CPU][t] = num(r, i, 1) / 1e9 / slice_s;
+        s.io_bytes[t] = num(r, i, 2);
+        s.own[PI_OWN_IO][t] = s.io_bytes[t] / slice_s;
+        s.own[PI_OWN_MPI][t] = num(r, i, 3) / slice_s;
+        s.meta_ops[t] = num(r, i, 4);
+        s.bg[PI_BG_IO][t] = num(r, i, 5) / slice_s;
+        s.bg[PI_BG_META][t] = num(r, i, 6) / slice_s;
+        s.bg[PI_BG_MPI][t] = num(r, i, 7) / slice_s;
+        s.bg[PI_BG_CPU][t] = num(r, i, 8) / 1e9 / slice_s;
+        if (s.meta_ops[t] / slice_s > res->fig.meta_peak_per_s) {
+            res->fig.meta_peak_per_s = s.meta_ops[t] / slice_s;
+            res->fig.meta_peak_slice = s.first_slice + (int64_t)t;
+        }
+    }
+    PQclear(r);
+    pi_in_disturbance(&s, &res->d);
+    pi_in_period(s.io_bytes, n, slice_s, &res->period);
+    free(mem);
+    return PI_DB_OK;
+}
+
+static int read_segments(struct pi_db *db, const struct step_key *k, struct step_result *res)
+{
+    int rc = PI_DB_OK;
+    PGresult *r = rows_of(db, q_segments, k, "insight: the step's MPI segments", &rc);
+    if (!r)
+        return rc;
+    int n = PQntuples(r);
+    struct pi_in_seg_group *g = calloc((size_t)(n ? n : 1), sizeof *g);
+    long long **keep = calloc((size_t)(n ? n : 1) * 2, sizeof *keep);
+    if (!g || !keep)
+        abort();
+    for (int i = 0; i < n; i++) {
+        size_t nb = 0, nc = 0;
+        long long *bins = int_array(PQgetvalue(r, i, 0), &nb);
+        long long *counts = int_array(PQgetvalue(r, i, 1), &nc);
+        int *b = calloc(nb ? nb : 1, sizeof *b);
+        if (!b)
+            abort();
+        for (size_t j = 0; j < nb; j++)
+            b[j] = (int)bins[j];
+        free(bins);
+        keep[2 * i] = (long long *)b;
+        keep[2 * i + 1] = counts;
+        g[i] = (struct pi_in_seg_group){ .nbins = nb < nc ? nb : nc, .bin = b, .count = (const int64_t *)counts,
+                                         .bin_ns = seg_bin_ns };
+    }
+    PQclear(r);
+    pi_in_segments(g, (size_t)n, &res->seg);
+    res->have_segments = res->seg.groups_judged > 0;
+    for (int i = 0; i < 2 * n; i++)
+        free(keep[i]);
+    free(keep);
+    free(g);
+    return PI_DB_OK;
+}
+
+static int read_written(struct pi_db *db, const struct step_key *k, long long meta, long long opens,
+                        struct step_result *res)
+{
+    int rc = PI_DB_OK;
+    PGresult *r = rows_of(db, q_written, k, "insight: the step's written files", &rc);
+    if (!r)
+        return rc;
+    int n = PQntuples(r);
+    struct pi_in_written *w = calloc((size_t)(n ? n : 1), sizeof *w);
+    if (!w)
+        abort();
+    for (int i = 0; i < n; i++)
+        w[i] = (struct pi_in_written){ inum(r, i, 0), inum(r, i, 1), inum(r, i, 2) };
+    PQclear(r);
+    res->pattern = pi_in_write_pattern(w, (size_t)n, meta, opens);
+    free(w);
+    return PI_DB_OK;
+}
+
+static int read_ranks(struct pi_db *db, const struct step_key *k, struct pi_in_figures *f)
+{
+    int rc = PI_DB_OK;
+    PGresult *r = rows_of(db, q_ranks, k, "insight: the step's ranks", &rc);
+    if (!r)
+        return rc;
+    int n = PQntuples(r);
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        double c = num(r, i, 1) / 1e9;
+        sum += c;
+        if (c > f->rank_compute_max) {
+            f->rank_compute_max = c;
+            f->rank_compute_max_rank = inum(r, i, 0);
+        }
+    }
+    f->rank_compute_mean = n ? sum / n : 0;
+    PQclear(r);
+    return PI_DB_OK;
+}
+
+/* the step's own figures, then each method */
+static int analyse(struct pi_db *db, const struct step_key *k, struct step_result *res, int *known)
+{
+    int rc = PI_DB_OK;
+    memset(res, 0, sizeof *res);
+    PGresult *r = rows_of(db, q_facts, k, "insight: the step", &rc);
+    if (!r)
+        return rc;
+    *known = PQntuples(r) == 1;
+    if (!*known) {
+        PQclear(r);
+        return PI_DB_OK;
+    }
+    struct pi_in_figures *f = &res->fig;
+    f->slice_s = num(r, 0, F_SLICE_S);
+    f->wall_s = num(r, 0, F_WALL_S);
+    f->num_cpus = inum(r, 0, F_CPUS);
+    f->processes = inum(r, 0, F_PROCS);
+    f->ranks = inum(r, 0, F_RANKS);
+    f->read_calls = inum(r, 0, F_RCALLS);
+    f->read_bytes = inum(r, 0, F_RBYTES);
+    f->write_calls = inum(r, 0, F_WCALLS);
+    f->write_bytes = inum(r, 0, F_WBYTES);
+    f->opens = inum(r, 0, F_OPENS);
+    f->meta_calls = inum(r, 0, F_META);
+    f->compute_s = num(r, 0, F_COMPUTE) / 1e9;
+    f->io_s = num(r, 0, F_IO) / 1e9;
+    f->mpi_s = num(r, 0, F_MPI) / 1e9;
+    f->cpu_wait_s = num(r, 0, F_WAIT) / 1e9;
+    f->idle_s = num(r, 0, F_IDLE) / 1e9;
+    f->cpu_s = num(r, 0, F_CPU) / 1e9;
+    double mpi_wall_s = num(r, 0, F_MPI_WALL) / 1e9;
+    long long posix_meta = inum(r, 0, F_POSIX_META), posix_opens = inum(r, 0, F_POSIX_OPENS);
+    int has_slices = !PQgetisnull(r, 0, F_FIRST);
+    if (!strcmp(PQgetvalue(r, 0, F_NODES_MISSING), "t"))
+        snprintf(res->incomplete, sizeof res->incomplete, "not all of the step's nodes are in yet");
+    else if (!strcmp(PQgetvalue(r, 0, F_INCOMPLETE), "t"))
+        snprintf(res->incomplete, sizeof res->incomplete, "files of the step were quarantined");
+    PQclear(r);
+    if (has_slices && f->slice_s > 0)
+        rc = read_slices(db, k, f->slice_s, res);
+    if (rc == PI_DB_OK && f->ranks > 0)
+        rc = read_segments(db, k, res);
+    if (rc == PI_DB_OK)
+        rc = read_written(db, k, posix_meta, posix_opens, res);
+    if (rc == PI_DB_OK && f->ranks > 1)
+        rc = read_ranks(db, k, f);
+    if (rc != PI_DB_OK)
+        return rc;
+    /* the verdict: the larger of the two estimates that could be made */
+    res->lost_pct = res->d.judged && f->wall_s > 0 ? 100 * res->d.lost_s / f->wall_s : -1;
+    res->interference_pct = res->have_segments && mpi_wall_s > 0 ? 100 * res->seg.excess_ns / 1e9 / mpi_wall_s : -1;
+    res->estimate = fmax(res->lost_pct, res->interference_pct);
+    if (res->d.stretches_dropped && !*res->incomplete)
+        snprintf(res->incomplete, sizeof res->incomplete, "%ld smaller disturbed stretches not listed",
+                 res->d.stretches_dropped);
+    f->disturbed = res->estimate < 0 ? -1 : res->estimate >= PI_IN_DISTURBED_PCT;
+    f->lost_pct = res->estimate;
+    f->cause = res->d.cause >= 0 ? pi_bg_names[res->d.cause] : NULL;
+    return PI_DB_OK;
+}
+
+static char *evidence_json(const struct pi_in_disturbance *d, double slice_s)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < d->nstretch; i++) {
+        const struct pi_in_stretch *x = &d->stretch[i];
+        char start[64];
+        time_t t = (time_t)((double)x->first_slice * slice_s);
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(start, sizeof start, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        json_array_append_new(a, json_pack("{s:I, s:I, s:s, s:s, s:f, s:s, s:s, s:f, s:f, s:f}",
+                                           "first_slice", (json_int_t)x->first_slice, "last_slice",
+                                           (json_int_t)x->last_slice, "start", start, "own", pi_own_names[x->own],
+                                           "own_drop_pct", round(1000 * x->own_drop) / 10, "background",
+                                           pi_bg_names[x->bg], "scope", pi_bg_scopes[x->bg], "background_rate",
+                                           round(x->bg_rate), "background_base", round(x->bg_base), "lost_s",
+                                           round(10 * x->lost_s) / 10));
+    }
+    char *s = json_dumps(a, JSON_COMPACT);
+    json_decref(a);
+    if (!s)
+        abort();
+    return s;
+}
+
+static const char *fmt(char *buf, size_t cap, double v, int have)
+{
+    if (!have || isnan(v))
+        return NULL;
+    snprintf(buf, cap, "%.6g", v);
+    return buf;
+}
+
+static const char *const q_write =
+    "INSERT INTO js_data.step_insights AS i (cluster_id, job_id, step_id, light, disturbed, cause, lost_s, "
+    "  lost_pct, slices, dented_slices, disturbed_slices, evidence, segments, segment_groups, segments_flagged, "
+    "  segment_excess_s, interference_pct, interference_class, io_period_s, io_period_z, io_sigma_vol, "
+    "  io_sigma_time, io_time_share, io_phase_bandwidth, write_pattern, incomplete) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, "
+    "        $23, $24, $25, $26) "
+    "ON CONFLICT (cluster_id, job_id, step_id) DO UPDATE SET computed_at = now(), light = $4, disturbed = $5, "
+    "  cause = $6, lost_s = $7, lost_pct = $8, slices = $9, dented_slices = $10, disturbed_slices = $11, "
+    "  evidence = $12, segments = $13, segment_groups = $14, segments_flagged = $15, segment_excess_s = $16, "
+    "  interference_pct = $17, interference_class = $18, io_period_s = $19, io_period_z = $20, "
+    "  io_sigma_vol = $21, io_sigma_time = $22, io_time_share = $23, io_phase_bandwidth = $24, "
+    "  write_pattern = $25, incomplete = $26";
+
+static int write_result(struct pi_db *db, const struct step_key *k, const struct step_result *res)
+{
+    char b[20][40];
+    char *evidence = evidence_json(&res->d, res->fig.slice_s);
+    int judged = res->d.judged, segs = res->have_segments, per = res->period.found;
+    const char *cls = !segs ? NULL : res->interference_pct >= PI_IN_RED_PCT ? "high"
+                                 : res->interference_pct >= PI_IN_YELLOW_PCT ? "medium" : "low";
+    const char *v[26] = {
+        k->cluster, k->job, k->step, pi_in_light(res->estimate),
+        res->fig.disturbed < 0 ? NULL : res->fig.disturbed ? "true" : "false",
+        res->fig.disturbed == 1 ? res->fig.cause : NULL,
+        fmt(b[0], 40, res->d.lost_s, judged), fmt(b[1], 40, res->lost_pct, judged),
+        fmt(b[2], 40, res->d.slices, 1), fmt(b[3], 40, res->d.dented, 1), fmt(b[4], 40, res->d.disturbed, 1),
+        evidence,
+        fmt(b[5], 40, (double)res->seg.segments, res->fig.ranks > 0), fmt(b[6], 40, res->seg.groups_judged, segs),
+        fmt(b[7], 40, (double)res->seg.flagged, segs), fmt(b[8], 40, res->seg.excess_ns / 1e9, segs),
+        fmt(b[9], 40, res->interference_pct, segs), cls,
+        fmt(b[10], 40, res->period.period_s, per), fmt(b[11], 40, res->period.z, per),
+        fmt(b[12], 40, res->period.sigma_vol, per), fmt(b[13], 40, res->period.sigma_time, per),
+        fmt(b[14], 40, res->period.time_share, per), fmt(b[15], 40, res->period.phase_bandwidth, per),
+        res->pattern, res->incomplete,
+    };
+    int rc = dbu_check(db, PQexecParams(db->conn, q_write, 26, NULL, v, NULL, NULL, 0), PGRES_COMMAND_OK,
+                       "insight: write the step's insight");
+    free(evidence);
+    const char *key[3] = { k->cluster, k->job, k->step };
+    if (rc == PI_DB_OK)
+        rc = dbu_check(db,
+                       dbu_q(db, "DELETE FROM js_data.step_advice WHERE cluster_id = $1 AND job_id = $2 AND step_id = $3",
+                             3, key),
+                       PGRES_COMMAND_OK, "insight: clear the step's advice");
+    struct pi_in_advice advice[PI_ADVICE_MAX];
+    int n = pi_in_advise(&res->fig, advice);
+    for (int i = 0; i < n && rc == PI_DB_OK; i++) {
+        const char *a[7] = { k->cluster, k->job, k->step, advice[i].code, advice[i].severity, advice[i].message,
+                             advice[i].figures };
+        rc = dbu_check(db,
+                       dbu_q(db,
+                             "INSERT INTO js_data.step_advice (cluster_id, job_id, step_id, code, severity, message, figures) "
+                             "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                             7, a),
+                       PGRES_COMMAND_OK, "insight: write the step's advice");
+    }
+    if (rc == PI_DB_OK)
+        rc = dbu_check(db, dbu_q(db, "SELECT js_data.insight_requeue_neighbours($1, $2, $3)", 3, key),
+                       PGRES_TUPLES_OK, "insight: queue the step's neighbours again");
+    return rc;
+}
+
+/* One step from the queue in one transaction: PI_DB_OK (*taken 0 when none was due), or an error. */
+static int one_step(struct pi_db *db, const char *settle, int *taken)
+{
+    *taken = 0;
+    int rc = dbu_exec(db, "BEGIN", "insight: begin");
+    if (rc != PI_DB_OK)
+        return rc;
+    const char *p[1] = { settle };
+    PGresult *r = dbu_q(db, "SELECT cluster_id, job_id, step_id FROM js_data.insight_take($1::interval, 1)", 1, p);
+    if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
+        rc = dbu_check(db, r, PGRES_TUPLES_OK, "insight: take a step");
+        dbu_rollback(db);
+        return rc;
+    }
+    if (PQntuples(r) == 0) {
+        PQclear(r);
+        return dbu_exec(db, "COMMIT", "insight: commit");
+    }
+    struct step_key k;
+    snprintf(k.cluster, sizeof k.cluster, "%s", PQgetvalue(r, 0, 0));
+    snprintf(k.job, sizeof k.job, "%s", PQgetvalue(r, 0, 1));
+    snprintf(k.step, sizeof k.step, "%s", PQgetvalue(r, 0, 2));
+    PQclear(r);
+    *taken = 1;
+    struct step_result res;
+    int known = 0;
+    rc = analyse(db, &k, &res, &known);
+    if (rc == PI_DB_OK && known)
+        rc = write_result(db, &k, &res);
+    if (rc == PI_DB_OK)
+        return dbu_exec(db, "COMMIT", "insight: commit");
+    dbu_rollback(db);
+    if (rc == PI_DB_FAIL) {
+        /* a reason of its own: out of the queue, or it would be taken first again and again */
+        pi_error("insight of job %s step %s failed (see above); it is computed again when a record of it arrives",
+                 k.job, k.step);
+        const char *key[3] = { k.cluster, k.job, k.step };
+        dbu_check(db,
+                  dbu_q(db, "DELETE FROM js_data.insight_pending WHERE cluster_id = $1 AND job_id = $2 AND step_id = $3",
+                        3, key),
+                  PGRES_COMMAND_OK, "insight: drop a failed step from the queue");
+    }
+    return rc;
+}
+
+int pi_db_insight(struct pi_db *db, int settle_seconds, long *done)
+{
+    char settle[32];
+    snprintf(settle, sizeof settle, "%d seconds", settle_seconds < 0 ? 0 : settle_seconds);
+    *done = 0;
+    for (int i = 0; i < INSIGHT_BATCH; i++) {
+        int taken = 0;
+        int rc = one_step(db, settle, &taken);
+        if (rc == PI_DB_RETRY)
+            return rc;
+        if (!taken)
+            break;
+        if (rc == PI_DB_OK)
+            (*done)++;
+    }
+    return PI_DB_OK;
+}

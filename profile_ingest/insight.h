@@ -1,0 +1,134 @@
+/*
+ * Insight (issue 18, docs/insight.md): the methods, as pure functions over a step's figures
+ * (insight_method.c, unit-tested), and the driver that reads the figures from the database and
+ * writes the results (insight.c). The methods and their thresholds are documented once, in
+ * docs/insight.md; the constants below are those thresholds.
+ */
+#ifndef PI_INSIGHT_H
+#define PI_INSIGHT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+
+/* the step's progress rates, per second of a slice */
+enum pi_own { PI_OWN_CPU, PI_OWN_IO, PI_OWN_MPI, PI_OWN_COUNT };
+/* the background's pressures: other jobs' bytes (cluster), their opens and metadata calls
+ * (cluster), their MPI bytes (cluster), their CPU time on the step's nodes */
+enum pi_bg { PI_BG_IO, PI_BG_META, PI_BG_MPI, PI_BG_CPU, PI_BG_COUNT };
+
+extern const char *const pi_own_names[PI_OWN_COUNT];  /* cpu, io, mpi */
+extern const char *const pi_bg_names[PI_BG_COUNT];    /* io, metadata, mpi, cpu */
+extern const char *const pi_bg_scopes[PI_BG_COUNT];   /* cluster or nodes */
+
+#define PI_IN_DROP_MIN 0.15       /* a dent: at least this far below the undisturbed rate ... */
+#define PI_IN_PEAK_FACTOR 2.0     /* a peak: the background at least twice its usual level ... */
+#define PI_IN_MIN_SLICES 4        /* whole slices needed to judge a step by its slices */
+#define PI_IN_DISTURBED_PCT 5.0   /* time lost that makes a step disturbed */
+#define PI_IN_YELLOW_PCT 7.5      /* the classes of reference 001 */
+#define PI_IN_RED_PCT 15.0
+#define PI_IN_MAX_STRETCHES 16
+#define PI_IN_SEG_MIN_GROUP 5     /* groups smaller than this are not judged (reference 001) */
+#define PI_IN_SEG_MADS 4.0
+#define PI_IN_PERIOD_Z 3.0
+#define PI_IN_DFT_MAX 4096        /* slices a DFT takes; longer steps are binned */
+
+/* One step's slices first_slice .. first_slice + n - 1; every array has n values. The first
+ * and the last slice are partial (the step started and ended inside them). */
+struct pi_in_slices {
+    size_t n;
+    int64_t first_slice;
+    double slice_s;
+    double *own[PI_OWN_COUNT];
+    double *bg[PI_BG_COUNT];
+    double *io_bytes;   /* the step's bytes read and written per slice (periodicity) */
+    double *meta_ops;   /* the step's opens and metadata calls per slice (advice) */
+};
+
+struct pi_in_stretch {
+    int64_t first_slice, last_slice;
+    int own, bg;           /* enum pi_own, enum pi_bg */
+    double own_drop;       /* mean drop of the own rate, 0..1 */
+    double bg_rate, bg_base;
+    double lost_s;
+};
+
+struct pi_in_disturbance {
+    int judged;            /* 0: too few whole slices */
+    int slices, dented, disturbed;
+    double lost_s;
+    int cause;             /* enum pi_bg of the largest stretch, -1 when none */
+    struct pi_in_stretch stretch[PI_IN_MAX_STRETCHES];
+    int nstretch;
+    long stretches_dropped; /* beyond PI_IN_MAX_STRETCHES (the smallest) */
+};
+
+void pi_in_disturbance(const struct pi_in_slices *s, struct pi_in_disturbance *out);
+
+/* One group of like MPI segments, summed over the step's processes: a log-scale histogram of
+ * durations (bins of common/profile_format.h's segment histogram). */
+struct pi_in_seg_group {
+    size_t nbins;
+    const int *bin;            /* bin indexes, ascending */
+    const int64_t *count;      /* segments in each */
+    double (*bin_ns)(int bin); /* a representative duration of a bin */
+};
+
+struct pi_in_segments {
+    long long segments, flagged;
+    int groups_judged;
+    double excess_ns;
+};
+
+/* Flags, group by group, the segments slower than median + 4 MAD and sums their time beyond it. */
+void pi_in_segments(const struct pi_in_seg_group *g, size_t ngroups, struct pi_in_segments *out);
+
+struct pi_in_period {
+    int found;
+    double period_s, z, sigma_vol, sigma_time, time_share, phase_bandwidth;
+};
+
+/* Dominant period of bytes per slice x[0..n-1] (reference 004). */
+void pi_in_period(const double *x, size_t n, double slice_s, struct pi_in_period *out);
+
+/* The write pattern of a step from its written files: per process and file, opens, write
+ * calls and bytes; and the step's metadata calls and opens. NULL when it writes too little. */
+struct pi_in_written {
+    long long opens, writes, bytes;
+};
+const char *pi_in_write_pattern(const struct pi_in_written *w, size_t n, long long meta_calls, long long open_calls);
+
+/* The figures the advice rules read. Times in seconds. */
+struct pi_in_figures {
+    double wall_s, slice_s;
+    long long processes, ranks, num_cpus;
+    long long read_calls, read_bytes, write_calls, write_bytes, opens, meta_calls;
+    double compute_s, io_s, mpi_s, cpu_wait_s, idle_s, cpu_s;
+    double rank_compute_max, rank_compute_mean;
+    long long rank_compute_max_rank;
+    double meta_peak_per_s;
+    int64_t meta_peak_slice;
+    int disturbed;              /* from the verdict: 1, 0, -1 unknown */
+    double lost_pct;
+    const char *cause;
+};
+
+#define PI_ADVICE_MAX 12
+struct pi_in_advice {
+    const char *code, *severity;
+    char message[512];
+    char figures[512];          /* a JSON object */
+};
+
+/* The advice that applies, up to PI_ADVICE_MAX; returns how many. */
+int pi_in_advise(const struct pi_in_figures *f, struct pi_in_advice *out);
+
+/* the light of an estimate (percent of the run lost), grey when unknown (negative) */
+const char *pi_in_light(double pct);
+
+/* The driver (insight.c): compute the steps due in js_data.insight_pending (rested settle
+ * seconds; all of them when settle < 0). Returns PI_DB_OK or an error of db.h; *done counts. */
+int pi_db_insight(struct pi_db *db, int settle_seconds, long *done);
+
+#endif

@@ -1,0 +1,496 @@
+/*
+ * The methods of insight (docs/insight.md), over figures a caller has read: no database here,
+ * so that tests/unit/test_insight_method.c can check each on made-up series.
+ */
+#include "config.h"
+
+#include "insight.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const pi_own_names[PI_OWN_COUNT] = { "cpu", "io", "mpi" };
+const char *const pi_bg_names[PI_BG_COUNT] = { "io", "metadata", "mpi", "cpu" };
+const char *const pi_bg_scopes[PI_BG_COUNT] = { "cluster", "cluster", "cluster", "nodes" };
+
+/* Below these a background is no pressure at all, whatever its ratio to its usual level:
+ * bytes/s, operations/s, bytes/s, cores. */
+static const double bg_floor[PI_BG_COUNT] = { 4.0 * 1048576, 200, 4.0 * 1048576, 0.5 };
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* the q-quantile (0..1) of v[0..n-1], sorting a copy */
+static double quantile(const double *v, size_t n, double q)
+{
+    if (n == 0)
+        return 0;
+    double *c = malloc(n * sizeof *c);
+    if (!c)
+        abort();
+    memcpy(c, v, n * sizeof *c);
+    qsort(c, n, sizeof *c, cmp_double);
+    double r = c[(size_t)(q * (double)(n - 1) + 0.5)];
+    free(c);
+    return r;
+}
+
+/*
+ * The undisturbed band of a rate (reference 003's model, the window being the whole step: the
+ * analysis runs after the step, so both sides of a dent are known): the geometric mean and
+ * geometric standard deviation over the slices not dented, found by iterating from all of them.
+ * A slice is dented when its rate is below mean / gsd and at least PI_IN_DROP_MIN below mean.
+ * Returns the geometric mean, 0 when the rate is not active enough to judge.
+ */
+static double undisturbed_rate(const double *x, size_t lo, size_t hi, double *low)
+{
+    size_t active = 0, n = hi - lo;
+    double top = 0;
+    for (size_t t = lo; t < hi; t++) {
+        active += x[t] > 0;
+        top = x[t] > top ? x[t] : top;
+    }
+    if (n == 0 || 2 * active < n || top <= 0)
+        return 0;
+    double eps = top * 1e-3, mean = 0, band = 0;
+    for (int round = 0; round < 6; round++) {
+        double s = 0, s2 = 0;
+        size_t k = 0;
+        for (size_t t = lo; t < hi; t++) {
+            if (round > 0 && x[t] < band)
+                continue;
+            double l = log(x[t] + eps);
+            s += l;
+            s2 += l * l;
+            k++;
+        }
+        if (k == 0)
+            break;
+        double m = s / (double)k, var = s2 / (double)k - m * m;
+        mean = exp(m);
+        double gsd = exp(sqrt(var > 0 ? var : 0));
+        double next = fmin(mean / gsd, mean * (1 - PI_IN_DROP_MIN));
+        if (round > 0 && fabs(next - band) <= 1e-9 * mean)
+            break;
+        band = next;
+    }
+    *low = band;
+    return mean;
+}
+
+struct slice_verdict {
+    double drop;  /* the largest drop of a dented own rate, 0 when none */
+    int own, bg;  /* which own rate; which background peaked (-1 none) */
+    double bg_ratio, bg_rate, bg_base;
+};
+
+static void add_stretch(struct pi_in_disturbance *out, const struct pi_in_slices *s, size_t a, size_t b,
+                        const struct slice_verdict *v)
+{
+    struct pi_in_stretch x = { .first_slice = s->first_slice + (int64_t)a, .last_slice = s->first_slice + (int64_t)b };
+    double owns[PI_OWN_COUNT] = { 0 }, bgs[PI_BG_COUNT] = { 0 };
+    for (size_t t = a; t <= b; t++) {
+        if (v[t].bg < 0)
+            continue;
+        owns[v[t].own] += v[t].drop;
+        bgs[v[t].bg] += v[t].drop;
+        x.lost_s += v[t].drop * s->slice_s;
+    }
+    x.own = 0;
+    for (int k = 1; k < PI_OWN_COUNT; k++)
+        x.own = owns[k] > owns[x.own] ? k : x.own;
+    x.bg = 0;
+    for (int k = 1; k < PI_BG_COUNT; k++)
+        x.bg = bgs[k] > bgs[x.bg] ? k : x.bg;
+    int k = 0;
+    for (size_t t = a; t <= b; t++)
+        if (v[t].bg == x.bg) {
+            x.own_drop += v[t].drop;
+            x.bg_rate += v[t].bg_rate;
+            x.bg_base = v[t].bg_base;
+            k++;
+        }
+    x.own_drop /= k;
+    x.bg_rate /= k;
+    if (out->nstretch < PI_IN_MAX_STRETCHES) {
+        out->stretch[out->nstretch++] = x;
+        return;
+    }
+    /* full: keep the largest losses */
+    int least = 0;
+    for (int i = 1; i < out->nstretch; i++)
+        least = out->stretch[i].lost_s < out->stretch[least].lost_s ? i : least;
+    out->stretches_dropped++;
+    if (x.lost_s > out->stretch[least].lost_s)
+        out->stretch[least] = x;
+}
+
+static int by_loss(const void *a, const void *b)
+{
+    double x = ((const struct pi_in_stretch *)a)->lost_s, y = ((const struct pi_in_stretch *)b)->lost_s;
+    return x > y ? -1 : x < y;
+}
+
+void pi_in_disturbance(const struct pi_in_slices *s, struct pi_in_disturbance *out)
+{
+    memset(out, 0, sizeof *out);
+    out->cause = -1;
+    if (s->n < PI_IN_MIN_SLICES + 2)
+        return;
+    size_t lo = 1, hi = s->n - 1; /* whole slices */
+    out->slices = (int)(hi - lo);
+    out->judged = 1;
+    double mean[PI_OWN_COUNT], low[PI_OWN_COUNT], base[PI_BG_COUNT];
+    for (int k = 0; k < PI_OWN_COUNT; k++)
+        mean[k] = undisturbed_rate(s->own[k], lo, hi, &low[k]);
+    for (int b = 0; b < PI_BG_COUNT; b++)
+        base[b] = quantile(s->bg[b] + lo, hi - lo, 0.25);
+    struct slice_verdict *v = calloc(s->n, sizeof *v);
+    if (!v)
+        abort();
+    for (size_t t = lo; t < hi; t++) {
+        v[t].bg = -1;
+        for (int k = 0; k < PI_OWN_COUNT; k++)
+            if (mean[k] > 0 && s->own[k][t] < low[k] && 1 - s->own[k][t] / mean[k] > v[t].drop) {
+                v[t].drop = 1 - s->own[k][t] / mean[k];
+                v[t].own = k;
+            }
+        if (v[t].drop <= 0)
+            continue;
+        out->dented++;
+        /* a peak in the same slice or a neighbour: the slices of two jobs' processes are
+         * aligned, but a burst at a slice's end shows its effect in the next */
+        for (size_t u = t - 1; u <= t + 1 && u < s->n; u++)
+            for (int b = 0; b < PI_BG_COUNT; b++) {
+                double r = s->bg[b][u];
+                if (r < bg_floor[b] || r < PI_IN_PEAK_FACTOR * base[b])
+                    continue;
+                double ratio = r / fmax(base[b], bg_floor[b]);
+                if (ratio > v[t].bg_ratio) {
+                    v[t].bg_ratio = ratio;
+                    v[t].bg = b;
+                    v[t].bg_rate = r;
+                    v[t].bg_base = base[b];
+                }
+            }
+        if (v[t].bg >= 0) {
+            out->disturbed++;
+            out->lost_s += v[t].drop * s->slice_s;
+        }
+    }
+    /* stretches: disturbed slices with at most one slice between them */
+    for (size_t t = lo; t < hi; t++) {
+        if (v[t].bg < 0)
+            continue;
+        size_t end = t;
+        while (end + 1 < hi && (v[end + 1].bg >= 0 || (end + 2 < hi && v[end + 2].bg >= 0)))
+            end += v[end + 1].bg >= 0 ? 1 : 2;
+        add_stretch(out, s, t, end, v);
+        t = end;
+    }
+    free(v);
+    qsort(out->stretch, (size_t)out->nstretch, sizeof *out->stretch, by_loss);
+    if (out->nstretch)
+        out->cause = out->stretch[0].bg;
+}
+
+/* the median of a histogram's values d (a bin's duration) weighted by count */
+static double weighted_median(const double *d, const int64_t *count, size_t n, int64_t total)
+{
+    int64_t half = (total + 1) / 2, seen = 0;
+    for (size_t i = 0; i < n; i++) {
+        seen += count[i];
+        if (seen >= half)
+            return d[i];
+    }
+    return n ? d[n - 1] : 0;
+}
+
+struct dev {
+    double d;
+    int64_t count;
+};
+
+static int by_d(const void *a, const void *b)
+{
+    double x = ((const struct dev *)a)->d, y = ((const struct dev *)b)->d;
+    return x < y ? -1 : x > y;
+}
+
+void pi_in_segments(const struct pi_in_seg_group *g, size_t ngroups, struct pi_in_segments *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t k = 0; k < ngroups; k++) {
+        size_t n = g[k].nbins;
+        int64_t total = 0;
+        for (size_t i = 0; i < n; i++)
+            total += g[k].count[i];
+        out->segments += total;
+        if (total < PI_IN_SEG_MIN_GROUP)
+            continue;
+        out->groups_judged++;
+        double *d = malloc((n ? n : 1) * sizeof *d);
+        struct dev *dv = malloc((n ? n : 1) * sizeof *dv);
+        if (!d || !dv)
+            abort();
+        for (size_t i = 0; i < n; i++)
+            d[i] = g[k].bin_ns(g[k].bin[i]);
+        double med = weighted_median(d, g[k].count, n, total);
+        for (size_t i = 0; i < n; i++)
+            dv[i] = (struct dev){ fabs(d[i] - med), g[k].count[i] };
+        qsort(dv, n, sizeof *dv, by_d);
+        double *dd = malloc((n ? n : 1) * sizeof *dd);
+        int64_t *dc = malloc((n ? n : 1) * sizeof *dc);
+        if (!dd || !dc)
+            abort();
+        for (size_t i = 0; i < n; i++) {
+            dd[i] = dv[i].d;
+            dc[i] = dv[i].count;
+        }
+        double mad = weighted_median(dd, dc, n, total);
+        /* the histogram's bins are about 2 % wide: a group in one bin has MAD 0, and its
+         * neighbour bin is no evidence; a MAD below a bin's width counts as one bin */
+        mad = fmax(mad, med * 0.021);
+        double threshold = med + PI_IN_SEG_MADS * mad;
+        for (size_t i = 0; i < n; i++)
+            if (d[i] > threshold) {
+                out->flagged += g[k].count[i];
+                out->excess_ns += (d[i] - threshold) * (double)g[k].count[i];
+            }
+        free(d);
+        free(dv);
+        free(dd);
+        free(dc);
+    }
+}
+
+void pi_in_period(const double *x, size_t n, double slice_s, struct pi_in_period *out)
+{
+    memset(out, 0, sizeof *out);
+    /* bin long steps into at most PI_IN_DFT_MAX samples */
+    size_t per = 1;
+    while (n / per > PI_IN_DFT_MAX)
+        per *= 2;
+    size_t m = n / per;
+    if (m < 8)
+        return;
+    double L = slice_s * (double)per, V = 0;
+    double *y = calloc(m, sizeof *y);
+    if (!y)
+        abort();
+    for (size_t i = 0; i < m * per; i++)
+        y[i / per] += x[i];
+    size_t nz = 0;
+    for (size_t i = 0; i < m; i++) {
+        V += y[i];
+        nz += y[i] > 0;
+    }
+    if (V <= 0 || nz < 2) {
+        free(y);
+        return;
+    }
+    /* the amplitudes of the half spectrum, 0 Hz (the mean) left out */
+    size_t half = m / 2;
+    double *amp = calloc(half + 1, sizeof *amp), sum = 0, sum2 = 0;
+    if (!amp)
+        abort();
+    for (size_t k = 1; k <= half; k++) {
+        double re = 0, im = 0;
+        for (size_t t = 0; t < m; t++) {
+            double w = -2 * M_PI * (double)k * (double)t / (double)m;
+            re += y[t] * cos(w);
+            im += y[t] * sin(w);
+        }
+        amp[k] = sqrt(re * re + im * im);
+        sum += amp[k];
+        sum2 += amp[k] * amp[k];
+    }
+    double mean = sum / (double)half, sd = sqrt(fmax(0, sum2 / (double)half - mean * mean));
+    size_t best = 0;
+    for (size_t k = 2; k <= half; k++) /* k = 1 is one period over the whole step: no repetition */
+        if (!best || amp[k] > amp[best])
+            best = k;
+    double z = sd > 0 && best ? (amp[best] - mean) / sd : 0;
+    /* the Z-score does not know scale: a ripple of 1 % repeating exactly would be a period;
+     * the period must carry a tenth of the volume (|X_0| = V) to be the I/O's */
+    int strong = best && amp[best] >= 0.1 * V;
+    free(amp);
+    /* substantial I/O: slices above the mean volume per slice */
+    double avg = V / (double)m, vs = 0;
+    size_t ns = 0;
+    for (size_t t = 0; t < m; t++)
+        if (y[t] > avg) {
+            ns++;
+            vs += y[t];
+        }
+    out->time_share = (double)ns / (double)m;
+    out->phase_bandwidth = ns ? vs / ((double)ns * L) : 0;
+    if (z <= PI_IN_PERIOD_Z || !strong) {
+        out->z = z;
+        free(y);
+        return;
+    }
+    out->found = 1;
+    out->z = z;
+    double P = (double)m / (double)best; /* samples per period */
+    out->period_s = P * L;
+    size_t periods = best;
+    double sv = 0, sv2 = 0, st2 = 0;
+    for (size_t i = 0; i < periods; i++) {
+        size_t a = (size_t)llround((double)i * P), b = (size_t)llround((double)(i + 1) * P);
+        if (b > m)
+            b = m;
+        double vol = 0;
+        size_t sub = 0;
+        for (size_t t = a; t < b; t++) {
+            vol += y[t];
+            sub += y[t] > avg;
+        }
+        sv += vol;
+        sv2 += vol * vol;
+        double share = b > a ? (double)sub / (double)(b - a) : 0;
+        st2 += (share - out->time_share) * (share - out->time_share);
+    }
+    double vm = sv / (double)periods;
+    out->sigma_vol = vm > 0 ? sqrt(fmax(0, sv2 / (double)periods - vm * vm)) / vm : 0;
+    out->sigma_time = sqrt(st2 / (double)periods);
+    free(y);
+}
+
+const char *pi_in_write_pattern(const struct pi_in_written *w, size_t n, long long meta_calls, long long open_calls)
+{
+    long long bytes = 0, owc = 0, writes = 0;
+    for (size_t i = 0; i < n; i++) {
+        bytes += w[i].bytes;
+        writes += w[i].writes;
+        /* a few writes per open: the file is opened, written and closed again and again (or
+         * one file per iteration) */
+        if (w[i].opens > 0 && w[i].writes <= 4 * w[i].opens)
+            owc += w[i].bytes;
+    }
+    if (bytes < (1 << 20) || writes == 0)
+        return NULL;
+    if (owc >= bytes * 7 / 10)
+        return "open-write-close";
+    if (owc > bytes * 3 / 10)
+        return "mixed";
+    /* many writes per open: seeks between them (every close is a metadata call too) */
+    long long seeks = meta_calls - open_calls;
+    return seeks * 2 >= writes ? "write-seek" : "aggregate-write";
+}
+
+const char *pi_in_light(double pct)
+{
+    if (pct < 0 || isnan(pct))
+        return "grey";
+    return pct >= PI_IN_RED_PCT ? "red" : pct >= PI_IN_YELLOW_PCT ? "yellow" : "green";
+}
+
+static const char *human_bytes(double b, char *buf, size_t cap)
+{
+    static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    int u = 0;
+    while (b >= 1024 && u < 4) {
+        b /= 1024;
+        u++;
+    }
+    snprintf(buf, cap, u ? "%.1f %s" : "%.0f %s", b, unit[u]);
+    return buf;
+}
+
+#define ADVISE(code_, sev_, figs_, ...) \
+    do { \
+        if (n < PI_ADVICE_MAX) { \
+            out[n].code = code_; \
+            out[n].severity = sev_; \
+            snprintf(out[n].message, sizeof out[n].message, __VA_ARGS__); \
+            snprintf(out[n].figures, sizeof out[n].figures, "%s", figs_); \
+            n++; \
+        } \
+    } while (0)
+
+int pi_in_advise(const struct pi_in_figures *f, struct pi_in_advice *out)
+{
+    int n = 0;
+    char figs[512], b1[32], b2[32];
+    double budget = f->compute_s + f->io_s + f->mpi_s + f->cpu_wait_s + f->idle_s;
+    double io_share = budget > 0 ? f->io_s / budget : 0, mpi_share = budget > 0 ? f->mpi_s / budget : 0;
+    double wait_share = budget > 0 ? f->cpu_wait_s / budget : 0;
+    if (f->disturbed == 1) {
+        snprintf(figs, sizeof figs, "{\"lost_pct\": %.1f, \"cause\": \"%s\"}", f->lost_pct, f->cause ? f->cause : "");
+        ADVISE("DISTURBED", f->lost_pct >= PI_IN_RED_PCT ? "high" : "warning", figs,
+               "Other jobs slowed this run by about %.0f %%%s%s; its timings are not representative: measure again before tuning.",
+               f->lost_pct, f->cause ? " through " : "", f->cause ? f->cause : "");
+    }
+    if (f->write_calls >= 1000 && f->write_bytes < f->write_calls * 65536LL) {
+        double avg = (double)f->write_bytes / (double)f->write_calls;
+        snprintf(figs, sizeof figs, "{\"write_calls\": %lld, \"write_bytes\": %lld, \"mean_write_bytes\": %.0f}",
+                 f->write_calls, f->write_bytes, avg);
+        ADVISE("SMALL_WRITES", io_share >= 0.2 ? "high" : "warning", figs,
+               "%lld writes of %s on average: buffer them into writes of a MiB or more (or let MPI-IO collective buffering do it).",
+               f->write_calls, human_bytes(avg, b1, sizeof b1));
+    }
+    if (f->read_calls >= 1000 && f->read_bytes < f->read_calls * 65536LL) {
+        double avg = (double)f->read_bytes / (double)f->read_calls;
+        snprintf(figs, sizeof figs, "{\"read_calls\": %lld, \"read_bytes\": %lld, \"mean_read_bytes\": %.0f}",
+                 f->read_calls, f->read_bytes, avg);
+        ADVISE("SMALL_READS", io_share >= 0.2 ? "high" : "warning", figs,
+               "%lld reads of %s on average: read larger blocks at once.", f->read_calls,
+               human_bytes(avg, b1, sizeof b1));
+    }
+    long long moved = f->read_bytes + f->write_bytes;
+    if (f->opens >= 1000 && moved < f->opens * 1048576LL) {
+        snprintf(figs, sizeof figs, "{\"opens\": %lld, \"bytes\": %lld, \"bytes_per_open\": %.0f}", f->opens, moved,
+                 (double)moved / (double)f->opens);
+        ADVISE("MANY_OPENS", "warning", figs,
+               "%lld opens for %s moved (%s per open): keep files open, or pack small files into one.", f->opens,
+               human_bytes((double)moved, b1, sizeof b1), human_bytes((double)moved / (double)f->opens, b2, sizeof b2));
+    }
+    if (f->meta_peak_per_s >= 1000) {
+        snprintf(figs, sizeof figs, "{\"meta_ops_per_s\": %.0f, \"slice\": %lld}", f->meta_peak_per_s,
+                 (long long)f->meta_peak_slice);
+        ADVISE("METADATA_STORM", f->meta_peak_per_s >= 10000 ? "high" : "warning", figs,
+               "Up to %.0f opens and metadata calls per second: a storm for a shared file system's metadata server; stat less, open fewer files.",
+               f->meta_peak_per_s);
+    }
+    if (f->ranks >= 2 && f->rank_compute_mean > 0 && f->rank_compute_max >= 1.3 * f->rank_compute_mean &&
+        mpi_share >= 0.1) {
+        snprintf(figs, sizeof figs, "{\"rank\": %lld, \"compute_s\": %.1f, \"mean_compute_s\": %.1f, \"mpi_share\": %.2f}",
+                 f->rank_compute_max_rank, f->rank_compute_max, f->rank_compute_mean, mpi_share);
+        ADVISE("UNBALANCED_RANKS", "warning", figs,
+               "Rank %lld computes %.1fx the mean of the ranks (%.1f s against %.1f s) while the others wait in MPI (%.0f %% of the time): balance the work.",
+               f->rank_compute_max_rank, f->rank_compute_max / f->rank_compute_mean, f->rank_compute_max,
+               f->rank_compute_mean, 100 * mpi_share);
+    }
+    if (f->num_cpus > 0 && f->wall_s >= 60 && f->cpu_s < 0.25 * f->wall_s * (double)f->num_cpus) {
+        double used = f->cpu_s / (f->wall_s * (double)f->num_cpus);
+        snprintf(figs, sizeof figs, "{\"cpus\": %lld, \"cpu_s\": %.1f, \"wall_s\": %.1f, \"used\": %.3f}", f->num_cpus,
+                 f->cpu_s, f->wall_s, used);
+        ADVISE("IDLE_ALLOCATION", used < 0.05 ? "high" : "warning", figs,
+               "The step used %.0f %% of its %lld CPUs: ask for fewer, or run more tasks per node.", 100 * used,
+               f->num_cpus);
+    }
+    if (mpi_share >= 0.3) {
+        snprintf(figs, sizeof figs, "{\"mpi_share\": %.3f, \"mpi_s\": %.1f}", mpi_share, f->mpi_s);
+        ADVISE("MPI_DOMINATED", mpi_share >= 0.5 ? "warning" : "info", figs,
+               "%.0f %% of the time is spent in MPI: look for load imbalance and wait states, or use fewer ranks.",
+               100 * mpi_share);
+    }
+    if (io_share >= 0.3) {
+        snprintf(figs, sizeof figs, "{\"io_share\": %.3f, \"io_s\": %.1f}", io_share, f->io_s);
+        ADVISE("IO_DOMINATED", io_share >= 0.5 ? "warning" : "info", figs,
+               "%.0f %% of the time is spent in I/O calls: write less often, larger, or asynchronously.", 100 * io_share);
+    }
+    if (wait_share >= 0.1) {
+        snprintf(figs, sizeof figs, "{\"cpu_wait_share\": %.3f, \"cpu_wait_s\": %.1f}", wait_share, f->cpu_wait_s);
+        ADVISE("CPU_WAIT", wait_share >= 0.25 ? "high" : "warning", figs,
+               "The processes waited for a CPU %.0f %% of the time: more threads or processes than cores on the node.",
+               100 * wait_share);
+    }
+    return n;
+}

@@ -1,0 +1,264 @@
+/* Unit tests of the methods of insight (profile_ingest/insight_method.c, docs/insight.md), on
+ * made-up series whose answer is known. */
+#include "config.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "insight.h"
+
+#define N 40
+
+struct series {
+    double own[PI_OWN_COUNT][N], bg[PI_BG_COUNT][N], io[N], meta[N];
+    struct pi_in_slices s;
+};
+
+/* a steady step: 2 cores busy with a little jitter, nothing else on the machine */
+static void steady(struct series *x)
+{
+    memset(x, 0, sizeof *x);
+    for (int t = 0; t < N; t++) {
+        x->own[PI_OWN_CPU][t] = 2.0 * (1 + 0.03 * sin(t * 1.7));
+        x->own[PI_OWN_MPI][t] = 500 * (1 + 0.02 * cos(t * 0.9));
+        x->bg[PI_BG_CPU][t] = 0.05;
+        x->bg[PI_BG_IO][t] = 1000;
+    }
+    x->s = (struct pi_in_slices){ .n = N, .first_slice = 1000, .slice_s = 4 };
+    for (int k = 0; k < PI_OWN_COUNT; k++)
+        x->s.own[k] = x->own[k];
+    for (int b = 0; b < PI_BG_COUNT; b++)
+        x->s.bg[b] = x->bg[b];
+    x->s.io_bytes = x->io;
+    x->s.meta_ops = x->meta;
+}
+
+static void a_steady_step_is_not_disturbed(void **state)
+{
+    (void)state;
+    struct series x;
+    steady(&x);
+    struct pi_in_disturbance d;
+    pi_in_disturbance(&x.s, &d);
+    assert_true(d.judged);
+    assert_int_equal(d.slices, N - 2);
+    assert_int_equal(d.dented, 0);
+    assert_int_equal(d.disturbed, 0);
+    assert_true(d.lost_s == 0);
+    assert_int_equal(d.cause, -1);
+}
+
+/* a CPU hog on the step's nodes in slices 10-14 halves its rates there */
+static void a_hog_on_the_nodes_is_found_with_its_loss(void **state)
+{
+    (void)state;
+    struct series x;
+    steady(&x);
+    for (int t = 10; t <= 14; t++) {
+        x.own[PI_OWN_CPU][t] = 1.0;
+        x.own[PI_OWN_MPI][t] = 250;
+        x.bg[PI_BG_CPU][t] = 2.0;
+    }
+    struct pi_in_disturbance d;
+    pi_in_disturbance(&x.s, &d);
+    assert_int_equal(d.dented, 5);
+    assert_int_equal(d.disturbed, 5);
+    assert_int_equal(d.cause, PI_BG_CPU);
+    assert_int_equal(d.nstretch, 1);
+    assert_int_equal(d.stretch[0].first_slice, 1010);
+    assert_int_equal(d.stretch[0].last_slice, 1014);
+    /* half of five 4 s slices: 10 s */
+    assert_true(fabs(d.lost_s - 10.0) < 0.6);
+    assert_true(fabs(d.stretch[0].own_drop - 0.5) < 0.05);
+}
+
+/* the step slows down but nothing else runs: a dent, not a disturbance (its own phase) */
+static void a_dent_without_background_is_not_blamed_on_others(void **state)
+{
+    (void)state;
+    struct series x;
+    steady(&x);
+    for (int t = 20; t <= 23; t++)
+        x.own[PI_OWN_CPU][t] = 0.5;
+    struct pi_in_disturbance d;
+    pi_in_disturbance(&x.s, &d);
+    assert_int_equal(d.dented, 4);
+    assert_int_equal(d.disturbed, 0);
+    assert_true(d.lost_s == 0);
+}
+
+/* an I/O storm of other jobs while the step's writes slow down: cause io; a neighbour's peak
+ * one slice early still counts */
+static void an_io_storm_is_the_cause(void **state)
+{
+    (void)state;
+    struct series x;
+    steady(&x);
+    for (int t = 0; t < N; t++)
+        x.own[PI_OWN_IO][t] = 50e6;
+    for (int t = 30; t <= 32; t++) {
+        x.own[PI_OWN_IO][t] = 10e6;
+        x.bg[PI_BG_IO][t - 1] = 500e6;
+    }
+    struct pi_in_disturbance d;
+    pi_in_disturbance(&x.s, &d);
+    assert_int_equal(d.disturbed, 3);
+    assert_int_equal(d.cause, PI_BG_IO);
+    assert_int_equal(d.stretch[0].own, PI_OWN_IO);
+    assert_true(fabs(d.lost_s - 3 * 4 * 0.8) < 0.1);
+}
+
+static void too_few_slices_cannot_be_judged(void **state)
+{
+    (void)state;
+    struct series x;
+    steady(&x);
+    x.s.n = PI_IN_MIN_SLICES + 1;
+    struct pi_in_disturbance d;
+    pi_in_disturbance(&x.s, &d);
+    assert_false(d.judged);
+    assert_string_equal(pi_in_light(-1), "grey");
+    assert_string_equal(pi_in_light(3), "green");
+    assert_string_equal(pi_in_light(7.5), "yellow");
+    assert_string_equal(pi_in_light(15), "red");
+}
+
+static double bin_ns(int bin)
+{
+    return 1000.0 * pow(10.0, 9.0 * (bin + 0.5) / 1024.0);
+}
+
+/* 95 segments of ~10 ms in two neighbouring bins, 5 of ~30 ms: only those flagged, their time
+ * beyond median + 4 MAD is the excess */
+static void slow_segments_are_flagged_beyond_4_mad(void **state)
+{
+    (void)state;
+    int b10 = (int)floor(log10(10e6 / 1000) * 1024 / 9); /* the bin of 10 ms */
+    int b30 = (int)floor(log10(30e6 / 1000) * 1024 / 9);
+    int bins[] = { b10, b10 + 1, b30 };
+    int64_t counts[] = { 60, 35, 5 };
+    struct pi_in_seg_group g = { 3, bins, counts, bin_ns };
+    struct pi_in_segments r;
+    pi_in_segments(&g, 1, &r);
+    assert_int_equal(r.segments, 100);
+    assert_int_equal(r.groups_judged, 1);
+    assert_int_equal(r.flagged, 5);
+    double med = bin_ns(b10), thr = med * (1 + 4 * 0.021);
+    assert_true(fabs(r.excess_ns - 5 * (bin_ns(b30) - thr)) < 1e3);
+    /* a group below 5 segments is not judged */
+    int64_t few[] = { 2, 1, 1 };
+    struct pi_in_seg_group h = { 3, bins, few, bin_ns };
+    pi_in_segments(&h, 1, &r);
+    assert_int_equal(r.groups_judged, 0);
+    assert_int_equal(r.flagged, 0);
+    assert_int_equal(r.segments, 4);
+}
+
+/* a burst of 40 MB every 5 slices of 4 s: period 20 s, periodic in time and volume */
+static void a_periodic_writer_has_its_period(void **state)
+{
+    (void)state;
+    double x[100] = { 0 };
+    for (int t = 0; t < 100; t++)
+        x[t] = t % 5 == 0 ? 40e6 : 1e5;
+    struct pi_in_period p;
+    pi_in_period(x, 100, 4, &p);
+    assert_true(p.found);
+    assert_true(fabs(p.period_s - 20) < 1e-9);
+    assert_true(p.z > PI_IN_PERIOD_Z);
+    assert_true(p.sigma_vol < 0.05);
+    assert_true(p.sigma_time < 0.05);
+    assert_true(fabs(p.time_share - 0.2) < 1e-9);
+    /* steady I/O has no period */
+    for (int t = 0; t < 100; t++)
+        x[t] = 1e6 * (1 + 0.01 * (t % 3));
+    pi_in_period(x, 100, 4, &p);
+    assert_false(p.found);
+}
+
+static void write_patterns_are_told_apart(void **state)
+{
+    (void)state;
+    /* one file per iteration, opened, written once, closed */
+    struct pi_in_written owc[20];
+    for (int i = 0; i < 20; i++)
+        owc[i] = (struct pi_in_written){ 1, 1, 1 << 20 };
+    assert_string_equal(pi_in_write_pattern(owc, 20, 20, 20), "open-write-close");
+    /* one file, many chunks */
+    struct pi_in_written aw = { 1, 1000, 1000LL << 20 };
+    assert_string_equal(pi_in_write_pattern(&aw, 1, 1, 1), "aggregate-write");
+    /* ... with a seek before each write */
+    assert_string_equal(pi_in_write_pattern(&aw, 1, 1001, 1), "write-seek");
+    /* writes too little to tell */
+    struct pi_in_written tiny = { 1, 3, 1000 };
+    assert_null(pi_in_write_pattern(&tiny, 1, 1, 1));
+}
+
+static int has(const struct pi_in_advice *a, int n, const char *code)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(a[i].code, code))
+            return 1;
+    return 0;
+}
+
+static void advice_names_its_figures(void **state)
+{
+    (void)state;
+    struct pi_in_figures f = {
+        .wall_s = 100, .slice_s = 4, .processes = 4, .ranks = 4, .num_cpus = 32,
+        .write_calls = 100000, .write_bytes = 100000LL * 512, .opens = 5000, .meta_calls = 10000,
+        .compute_s = 100, .io_s = 150, .mpi_s = 150, .cpu_wait_s = 0, .idle_s = 0, .cpu_s = 100,
+        .rank_compute_max = 40, .rank_compute_mean = 25, .rank_compute_max_rank = 3,
+        .meta_peak_per_s = 2500, .meta_peak_slice = 77, .disturbed = 1, .lost_pct = 20, .cause = "io",
+    };
+    struct pi_in_advice a[PI_ADVICE_MAX];
+    int n = pi_in_advise(&f, a);
+    assert_true(has(a, n, "DISTURBED"));
+    assert_true(has(a, n, "SMALL_WRITES"));
+    assert_true(has(a, n, "MANY_OPENS"));
+    assert_true(has(a, n, "METADATA_STORM"));
+    assert_true(has(a, n, "UNBALANCED_RANKS"));
+    assert_true(has(a, n, "IDLE_ALLOCATION"));
+    assert_true(has(a, n, "MPI_DOMINATED"));
+    assert_true(has(a, n, "IO_DOMINATED"));
+    assert_false(has(a, n, "SMALL_READS"));
+    assert_false(has(a, n, "CPU_WAIT"));
+    for (int i = 0; i < n; i++) {
+        assert_true(strlen(a[i].message) > 20);
+        assert_true(a[i].figures[0] == '{');
+        if (!strcmp(a[i].code, "SMALL_WRITES")) {
+            assert_non_null(strstr(a[i].message, "100000 writes of 512 B"));
+            assert_non_null(strstr(a[i].figures, "\"mean_write_bytes\": 512"));
+        }
+        if (!strcmp(a[i].code, "UNBALANCED_RANKS"))
+            assert_non_null(strstr(a[i].message, "Rank 3 computes 1.6x"));
+    }
+    /* a calm, balanced, busy step gets no advice */
+    struct pi_in_figures calm = { .wall_s = 100, .processes = 2, .ranks = 2, .num_cpus = 2, .compute_s = 190,
+                                  .mpi_s = 10, .cpu_s = 190, .rank_compute_max = 95, .rank_compute_mean = 95,
+                                  .disturbed = 0 };
+    assert_int_equal(pi_in_advise(&calm, a), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_steady_step_is_not_disturbed),
+        cmocka_unit_test(a_hog_on_the_nodes_is_found_with_its_loss),
+        cmocka_unit_test(a_dent_without_background_is_not_blamed_on_others),
+        cmocka_unit_test(an_io_storm_is_the_cause),
+        cmocka_unit_test(too_few_slices_cannot_be_judged),
+        cmocka_unit_test(slow_segments_are_flagged_beyond_4_mad),
+        cmocka_unit_test(a_periodic_writer_has_its_period),
+        cmocka_unit_test(write_patterns_are_told_apart),
+        cmocka_unit_test(advice_names_its_figures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
