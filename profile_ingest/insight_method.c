@@ -83,6 +83,28 @@ static double undisturbed_rate(const double *x, size_t lo, size_t hi, double *lo
     return mean;
 }
 
+/* Could background b have slowed the step in slice t? Others' CPU on its nodes always; others'
+ * I/O and metadata only a step doing I/O itself about then (a computing step on another node
+ * does not feel the file system); others' MPI only a step doing MPI then. */
+static int exposed(const struct pi_in_slices *s, enum pi_bg b, size_t t)
+{
+    switch (b) {
+    case PI_BG_CPU:
+        return 1;
+    case PI_BG_MPI:
+        return s->own[PI_OWN_MPI][t] > 0;
+    case PI_BG_IO:
+    case PI_BG_META:
+        for (size_t u = t - 1; u <= t + 1 && u < s->n; u++)
+            if (s->own[PI_OWN_IO][u] > 0 || s->meta_ops[u] > 0)
+                return 1;
+        return 0;
+    case PI_BG_COUNT:
+        break;
+    }
+    return 0;
+}
+
 struct slice_verdict {
     double drop;  /* the largest drop of a dented own rate, 0 when none */
     int own, bg;  /* which own rate; which background peaked (-1 none) */
@@ -167,6 +189,8 @@ void pi_in_disturbance(const struct pi_in_slices *s, struct pi_in_disturbance *o
          * aligned, but a burst at a slice's end shows its effect in the next */
         for (size_t u = t - 1; u <= t + 1 && u < s->n; u++)
             for (int b = 0; b < PI_BG_COUNT; b++) {
+                if (!exposed(s, (enum pi_bg)b, t))
+                    continue;
                 double r = s->bg[b][u];
                 if (r < bg_floor[b] || r < PI_IN_PEAK_FACTOR * base[b])
                     continue;

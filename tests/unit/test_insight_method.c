@@ -114,6 +114,25 @@ static void an_io_storm_is_the_cause(void **state)
     assert_true(fabs(d.lost_s - 3 * 4 * 0.8) < 0.1);
 }
 
+/* a step that does no I/O slows down while others write: not blamed on their I/O (it does not
+ * use the file system), nor on anything else */
+static void a_computing_step_is_not_exposed_to_io(void **state)
+{
+    (void)state;
+    struct series x;
+    steady(&x);
+    for (int t = 30; t <= 32; t++) {
+        x.own[PI_OWN_CPU][t] = 1.0;
+        x.bg[PI_BG_IO][t] = 500e6;
+        x.bg[PI_BG_META][t] = 5000;
+    }
+    struct pi_in_disturbance d;
+    pi_in_disturbance(&x.s, &d);
+    assert_int_equal(d.dented, 3);
+    assert_int_equal(d.disturbed, 0);
+    assert_int_equal(d.cause, -1);
+}
+
 static void too_few_slices_cannot_be_judged(void **state)
 {
     (void)state;
@@ -254,6 +273,7 @@ int main(void)
         cmocka_unit_test(a_hog_on_the_nodes_is_found_with_its_loss),
         cmocka_unit_test(a_dent_without_background_is_not_blamed_on_others),
         cmocka_unit_test(an_io_storm_is_the_cause),
+        cmocka_unit_test(a_computing_step_is_not_exposed_to_io),
         cmocka_unit_test(too_few_slices_cannot_be_judged),
         cmocka_unit_test(slow_segments_are_flagged_beyond_4_mad),
         cmocka_unit_test(a_periodic_writer_has_its_period),
