@@ -75,12 +75,12 @@ static const char *const q_slices =
     "     AND n.step_id = c.step_id AND n.slice = c.slice "
     "WHERE c.cluster_id = $1 AND c.job_id = $2 AND c.step_id = $3 ORDER BY c.slice";
 
-static const char *const q_written =
-    "SELECT opens, writes, bytes_written FROM js_data.file_accesses "
-    "WHERE cluster_id = $1 AND job_id = $2 AND step_id = $3 AND bytes_written > 0";
+static const char *const q_files =
+    "SELECT opens, reads, bytes_read, writes, bytes_written FROM js_data.file_accesses "
+    "WHERE cluster_id = $1 AND job_id = $2 AND step_id = $3 AND (writes > 0 OR reads > 0)";
 
 static const char *const q_segments =
-    "SELECT bins, counts FROM js_data.step_segment_groups($1, $2, $3)";
+    "SELECT bins, counts FROM js_data.step_segment_groups($1::smallint, $2::bigint, $3)";
 
 static double num(const PGresult *r, int row, int col)
 {
@@ -223,21 +223,37 @@ static int read_segments(struct pi_db *db, const struct step_key *k, struct step
     return PI_DB_OK;
 }
 
-static int read_written(struct pi_db *db, const struct step_key *k, long long meta, long long opens,
-                        struct step_result *res)
+/* the step's files (per node and file): its write pattern, and the files it read or wrote in
+ * small requests */
+static int read_files(struct pi_db *db, const struct step_key *k, long long meta, long long opens,
+                      struct step_result *res)
 {
     int rc = PI_DB_OK;
-    PGresult *r = rows_of(db, q_written, k, "insight: the step's written files", &rc);
+    PGresult *r = rows_of(db, q_files, k, "insight: the step's files", &rc);
     if (!r)
         return rc;
-    int n = PQntuples(r);
+    int n = PQntuples(r), nw = 0;
     struct pi_in_written *w = calloc((size_t)(n ? n : 1), sizeof *w);
     if (!w)
         abort();
-    for (int i = 0; i < n; i++)
-        w[i] = (struct pi_in_written){ inum(r, i, 0), inum(r, i, 1), inum(r, i, 2) };
+    struct pi_in_figures *f = &res->fig;
+    for (int i = 0; i < n; i++) {
+        long long o = inum(r, i, 0), rd = inum(r, i, 1), rb = inum(r, i, 2), wr = inum(r, i, 3), wb = inum(r, i, 4);
+        if (wb > 0)
+            w[nw++] = (struct pi_in_written){ o, wr, wb };
+        if (rd > 0 && rb < rd * PI_IN_SMALL_IO) {
+            f->small_read_calls += rd;
+            f->small_read_bytes += rb;
+            f->small_read_files++;
+        }
+        if (wr > 0 && wb < wr * PI_IN_SMALL_IO) {
+            f->small_write_calls += wr;
+            f->small_write_bytes += wb;
+            f->small_write_files++;
+        }
+    }
     PQclear(r);
-    res->pattern = pi_in_write_pattern(w, (size_t)n, meta, opens);
+    res->pattern = pi_in_write_pattern(w, (size_t)nw, meta, opens);
     free(w);
     return PI_DB_OK;
 }
@@ -307,7 +323,7 @@ static int analyse(struct pi_db *db, const struct step_key *k, struct step_resul
     if (rc == PI_DB_OK && f->ranks > 0)
         rc = read_segments(db, k, res);
     if (rc == PI_DB_OK)
-        rc = read_written(db, k, posix_meta, posix_opens, res);
+        rc = read_files(db, k, posix_meta, posix_opens, res);
     if (rc == PI_DB_OK && f->ranks > 1)
         rc = read_ranks(db, k, f);
     if (rc != PI_DB_OK)

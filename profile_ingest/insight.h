@@ -33,6 +33,7 @@ extern const char *const pi_bg_scopes[PI_BG_COUNT];   /* cluster or nodes */
 #define PI_IN_SEG_MADS 4.0
 #define PI_IN_PERIOD_Z 3.0
 #define PI_IN_DFT_MAX 4096        /* slices a DFT takes; longer steps are binned */
+#define PI_IN_SMALL_IO 65536      /* a file's requests are small below this on average */
 
 /* One step's slices first_slice .. first_slice + n - 1; every array has n values. The first
  * and the last slice are partial (the step started and ended inside them). */
@@ -104,6 +105,9 @@ struct pi_in_figures {
     double wall_s, slice_s;
     long long processes, ranks, num_cpus;
     long long read_calls, read_bytes, write_calls, write_bytes, opens, meta_calls;
+    /* the files read or written in small requests (less than PI_IN_SMALL_IO bytes on average) */
+    long long small_read_calls, small_read_bytes, small_read_files;
+    long long small_write_calls, small_write_bytes, small_write_files;
     double compute_s, io_s, mpi_s, cpu_wait_s, idle_s, cpu_s;
     double rank_compute_max, rank_compute_mean;
     long long rank_compute_max_rank;

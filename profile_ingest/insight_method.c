@@ -105,6 +105,15 @@ static int exposed(const struct pi_in_slices *s, enum pi_bg b, size_t t)
     return 0;
 }
 
+/* For a fall of each own rate, the backgrounds in the order they act on it: a CPU rate falls
+ * first for others' CPU, an I/O rate for others' I/O and metadata, an MPI rate for others' MPI
+ * and then for anything that slows the ranks */
+static const int affinity[PI_OWN_COUNT][PI_BG_COUNT] = {
+    [PI_OWN_CPU] = { PI_BG_CPU, PI_BG_MPI, PI_BG_IO, PI_BG_META },
+    [PI_OWN_IO] = { PI_BG_IO, PI_BG_META, PI_BG_CPU, PI_BG_MPI },
+    [PI_OWN_MPI] = { PI_BG_MPI, PI_BG_CPU, PI_BG_IO, PI_BG_META },
+};
+
 struct slice_verdict {
     double drop;  /* the largest drop of a dented own rate, 0 when none */
     int own, bg;  /* which own rate; which background peaked (-1 none) */
@@ -185,14 +194,14 @@ void pi_in_disturbance(const struct pi_in_slices *s, struct pi_in_disturbance *o
         if (v[t].drop <= 0)
             continue;
         out->dented++;
-        /* a peak in the same slice or a neighbour: the slices of two jobs' processes are
-         * aligned, but a burst at a slice's end shows its effect in the next */
-        for (size_t u = t - 1; u <= t + 1 && u < s->n; u++)
-            for (int b = 0; b < PI_BG_COUNT; b++) {
-                if (!exposed(s, (enum pi_bg)b, t))
-                    continue;
+        /* a peak in the same slice or a neighbour (the slices of two jobs' processes are
+         * aligned, but a burst at a slice's end shows its effect in the next), of a background
+         * the step is exposed to, taken in the order they act on the rate that fell */
+        for (int i = 0; i < PI_BG_COUNT && v[t].bg < 0; i++)
+            for (size_t u = t - 1; u <= t + 1 && u < s->n; u++) {
+                int b = affinity[v[t].own][i];
                 double r = s->bg[b][u];
-                if (r < bg_floor[b] || r < PI_IN_PEAK_FACTOR * base[b])
+                if (!exposed(s, (enum pi_bg)b, t) || r < bg_floor[b] || r < PI_IN_PEAK_FACTOR * base[b])
                     continue;
                 double ratio = r / fmax(base[b], bg_floor[b]);
                 if (ratio > v[t].bg_ratio) {
@@ -451,21 +460,24 @@ int pi_in_advise(const struct pi_in_figures *f, struct pi_in_advice *out)
                "Other jobs slowed this run by about %.0f %%%s%s; its timings are not representative: measure again before tuning.",
                f->lost_pct, f->cause ? " through " : "", f->cause ? f->cause : "");
     }
-    if (f->write_calls >= 1000 && f->write_bytes < f->write_calls * 65536LL) {
-        double avg = (double)f->write_bytes / (double)f->write_calls;
-        snprintf(figs, sizeof figs, "{\"write_calls\": %lld, \"write_bytes\": %lld, \"mean_write_bytes\": %.0f}",
-                 f->write_calls, f->write_bytes, avg);
+    if (f->small_write_calls >= 1000) {
+        double avg = (double)f->small_write_bytes / (double)f->small_write_calls;
+        snprintf(figs, sizeof figs,
+                 "{\"write_calls\": %lld, \"write_bytes\": %lld, \"mean_write_bytes\": %.0f, \"files\": %lld}",
+                 f->small_write_calls, f->small_write_bytes, avg, f->small_write_files);
         ADVISE("SMALL_WRITES", io_share >= 0.2 ? "high" : "warning", figs,
-               "%lld writes of %s on average: buffer them into writes of a MiB or more (or let MPI-IO collective buffering do it).",
-               f->write_calls, human_bytes(avg, b1, sizeof b1));
+               "%lld writes of %s on average to %lld file%s: buffer them into writes of a MiB or more (or let MPI-IO collective buffering do it).",
+               f->small_write_calls, human_bytes(avg, b1, sizeof b1), f->small_write_files,
+               f->small_write_files == 1 ? "" : "s");
     }
-    if (f->read_calls >= 1000 && f->read_bytes < f->read_calls * 65536LL) {
-        double avg = (double)f->read_bytes / (double)f->read_calls;
-        snprintf(figs, sizeof figs, "{\"read_calls\": %lld, \"read_bytes\": %lld, \"mean_read_bytes\": %.0f}",
-                 f->read_calls, f->read_bytes, avg);
+    if (f->small_read_calls >= 1000) {
+        double avg = (double)f->small_read_bytes / (double)f->small_read_calls;
+        snprintf(figs, sizeof figs,
+                 "{\"read_calls\": %lld, \"read_bytes\": %lld, \"mean_read_bytes\": %.0f, \"files\": %lld}",
+                 f->small_read_calls, f->small_read_bytes, avg, f->small_read_files);
         ADVISE("SMALL_READS", io_share >= 0.2 ? "high" : "warning", figs,
-               "%lld reads of %s on average: read larger blocks at once.", f->read_calls,
-               human_bytes(avg, b1, sizeof b1));
+               "%lld reads of %s on average from %lld file%s: read larger blocks at once.", f->small_read_calls,
+               human_bytes(avg, b1, sizeof b1), f->small_read_files, f->small_read_files == 1 ? "" : "s");
     }
     long long moved = f->read_bytes + f->write_bytes;
     if (f->opens >= 1000 && moved < f->opens * 1048576LL) {
