@@ -11,7 +11,7 @@ need_cluster
 profiler_on || skip_all "no profiler built"
 INGEST=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 private_spool
-plan 16
+plan 17
 work=$(work_dir jsalice)
 mpicc -O1 -o "$work/mpi_segments" "$JS_TOP_SRCDIR/tests/profiler/mpi_segments.c"; ok $? "the MPI program compiles"
 chown jsalice "$work/mpi_segments"
@@ -68,7 +68,7 @@ is "$(q "$db" "SELECT count(*) FROM js.step_segment_groups WHERE job_id = $job A
    "js.step_segment_groups shows them with the job's owner"
 
 # hostile segments: a bin out of range, counts that do not add up; the profile is refused by name
-bundle=$(cd "$copy/job.$job/profiles" && ls 0."$n1".b*.json | head -n 1)
+bundle=$(cd "$(job_dir "$job")/profiles" && ls 0."$n1".b*.json | head -n 1)
 hostile() { # DB JQ-FILTER: the job's spool with the filter applied to every profile of $n1's bundle
   local h; h=$(mktemp -d "$JS_CLUSTER_DIR/seg33c.XXXXXX")
   cp -a "$(job_dir "$job")" "$h/job.$job"
