@@ -312,70 +312,6 @@ static void add_trees_and_renames(struct pi_step *st, const json_t *p)
     }
 }
 
-/* Its MPI segments (version 6), added into the step-node's by signature. */
-static void add_segments(struct pi_step *st, const json_t *p)
-{
-    const json_t *seg = json_object_get(p, "mpi_segments"), *ge, *se;
-    size_t i;
-    if (json_object_size(seg) == 0)
-        return;
-    st->seg_processes++;
-    st->seg_boundaries += I64(seg, "boundaries");
-    st->seg_ungrouped += I64(seg, "ungrouped");
-    st->seg_ungrouped_ns += I64(seg, "ungrouped_ns");
-    const json_t *groups = json_object_get(seg, "groups");
-    json_array_foreach(groups, i, ge) {
-        const char *sig = STR(ge, "signature");
-        size_t k = 0;
-        while (k < st->nseg_groups && strcmp(st->seg_groups[k].sig, sig) != 0)
-            k++;
-        if (k == st->nseg_groups && k >= PI_SEG_GROUPS_MAX) { /* bounded: the rest count as ungrouped */
-            st->seg_ungrouped += I64(ge, "count");
-            st->seg_ungrouped_ns += I64(ge, "sum_ns");
-            continue;
-        }
-        if (k == st->nseg_groups) {
-            st->seg_groups = grow(st->seg_groups, &st->capseg_groups, k + 1, sizeof *st->seg_groups);
-            struct pi_seg_group *g = &st->seg_groups[st->nseg_groups++];
-            memset(g, 0, sizeof *g);
-            snprintf(g->sig, sizeof g->sig, "%s", sig);
-            g->boundary = pi_step_intern(st, STR(ge, "boundary"));
-            g->min_ns = I64(ge, "min_ns");
-            g->bins = calloc(JS_SEG_BINS, sizeof *g->bins);
-            if (!g->bins)
-                abort();
-        }
-        struct pi_seg_group *g = &st->seg_groups[k];
-        g->processes++;
-        g->count += I64(ge, "count");
-        g->sum_ns += I64(ge, "sum_ns");
-        g->min_ns = I64(ge, "min_ns") < g->min_ns ? I64(ge, "min_ns") : g->min_ns;
-        g->max_ns = I64(ge, "max_ns") > g->max_ns ? I64(ge, "max_ns") : g->max_ns;
-        const json_t *pair;
-        size_t b;
-        json_array_foreach(json_object_get(ge, "bins"), b, pair)
-            g->bins[json_integer_value(json_array_get(pair, 0))] += json_integer_value(json_array_get(pair, 1));
-    }
-    /* the node's slowest: a new one replaces the shortest kept once the list is full */
-    json_array_foreach(json_object_get(seg, "slowest"), i, se) {
-        struct pi_seg_slow e = { I64(p, "mpi_rank"), I64(se, "end_ns"), I64(se, "ns"), "" };
-        int64_t gi = I64(se, "group");
-        if (gi >= 0)
-            snprintf(e.sig, sizeof e.sig, "%s", STR(json_array_get(groups, (size_t)gi), "signature"));
-        size_t at = st->nseg_slow;
-        if (at == PI_SEG_SLOW_MAX) {
-            at = 0;
-            for (size_t k = 1; k < PI_SEG_SLOW_MAX; k++)
-                if (st->seg_slow[k].ns < st->seg_slow[at].ns)
-                    at = k;
-            if (st->seg_slow[at].ns >= e.ns)
-                continue;
-        } else
-            st->nseg_slow++;
-        st->seg_slow[at] = e;
-    }
-}
-
 int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t *p, char *reason, size_t size)
 {
     int rc = pi_profile_check(st, conf, p, reason, size);
@@ -388,7 +324,7 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
     add_slices(st, p, pr->kio[0] >= 0 ? pi_slice_cols_of(version) : JS_M_COUNT);
     add_files(st, conf, p);
     add_trees_and_renames(st, p);
-    add_segments(st, p);
+    pi_segments_add(st, p);
     merge_some(st);
     return PI_OK;
 }

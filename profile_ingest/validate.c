@@ -254,18 +254,6 @@ static const struct entry_field tree_fields[] = {
 #define JS_X(id, name, type, unit, desc) { name, type },
     JS_PROFILE_RENAME_FIELDS(JS_X)
 #undef JS_X
-}, segment_fields[] = {
-#define JS_X(id, name, type, unit, desc) { name, type },
-    JS_PROFILE_SEGMENT_FIELDS(JS_X)
-#undef JS_X
-}, segment_group_fields[] = {
-#define JS_X(id, name, type, unit, desc) { name, type },
-    JS_PROFILE_SEGMENT_GROUP_FIELDS(JS_X)
-#undef JS_X
-}, segment_slow_fields[] = {
-#define JS_X(id, name, type, unit, desc) { name, type },
-    JS_PROFILE_SEGMENT_SLOW_FIELDS(JS_X)
-#undef JS_X
 };
 
 /* A path member of an object: absolute, bounded, without NUL. */
@@ -693,85 +681,6 @@ static int check_renames(const json_t *p, char *reason, size_t size)
     return PI_OK;
 }
 
-/* A group's histogram: [bin, count] pairs, bins ascending below JS_SEG_BINS, counts >= 1 adding
- * up to the group's count. */
-static int check_segment_bins(const json_t *ge, size_t i, char *reason, size_t size)
-{
-    const json_t *pair;
-    size_t k;
-    int64_t last = -1, sum = 0;
-    json_array_foreach(json_object_get(ge, "bins"), k, pair) {
-        const json_t *b = json_array_get(pair, 0), *n = json_array_get(pair, 1);
-        if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_integer(b) || !json_is_integer(n))
-            return fail(reason, size, "mpi_segments.groups[%zu].bins[%zu] is not a pair [bin, count] of integers", i, k);
-        if (json_integer_value(b) <= last || json_integer_value(b) >= JS_SEG_BINS)
-            return fail(reason, size, "mpi_segments.groups[%zu].bins[%zu]: bin %" JSON_INTEGER_FORMAT " is not ascending within 0..%d", i,
-                        k, json_integer_value(b), JS_SEG_BINS - 1);
-        if (json_integer_value(n) < 1 || json_integer_value(n) > INT64_MAX - sum)
-            return fail(reason, size, "mpi_segments.groups[%zu].bins[%zu]: count %" JSON_INTEGER_FORMAT " is not at least 1", i, k,
-                        json_integer_value(n));
-        last = json_integer_value(b);
-        sum += json_integer_value(n);
-    }
-    if (sum != I64(ge, "count"))
-        return fail(reason, size, "mpi_segments.groups[%zu]: its bins hold %" PRId64 " segments, its count says %" PRId64, i, sum,
-                    I64(ge, "count"));
-    return PI_OK;
-}
-
-/* The MPI segments (version 6): {} or every member, on the scale of this build, groups and the
- * slowest within their bounds, and as many segments counted as grouped and ungrouped. */
-static int check_segments(const json_t *p, char *reason, size_t size)
-{
-    const json_t *seg = json_object_get(p, "mpi_segments"), *ge, *se;
-    size_t i;
-    if (json_object_size(seg) == 0)
-        return PI_OK;
-    for (size_t k = 0; k < PI_NELEM(segment_fields); k++) {
-        const json_t *x = json_object_get(seg, segment_fields[k].name);
-        if (!x || !ptype_ok(x, segment_fields[k].type))
-            return fail(reason, size, "mpi_segments: field \"%s\" is missing or not %s", segment_fields[k].name,
-                        ptype_name(segment_fields[k].type));
-    }
-    if (I64(seg, "bin_min_ns") != JS_SEG_BIN_MIN_NS || I64(seg, "bin_count") != JS_SEG_BINS || I64(seg, "decades") != JS_SEG_DECADES)
-        return fail(reason, size, "mpi_segments: the histograms' scale is not %d ns, %d bins over %d decades", JS_SEG_BIN_MIN_NS,
-                    JS_SEG_BINS, JS_SEG_DECADES);
-    const json_t *groups = json_object_get(seg, "groups"), *slowest = json_object_get(seg, "slowest");
-    if (json_array_size(groups) > JS_SEG_MAX_GROUPS)
-        return fail(reason, size, "mpi_segments: groups has more than %d entries", JS_SEG_MAX_GROUPS);
-    if (json_array_size(slowest) > JS_SEG_SLOWEST)
-        return fail(reason, size, "mpi_segments: slowest has more than %d entries", JS_SEG_SLOWEST);
-    int64_t counted = I64(seg, "ungrouped");
-    json_array_foreach(groups, i, ge) {
-        int rc = entry_fields_ok(ge, segment_group_fields, PI_NELEM(segment_group_fields), "mpi_segments.groups", i, reason, size);
-        if (rc != PI_OK)
-            return rc;
-        const char *sig = STR(ge, "signature");
-        if (strlen(sig) != 16 || strspn(sig, "0123456789abcdef") != 16)
-            return fail(reason, size, "mpi_segments.groups[%zu]: signature is not 16 lower-case hex digits", i);
-        if (js_profile_coll_kind_index(STR(ge, "boundary")) < 0)
-            return fail(reason, size, "mpi_segments.groups[%zu]: boundary \"%.32s\" is no collective kind", i, STR(ge, "boundary"));
-        if (I64(ge, "min_ns") > I64(ge, "max_ns") || I64(ge, "sum_ns") < I64(ge, "max_ns"))
-            return fail(reason, size, "mpi_segments.groups[%zu]: min_ns, max_ns and sum_ns disagree", i);
-        if ((rc = check_segment_bins(ge, i, reason, size)) != PI_OK)
-            return rc;
-        if (I64(ge, "count") > INT64_MAX - counted)
-            return fail(reason, size, "mpi_segments.groups[%zu]: count out of range", i);
-        counted += I64(ge, "count");
-    }
-    if (counted > I64(seg, "boundaries"))
-        return fail(reason, size, "mpi_segments: the groups and ungrouped hold %" PRId64 " segments, more than its %" PRId64 " boundaries",
-                    counted, I64(seg, "boundaries"));
-    json_array_foreach(slowest, i, se) {
-        int rc = entry_fields_ok(se, segment_slow_fields, PI_NELEM(segment_slow_fields), "mpi_segments.slowest", i, reason, size);
-        if (rc != PI_OK)
-            return rc;
-        if (I64(se, "group") < -1 || I64(se, "group") >= (int64_t)json_array_size(groups))
-            return fail(reason, size, "mpi_segments.slowest[%zu]: group %" PRId64 " is not one of its groups (or -1)", i, I64(se, "group"));
-    }
-    return PI_OK;
-}
-
 int pi_profile_check(const struct pi_step *st, const struct pi_conf *conf, const json_t *p, char *reason, size_t size)
 {
     json_int_t version = 0;
@@ -784,7 +693,7 @@ int pi_profile_check(const struct pi_step *st, const struct pi_conf *conf, const
         return PI_INVALID;
     if (version >= 3 && (check_trees(p, reason, size) != PI_OK || check_renames(p, reason, size) != PI_OK))
         return PI_INVALID;
-    if (version >= 6 && check_segments(p, reason, size) != PI_OK)
+    if (version >= 6 && pi_segments_check(p, reason, size) != PI_OK)
         return PI_INVALID;
     return check_plausible(conf, p, version, reason, size);
 }

@@ -180,6 +180,11 @@ int pi_bundle_add(struct pi_step *st, const struct pi_conf *conf, const json_t *
 int pi_bundle_check(const struct pi_step *st, const json_t *b, int64_t *unrecorded, const char **unrecorded_reason,
                     char *reason, size_t size);
 
+/* MPI segments (segments.c): check a version 6 profile's "mpi_segments" (PI_OK, or PI_INVALID
+ * with the reason set), and add a checked one into the step-node's. */
+int pi_segments_check(const json_t *p, char *reason, size_t size);
+void pi_segments_add(struct pi_step *st, const json_t *p);
+
 /* Record a refused profile (its name and reason) in st->bad. */
 void pi_step_add_bad(struct pi_step *st, const char *name, const char *reason);
 
