@@ -16,12 +16,13 @@
 #include <stdint.h>
 
 #define JS_PROFILE_FORMAT_NAME "jobscreen-profile"
-#define JS_PROFILE_VERSION 5
+#define JS_PROFILE_VERSION 6
 #define JS_PROFILE_VERSION_MIN 1 /* oldest version a reader still accepts (v1 lacks exit_code, signal, missing;
                                   * v2 lacks trees, renames, renames_dropped and the files' opened_as;
                                   * v3 lacks kernel_io, the files' mapped_bytes, and runtime's mpi_setup_ns,
                                   * cpu_wait_ns and idle_ns; its compute_ns is wall time minus I/O and MPI;
-                                  * v4 lacks the kernel's counts per slice: its rows end with the metrics) */
+                                  * v4 lacks the kernel's counts per slice: its rows end with the metrics;
+                                  * v5 lacks mpi_segments) */
 
 /* jobscreen-collect writes the profiles of a step on a node in bundles, <step>.<node>.b<N>.json:
  * {"format": JS_PROFILE_BUNDLE_FORMAT_NAME, "version": 1, "profiles": [profile, ...]}, at most
@@ -93,6 +94,69 @@
     X(OTHER,          "other")
 
 /*
+ * MPI segments (version 6), for the single-run interference estimate (docs/profile-format.md,
+ * "MPI segments"): a segment ends at each blocking all-to-all-style collective on a communicator
+ * as large as MPI_COMM_WORLD (a boundary: JS_SEG_BOUNDARY_KINDS) and lasts from the end of the
+ * thread's previous boundary (or of MPI_Init) to the end of this one. Like segments (the same
+ * signature) should take the same time, so their durations are kept per signature as a
+ * histogram on a log scale, bin b covering [js_seg_bin_lo_ns(b), js_seg_bin_lo_ns(b + 1)).
+ */
+#define JS_SEG_MAX_GROUPS 64     /* signatures kept per process image; others count in "ungrouped" */
+#define JS_SEG_BINS 1024         /* histogram bins: 1 us .. 1000 s, 9 decades */
+#define JS_SEG_BIN_MIN_NS 1000   /* lower edge of bin 1 is above it; bin 0 also holds anything shorter */
+#define JS_SEG_DECADES 9
+#define JS_SEG_SLOWEST 16        /* slowest segments of an image kept with their time */
+
+/* Blocking collectives that end a segment (on a communicator of MPI_COMM_WORLD's size). */
+#define JS_SEG_BOUNDARY_KINDS(X) X(BARRIER) X(ALLREDUCE) X(ALLGATHER) X(ALLTOALL) X(REDUCE_SCATTER)
+
+/* The nominal features of a segment, hashed into its signature with the boundary's kind and
+ * bytes: the deltas of these per-thread counters since the previous boundary. X(metric id) */
+#define JS_SEG_FEATURES(X) \
+    X(MPI_SEND_CALLS) X(MPI_SEND_BYTES) X(MPI_RECV_CALLS) X(MPI_RECV_BYTES) X(MPI_COLL_CALLS) X(MPI_COLL_BYTES) \
+    X(POSIX_READ_CALLS) X(POSIX_READ_BYTES) X(POSIX_WRITE_CALLS) X(POSIX_WRITE_BYTES) X(POSIX_OPEN_CALLS) \
+    X(POSIX_META_CALLS) X(STDIO_READ_CALLS) X(STDIO_READ_BYTES) X(STDIO_WRITE_CALLS) X(STDIO_WRITE_BYTES) \
+    X(STDIO_OPEN_CALLS) X(STDIO_META_CALLS) X(MPIIO_READ_CALLS) X(MPIIO_READ_BYTES) X(MPIIO_WRITE_CALLS) \
+    X(MPIIO_WRITE_BYTES) X(MPIIO_META_CALLS)
+
+/* "mpi_segments" (an empty object for a process that never called MPI_Init).
+ * X(ID, "json name", type, "unit", "meaning") */
+#define JS_PROFILE_SEGMENT_FIELDS(X) \
+    X(BOUNDARIES,      "boundaries",      'u', "segments", "segments ended (boundaries passed), grouped or not") \
+    X(UNGROUPED,       "ungrouped",       'u', "segments", "segments whose signature found no free group (JS_SEG_MAX_GROUPS)") \
+    X(UNGROUPED_NS,    "ungrouped_ns",    'u', "ns",       "their summed duration") \
+    X(BIN_MIN_NS,      "bin_min_ns",      'u', "ns",       "JS_SEG_BIN_MIN_NS: lower edge of the histograms' scale") \
+    X(BIN_COUNT,       "bin_count",       'u', "",         "JS_SEG_BINS: bins over the scale") \
+    X(DECADES,         "decades",         'u', "",         "JS_SEG_DECADES: bin b covers [bin_min_ns x 10^(decades x b / bin_count), the same for b + 1) ns") \
+    X(GROUPS,          "groups",          'a', "",         "objects of JS_PROFILE_SEGMENT_GROUP_FIELDS, at most JS_SEG_MAX_GROUPS") \
+    X(SLOWEST,         "slowest",         'a', "",         "objects of JS_PROFILE_SEGMENT_SLOW_FIELDS, at most JS_SEG_SLOWEST, slowest first")
+
+/* One entry of "groups": the segments of one signature. X(ID, "json name", type, "unit", "meaning") */
+#define JS_PROFILE_SEGMENT_GROUP_FIELDS(X) \
+    X(SIGNATURE, "signature", 's', "",         "16 lower-case hex digits: FNV-1a over the features' deltas, the boundary's kind and bytes") \
+    X(BOUNDARY,  "boundary",  's', "",         "the kind (JS_PROFILE_COLL_KINDS) of the collective that ends these segments") \
+    X(COUNT,     "count",     'u', "segments", "segments of this signature") \
+    X(SUM_NS,    "sum_ns",    'u', "ns",       "their summed duration") \
+    X(MIN_NS,    "min_ns",    'u', "ns",       "the shortest") \
+    X(MAX_NS,    "max_ns",    'u', "ns",       "the longest") \
+    X(BINS,      "bins",      'a', "",         "[bin, count] for each non-empty bin, ascending by bin; the counts add up to count")
+
+/* One entry of "slowest". X(ID, "json name", type, "unit", "meaning") */
+#define JS_PROFILE_SEGMENT_SLOW_FIELDS(X) \
+    X(END_NS, "end_ns", 'u', "ns", "wall clock (epoch) when the segment ended") \
+    X(NS,     "ns",     'u', "ns", "its duration") \
+    X(GROUP,  "group",  'i', "",   "its group's index in \"groups\", -1 when ungrouped")
+
+/* The histogram's bins: lower edge of bin b (0 <= b <= JS_SEG_BINS; b = JS_SEG_BINS is the upper
+ * edge of the scale, 10^12 ns), rounded to whole ns, strictly increasing; and the bin of a
+ * duration: the largest b < JS_SEG_BINS with lo(b) <= ns, 0 below JS_SEG_BIN_MIN_NS. Integer
+ * answers from one table, the same in the profiler and in the analysis. js_seg_bins_init() fills
+ * the table (idempotent; the functions call it themselves when needed). */
+void js_seg_bins_init(void);
+uint64_t js_seg_bin_lo_ns(int b);
+int js_seg_bin_of(uint64_t ns);
+
+/*
  * Field types, for readers that validate generically.
  *   S string, U unsigned 64-bit integer, I signed 64-bit integer, B boolean,
  *   O object (described by its own list), A array (described in the docs).
@@ -138,6 +202,7 @@
     X(RUNTIME,         "runtime",         'o', "",      "runtime share, see JS_PROFILE_RUNTIME_FIELDS") \
     X(TOTALS,          "totals",          'o', "",      "every metric of JS_PROFILE_METRICS over the whole image") \
     X(MPI_COLLECTIVES, "mpi_collectives", 'o', "",      "per kind of JS_PROFILE_COLL_KINDS: {calls, bytes, ns}; only kinds used") \
+    X(MPI_SEGMENTS,    "mpi_segments",    'o', "",      "(since version 6) durations of the segments between global blocking collectives, see JS_PROFILE_SEGMENT_FIELDS; {} when not an MPI process") \
     X(SLICE_METRICS,   "slice_metrics",   'a', "",      "the names of the values of a slice row: those of JS_PROFILE_METRICS, then (since version 5) \"kernel_\" and each name of JS_PROFILE_KERNEL_IO_FIELDS, in order") \
     X(SLICES,          "slices",          'a', "",      "rows [slice index, value per slice_metrics...] for slices with activity, ascending") \
     X(SLICES_TRUNCATED,"slices_truncated",'b', "",      "true when the slice budget was exhausted: later slices are missing") \

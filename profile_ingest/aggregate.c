@@ -118,6 +118,9 @@ void pi_step_free(struct pi_step *st)
         free(st->strs->slot);
         free(st->strs);
     }
+    for (size_t i = 0; i < st->nseg_groups; i++)
+        free(st->seg_groups[i].bins);
+    free(st->seg_groups);
     free(st->slices);
     free(st->procs);
     free(st->files);
@@ -321,6 +324,7 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
     add_slices(st, p, pr->kio[0] >= 0 ? pi_slice_cols_of(version) : JS_M_COUNT);
     add_files(st, conf, p);
     add_trees_and_renames(st, p);
+    pi_segments_add(st, p);
     merge_some(st);
     return PI_OK;
 }

@@ -384,6 +384,42 @@ static int store_trees(struct pi_db *db, const struct pi_step *st, const char *c
     return rc;
 }
 
+/* The step-node's MPI segments (profile format 6): its groups summed over its processes, its
+ * slowest and the totals, as one jsonb; nothing when no process recorded any. */
+static int store_segments(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job)
+{
+    if (!st->seg_processes)
+        return PI_DB_OK;
+    json_t *groups = json_array(), *slowest = json_array();
+    for (size_t i = 0; i < st->nseg_groups; i++) {
+        const struct pi_seg_group *g = &st->seg_groups[i];
+        json_t *bins = json_array(), *counts = json_array();
+        for (int b = 0; b < JS_SEG_BINS; b++)
+            if (g->bins[b]) {
+                json_array_append_new(bins, json_integer(b));
+                json_array_append_new(counts, json_integer(g->bins[b]));
+            }
+        json_array_append_new(groups, json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o}", "signature", g->sig, "boundary",
+                                                g->boundary, "processes", (json_int_t)g->processes, "count", (json_int_t)g->count,
+                                                "sum_ns", (json_int_t)g->sum_ns, "min_ns", (json_int_t)g->min_ns, "max_ns",
+                                                (json_int_t)g->max_ns, "bins", bins, "counts", counts));
+    }
+    for (size_t i = 0; i < st->nseg_slow; i++) {
+        const struct pi_seg_slow *e = &st->seg_slow[i];
+        json_array_append_new(slowest, json_pack("{s:I, s:I, s:I, s:s}", "rank", (json_int_t)e->rank, "end_ns", (json_int_t)e->end_ns,
+                                                 "ns", (json_int_t)e->ns, "signature", e->sig));
+    }
+    json_t *seg = json_pack("{s:i, s:I, s:I, s:I, s:o, s:o}", "processes", st->seg_processes, "boundaries",
+                            (json_int_t)st->seg_boundaries, "ungrouped", (json_int_t)st->seg_ungrouped, "ungrouped_ns",
+                            (json_int_t)st->seg_ungrouped_ns, "groups", groups, "slowest", slowest);
+    char *text = json_dumps(seg, JSON_COMPACT);
+    json_decref(seg);
+    const char *p[5] = { cid, job, st->step, st->node, text };
+    int rc = dbu_check(db, dbu_q(db, "SELECT js_data.ingest_segments($1, $2, $3, $4, $5)", 5, p), PGRES_TUPLES_OK, "MPI segments");
+    free(text);
+    return rc;
+}
+
 /* What is missing: the processes the profiler refused to record (the spool quota, as the
  * bundles said), then whether the step-node and the step (over all its nodes) are incomplete. */
 static int store_missing(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job)
@@ -411,7 +447,8 @@ static int write_step_rows(struct pi_db *db, const struct pi_conf *conf, const s
     if ((rc = copy_procs(db, st, cid, job, "js_data.processes")) != PI_DB_OK || (rc = copy_series(db, st, cid, job)) != PI_DB_OK ||
         (rc = store_step_sums(db, st, cid, job)) != PI_DB_OK || (rc = copy_file_accesses(db, st)) != PI_DB_OK ||
         (rc = finish_files(db, conf, st, cid, job)) != PI_DB_OK || (rc = store_mapped(db, st, cid, job)) != PI_DB_OK ||
-        (rc = store_trees(db, st, cid, job)) != PI_DB_OK || (rc = quarantine_rows(db, st, cid, job, moved_to)) != PI_DB_OK)
+        (rc = store_trees(db, st, cid, job)) != PI_DB_OK || (rc = store_segments(db, st, cid, job)) != PI_DB_OK ||
+        (rc = quarantine_rows(db, st, cid, job, moved_to)) != PI_DB_OK)
         return rc;
     return store_missing(db, st, cid, job);
 }

@@ -129,10 +129,13 @@ static long long *int_array(const char *text, size_t *n)
     return v;
 }
 
-/* a bin's geometric middle (common/profile_format.h's segment histogram) */
+/* a bin's geometric middle (common/profile_format.h's segment histogram; the last bin holds
+ * everything longer: its lower edge) */
 static double seg_bin_ns(int bin)
 {
-    return 1000.0 * pow(10.0, 9.0 * (bin + 0.5) / 1024.0);
+    if (bin < 0 || bin >= JS_SEG_BINS - 1)
+        return (double)js_seg_bin_lo_ns(bin < 0 ? 0 : JS_SEG_BINS - 1);
+    return sqrt((double)js_seg_bin_lo_ns(bin) * (double)js_seg_bin_lo_ns(bin + 1));
 }
 
 struct step_result {

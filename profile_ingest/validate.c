@@ -203,7 +203,7 @@ static const struct {
     { "", "exit_code", 2 }, { "", "signal", 2 }, { "", "missing", 2 },
     { "", "trees", 3 }, { "", "renames", 3 }, { "", "renames_dropped", 3 }, { "files", "opened_as", 3 },
     { "", "kernel_io", 4 }, { "files", "mapped_bytes", 4 }, { "runtime", "mpi_setup_ns", 4 }, { "runtime", "cpu_wait_ns", 4 },
-    { "runtime", "idle_ns", 4 },
+    { "runtime", "idle_ns", 4 }, { "", "mpi_segments", 6 },
 };
 
 static json_int_t since(const char *section, const char *name)
@@ -692,6 +692,8 @@ int pi_profile_check(const struct pi_step *st, const struct pi_conf *conf, const
         check_slices(st, p, version, reason, size) != PI_OK || check_files(p, version, reason, size) != PI_OK)
         return PI_INVALID;
     if (version >= 3 && (check_trees(p, reason, size) != PI_OK || check_renames(p, reason, size) != PI_OK))
+        return PI_INVALID;
+    if (version >= 6 && pi_segments_check(p, reason, size) != PI_OK)
         return PI_INVALID;
     return check_plausible(conf, p, version, reason, size);
 }

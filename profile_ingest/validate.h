@@ -68,6 +68,23 @@ struct pi_rename {
     int64_t ns;
 };
 
+/* MPI segments of the step on the node (profile format 6 "mpi_segments"), summed over its
+ * processes by signature: at most PI_SEG_GROUPS_MAX signatures (the segments of others count as
+ * ungrouped), and the node's PI_SEG_SLOW_MAX slowest segments. */
+#define PI_SEG_GROUPS_MAX 1024
+#define PI_SEG_SLOW_MAX 64
+struct pi_seg_group {
+    char sig[17];
+    const char *boundary;     /* interned */
+    int processes;
+    int64_t count, sum_ns, min_ns, max_ns;
+    int64_t *bins;            /* JS_SEG_BINS counts */
+};
+struct pi_seg_slow {
+    int64_t rank, end_ns, ns;
+    char sig[17];             /* "" when ungrouped */
+};
+
 struct pi_bad {
     char *name;               /* file name in profiles/ */
     const char *reason;       /* at most PI_REASON_MAX - 1 bytes; held once per distinct reason (st->strs) */
@@ -108,6 +125,13 @@ struct pi_step {
      * the refusals' strings are held once per distinct value. */
     size_t slices_merged, files_merged, trees_merged;
     struct pi_strtab *strs;
+    /* MPI segments: seg_processes counts the processes with a non-empty "mpi_segments" */
+    int seg_processes;
+    int64_t seg_boundaries, seg_ungrouped, seg_ungrouped_ns;
+    struct pi_seg_group *seg_groups;
+    size_t nseg_groups, capseg_groups;
+    struct pi_seg_slow seg_slow[PI_SEG_SLOW_MAX];
+    size_t nseg_slow;
 };
 
 #define PI_MERGE_MIN 4096
@@ -155,6 +179,11 @@ int pi_bundle_add(struct pi_step *st, const struct pi_conf *conf, const json_t *
  * *unrecorded_reason (0 and NULL when it has none), or PI_INVALID with the reason set. */
 int pi_bundle_check(const struct pi_step *st, const json_t *b, int64_t *unrecorded, const char **unrecorded_reason,
                     char *reason, size_t size);
+
+/* MPI segments (segments.c): check a version 6 profile's "mpi_segments" (PI_OK, or PI_INVALID
+ * with the reason set), and add a checked one into the step-node's. */
+int pi_segments_check(const json_t *p, char *reason, size_t size);
+void pi_segments_add(struct pi_step *st, const json_t *p);
 
 /* Record a refused profile (its name and reason) in st->bad. */
 void pi_step_add_bad(struct pi_step *st, const char *name, const char *reason);

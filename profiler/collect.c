@@ -191,7 +191,8 @@ static int check(struct rec *r)
     uint64_t threads_end = g->off_threads + sizeof(struct js_thread) * JS_MAX_THREADS;
     uint64_t files_end = g->off_files + sizeof(struct js_file) * JS_PROFILE_MAX_FILES;
     if (g->off_threads != JS_REC_HEADER_BYTES || g->off_files < threads_end || g->off_paths < files_end ||
-        g->off_slices < g->off_paths + JS_REC_PATH_BYTES || g->off_slices + JS_PROFILE_SLICE_BUDGET > r->size)
+        g->off_slices < g->off_paths + JS_REC_PATH_BYTES || g->off_segs < g->off_slices + JS_PROFILE_SLICE_BUDGET ||
+        g->off_segs + JS_REC_SEG_BYTES > r->size)
         return bad(r->name, "regions outside the file");
     if (g->threads_used > JS_MAX_THREADS)
         g->threads_used = JS_MAX_THREADS; /* blocks handed out past the pool were never used */
@@ -406,6 +407,27 @@ enum rename_member {
 };
 static const char *const rename_member_names[] = { JS_PROFILE_RENAME_FIELDS(JS_NAME5) };
 
+enum segment_member {
+#define JS_X(id, name, type, unit, desc) SM_##id,
+    JS_PROFILE_SEGMENT_FIELDS(JS_X)
+#undef JS_X
+};
+static const char *const segment_member_names[] = { JS_PROFILE_SEGMENT_FIELDS(JS_NAME5) };
+
+enum segment_group_member {
+#define JS_X(id, name, type, unit, desc) SG_##id,
+    JS_PROFILE_SEGMENT_GROUP_FIELDS(JS_X)
+#undef JS_X
+};
+static const char *const segment_group_member_names[] = { JS_PROFILE_SEGMENT_GROUP_FIELDS(JS_NAME5) };
+
+enum segment_slow_member {
+#define JS_X(id, name, type, unit, desc) SS_##id,
+    JS_PROFILE_SEGMENT_SLOW_FIELDS(JS_X)
+#undef JS_X
+};
+static const char *const segment_slow_member_names[] = { JS_PROFILE_SEGMENT_SLOW_FIELDS(JS_NAME5) };
+
 #define JS_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* What the members of one profile are made of: its record, and what write_profile derived. */
@@ -517,6 +539,156 @@ static void write_runtime(const struct profile_values *v)
     js_out_raw(o, "}", 1);
 }
 
+/* The MPI segments of a record (profile.h, struct js_seg_store): the groups that are whole
+ * (READY, a known kind), numbered in slot order, and the slowest segments, slowest first. A
+ * process killed in the middle of an update may leave a group's count a segment ahead of or
+ * behind its bins: the count written is the bins' sum, which the reader checks. */
+struct seg_view {
+    const struct js_seg_store *s;
+    int index[JS_SEG_MAX_GROUPS];   /* slot -> index in "groups", -1 when not written */
+    uint64_t count[JS_SEG_MAX_GROUPS];
+    int ngroups;
+    struct js_seg_slow slow[JS_SEG_SLOWEST];
+    unsigned nslow;
+};
+
+static const uint32_t *seg_hist(const struct rec *r, int slot)
+{
+    return (const uint32_t *)(const void *)(r->m + r->g->off_segs + JS_REC_CHUNK * (size_t)(slot + 1));
+}
+
+static int cmp_slow(const void *a, const void *b)
+{
+    const struct js_seg_slow *x = a, *y = b;
+    return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
+}
+
+/* 0 when the image recorded no segments (not an MPI process, or no room): "mpi_segments" is {} */
+static int seg_view_of(const struct rec *r, struct seg_view *sv)
+{
+    const struct js_seg_store *s = (const struct js_seg_store *)(const void *)(r->m + r->g->off_segs);
+    memset(sv, 0, sizeof *sv);
+    if (r->g->mpi_rank < 0 || s->init_end_ns == 0)
+        return 0;
+    sv->s = s;
+    for (int k = 0; k < JS_SEG_MAX_GROUPS; k++) {
+        const struct js_seg_group *g = &s->groups[k];
+        sv->index[k] = -1;
+        if (g->state != JS_SEG_READY || g->kind < 0 || g->kind >= JS_COLL_COUNT)
+            continue;
+        const uint32_t *h = seg_hist(r, k);
+        for (int b = 0; b < JS_SEG_BINS; b++)
+            sv->count[k] += h[b];
+        if (sv->count[k] == 0)
+            continue;
+        sv->index[k] = sv->ngroups++;
+    }
+    for (unsigned i = 0; i < s->nslow && i < JS_SEG_SLOWEST; i++) {
+        struct js_seg_slow e = s->slow[i];
+        if (e.group >= JS_SEG_MAX_GROUPS)
+            continue;
+        e.group = e.group >= 0 ? sv->index[e.group] : -1;
+        sv->slow[sv->nslow++] = e;
+    }
+    qsort(sv->slow, sv->nslow, sizeof sv->slow[0], cmp_slow);
+    return 1;
+}
+
+static void write_segment_group(struct js_out *o, const struct rec *r, const struct seg_view *sv, int k)
+{
+    const struct js_seg_group *g = &sv->s->groups[k];
+    js_out_raw(o, "{", 1);
+    for (size_t i = 0; i < JS_COUNT_OF(segment_group_member_names); i++) {
+        member_key(o, segment_group_member_names[i], (int)i);
+        switch ((enum segment_group_member)i) {
+        case SG_SIGNATURE: {
+            char hex[17];
+            snprintf(hex, sizeof hex, "%016llx", (unsigned long long)g->sig);
+            js_out_str(o, hex, sizeof hex);
+            break;
+        }
+        case SG_BOUNDARY: js_out_str(o, js_profile_coll_kinds[g->kind], 64); break;
+        case SG_COUNT: js_out_u64(o, sv->count[k]); break;
+        case SG_SUM_NS: js_out_u64(o, g->sum_ns); break;
+        case SG_MIN_NS: js_out_u64(o, g->min_ns == UINT64_MAX ? 0 : g->min_ns); break;
+        case SG_MAX_NS: js_out_u64(o, g->max_ns); break;
+        case SG_BINS: {
+            const uint32_t *h = seg_hist(r, k);
+            int first = 1;
+            js_out_raw(o, "[", 1);
+            for (int b = 0; b < JS_SEG_BINS; b++) {
+                if (h[b] == 0)
+                    continue;
+                if (!first)
+                    comma(o);
+                first = 0;
+                js_out_raw(o, "[", 1);
+                js_out_u64(o, (uint64_t)b);
+                comma(o);
+                js_out_u64(o, h[b]);
+                js_out_raw(o, "]", 1);
+            }
+            js_out_raw(o, "]", 1);
+            break;
+        }
+        }
+    }
+    js_out_raw(o, "}", 1);
+}
+
+static void write_segment_slow(struct js_out *o, const struct js_seg_slow *e)
+{
+    js_out_raw(o, "{", 1);
+    for (size_t i = 0; i < JS_COUNT_OF(segment_slow_member_names); i++) {
+        member_key(o, segment_slow_member_names[i], (int)i);
+        switch ((enum segment_slow_member)i) {
+        case SS_END_NS: js_out_u64(o, e->end_ns); break;
+        case SS_NS: js_out_u64(o, e->ns); break;
+        case SS_GROUP: js_out_i64(o, e->group); break;
+        }
+    }
+    js_out_raw(o, "}", 1);
+}
+
+static void write_segments(struct js_out *o, const struct rec *r)
+{
+    static struct seg_view sv; /* 1.6 KiB: the collector is single-threaded */
+    int any = seg_view_of(r, &sv);
+    js_out_raw(o, "{", 1);
+    for (size_t i = 0; any && i < JS_COUNT_OF(segment_member_names); i++) {
+        member_key(o, segment_member_names[i], (int)i);
+        switch ((enum segment_member)i) {
+        case SM_BOUNDARIES: js_out_u64(o, sv.s->boundaries); break;
+        case SM_UNGROUPED: js_out_u64(o, sv.s->ungrouped); break;
+        case SM_UNGROUPED_NS: js_out_u64(o, sv.s->ungrouped_ns); break;
+        case SM_BIN_MIN_NS: js_out_u64(o, JS_SEG_BIN_MIN_NS); break;
+        case SM_BIN_COUNT: js_out_u64(o, JS_SEG_BINS); break;
+        case SM_DECADES: js_out_u64(o, JS_SEG_DECADES); break;
+        case SM_GROUPS:
+            js_out_raw(o, "[", 1);
+            for (int k = 0, n = 0; k < JS_SEG_MAX_GROUPS; k++) {
+                if (sv.index[k] < 0)
+                    continue;
+                if (n++)
+                    comma(o);
+                write_segment_group(o, r, &sv, k);
+            }
+            js_out_raw(o, "]", 1);
+            break;
+        case SM_SLOWEST:
+            js_out_raw(o, "[", 1);
+            for (unsigned k = 0; k < sv.nslow; k++) {
+                if (k)
+                    comma(o);
+                write_segment_slow(o, &sv.slow[k]);
+            }
+            js_out_raw(o, "]", 1);
+            break;
+        }
+    }
+    js_out_raw(o, "}", 1);
+}
+
 /* The value of one top-level member. */
 static void write_member(const struct profile_values *v, enum profile_member id)
 {
@@ -586,6 +758,7 @@ static void write_member(const struct profile_values *v, enum profile_member id)
         }
         js_out_raw(o, "}", 1);
         break;
+    case PM_MPI_SEGMENTS: write_segments(o, r); break;
     case PM_SLICE_METRICS:
         js_out_raw(o, "[", 1);
         for (int m = 0; m < JS_SLICE_COLS; m++) {

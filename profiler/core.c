@@ -252,6 +252,7 @@ struct js_thread *js_thread_register(void)
         return &js_sink;
     }
     t->tid = js_gettid();
+    js_seg_thread_start(t);
     unsigned live = __atomic_add_fetch(&js_g->threads_live, 1, __ATOMIC_RELAXED);
     unsigned peak = __atomic_load_n(&js_g->threads_peak, __ATOMIC_RELAXED);
     while (live > peak && !__atomic_compare_exchange_n(&js_g->threads_peak, &peak, live, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
@@ -857,6 +858,7 @@ static void js_atfork_child(void)
     js_g->cpu_folded_ns = 0;
     memset(js_g->coll, 0, sizeof js_g->coll);
     js_g->mpi_setup_ticks = 0;
+    js_seg_after_fork();
     /* a new process: the kernel counts its I/O from zero, the profiler's own too */
     memset(js_own_io, 0, sizeof js_own_io);
     memset(js_kc_gone, 0, sizeof js_kc_gone);

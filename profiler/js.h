@@ -24,6 +24,13 @@ struct stat;
 #define JS_MAX_THREADS JS_PROFILE_MAX_THREADS /* thread blocks alive at once; more threads go uncounted */
 #define JS_FD_MAX 16384     /* descriptors tracked per file; higher ones count in totals only */
 
+enum {
+#define JS_X(m) JS_SEGF_##m,
+    JS_SEG_FEATURES(JS_X)
+#undef JS_X
+    JS_SEG_NFEATURES
+};
+
 /* Per-thread counters. Only the owning thread writes v[] (relaxed stores, no lock prefix);
  * the heartbeat reads v[] and owns snap[]. Times are kept in time-stamp-counter ticks. */
 struct js_thread {
@@ -34,6 +41,8 @@ struct js_thread {
     void *dt_last;
     struct js_thread *next; /* registry list, push-only */
     int tid;
+    uint64_t seg_t0;    /* owner only: CLOCK_MONOTONIC ns at its last boundary, 0: none yet */
+    uint64_t seg_v[JS_SEG_NFEATURES]; /* owner only: the features' counters at that boundary */
     int state;          /* JS_T_FREE, JS_T_LIVE */
     uint64_t snap[JS_M_COUNT] __attribute__((aligned(64)));
 } __attribute__((aligned(64)));

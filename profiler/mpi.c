@@ -371,8 +371,10 @@ JS_MPI_DEF(Init, (int *argc, char ***argv), (argc, argv),
     struct js_mpi_call c = js_mpi_begin();
     int r = next_(argc, argv);
     js_setup_done(c);
-    if (c.t && r == MPI_SUCCESS && js_on)
+    if (c.t && r == MPI_SUCCESS && js_on) {
         js_mpi_ids();
+        js_seg_init_done();
+    }
     return r;
 )
 
@@ -380,8 +382,10 @@ JS_MPI_DEF(Init_thread, (int *argc, char ***argv, int req, int *prov), (argc, ar
     struct js_mpi_call c = js_mpi_begin();
     int r = next_(argc, argv, req, prov);
     js_setup_done(c);
-    if (c.t && r == MPI_SUCCESS && js_on)
+    if (c.t && r == MPI_SUCCESS && js_on) {
         js_mpi_ids();
+        js_seg_init_done();
+    }
     return r;
 )
 
@@ -606,13 +610,26 @@ static void js_coll_done(struct js_mpi_call c, int kind, uint64_t bytes)
     __atomic_fetch_add(&js_g->coll[kind][2], dt, __ATOMIC_RELAXED);
 }
 
-/* JS_COLL(x, kind, params, args, bytes): blocking; JS_ICOLL: non-blocking, the last parameter
- * its request (rq), counted when posted, its wait's time to the same kind */
+/* Does a blocking collective of this kind end an MPI segment (JS_SEG_BOUNDARY_KINDS)? A
+ * constant in each wrapper. */
+static inline int js_seg_kind(int kind)
+{
+#define JS_X(k) || kind == JS_COLL_##k
+    return 0 JS_SEG_BOUNDARY_KINDS(JS_X);
+#undef JS_X
+}
+
+/* JS_COLL(x, kind, params, args, bytes): blocking, and the end of a segment when of a boundary
+ * kind on a communicator as large as MPI_COMM_WORLD; JS_ICOLL: non-blocking (never a boundary),
+ * the last parameter its request (rq), counted when posted, its wait's time to the same kind */
 #define JS_COLL(base, kind, params, args, bytes) \
     JS_MPI_DEF(base, params, args, \
         struct js_mpi_call c = js_mpi_begin(); \
         int rc_ = next_ args; \
-        js_coll_done(c, JS_COLL_##kind, c.t ? (bytes) : 0); \
+        uint64_t bytes_ = c.t ? (bytes) : 0; \
+        js_coll_done(c, JS_COLL_##kind, bytes_); \
+        if (js_seg_kind(JS_COLL_##kind) && c.t && rc_ == MPI_SUCCESS && js_comm_size(comm) == js_g->mpi_size) \
+            js_seg_boundary(c.t, JS_COLL_##kind, bytes_); \
         return rc_; \
     )
 #define JS_ICOLL(base, kind, params, args, bytes) \

@@ -5,7 +5,7 @@
  * (collect.c, run as the job's user at step end) turns records into profiles
  * (docs/profile-format.md). Layout and life: docs/profiler.md, "The record".
  *
- * The file: [header | thread blocks | file entries | paths | slices], each region at a fixed
+ * The file: [header | thread blocks | file entries | paths | slices | MPI segments], each region at a fixed
  * offset, the whole sparse; 4 KiB chunks are allocated (fallocate on a tmpfs, zeros written
  * elsewhere) before first use, so a full record area refuses a chunk (counted as dropped data) instead
  * of killing the program with SIGBUS.
@@ -21,7 +21,7 @@
 #include "slices.h"
 #include "record_quota.h"
 
-#define JS_REC_MAGIC "JSREC05"          /* 8 bytes with the NUL; changes with the layout */
+#define JS_REC_MAGIC "JSREC06"          /* 8 bytes with the NUL; changes with the layout */
 #define JS_REC_SUFFIX ".rec"
 /* a page: every page allocated is zeroed and every page touched faults once per image, which
  * is most of what a record costs a short process */
@@ -49,13 +49,41 @@ struct js_reaped {
     uint64_t utime_ns, stime_ns, maxrss_kib; /* wait4's rusage (0 when unknown) */
 };
 
+/* MPI segments (segments.c, docs/profiler.md "MPI segments"): the region at off_segs, its first
+ * chunk this store, then one chunk per group: its histogram (JS_SEG_BINS uint32 = 4 KiB), allocated
+ * when the group is made. Updated with atomics by any thread that ends a segment. */
+enum { JS_SEG_FREE = 0, JS_SEG_CLAIMING = 1, JS_SEG_READY = 2, JS_SEG_NO_ROOM = 3 };
+struct js_seg_group {
+    uint64_t sig;
+    int32_t state;             /* JS_SEG_*: READY once sig, kind and the histogram's chunk are there */
+    int32_t kind;              /* JS_COLL_* of the boundary */
+    uint64_t count, sum_ns, min_ns, max_ns;
+};
+struct js_seg_slow {
+    uint64_t end_ns, ns;       /* wall clock at its end, duration */
+    int32_t group;             /* index in groups[], -1 ungrouped */
+    int32_t pad;
+};
+struct js_seg_store {
+    uint64_t boundaries, ungrouped, ungrouped_ns;
+    uint64_t init_end_ns;      /* CLOCK_MONOTONIC at the end of MPI_Init: where a thread's first segment starts */
+    int32_t slow_lock;         /* a spin lock around slow[] (a boundary's last step, rarely taken) */
+    uint32_t nslow;
+    uint64_t slow_min;         /* the shortest of slow[] once it is full: shorter segments skip the lock */
+    struct js_seg_slow slow[JS_SEG_SLOWEST];
+    struct js_seg_group groups[JS_SEG_MAX_GROUPS];
+};
+#define JS_REC_SEG_BYTES (JS_REC_CHUNK + (uint64_t)JS_SEG_MAX_GROUPS * JS_REC_CHUNK)
+_Static_assert(sizeof(struct js_seg_store) <= JS_REC_CHUNK, "the segment store fits its chunk");
+_Static_assert(JS_SEG_BINS * sizeof(uint32_t) == JS_REC_CHUNK, "a histogram is one chunk");
+
 struct js_global {
     char magic[8];
     uint32_t header_bytes;     /* sizeof(struct js_global): a reader checks it */
     volatile int32_t state;    /* JS_REC_LIVE until the image ended (exit, _exit, exec) */
     uint64_t base;             /* address of the mapping in the writer: pointers below are in it */
     uint64_t alloc[JS_REC_CHUNK_WORDS]; /* chunks allocated in the file (bit per chunk) */
-    uint64_t off_threads, off_files, off_paths, off_slices;
+    uint64_t off_threads, off_files, off_paths, off_slices, off_segs;
 
     /* identity */
     char cluster[256], step[64], node[256], hostname[256];
@@ -131,6 +159,14 @@ void js_rec_note_reaped(pid_t pid, int status, const void *rusage); /* a child w
 int js_quota_charge(struct js_quota *q, int64_t files, int64_t bytes); /* 0, or -1 (over: nothing charged) */
 void js_quota_refused(struct js_quota *q, const char *step);         /* a process of step not recorded */
 int64_t js_quota_take_refused(struct js_quota *q, const char *step); /* how many, reset to 0 */
+
+/* segments.c */
+struct js_thread;
+void js_seg_init_done(void);             /* MPI_Init(_thread) returned: segments start now */
+void js_seg_thread_start(struct js_thread *t); /* a block handed to a new thread */
+void js_seg_after_fork(void);            /* the child's store starts empty */
+/* a boundary passed (the collective's kind, its bytes): one segment ended on t */
+void js_seg_boundary(struct js_thread *t, int kind, uint64_t bytes);
 
 /* files.c */
 int js_files_lock(void);

@@ -19,7 +19,8 @@ uint64_t js_rec_layout(struct js_global *g)
     g->off_files = g->off_threads + align_up(sizeof(struct js_thread) * JS_MAX_THREADS, JS_REC_CHUNK);
     g->off_paths = g->off_files + align_up(sizeof(struct js_file) * JS_PROFILE_MAX_FILES, JS_REC_CHUNK);
     g->off_slices = g->off_paths + JS_REC_PATH_BYTES;
-    return g->off_slices + align_up(JS_PROFILE_SLICE_BUDGET, JS_REC_CHUNK);
+    g->off_segs = g->off_slices + align_up(JS_PROFILE_SLICE_BUDGET, JS_REC_CHUNK);
+    return g->off_segs + JS_REC_SEG_BYTES;
 }
 
 int js_quota_charge(struct js_quota *q, int64_t files, int64_t bytes)

@@ -604,6 +604,80 @@ static void kernel_of_slice(const uint64_t *v, int first, uint64_t startup_rchar
     kio[JS_KIO_WRITE_BYTES] = kio[JS_KIO_WCHAR];
 }
 
+/* "mpi_segments": an MPI process's collectives as one group of allreduce segments of even
+ * length (wall time / calls), the slowest list empty; {} for the others. By the lists of
+ * common/profile_format.h, as the collector writes it. */
+enum sfield {
+#define JS_X(id, name, type, unit, desc) SF_##id,
+    JS_PROFILE_SEGMENT_FIELDS(JS_X)
+#undef JS_X
+};
+enum sgfield {
+#define JS_X(id, name, type, unit, desc) SGF_##id,
+    JS_PROFILE_SEGMENT_GROUP_FIELDS(JS_X)
+#undef JS_X
+};
+static const char *const sfield_names[] = {
+#define JS_X(id, name, type, unit, desc) name,
+    JS_PROFILE_SEGMENT_FIELDS(JS_X)
+#undef JS_X
+};
+static const char *const sgfield_names[] = {
+#define JS_X(id, name, type, unit, desc) name,
+    JS_PROFILE_SEGMENT_GROUP_FIELDS(JS_X)
+#undef JS_X
+};
+
+static void put_segment_group(struct buf *b, uint64_t n, uint64_t each)
+{
+    int k = 0;
+    b_c(b, '{');
+    for (int i = 0; i < (int)(sizeof sgfield_names / sizeof sgfield_names[0]); i++) {
+        b_key(b, sgfield_names[i], &k);
+        switch ((enum sgfield)i) {
+        case SGF_SIGNATURE: b_str(b, "00000000000000a1"); break;
+        case SGF_BOUNDARY: b_str(b, js_profile_coll_kinds[JS_COLL_ALLREDUCE]); break;
+        case SGF_COUNT: b_u64(b, n); break;
+        case SGF_SUM_NS: b_u64(b, each * n); break;
+        case SGF_MIN_NS:
+        case SGF_MAX_NS: b_u64(b, each); break;
+        case SGF_BINS:
+            b_s(b, "[[");
+            b_u64(b, (uint64_t)js_seg_bin_of(each));
+            b_c(b, ',');
+            b_u64(b, n);
+            b_s(b, "]]");
+            break;
+        }
+    }
+    b_c(b, '}');
+}
+
+static void put_segments(struct buf *b, const struct proc *pr, const uint64_t *tot, uint64_t wall)
+{
+    uint64_t n = tot[JS_M_MPI_COLL_CALLS], each = n ? wall / n : 0;
+    int k = 0;
+    b_c(b, '{');
+    for (int i = 0; pr->mpi_rank >= 0 && n > 0 && i < (int)(sizeof sfield_names / sizeof sfield_names[0]); i++) {
+        b_key(b, sfield_names[i], &k);
+        switch ((enum sfield)i) {
+        case SF_BOUNDARIES: b_u64(b, n); break;
+        case SF_UNGROUPED:
+        case SF_UNGROUPED_NS: b_u64(b, 0); break;
+        case SF_BIN_MIN_NS: b_u64(b, JS_SEG_BIN_MIN_NS); break;
+        case SF_BIN_COUNT: b_u64(b, JS_SEG_BINS); break;
+        case SF_DECADES: b_u64(b, JS_SEG_DECADES); break;
+        case SF_GROUPS:
+            b_c(b, '[');
+            put_segment_group(b, n, each);
+            b_c(b, ']');
+            break;
+        case SF_SLOWEST: b_s(b, "[]"); break;
+        }
+    }
+    b_c(b, '}');
+}
+
 static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, const struct proc *pr)
 {
     const struct jsgen_params *p = c->p;
@@ -704,6 +778,7 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
             }
             b_c(b, '}');
             break;
+        case PF_MPI_SEGMENTS: put_segments(b, pr, tot, wall); break;
         case PF_SLICE_METRICS:
             b_c(b, '[');
             for (int m = 0; m < JS_SLICE_COLS; m++) {

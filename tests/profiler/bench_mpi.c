@@ -1,6 +1,8 @@
 /*
  * bench_mpi N: 2 ranks; rank 0 sends N messages of 8 B with MPI_Send, rank 1 receives them;
  * rank 0 prints the mean ns per MPI_Send.
+ * bench_mpi allreduce N: N MPI_Allreduce of 8 B on any number of ranks (each ends an MPI segment under the
+ * profiler); rank 0 prints the mean ns per call.
  * bench_mpi compute: 200 blocks of about 5-10 ms of arithmetic, each followed by an
  * MPI_Allreduce of 8 B (an MPI+compute application); rank 0 prints the loop's seconds.
  * Used by bench/profiler/run.
@@ -25,6 +27,19 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     long n = argc > 1 ? atol(argv[1]) : 100000;
     double buf = 0;
+    if (argc > 2 && strcmp(argv[1], "allreduce") == 0) {
+        long k = atol(argv[2]);
+        double x = rank, y = 0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (long i = 0; i < k; i++)
+            MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        double t1 = MPI_Wtime();
+        if (rank == 0)
+            printf("%.2f\n", (t1 - t0) * 1e9 / (double)k);
+        MPI_Finalize();
+        return 0;
+    }
     if (size != 2) {
         MPI_Finalize();
         return 2;

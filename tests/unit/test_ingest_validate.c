@@ -141,12 +141,12 @@ static void profiles_merge_per_slice_file_and_image(void **state)
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
     assert_string_equal(reason, "profile is of job 101 step 0 node node2, not of this step record's job 101 step 0 node node1");
     json_object_set_new(p, "node", json_string("node1"));
-    json_object_set_new(p, "version", json_integer(6));
+    json_object_set_new(p, "version", json_integer(7));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
-    assert_string_equal(reason, "unknown profile format version 6 (this profile_ingest reads versions 1 to 5)");
+    assert_string_equal(reason, "unknown profile format version 7 (this profile_ingest reads versions 1 to 6)");
     json_object_set_new(p, "version", json_integer(0));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
-    assert_string_equal(reason, "unknown profile format version 0 (this profile_ingest reads versions 1 to 5)");
+    assert_string_equal(reason, "unknown profile format version 0 (this profile_ingest reads versions 1 to 6)");
     json_decref(p);
     assert_int_equal(st.nprocs, 3);
     /* the older profiles say nothing of idle time, MPI setup or the kernel's counts */

@@ -44,9 +44,9 @@ static void field_list_starts_with_format_and_version(void **state)
     };
     assert_string_equal(names[0], "format");
     assert_string_equal(names[1], "version");
-    assert_int_equal(sizeof names / sizeof names[0], 41);
+    assert_int_equal(sizeof names / sizeof names[0], 42);
     assert_string_equal(JS_PROFILE_FORMAT_NAME, "jobscreen-profile");
-    assert_int_equal(JS_PROFILE_VERSION, 5);
+    assert_int_equal(JS_PROFILE_VERSION, 6);
 }
 
 /* a slice row: the metrics, then the kernel's counts as kernel_<field> (format 5) */
@@ -64,6 +64,35 @@ static void slice_columns_are_metrics_then_kernel(void **state)
     assert_string_equal(js_profile_slice_cols[JS_SLICE_COLS - 1].unit, "bytes");
 }
 
+/* The segments' histogram (common/profile_format.c): 1 us .. 1000 s in 1024 bins, edges whole
+ * ns strictly increasing, every edge in its own bin, anything outside in the end bins. */
+static void segment_bins_edges_monotone_round_trip(void **state)
+{
+    (void)state;
+    assert_int_equal(js_seg_bin_lo_ns(0), JS_SEG_BIN_MIN_NS);
+    assert_int_equal(js_seg_bin_lo_ns(JS_SEG_BINS), 1000000000000ULL);
+    assert_int_equal(js_seg_bin_lo_ns(512), 31622777);            /* 10^4.5 us */
+    assert_int_equal(js_seg_bin_of(0), 0);
+    assert_int_equal(js_seg_bin_of(999), 0);
+    assert_int_equal(js_seg_bin_of(1000), 0);
+    assert_int_equal(js_seg_bin_of(UINT64_MAX), JS_SEG_BINS - 1);
+    assert_int_equal(js_seg_bin_of(1000000000000ULL), JS_SEG_BINS - 1);
+    for (int b = 0; b < JS_SEG_BINS; b++) {
+        uint64_t lo = js_seg_bin_lo_ns(b), hi = js_seg_bin_lo_ns(b + 1);
+        assert_true(lo < hi);
+        /* about 2 % wide: 10^(9/1024) = 1.0204 */
+        assert_true((double)hi / (double)lo > 1.019 && (double)hi / (double)lo < 1.022);
+        assert_int_equal(js_seg_bin_of(lo), b);
+        assert_int_equal(js_seg_bin_of(hi - 1), b);
+    }
+    int last = 0;
+    for (uint64_t ns = 1; ns < 2000000000000ULL; ns = ns * 1.01 + 1) {
+        int b = js_seg_bin_of(ns);
+        assert_true(b >= last);
+        last = b;
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -71,6 +100,7 @@ int main(void)
         cmocka_unit_test(names_are_unique_and_units_known),
         cmocka_unit_test(field_list_starts_with_format_and_version),
         cmocka_unit_test(slice_columns_are_metrics_then_kernel),
+        cmocka_unit_test(segment_bins_edges_monotone_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
