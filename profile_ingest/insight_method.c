@@ -43,7 +43,8 @@ static double quantile(const double *v, size_t n, double q)
 /*
  * The undisturbed band of a rate (reference 003's model, the window being the whole step: the
  * analysis runs after the step, so both sides of a dent are known): the geometric mean and
- * geometric standard deviation over the slices not dented, found by iterating from all of them.
+ * geometric standard deviation over the slices not dented, found by iterating from those within
+ * PI_IN_DROP_MIN of the median.
  * A slice is dented when its rate is below mean / gsd and at least PI_IN_DROP_MIN below mean.
  * Returns the geometric mean, 0 when the rate is not active enough to judge.
  */
@@ -57,12 +58,14 @@ static double undisturbed_rate(const double *x, size_t lo, size_t hi, double *lo
     }
     if (n == 0 || 2 * active < n || top <= 0)
         return 0;
-    double eps = top * 1e-3, mean = 0, band = 0;
+    /* the first guess of the band: the median, which holds while less than half the slices
+     * are dented, less the least drop */
+    double eps = top * 1e-3, mean = 0, band = quantile(x + lo, n, 0.5) * (1 - PI_IN_DROP_MIN);
     for (int round = 0; round < 6; round++) {
         double s = 0, s2 = 0;
         size_t k = 0;
         for (size_t t = lo; t < hi; t++) {
-            if (round > 0 && x[t] < band)
+            if (x[t] < band)
                 continue;
             double l = log(x[t] + eps);
             s += l;
@@ -75,7 +78,7 @@ static double undisturbed_rate(const double *x, size_t lo, size_t hi, double *lo
         mean = exp(m);
         double gsd = exp(sqrt(var > 0 ? var : 0));
         double next = fmin(mean / gsd, mean * (1 - PI_IN_DROP_MIN));
-        if (round > 0 && fabs(next - band) <= 1e-9 * mean)
+        if (fabs(next - band) <= 1e-9 * mean)
             break;
         band = next;
     }

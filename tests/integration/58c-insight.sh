@@ -2,53 +2,61 @@
 # Insight (docs/insight.md) on real runs through the cluster's pipeline, with nothing run by hand:
 # a computing step alone on n1 is judged undisturbed (green); the same step with a CPU hog of
 # another job on its node for part of its run is judged disturbed, cause cpu, the evidence
-# within the hog's time and the time lost about what the hog took; a writer on another node
-# that writes four files of 16 MiB, one every 12 s, has its period and the open-write-close
-# pattern, and its 2,000 one-byte log writes give the SMALL_WRITES advice. The hog's short step
-# is grey (too few slices), and it is computed again once the victim's records are in (its
-# background changed).
+# within the hog's time and the time lost about what the hog took; a writer that writes four
+# files of 16 MiB, one every 12 s, has its period and the open-write-close pattern, and its
+# 2,000 one-byte log writes give the SMALL_WRITES advice; a bulk-synchronous MPI step on two
+# nodes held up 5 times by 200 ms has its segments flagged and the excess estimated. The hog's
+# short step is grey (too few slices), and it is computed again once the victim's records are
+# in (its background changed).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline"
 [ "$(wc -w <<< "$JS_NODES")" -ge 3 ] || skip_all "needs a cluster of 3 nodes or more"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
-plan 16
+[ "${JS_HAVE_MPI:-no}" = yes ] || skip_all "no MPI (the victims are bulk-synchronous MPI kernels)"
+plan 23
 q() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
 w=$(work_dir jsalice)
 nodes=($JS_NODES)
-# a busy loop of awk: CPU only (a shell's loop makes stdio calls on every turn)
-busy='awk -v s=$1 "BEGIN { t = systime() + s; while (systime() < t) n++ }"'
+mpicc -O1 -o "$w/insight_bsp" "$JS_TOP_SRCDIR/tests/profiler/insight_bsp.c" &&
+  mpicc -O1 -o "$w/mpi_segments" "$JS_TOP_SRCDIR/tests/profiler/mpi_segments.c" && chown jsalice "$w/insight_bsp" "$w/mpi_segments"
+ok $? "the MPI programs compile"
+# a hog: awk computing, nothing else
+hog_cmd='awk -v s=$1 "BEGIN { t = systime() + s; while (systime() < t) n++ }"'
+# jobs of jsalice's; $1 the name, then sbatch's options and the command
+submit() { local name=$1 cmd=${!#}; set -- "${@:2:$#-2}"; (cd "$w" && as_user jsalice sbatch --parsable -o /dev/null -J "$name" "$@" --wrap "$cmd"); }
 
-# the calm step and the writer at the same time, on different nodes: the step computes only,
-# so others' I/O is nothing it could feel
-calm=$(cd "$w" && as_user jsalice sbatch --parsable -o /dev/null -w "${nodes[0]}" -n1 -J calm \
-  --wrap "srun bash -c '$busy' busy 36")
-writer=$(cd "$w" && as_user jsalice sbatch --parsable -o /dev/null -w "${nodes[2]}" -n1 -J writer \
-  --wrap "srun bash -c 'for i in 1 2 3 4; do dd if=/dev/zero of=ckpt.\$i bs=4M count=4 conv=fsync status=none; [ \$i = 1 ] && for k in \$(seq 2000); do printf x; done > log; sleep 12; done'")
-is "$(wait_job_done "$calm" 120)|$(wait_job_done "$writer" 120)" "COMPLETED|COMPLETED" "the calm step and the writer ran"
+# all along, on n3: a writer of ten files of 16 MiB, one every 12 s (a period needs about ten to
+# stand out of a spectrum of 4 s slices), with 2,000 one-byte log writes at its start
+writer=$(submit writer -w "${nodes[2]}" -n1 "srun bash -c 'for k in \$(seq 2000); do printf x; done > log; for i in \$(seq 10); do dd if=/dev/zero of=ckpt.\$i bs=4M count=4 conv=fsync status=none; sleep 12; done'")
+# the calm step: the kernel alone, two ranks on n1 (no file I/O: the writer is nothing it could feel)
+calm=$(submit calm -w "${nodes[0]}" -n2 "srun --mpi=pmix ./insight_bsp 28")
+is "$(wait_job_done "$calm" 120)" COMPLETED "the calm step ran"
 
 # the victim, and 10 s into it a hog of four processes on its node for 12 s
-victim=$(cd "$w" && as_user jsalice sbatch --parsable -o /dev/null -w "${nodes[0]}" -n1 -J victim \
-  --wrap "srun bash -c '$busy' busy 36")
+victim=$(submit victim -w "${nodes[0]}" -n2 "srun --mpi=pmix ./insight_bsp 32")
 for i in $(seq 100); do [ "$(job_state "$victim")" = RUNNING ] && break; sleep 0.2; done
 sleep 10
-hog=$(cd "$w" && as_user jsalice sbatch --parsable -o /dev/null -w "${nodes[0]}" -n4 -J hog \
-  --wrap "srun bash -c '$busy' busy 12")
+hog=$(submit hog -w "${nodes[0]}" -n4 "srun bash -c '$hog_cmd' hog 12")
 is "$(wait_job_done "$victim" 120)|$(wait_job_done "$hog" 120)" "COMPLETED|COMPLETED" "the victim and the hog ran"
-wait_pipeline 90 "$calm" "$writer" "$victim" "$hog"
-ok $? "the four jobs reached the database"
+
+# a bulk-synchronous step on two nodes whose rank 0 holds 5 of its 60 iterations up by 200 ms
+mpi=$(submit bsp -N2 -n2 -w "${nodes[1]},${nodes[3]}" "srun --mpi=pmix ./mpi_segments 60")
+is "$(wait_job_done "$mpi" 120)|$(wait_job_done "$writer" 200)" "COMPLETED|COMPLETED" "the held-up MPI step and the writer ran"
+wait_pipeline 90 "$calm" "$writer" "$victim" "$hog" "$mpi"
+ok $? "the jobs reached the database"
 
 # their insight: computed insight_settle_seconds (5 s on the test cluster) after their records
 insight() { q "SELECT $2 FROM js.step_insights WHERE job_id = $1 AND step_id = '0'"; }
-for i in $(seq 150); do
-  n=$(q "SELECT count(*) FROM js.step_insights i JOIN js_data.steps s USING (cluster_id, job_id, step_id)
-         WHERE i.job_id IN ($calm, $writer, $victim, $hog) AND i.step_id = '0'
-           AND i.computed_at > (SELECT max(ingested_at) FROM js_data.step_nodes WHERE job_id IN ($victim, $hog))")
-  [ "$n" -ge 2 ] && [ -n "$(insight "$victim" light)" ] && [ -n "$(insight "$calm" light)" ] && [ -n "$(insight "$writer" light)" ] && break
+# (wait_pipeline saw every record in): until the queue holds none of them and each has its
+# insight (a step computed before a neighbour's records arrived is queued again meanwhile)
+jobs="$calm, $writer, $victim, $hog, $mpi"
+for i in $(seq 200); do
+  [ "$(q "SELECT count(*) FROM js_data.insight_pending WHERE job_id IN ($jobs)")|$(q "SELECT count(*) FROM js.step_insights WHERE job_id IN ($jobs) AND step_id = '0'")" = "0|5" ] && break
   sleep 0.2
 done
-diag "$(q "SELECT job_id, light, disturbed, cause, round(lost_s::numeric, 1), round(lost_pct::numeric, 1), slices, dented_slices, disturbed_slices, evidence FROM js.step_insights WHERE job_id IN ($calm, $writer, $victim, $hog) ORDER BY job_id")"
+diag "$(q "SELECT job_id, light, disturbed, cause, round(lost_s::numeric, 1), round(lost_pct::numeric, 1), slices, dented_slices, disturbed_slices, evidence FROM js.step_insights WHERE job_id IN ($calm, $writer, $victim, $hog) AND step_id = '0' ORDER BY job_id")"
 is "$(insight "$calm" "light || ' ' || disturbed || ' ' || disturbed_slices || ' ' || coalesce(cause, '-')")" "green false 0 -" \
   "the calm step: green, not disturbed, no disturbed slice, no cause"
 is "$(insight "$victim" "disturbed || ' ' || cause || ' ' || (light IN ('yellow', 'red'))")" "true cpu true" \
@@ -79,10 +87,21 @@ like "$(q "SELECT severity || ': ' || message FROM js.step_advice WHERE job_id =
   '^(warning|high): 2000 writes of 1 B on average' "its one-byte log writes give SMALL_WRITES with the figures"
 is "$(q "SELECT figures->>'write_calls' FROM js.step_advice WHERE job_id = $writer AND code = 'SMALL_WRITES'")" 2000 \
   "the advice's figures: the 2,000 writes"
-is "$(q "SELECT count(*) FROM js.step_advice WHERE job_id = $calm")" 0 "the calm step has no advice"
+is "$(q "SELECT count(*) FROM js.step_advice WHERE job_id = $calm AND code = 'DISTURBED'")" 0 "the calm step has no DISTURBED advice"
+
+# the held-up MPI step: too short for its slices, judged by its segments: 2 ranks x 5 segments
+# held up 200 ms beyond a median of about 20 ms, about 2 s in excess of median + 4 MAD
+diag "$(q "SELECT segments, segment_groups, segments_flagged, round(segment_excess_s::numeric, 2), round(interference_pct::numeric, 1), interference_class, light FROM js.step_insights WHERE job_id = $mpi AND step_id = '0'")"
+flagged=$(insight "$mpi" "segments || ' ' || segment_groups || ' ' || (segments_flagged BETWEEN 10 AND 14)")
+is "$flagged" "140 2 true" "the held-up MPI step: 140 segments in 2 groups judged, the 10 held up flagged (with at most 4 of the machine's own)"
+excess=$(insight "$mpi" "round(segment_excess_s * 10)")
+ok "$([ "${excess:-0}" -ge 16 ] && [ "${excess:-99}" -le 22 ] && echo 0 || echo 1)" \
+  "their excess is $(insight "$mpi" "round(segment_excess_s::numeric, 2)") s: the 2 x 1 s injected, less 2 x 5 x the threshold's margin over the median"
+is "$(insight "$mpi" "disturbed || ' ' || light || ' ' || interference_class")" "true red high" \
+  "its estimate is high (above 15 % of the ranks' time): disturbed, red"
 
 # rolled up per job; the queue is empty
 is "$(q "SELECT light || ' ' || disturbed_steps || ' ' || cause FROM js.job_insights WHERE job_id = $victim")" \
   "$(insight "$victim" light) 1 cpu" "js.job_insights: the victim's job has its step's light, one disturbed step, cause cpu"
-is "$(q "SELECT count(*) FROM js_data.insight_pending WHERE job_id IN ($calm, $writer, $victim, $hog)")" 0 "nothing of them is left in the queue"
+is "$(q "SELECT count(*) FROM js_data.insight_pending WHERE job_id IN ($jobs)")" 0 "nothing of them is left in the queue"
 done_testing

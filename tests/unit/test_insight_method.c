@@ -78,6 +78,23 @@ static void a_hog_on_the_nodes_is_found_with_its_loss(void **state)
     assert_true(fabs(d.stretch[0].own_drop - 0.5) < 0.05);
 }
 
+/* a long hog: 16 of the 38 whole slices at half the rate are still told from the rest */
+static void a_long_disturbance_is_found_whole(void **state)
+{
+    (void)state;
+    struct series x;
+    steady(&x);
+    for (int t = 5; t <= 20; t++) {
+        x.own[PI_OWN_CPU][t] = 1.0;
+        x.bg[PI_BG_CPU][t] = 2.0;
+    }
+    struct pi_in_disturbance d;
+    pi_in_disturbance(&x.s, &d);
+    assert_int_equal(d.dented, 16);
+    assert_int_equal(d.disturbed, 16);
+    assert_true(fabs(d.lost_s - 16 * 4 * 0.5) < 2);
+}
+
 /* the step slows down but nothing else runs: a dent, not a disturbance (its own phase) */
 static void a_dent_without_background_is_not_blamed_on_others(void **state)
 {
@@ -233,6 +250,7 @@ static void advice_names_its_figures(void **state)
     struct pi_in_figures f = {
         .wall_s = 100, .slice_s = 4, .processes = 4, .ranks = 4, .num_cpus = 32,
         .write_calls = 100000, .write_bytes = 100000LL * 512, .opens = 5000, .meta_calls = 10000,
+        .small_write_calls = 100000, .small_write_bytes = 100000LL * 512, .small_write_files = 3,
         .compute_s = 100, .io_s = 150, .mpi_s = 150, .cpu_wait_s = 0, .idle_s = 0, .cpu_s = 100,
         .rank_compute_max = 40, .rank_compute_mean = 25, .rank_compute_max_rank = 3,
         .meta_peak_per_s = 2500, .meta_peak_slice = 77, .disturbed = 1, .lost_pct = 20, .cause = "io",
@@ -253,7 +271,7 @@ static void advice_names_its_figures(void **state)
         assert_true(strlen(a[i].message) > 20);
         assert_true(a[i].figures[0] == '{');
         if (!strcmp(a[i].code, "SMALL_WRITES")) {
-            assert_non_null(strstr(a[i].message, "100000 writes of 512 B"));
+            assert_non_null(strstr(a[i].message, "100000 writes of 512 B on average to 3 files"));
             assert_non_null(strstr(a[i].figures, "\"mean_write_bytes\": 512"));
         }
         if (!strcmp(a[i].code, "UNBALANCED_RANKS"))
@@ -271,6 +289,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_steady_step_is_not_disturbed),
         cmocka_unit_test(a_hog_on_the_nodes_is_found_with_its_loss),
+        cmocka_unit_test(a_long_disturbance_is_found_whole),
         cmocka_unit_test(a_dent_without_background_is_not_blamed_on_others),
         cmocka_unit_test(an_io_storm_is_the_cause),
         cmocka_unit_test(a_computing_step_is_not_exposed_to_io),
