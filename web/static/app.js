@@ -371,10 +371,10 @@
   function jobsCsv(jobs) {
     const iso = t => t == null ? null : new Date(t * 1000).toISOString();
     const cols = ['job', 'job_id', 'name', 'user', 'cluster', 'workflow', 'state', 'exit_code', 'submit', 'start', 'end',
-      'elapsed_s', 'nodes', 'cpus', 'cpu_s', 'cpu_efficiency', 'max_rss_bytes', 'read_bytes', 'write_bytes'];
+      'elapsed_s', 'nodes', 'cpus', 'cpu_s', 'cpu_efficiency', 'max_rss_bytes', 'read_bytes', 'write_bytes', 'light', 'lost_s'];
     const rows = jobs.map(j => [jobLabel(j), j.id, j.name, j.user, j.cluster, j.workflow, j.state, j.exit_code, iso(j.submit), iso(j.start), iso(j.end),
       dur(j), j.nodes, j.cpus, j.cpu_ns == null ? null : j.cpu_ns / 1e9, cpuEff(j) == null ? null : cpuEff(j).toFixed(4),
-      j.max_rss_kib == null ? null : j.max_rss_kib * 1024, j.read_bytes, j.write_bytes]);
+      j.max_rss_kib == null ? null : j.max_rss_kib * 1024, j.read_bytes, j.write_bytes, j.light, j.lost_s]);
     return [cols, ...rows].map(r => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
   }
   $('#jobs-csv').addEventListener('click', () => {
