@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 #include <jansson.h>
@@ -178,6 +179,13 @@ out:
     return reply;
 }
 
+/* NO_COLOR (no-color.org) or TERM=dumb: no colour even on a terminal */
+static bool no_colour(void)
+{
+    const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+    return (nc && *nc) || (term && !strcmp(term, "dumb"));
+}
+
 /* a Slurm cluster name as the CGI takes it */
 static bool name_valid(const char *s)
 {
@@ -319,9 +327,9 @@ int main(int argc, char **argv)
     if (export) /* the JobLog shapes (docs/api.md, export) */
         snprintf(query, sizeof query, "q=export&%s=%s%s%s", workflow ? "workflow" : "job", id,
                  cluster ? "&cluster=" : "", cluster ? cluster : "");
-    else
-        snprintf(query, sizeof query, "q=%s&id=%s%s%s", workflow ? "workflow" : "job", id,
-             cluster ? "&cluster=" : "", cluster ? cluster : "");
+    else /* a job with each step's insight and advice (the Insight section) */
+        snprintf(query, sizeof query, "q=%s&id=%s%s%s%s", workflow ? "workflow" : "job", id, workflow ? "" : "&insight=yes",
+                 cluster ? "&cluster=" : "", cluster ? cluster : "");
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
         fprintf(stderr, "jobscreen: libcurl does not start\n");
         return EXIT_SERVER;
@@ -356,7 +364,7 @@ int main(int argc, char **argv)
             jsr_workflow(stdout, reply, time(NULL));
             jsr_step_names(stdout, json_object_get(names, "step_names"));
         } else
-            jsr_job(stdout, json_object_get(reply, "job"), time(NULL));
+            jsr_job(stdout, json_object_get(reply, "job"), time(NULL), isatty(STDOUT_FILENO) && !no_colour());
         if (json || export)
             putchar('\n');
         if (fflush(stdout) != 0 || ferror(stdout)) {

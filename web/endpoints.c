@@ -495,9 +495,53 @@ static json_t *object_with_list(jsw_db *db, const struct jsw_request *req, const
     return json_pack("{s:o}", row_query, obj);
 }
 
+/* The insight of a job's steps (step NULL: all of them) from step_insights: each step object of
+ * steps (those whose "step" matches a row) gets "insight" (null: not computed yet) and
+ * "advice" ([] when none). 0, or -1 with err set. */
+static int add_insights(jsw_db *db, const struct jsw_request *req, int64_t job, const char *step, json_t *steps,
+                        char *err, size_t errlen)
+{
+    struct args a;
+    args_init(&a, req);
+    arg_int(&a, job, true);
+    arg_str(&a, step);
+    json_t *rows = jsw_db_rows(db, "step_insights", a.n, a.v, err, errlen);
+    if (!rows)
+        return -1;
+    size_t i, k;
+    json_t *s, *r;
+    json_array_foreach(steps, i, s) {
+        json_t *insight = json_null(), *advice = NULL;
+        const char *id = json_string_value(json_object_get(s, "step"));
+        json_array_foreach(rows, k, r) {
+            const char *rid = json_string_value(json_object_get(r, "step"));
+            if (id && rid && !strcmp(id, rid)) {
+                insight = json_object_get(r, "insight");
+                advice = json_object_get(r, "advice");
+                break;
+            }
+        }
+        json_object_set(s, "insight", insight ? insight : json_null());
+        if (advice)
+            json_object_set(s, "advice", advice);
+        else
+            json_object_set_new(s, "advice", json_array());
+    }
+    json_decref(rows);
+    return 0;
+}
+
+/* With insight=yes, each step carries its whole insight and advice (what the terminal report
+ * prints), not only its light and time lost. */
 static json_t *h_job(jsw_db *db, const struct jsw_request *req, int *status, char *err,
                      size_t errlen)
 {
+    static const char *const yes[] = { "yes", NULL };
+    const char *insight = NULL;
+    if (jsw_param_enum(req, "insight", yes, &insight, err, errlen)) {
+        *status = 400;
+        return NULL;
+    }
     json_t *body = object_with_list(db, req, "job", "job_files", "files", " of yours", status, err, errlen);
     if (!body)
         return NULL;
@@ -511,6 +555,11 @@ static json_t *h_job(jsw_db *db, const struct jsw_request *req, int *status, cha
         DBFAIL();
     }
     json_object_set_new(job, "edges", edges);
+    if (insight && add_insights(db, req, int_or(json_object_get(job, "id"), -1), NULL, json_object_get(job, "steps"),
+                                err, errlen) < 0) {
+        json_decref(body);
+        DBFAIL();
+    }
     return body;
 }
 
@@ -739,6 +788,14 @@ static json_t *h_step(jsw_db *db, const struct jsw_request *req, int *status, ch
         json_array_remove(procs, json_array_size(procs) - 1);
     json_object_set_new(s, "process_list", procs);
     json_object_set_new(s, "process_list_truncated", json_boolean(truncated));
+    /* its insight (null until the ingest computed it) and advice */
+    json_t *one = json_pack("[O]", s);
+    int rc = add_insights(db, req, job, step, one, err, errlen);
+    json_decref(one);
+    if (rc < 0) {
+        json_decref(s);
+        DBFAIL();
+    }
     if (node) {
         arg_str(&a, node);
         json_t *rows = jsw_db_rows(db, "step_node_slices", a.n, a.v, err, errlen);

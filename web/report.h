@@ -26,8 +26,10 @@ void jsr_percent(char *buf, size_t n, double part, double whole);
  * UTF-8 character); a longer s loses its end (keep_end: its start) to a '~'. */
 void jsr_clean(char *buf, size_t n, const char *s, int width, int keep_end);
 
-/* The report of the "job" object of a job reply; now: the time running figures run to. */
-void jsr_job(FILE *out, const json_t *job, time_t now);
+/* The report of the "job" object of a job reply; now: the time running figures run to. Steps
+ * that carry an "insight" member (job&insight=yes) get an Insight section; colour: its traffic
+ * lights in colour (stdout is a terminal), else as words alone. */
+void jsr_job(FILE *out, const json_t *job, time_t now, int colour);
 /* The report of a workflow reply (the graph's compact form). */
 void jsr_workflow(FILE *out, const json_t *reply, time_t now);
 /* The "step_names" of a workflow&by=name reply: per job and step name, a line each. */

@@ -2,7 +2,8 @@
 # The viewer in headless Chromium (playwright-core driving /usr/bin/chromium) on the sample
 # workflow that 62 ran for real: job and step boxes, the three edge kinds, the three layouts,
 # a step's background chart, a step whose process was killed by SIGKILL, a step still running
-# (brought in live by the cluster's pipeline); screenshots in $JS_CLUSTER_DIR/web-screenshots (kept in
+# (brought in live by the cluster's pipeline), the Insight panel of the steps 62b gave insight
+# rows (and the lights of the job page and the list); screenshots in $JS_CLUSTER_DIR/web-screenshots (kept in
 # tests/web/screenshots of the build tree too). A hostile job name in the workflow must not
 # open a dialog (the test fails on any).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
@@ -41,7 +42,7 @@ if [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ]; then
 fi
 timeout 300 node "$tw/viewer-test.js" --url "$JS_WEB_URL" --user jsalice --password jsalice \
   --workflow "$wf" --step "$sim:0" --file "$fid" --out "$out" --kinds "$kinds" --min-jobs 5 \
-  ${killed:+--killed "$killed:0"} ${live:+--live "$live"}
+  ${killed:+--killed "$killed:0"} ${live:+--live "$live"} ${insight:+--insight "$insight:1:$ana"}
 st=$?
 cp -r "$out" "$JS_CLUSTER_DIR/web-screenshots" 2>/dev/null
 exit $st

@@ -8,16 +8,20 @@
 # exit status 1; root, an admin of this cluster's web.conf, sees it. The credential: one used
 # twice, one made for another request, none at all and one of another user are refused or see
 # nothing. A running job shows with its figures so far; a job name with terminal escapes cannot
-# reach the terminal.
+# reach the terminal. The Insight section: insight and advice rows the test writes for step 0
+# (tests/lib/insight.sh), one advice a terminal escape: the light as a word (in colour only on a
+# terminal), the verdict, interference, I/O period and write pattern, the advice; a step
+# without insight says "not computed yet".
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+. "$JS_TOP_SRCDIR/tests/lib/insight.sh"
 CLI=$JS_TOP_BUILDDIR/web/jobscreen
 [ -x "$CLI" ] || skip_all "web/jobscreen is not built"
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline"
 [ "$(wc -w <<< "$JS_NODES")" -ge 2 ] || skip_all "needs a cluster of 2 nodes or more"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
-plan 27
+plan 30
 q() { psql -X -q -At -F' ' -d "$JS_DB" -c "$1"; }
 cli() { local u=$1; shift; runuser -u "$u" -- env JOBSCREEN_CLI_CONF="$JOBSCREEN_CLI_CONF" "$CLI" "$@"; }
 w=$(work_dir jsalice)
@@ -32,6 +36,7 @@ is "$(wait_job_done "$j1" 120) $(wait_job_done "$j2" 120)" "COMPLETED COMPLETED"
 wait_pipeline 90 "$j1" "$j2"
 ok $? "the pipeline brought both into the database"
 cluster=$(q "SELECT cluster FROM js.jobs WHERE job_id = $j1")
+put_insight "$JS_DB" "$j1" 0 red $'\e]0;pwned\a Writes of 512 B on average: 3,000 calls moved 1.5 MiB; buffer them in larger blocks.'
 
 cli jsalice "$j1" > "$tmp/r1" 2> "$tmp/e1"
 is "$?:$(head -n 1 "$tmp/r1")" "0:Job $j1 \"clireport\" of jsalice on $cluster: COMPLETED, exit code 0" \
@@ -58,6 +63,21 @@ like "$(grep -F "/cli.$j1.1 " "$tmp/r1")" "^  (${w}|~.*)/cli\.$j1\.1 +rw +512.0 
 like "$(grep "^  before $j2 " "$tmp/r1" | sort | tr '\n' '|')" \
    "^  before $j2 +clinext +COMPLETED  file: .*cli\\.$j1\\.0\\|  before $j2 +clinext +COMPLETED  scheduler: afterok\\|$" \
    "related jobs: its dependant, by the scheduler and by the file it read"
+ins=$(sed -n '/^Insight/,/^$/p' "$tmp/r1")
+like "$(grep -A1 '^  0 ' <<< "$ins" | tr '\n' '|')" \
+   "^  0      RED     Disturbed: lost ~12 s \\(15%\\) while other jobs' I/O peaked\\|                 \\(whole cluster\\) at [0-9:]{8}-[0-9:]{8}, and in 1 more stretch\\.\\|$" \
+   "Insight: step 0 RED, the verdict in a sentence (wrapped in 80 columns)"
+like "$(tr '\n' '|' <<< "$ins")" "MPI interference 9\\.1% \\(medium\\): 12 of 4000 segments slower.*I/O every ~60 s, I/O in 25% of its slices at 100\\.0 MiB/s;\\|  +writes with seeks in between \\(write-seek\\)\\|  +high    Other jobs' I/O slowed this step: it lost 12 s \\(15 %\\)\\.\\|  +warning \\?\\]0;pwned\\? Writes of 512 B .*\\|  +info    I/O took 41 % .*\\|  1      -       not computed yet\\|" \
+   "its interference estimate, I/O period, write pattern and advice (a terminal escape as '?'); step 1 not computed yet"
+if command -v script >/dev/null; then
+  # on a terminal (script's pty) the light is coloured, nothing else; NO_COLOR turns it off
+  tty=$(runuser -u jsalice -- env JOBSCREEN_CLI_CONF="$JOBSCREEN_CLI_CONF" TERM=xterm script -qec "$CLI $j1" /dev/null)
+  notty=$(runuser -u jsalice -- env JOBSCREEN_CLI_CONF="$JOBSCREEN_CLI_CONF" TERM=xterm NO_COLOR=1 script -qec "$CLI $j1" /dev/null)
+  is "$(grep -c $'\e\\[1;31mRED   \e\\[0m  Disturbed' <<< "$tty")|$(grep -o $'\e' <<< "$tty" | wc -l)|$(grep -o $'\e' <<< "$notty" | wc -l)" "1|2|0" \
+     "on a terminal the light is in colour (one escape to set, one to reset), with NO_COLOR not"
+else
+  skip "the light in colour on a terminal" "script(1) is not installed"
+fi
 cli jsalice "$j2" > "$tmp/r2"
 like "$(grep "^  after  $j1 " "$tmp/r2" | sort | tr '\n' '|')" "file: .*scheduler: afterok" "the dependant's report names the job it ran after"
 

@@ -9,7 +9,7 @@
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 need_reports_db
-plan 26
+plan 27
 role=js_report_tester
 is "$(q "SELECT rolcanlogin FROM pg_roles WHERE rolname = 'jobscreen_report'")" f "the migrations created jobscreen_report, a NOLOGIN role"
 q "DROP ROLE IF EXISTS $role" >/dev/null 2>&1
@@ -17,7 +17,7 @@ q "CREATE ROLE $role LOGIN IN ROLE jobscreen_report" >/dev/null
 ok $? "a login role is made a member of jobscreen_report"
 as_role() { PGUSER=$role psql -X -q -At -d "$REPORTS_DB" -v ON_ERROR_STOP=1 "$@" 2>&1; }
 
-for r in top-io runtime-shares failed undeclared-deps opt-out usage-daily usage-monthly node-anomalies; do
+for r in top-io runtime-shares failed undeclared-deps opt-out usage-daily usage-monthly node-anomalies insight; do
   out=$(PGUSER=$role report "$r" 2>&1); st=$?
   [ $st -eq 0 ] || diag "$out"
   ok $st "it runs the report $r"

@@ -93,7 +93,7 @@ static char *report(const char *json, int workflow)
     else if (workflow)
         jsr_workflow(f, j, 1767600000);
     else
-        jsr_job(f, j, 1767600000);
+        jsr_job(f, j, 1767600000, 0);
     fclose(f);
     json_decref(j);
     int col = 0;
@@ -177,6 +177,70 @@ static void job_report_figures_and_safety(void **state)
     assert_non_null(strstr(t, "  after  4700       prep         COMPLETED  scheduler: afterok\n"));
     assert_non_null(strstr(t, "  before 4712       post         PENDING    file: ~/project/results/out.h5 +2\n"));
     free(t);
+}
+
+/* job&insight=yes: each step's insight and advice (docs/api.md) */
+static const char *const insight_json =
+    "{\"id\": 9, \"name\": \"n\", \"user\": \"u\", \"cluster\": \"c\", \"state\": \"COMPLETED\", \"submit\": 1767590000,"
+    " \"start\": 1767590000, \"end\": 1767590100, \"slice_seconds\": 4, \"files\": [], \"edges\": [],"
+    " \"steps\": ["
+    "  {\"step\": \"extern\", \"profiled\": false, \"insight\": null, \"advice\": []},"
+    "  {\"step\": \"batch\", \"profiled\": true, \"insight\": null, \"advice\": []},"
+    "  {\"step\": \"0\", \"profiled\": true, \"advice\": ["
+    "    {\"code\": \"DISTURBED\", \"severity\": \"high\", \"message\": \"Other jobs' I/O slowed this step: it lost 12 s (15 %).\"},"
+    "    {\"code\": \"SMALL_WRITES\", \"severity\": \"warning\", \"message\": \"\\u001b[2JWrites of 512 B on average: 3,000 calls"
+    " moved 1.5 MiB; buffer them in larger blocks, or write through a library that aggregates them for you.\"}],"
+    "   \"insight\": {\"light\": \"red\", \"disturbed\": true, \"cause\": \"io\", \"lost_s\": 12.3, \"lost_pct\": 15.4,"
+    "    \"evidence\": [{\"first_slice\": 441897502, \"last_slice\": 441897503, \"background\": \"io\", \"scope\": \"cluster\"},"
+    "                  {\"first_slice\": 441897510, \"last_slice\": 441897510, \"background\": \"cpu\", \"scope\": \"nodes\"}],"
+    "    \"segments\": 4000, \"segment_groups\": 3, \"segments_flagged\": 12, \"segment_excess_s\": 1.5,"
+    "    \"interference_pct\": 9.1, \"interference_class\": \"medium\", \"io_period_s\": 60, \"io_time_share\": 0.25,"
+    "    \"io_phase_bandwidth\": 104857600, \"write_pattern\": \"write-seek\"}},"
+    "  {\"step\": \"1\", \"profiled\": true, \"advice\": [],"
+    "   \"insight\": {\"light\": \"grey\", \"disturbed\": null, \"incomplete\": \"one whole slice\\u0007 only\", \"evidence\": []}},"
+    "  {\"step\": \"2\", \"profiled\": true, \"advice\": [],"
+    "   \"insight\": {\"light\": \"green\", \"disturbed\": false, \"slices\": 20, \"evidence\": [], \"segments\": null}}]}";
+
+static void job_report_insight(void **state)
+{
+    (void)state;
+    char *t = report(insight_json, 0);
+    assert_non_null(strstr(t, "\n"
+                              "Insight (was it slowed by other jobs? what to change)\n"
+                              "  batch  -       not computed yet\n"
+                              "  0      RED     Disturbed: lost ~12 s (15%) while other jobs' I/O peaked\n"
+                              "                 (whole cluster) at 05:13:28-05:13:36, and in 1 more stretch.\n"
+                              "                 MPI interference 9.1% (medium): 12 of 4000 segments slower\n"
+                              "                 than their like ones, 2 s beyond\n"
+                              "                 I/O every ~60 s, I/O in 25% of its slices at 100.0 MiB/s;\n"
+                              "                 writes with seeks in between (write-seek)\n"
+                              "                 high    Other jobs' I/O slowed this step: it lost 12 s (15 %).\n"
+                              "                 warning ?[2JWrites of 512 B on average: 3,000 calls moved 1.5\n"
+                              "                 MiB; buffer them in larger blocks, or write through a library\n"
+                              "                 that aggregates them for you.\n"
+                              "  1      GREY    Too little data to tell: one whole slice? only.\n"
+                              "                 No periodic I/O; writes little\n"
+                              "  2      GREEN   No disturbance found in 20 slices of 4 s.\n"
+                              "                 No periodic I/O; writes little\n"
+                              "\n"));
+    assert_null(strstr(t, "extern"));
+    free(t);
+    /* on a terminal, the light in colour and nothing else */
+    json_error_t e;
+    json_t *j = json_loads(insight_json, 0, &e);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    jsr_job(f, j, 1767600000, 1);
+    fclose(f);
+    json_decref(j);
+    assert_non_null(strstr(text, "  0      \033[1;31mRED   \033[0m  Disturbed: "));
+    assert_non_null(strstr(text, "  2      \033[32mGREEN \033[0m  No disturbance"));
+    size_t escapes = 0;
+    for (const char *p = text; (p = strchr(p, '\033')); p++)
+        escapes++;
+    assert_int_equal(escapes, 6); /* three lights, each set and reset */
+    free(text);
 }
 
 static void job_never_started_and_running(void **state)
@@ -307,6 +371,7 @@ int main(void)
         cmocka_unit_test(durations_clocks_percentages),
         cmocka_unit_test(strings_lose_control_characters_and_fit),
         cmocka_unit_test(job_report_figures_and_safety),
+        cmocka_unit_test(job_report_insight),
         cmocka_unit_test(job_never_started_and_running),
         cmocka_unit_test(workflow_report),
         cmocka_unit_test(step_names_table),

@@ -4,12 +4,15 @@
  *
  *   node viewer-test.js --url URL --user U --password P --workflow ID --step JOB:STEP
  *                       --out DIR [--kinds scheduler,time,file] [--min-jobs N] [--file ID]
- *                       [--killed JOB:STEP] [--live JOB:STEP]
+ *                       [--killed JOB:STEP] [--live JOB:STEP] [--insight JOB:STEP:GREYSTEP:NONE_JOB]
  *
  * It opens the list, then the workflow, checks the job and step boxes and the edge kinds
  * against what the API returned, switches the three layouts, opens the background chart of a
  * step, opens a step with a process killed by a signal (--killed: its end must read "killed by
- * SIGKILL at ..." and the step say what is missing), opens a running step (--live: the job list
+ * SIGKILL at ..." and the step say what is missing), opens a step with insight rows (--insight:
+ * its Insight panel with the light, the sentence, the evidence shaded in the background chart,
+ * the advice with an XSS payload as text; a grey step of the same job, one of a job without
+ * insight; the dots of the job page and the job list), opens a running step (--live: the job list
  * marks its job live, its page says it is running and reloads itself), checks that every job's
  * label (or its group's) is drawn at the zoom the page opens with, that "expand groups" shows
  * every job in a box of its own, that a clicked file edge shows its files (fetched then), and
@@ -27,7 +30,7 @@ const minJobs = Number(args['min-jobs'] || 1);
 fs.mkdirSync(args.out, { recursive: true });
 
 let n = 0, failed = 0;
-const plan = 32 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0);
+const plan = 32 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0) + (args.insight ? 5 : 0);
 console.log('1..' + plan);
 function ok(cond, what, diag) {
   n++;
@@ -299,6 +302,51 @@ function ok(cond, what, diag) {
       ok(k.incomplete === 'Incomplete: 1 process: CPU time after the kill', 'the step says what is missing of it', JSON.stringify(k));
       await page.evaluate(() => document.querySelector('#tab-step table.processes').scrollIntoView());
       await shot('8-step-killed-process');
+    }
+    if (args.insight) {
+      const [ijob, istep, grey, none] = args.insight.split(':');
+      await page.goto(base + '#view=workflow&job=' + ijob + '&sel=step:' + ijob + ':' + istep);
+      await page.waitForFunction(s => document.body.dataset.insightReady === s && document.body.dataset.backgroundReady === s, ijob + ':' + istep, { timeout: 30000 });
+      const p = await page.evaluate(() => {
+        const card = document.querySelector('#tab-step .card.insight');
+        const next = card && card.nextElementSibling;
+        return card && {
+          cls: card.className, dot: (card.querySelector('.verdict .light') || {}).className, sentence: card.querySelector('.verdict .sentence').textContent,
+          evidence: card.querySelectorAll('table.evidence tbody tr').length, kv: [...card.querySelectorAll('table.kv tr')].map(r => r.textContent),
+          advice: [...card.querySelectorAll('ul.advice li')].map(li => li.className + '|' + li.textContent), imgs: card.querySelectorAll('img').length,
+          beforeBackground: !!(next && next.classList.contains('background')), heading: (document.querySelector('#tab-step h3 .light') || {}).className,
+        };
+      });
+      ok(p && /insight-red/.test(p.cls) && p.dot === 'light light-red' && p.heading === 'light light-red' && p.beforeBackground &&
+         /^Disturbed: lost ~12 s \(15 %\) while other jobs' I\/O peaked \(whole cluster\) at \d\d:\d\d:\d\d-\d\d:\d\d:\d\d, and in 1 more stretch\.$/.test(p.sentence),
+        'the step\'s Insight panel, above the background chart: a red light and one plain sentence', JSON.stringify(p));
+      ok(p && p.evidence === 2 && p.kv.some(t => /^MPI interference9\.1 % \(medium\): 12 of 4000 segments/.test(t)) &&
+         p.kv.some(t => /^Periodic I\/Oevery ~60 s \(Z-score 4\.20;/.test(t)) && p.kv.some(t => /^Write patternwrites with seeks in between \(write-seek\)$/.test(t)) &&
+         p.advice.length === 3 && /^advice-high\|/.test(p.advice[0]) && p.advice[1] === 'advice-warning|warning <img src=x onerror=alert(3)> writes of 512 B' && p.imgs === 0,
+        'its evidence, MPI interference estimate, I/O period, write pattern and advice (a payload shown as text)', JSON.stringify(p));
+      const shaded = await page.evaluate(() => { const c = document.querySelector('#tab-step .background canvas'); return c && c.dataset.shaded; });
+      ok(Number(shaded) >= 1, 'the background chart shades the disturbed stretches (' + shaded + ')', String(shaded));
+      await page.evaluate(() => document.querySelector('#tab-step .card.insight').scrollIntoView());
+      await shot('10-step-insight');
+      const sentenceOf = async (j, st) => {
+        await page.goto(base + '#view=workflow&job=' + j + '&sel=step:' + j + ':' + st);
+        await page.waitForFunction(s => document.body.dataset.insightReady === s, j + ':' + st, { timeout: 30000 });
+        return page.evaluate(() => document.querySelector('#tab-step .card.insight .verdict').textContent);
+      };
+      const g = await sentenceOf(ijob, grey), z = await sentenceOf(none, '0');
+      ok(/^ Too little data to tell: one whole slice only\.$/.test(g) && /^ Not computed yet/.test(z),
+        'a grey step says "Too little data to tell", a step without insight "Not computed yet"', g + ' / ' + z);
+      await page.goto(base + '#view=workflow&job=' + ijob + '&sel=job:' + ijob);
+      await page.waitForSelector('#tab-job table.steps tbody tr', { timeout: 15000 });
+      const steps = await page.evaluate(() => [...document.querySelectorAll('#tab-job table.steps tbody tr')].map(r => r.cells[0].textContent + '=' + (r.querySelector('.light') || {}).className));
+      await page.goto(base + '#view=list');
+      await page.waitForSelector('#jobs tbody tr a', { timeout: 15000 });
+      const listed = await page.evaluate(id => {
+        const r = [...document.querySelectorAll('#jobs tbody tr')].find(tr => (tr.querySelector('td a') || {}).textContent === id);
+        return r && r.querySelector('td.insight').textContent + '|' + r.querySelector('td.insight .light').className;
+      }, ijob);
+      ok(steps.includes(istep + '=light light-red') && steps.includes(grey + '=light light-grey') && listed === ' ~12 s|light light-red',
+        'the job page shows a light per step, the job list the job\'s worst light and time lost', JSON.stringify({ steps, listed }));
     }
     if (args.live) {
       const [ljob, lstep] = args.live.split(':');

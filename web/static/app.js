@@ -122,6 +122,118 @@
       el('tr', {}, el('th', { text: k }), v instanceof Node ? el('td', {}, v) : el('td', { text: v === null || v === undefined || v === '' ? '–' : v }))));
   }
 
+  /* ---------- insight: was a run disturbed, by what, what to change (docs/api.md, step) ---------- */
+  const LIGHTS = {
+    green: 'no disturbance found (less than 7.5 % of its run lost)',
+    yellow: 'disturbed: 7.5-15 % of its run lost',
+    red: 'disturbed: more than 15 % of its run lost',
+    grey: 'too little data to tell',
+  };
+  const LIGHT_RANK = { red: 3, yellow: 2, green: 1, grey: 0 };
+  /* the background that peaked, as a reader says it (evidence.background, cause) */
+  const BACKGROUND_WORDS = { io: 'other jobs\' I/O', metadata: 'other jobs\' metadata operations (opens, stats)',
+    mpi: 'other jobs\' MPI traffic', cpu: 'other jobs\' CPU use' };
+  const OWN_WORDS = { cpu: 'its CPU use', io: 'its I/O rate', mpi: 'its MPI rate' };
+  const SCOPE_WORDS = { cluster: 'whole cluster', nodes: 'on its nodes' };
+  const WRITE_PATTERNS = { 'open-write-close': 'opens, writes and closes its files again and again (open-write-close)',
+    'write-seek': 'writes with seeks in between (write-seek)', 'aggregate-write': 'writes in few large, aggregated blocks (aggregate-write)',
+    mixed: 'writes in more than one of these ways (mixed)' };
+  const SEVERITIES = ['high', 'warning', 'info'];
+  /* the metrics of the background chart that show a cause best */
+  const CAUSE_METRICS = { io: ['posix_write_bytes', 'posix_read_bytes', 'stdio_write_bytes', 'stdio_read_bytes', 'mpiio_write_bytes', 'mpiio_read_bytes'],
+    metadata: ['posix_meta_calls', 'posix_open_calls', 'stdio_open_calls'], mpi: ['mpi_coll_bytes', 'mpi_send_bytes'], cpu: ['cpu_ns'] };
+  /* a traffic-light dot; light null: nothing computed (yet) */
+  function lightDot(light, lost) {
+    if (!light) return el('span', { class: 'light light-none', title: 'insight not computed yet', 'aria-label': 'insight not computed yet' });
+    const t = light + ': ' + (LIGHTS[light] || light) + (lost > 0 ? '; ' + fmtLost(lost) + ' lost' : '');
+    return el('span', { class: 'light light-' + (LIGHTS[light] ? light : 'grey'), title: t, 'aria-label': t });
+  }
+  function lightCell(light, lost) {
+    return el('td', { class: 'insight', 'data-sort': light ? (LIGHT_RANK[light] || 0) * 1e9 + (lost || 0) : '' }, lightDot(light, lost),
+      lost > 0 ? ' ' + fmtLost(lost) : null);
+  }
+  function fmtLost(s) { return s < 120 ? '~' + Math.round(s) + ' s' : '~' + fmtDur(s); }
+  function fmtClock(t) { const d = new Date(t * 1000), p = n => String(n).padStart(2, '0'); return p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds()); }
+  /* a disturbed stretch's span in epoch seconds: its slices (the charts' x), else its start */
+  function stretchSpan(e, L) {
+    if (e.first_slice != null && e.last_slice != null) return [e.first_slice * L, (e.last_slice + 1) * L];
+    const t = Date.parse(e.start) / 1000;
+    return isFinite(t) ? [t, t + L] : null;
+  }
+  /* The verdict in one plain sentence. */
+  function verdictSentence(ins, L) {
+    if (!ins) return 'Not computed yet: the ingest computes it shortly after the step\'s records arrive.';
+    if (ins.disturbed) {
+      let t = 'Disturbed: lost ' + (ins.lost_s != null ? fmtLost(ins.lost_s) : 'time') + (ins.lost_pct != null ? ' (' + ins.lost_pct.toFixed(ins.lost_pct < 10 ? 1 : 0) + ' %)' : '');
+      const e = (ins.evidence || [])[0], span = e && stretchSpan(e, L);
+      if (e && span) {
+        t += ' while ' + (BACKGROUND_WORDS[e.background] || 'other jobs\' ' + e.background) + ' peaked (' + (SCOPE_WORDS[e.scope] || e.scope) + ') at ' + fmtClock(span[0]) + '-' + fmtClock(span[1]);
+        if (ins.evidence.length > 1) t += ', and in ' + (ins.evidence.length - 1) + ' more stretch' + (ins.evidence.length === 2 ? '' : 'es');
+      } else if (ins.cause) t += ', most where ' + (BACKGROUND_WORDS[ins.cause] || ins.cause) + ' peaked';
+      else if (ins.interference_pct != null) t += ' by the MPI interference estimate';
+      return t + '.';
+    }
+    if (ins.light === 'grey' || ins.disturbed == null) return 'Too little data to tell' + (ins.incomplete ? ': ' + ins.incomplete : '') + '.';
+    return 'No disturbance found' + (ins.slices ? ' in ' + ins.slices + ' slice' + (ins.slices === 1 ? '' : 's') + ' of ' + L + ' s' : '') + '.';
+  }
+  function interferenceText(ins) {
+    if (ins.segments == null) return 'no MPI segments between global collectives (not a bulk-synchronous MPI code)';
+    if (!ins.segment_groups) return ins.segments + ' MPI segments, too few alike to judge';
+    return (ins.interference_pct != null ? ins.interference_pct.toFixed(1) + ' %' : '–') + (ins.interference_class ? ' (' + ins.interference_class + ')' : '') + ': ' +
+      ins.segments_flagged + ' of ' + ins.segments + ' segments slower than their like ones (' + ins.segment_groups + ' group' + (ins.segment_groups === 1 ? '' : 's') +
+      '), ' + fmtDur(ins.segment_excess_s || 0) + ' beyond, summed over its processes';
+  }
+  function ioPeriodText(ins) {
+    const share = ins.io_time_share != null ? '; I/O in ' + (100 * ins.io_time_share).toFixed(0) + ' % of its slices' + (ins.io_phase_bandwidth != null ? ' at ' + fmtBytes(Math.round(ins.io_phase_bandwidth)) + '/s' : '') : '';
+    if (ins.io_period_s == null) return 'no periodic I/O found' + share;
+    return 'every ' + fmtLost(ins.io_period_s) + ' (Z-score ' + fmtNum(ins.io_period_z) + '; spread of the volume per period ' + fmtNum(ins.io_sigma_vol) +
+      ', of the time ' + fmtNum(ins.io_sigma_time) + ')' + share;
+  }
+  /* The Insight panel of a step: the light with its sentence, the evidence, the MPI interference
+   * estimate, the I/O period and write pattern, the advice. */
+  function insightPanel(s) {
+    const ins = s.insight, L = s.slice_seconds || 4;
+    const card = el('div', { class: 'card insight' + (ins ? ' insight-' + ins.light : ' insight-none') }, el('h4', { text: 'Insight: was this run disturbed?' }));
+    card.appendChild(el('p', { class: 'verdict' }, lightDot(ins && ins.light, ins && ins.lost_s), ' ', el('span', { class: 'sentence', text: verdictSentence(ins, L) })));
+    if (ins) {
+      const ev = ins.evidence || [];
+      if (ev.length) {
+        const t = el('table', { class: 'data evidence' }, el('thead', {}, el('tr', {}, ['When', 'What dropped', 'What peaked', 'Peak', 'Lost'].map(h => el('th', { text: h })))));
+        const tb = el('tbody');
+        for (const e of ev) {
+          const span = stretchSpan(e, L);
+          const ratio = e.background_base > 0 && e.background_rate != null ? (e.background_rate / e.background_base) : null;
+          tb.appendChild(el('tr', {},
+            el('td', { class: 'time', text: span ? fmtClock(span[0]) + '-' + fmtClock(span[1]) : '–', title: span ? fmtUtc(span[0]) + ' (slices ' + e.first_slice + '-' + e.last_slice + ')' : null }),
+            el('td', { text: (OWN_WORDS[e.own] || e.own) + (e.own_drop_pct != null ? ' fell ' + Math.round(e.own_drop_pct) + ' %' : '') }),
+            el('td', { text: (BACKGROUND_WORDS[e.background] || e.background) + ' (' + (SCOPE_WORDS[e.scope] || e.scope) + ')' }),
+            el('td', { class: 'num', text: ratio != null ? ratio.toFixed(1) + '× its usual' : '–', title: 'rate ' + fmtNum(e.background_rate) + ', usual ' + fmtNum(e.background_base) + ' (per second)' }),
+            el('td', { class: 'num', text: e.lost_s != null ? fmtLost(e.lost_s) : '–' })));
+        }
+        t.appendChild(tb);
+        card.append(el('p', { class: 'note', text: 'Disturbed stretches, the largest loss first (shaded in the chart below):' }), t);
+      }
+      card.appendChild(kvTable([
+        ['MPI interference', interferenceText(ins)],
+        ['Periodic I/O', ioPeriodText(ins)],
+        ['Write pattern', ins.write_pattern ? WRITE_PATTERNS[ins.write_pattern] || ins.write_pattern : 'writes little'],
+        ins.incomplete && ins.light !== 'grey' ? ['Limited by', ins.incomplete] : null,
+        ['Computed', timeSpan(ins.computed_at)]]));
+    }
+    const adv = s.advice || [];
+    if (adv.length) {
+      const ul = el('ul', { class: 'advice' });
+      for (const a of adv) {
+        /* the severity as a coloured word, not a glyph a font may lack */
+        const sev = SEVERITIES.includes(a.severity) ? a.severity : 'info';
+        ul.appendChild(el('li', { class: 'advice-' + sev, title: a.code },
+          el('span', { class: 'sev', text: sev }), ' ', el('span', { class: 'message', text: a.message })));
+      }
+      card.append(el('h4', { text: 'Advice' }), ul);
+    } else if (ins) card.appendChild(el('p', { class: 'note', text: 'No advice: nothing to change was found.' }));
+    return card;
+  }
+
   /* ---------- the API ---------- */
   class ApiError extends Error { constructor(status, msg) { super(msg); this.status = status; } }
   async function api(endpoint, params) {
@@ -259,10 +371,10 @@
   function jobsCsv(jobs) {
     const iso = t => t == null ? null : new Date(t * 1000).toISOString();
     const cols = ['job', 'job_id', 'name', 'user', 'cluster', 'workflow', 'state', 'exit_code', 'submit', 'start', 'end',
-      'elapsed_s', 'nodes', 'cpus', 'cpu_s', 'cpu_efficiency', 'max_rss_bytes', 'read_bytes', 'write_bytes'];
+      'elapsed_s', 'nodes', 'cpus', 'cpu_s', 'cpu_efficiency', 'max_rss_bytes', 'read_bytes', 'write_bytes', 'light', 'lost_s'];
     const rows = jobs.map(j => [jobLabel(j), j.id, j.name, j.user, j.cluster, j.workflow, j.state, j.exit_code, iso(j.submit), iso(j.start), iso(j.end),
       dur(j), j.nodes, j.cpus, j.cpu_ns == null ? null : j.cpu_ns / 1e9, cpuEff(j) == null ? null : cpuEff(j).toFixed(4),
-      j.max_rss_kib == null ? null : j.max_rss_kib * 1024, j.read_bytes, j.write_bytes]);
+      j.max_rss_kib == null ? null : j.max_rss_kib * 1024, j.read_bytes, j.write_bytes, j.light, j.lost_s]);
     return [cols, ...rows].map(r => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
   }
   $('#jobs-csv').addEventListener('click', () => {
@@ -306,9 +418,9 @@
         el('td', {}, link({ view: 'workflow', id: w.id }, w.workflow)),
         el('td', { text: w.user }), numCell(w.jobs, w.jobs),
         timeCell(w.start), timeCell(w.end),
-        numCell(dur(w), fmtDur(dur(w))), el('td', { text: states })));
+        numCell(dur(w), fmtDur(dur(w))), el('td', { text: states }), lightCell(w.light, w.lost_s)));
     }
-    if (!wfs.workflows.length) wb.appendChild(el('tr', {}, el('td', { colspan: 7, class: 'empty', text: 'No workflows (tag jobs with sbatch --workflow=NAME).' })));
+    if (!wfs.workflows.length) wb.appendChild(el('tr', {}, el('td', { colspan: 8, class: 'empty', text: 'No workflows (tag jobs with sbatch --workflow=NAME).' })));
     const jb = clear($('#jobs tbody'));
     S.listJobs = jobs.jobs;
     for (const j of jobs.jobs) {
@@ -317,14 +429,14 @@
         el('td', { title: 'job id ' + j.id, 'data-sort': j.id }, link({ view: 'workflow', job: j.id, sel: 'job:' + j.id }, jobLabel(j))),
         el('td', { text: j.name }), el('td', { text: j.user }),
         el('td', {}, j.workflow_id != null ? link({ view: 'workflow', id: j.workflow_id }, j.workflow || String(j.workflow_id)) : '–'),
-        stateCell(j.state, j.live), timeCell(j.submit), timeCell(j.start),
+        stateCell(j.state, j.live), lightCell(j.light, j.lost_s), timeCell(j.submit), timeCell(j.start),
         numCell(dur(j), fmtDur(dur(j))), numCell(j.nodes, j.nodes == null ? '–' : j.nodes),
         numCell(eff, fmtPct(eff)),
         numCell(j.max_rss_kib, j.max_rss_kib ? fmtBytes(j.max_rss_kib * 1024) : '–'),
         numCell(j.read_bytes, fmtBytes(j.read_bytes)), numCell(j.write_bytes, fmtBytes(j.write_bytes))));
     }
-    if (!jobs.jobs.length) jb.appendChild(el('tr', {}, el('td', { colspan: 13, class: 'empty', text: 'No jobs match.' })));
-    if (wfs.truncated || jobs.truncated) jb.appendChild(el('tr', {}, el('td', { colspan: 13, class: 'note', text: 'More rows match: narrow the filter.' })));
+    if (!jobs.jobs.length) jb.appendChild(el('tr', {}, el('td', { colspan: 14, class: 'empty', text: 'No jobs match.' })));
+    if (wfs.truncated || jobs.truncated) jb.appendChild(el('tr', {}, el('td', { colspan: 14, class: 'note', text: 'More rows match: narrow the filter.' })));
   }
   $('#filters').addEventListener('submit', ev => {
     ev.preventDefault();
@@ -1059,7 +1171,7 @@
     T.appendChild(el('p', { class: 'note', text: 'Loading job ' + id + '…' }));
     const { job: j } = await api('job', { id });
     clear(T);
-    T.appendChild(el('h3', {}, 'Job ' + jobLabel(j) + (j.name ? ' · ' + j.name : '') + ' ', el('span', { class: 'state-' + String(j.state || '').replace(/[^A-Z_]/g, ''), text: j.state })));
+    T.appendChild(el('h3', {}, 'Job ' + jobLabel(j) + (j.name ? ' · ' + j.name : '') + ' ', el('span', { class: 'state-' + String(j.state || '').replace(/[^A-Z_]/g, ''), text: j.state }), ' ', lightDot(j.light, j.lost_s)));
     const cards = el('div', { class: 'cards' });
     T.appendChild(cards);
     const c1 = el('div', { class: 'card' }, el('h4', { text: 'Share of each step' }));
@@ -1088,7 +1200,7 @@
     c4.appendChild(kvTable([['User', j.user], ['Workflow', j.workflow], ['Partition', j.partition], ['Account', j.account], ['QOS', j.qos],
       ['Nodes', j.nodes], ['Node list', j.node_list], ['CPUs', j.cpus], ['Tasks', j.tasks], ['Dependency', j.dependency],
       j.array_job_id != null ? ['Array task', jobLabel(j) + ' (job id ' + j.id + ')'] : null, ['Work dir', j.work_dir], ['Batch script', j.batch_script]]));
-    const st = el('table', { class: 'data steps' }, el('thead', {}, el('tr', {}, ['Step', 'Name', 'State', 'Start', 'Runtime', 'Nodes', 'Tasks', 'CPU eff.', 'Peak mem.', 'Share'].map(h => el('th', { text: h })))));
+    const st = el('table', { class: 'data steps' }, el('thead', {}, el('tr', {}, ['Step', 'Name', 'State', 'Insight', 'Start', 'Runtime', 'Nodes', 'Tasks', 'CPU eff.', 'Peak mem.', 'Share'].map(h => el('th', { text: h })))));
     const tb = el('tbody');
     for (const s of j.steps || []) {
       const sh = shares(s.runtime);
@@ -1096,7 +1208,7 @@
       if (sh) CATS.forEach((c, i) => { if (sh[i] > 0) bar.appendChild(el('span', { style: 'width:' + (sh[i] * 100).toFixed(2) + '%;background:' + c.color })); });
       else bar.appendChild(el('span', { style: 'width:100%;background:' + NO_PROFILE }));
       tb.appendChild(el('tr', {}, el('td', {}, link(Object.assign({}, S.route, { sel: 'step:' + j.id + ':' + s.step }), String(s.step))), el('td', { text: s.name }), stateCell(s.state, s.live && s.state !== 'RUNNING'),
-        timeCell(s.start), el('td', { class: 'num', text: fmtDur(dur(s)) }), el('td', { class: 'num', text: s.nodes == null ? '–' : s.nodes }), el('td', { class: 'num', text: s.tasks == null ? '–' : s.tasks }),
+        lightCell(s.light, s.lost_s), timeCell(s.start), el('td', { class: 'num', text: fmtDur(dur(s)) }), el('td', { class: 'num', text: s.nodes == null ? '–' : s.nodes }), el('td', { class: 'num', text: s.tasks == null ? '–' : s.tasks }),
         el('td', { class: 'num', text: s.profiled ? fmtPct(cpuEff(s)) : '–' }),
         el('td', { class: 'num', text: s.profiled && s.max_rss_kib ? fmtBytes(s.max_rss_kib * 1024) : '–' }), el('td', {}, bar)));
     }
@@ -1130,7 +1242,7 @@
     const { step: s } = await api('step', { job, step, points: 1500 });
     clear(T);
     const L = s.slice_seconds || 4;
-    T.appendChild(el('h3', {}, link(Object.assign({}, S.route, { sel: 'job:' + job }), 'Job ' + job), ' › Step ' + s.step + (s.name ? ' · ' + s.name : '') + ' ', el('span', { class: 'state-' + String(s.state || '').replace(/[^A-Z_]/g, ''), text: s.state || '' })));
+    T.appendChild(el('h3', {}, link(Object.assign({}, S.route, { sel: 'job:' + job }), 'Job ' + job), ' › Step ' + s.step + (s.name ? ' · ' + s.name : '') + ' ', el('span', { class: 'state-' + String(s.state || '').replace(/[^A-Z_]/g, ''), text: s.state || '' }), ' ', lightDot(s.insight && s.insight.light, s.insight && s.insight.lost_s)));
     const cards = el('div', { class: 'cards' });
     T.appendChild(cards);
     const sh = shares(s.runtime);
@@ -1171,14 +1283,35 @@
     }
     if (!slices.length) series.appendChild(el('p', { class: 'empty', text: 'No per-slice metrics for this step.' }));
 
+    /* the answer first: was it disturbed, by what, what to change; then the background */
+    T.appendChild(insightPanel(s));
+    document.body.dataset.insightReady = job + ':' + step;
     /* the performance background: this step against all other jobs in the same slices */
     const bg = el('div', { class: 'card background' }, el('h4', { text: 'Performance background' }));
     T.appendChild(bg);
     const controls = el('div', { class: 'controls' });
     const metricSel = el('select', { name: 'metric' }, ALL_METRICS.map(m => el('option', { value: m, text: m })));
-    const firstUsed = ALL_METRICS.find(m => slices.some(r => Number((r.m || {})[m]) > 0));
-    metricSel.value = firstUsed || 'cpu_ns';
+    const ownUses = m => slices.some(r => Number((r.m || {})[m]) > 0);
+    const firstUsed = ALL_METRICS.find(ownUses);
+    /* a disturbed step opens on the metric and scope of its largest disturbed stretch */
+    const ev0 = ((s.insight || {}).evidence || [])[0], causeMetrics = ev0 && CAUSE_METRICS[ev0.background];
+    metricSel.value = causeMetrics ? causeMetrics.find(ownUses) || causeMetrics[0] : firstUsed || 'cpu_ns';
     const scopeSel = el('select', { name: 'scope' }, el('option', { value: 'cluster', text: 'whole cluster' }), el('option', { value: 'nodes', text: 'same nodes' }));
+    if (ev0 && ev0.scope === 'nodes') scopeSel.value = 'nodes';
+    /* the disturbed stretches, shaded behind the lines (a plugin of this chart only) */
+    const spans = ((s.insight || {}).evidence || []).map(e => stretchSpan(e, L)).filter(x => x);
+    const shade = { id: 'disturbedStretches', beforeDatasetsDraw(c) {
+      const a = c.chartArea, x = c.scales.x;
+      let n = 0;
+      c.ctx.save();
+      c.ctx.fillStyle = 'rgba(214,39,40,0.13)';
+      for (const [t0, t1] of spans) {
+        const x0 = Math.max(a.left, x.getPixelForValue(t0)), x1 = Math.min(a.right, x.getPixelForValue(t1));
+        if (x1 > x0) { c.ctx.fillRect(x0, a.top, x1 - x0, a.bottom - a.top); n++; }
+      }
+      c.ctx.restore();
+      c.canvas.dataset.shaded = String(n);
+    } };
     controls.append(el('label', {}, 'Metric ', metricSel), el('label', {}, 'Scope ', scopeSel));
     bg.appendChild(controls);
     const bgBox = el('div');
@@ -1194,6 +1327,7 @@
       const scale = m.endsWith('_ns') ? 1e-9 : 1;
       chart('bg', bgBox, 'wide', {
         type: 'line',
+        plugins: [shade],
         data: { datasets: [
           { label: 'this step: ' + m, data: b.slices.map(r => ({ x: r.t, y: (Number((r.own || {})[m]) || 0) * scale / (L * (r.slices || 1)) })), borderColor: '#d62728', backgroundColor: '#d62728', yAxisID: 'y', pointRadius: b.slices.length < 60 ? 3 : 0, stepped: true },
           { label: 'all other jobs (' + (b.scope === 'nodes' ? 'same nodes' : 'whole cluster') + ')', data: b.slices.map(r => ({ x: r.t, y: (Number((r.others || {})[m]) || 0) * scale / (L * (r.slices || 1)) })), borderColor: '#7a8aa8', backgroundColor: 'rgba(122,138,168,0.25)', fill: true, yAxisID: 'y2', pointRadius: 0, stepped: true },
