@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The insight of a step (sql/037_insight.sql) through the JSON API, on the real runs of 62: the
-# test writes insight and advice rows itself (tests/lib/insight.sh; profile_ingest computes them
-# once its analysis is in) for jsalice's simulate (step 0 red: disturbed, with evidence, the MPI
+# test clears what the ingest computed and writes known insight and advice rows itself
+# (tests/lib/insight.sh; test 58c checks the analysis) for jsalice's simulate (step 0 red: disturbed, with evidence, the MPI
 # interference estimate, I/O period, write pattern, three advice codes, one of them an XSS
 # payload; step 1 grey) and jsbob's job (green). Proves: the step endpoint carries them as the
 # views hold them, advice the most severe first; a step without is "insight": null; the job,
@@ -21,7 +21,7 @@ sql() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
 get() { local u=$1; shift; code=$(curl -s -G -o "$JS_CLUSTER_DIR/insight.json" -w '%{http_code}' -u "$u:$u" "$api" "$@"); body=$(cat "$JS_CLUSTER_DIR/insight.json"); }
 
 xss='<img src=x onerror=alert(3)> writes of 512 B'
-put_insight "$JS_DB" "$sim" 0 red "$xss" && put_insight "$JS_DB" "$sim" 1 grey && put_insight "$JS_DB" "$bob" 0 green 'bobsecret advice'
+clear_insight "$JS_DB" && put_insight "$JS_DB" "$sim" 0 red "$xss" && put_insight "$JS_DB" "$sim" 1 grey && put_insight "$JS_DB" "$bob" 0 green 'bobsecret advice'
 ok $? "insight rows for simulate's steps 0 (red) and 1 (grey), and for jsbob's step (green)"
 echo "insight=$sim:0" >> "$state"
 

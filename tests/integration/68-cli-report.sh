@@ -36,6 +36,7 @@ is "$(wait_job_done "$j1" 120) $(wait_job_done "$j2" 120)" "COMPLETED COMPLETED"
 wait_pipeline 90 "$j1" "$j2"
 ok $? "the pipeline brought both into the database"
 cluster=$(q "SELECT cluster FROM js.jobs WHERE job_id = $j1")
+clear_insight "$JS_DB"
 put_insight "$JS_DB" "$j1" 0 red $'\e]0;pwned\a Writes of 512 B on average: 3,000 calls moved 1.5 MiB; buffer them in larger blocks.'
 
 cli jsalice "$j1" > "$tmp/r1" 2> "$tmp/e1"

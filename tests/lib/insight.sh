@@ -1,7 +1,20 @@
-# Insight rows for the tests of what shows them (62b, 63, 68, 79): until profile_ingest computes
-# insight (sql/037_insight.sql, docs/insight.md), a test writes the rows itself, as the database
-# owner, for steps that real runs made. Nothing here imitates the analysis: the figures are
-# fixed, the evidence lies in the step's own slices. Source after tap.sh.
+# Insight rows for the tests of what shows them (62b, 63, 68, 79): profile_ingest computes
+# insight (docs/insight.md; test 58c checks the analysis on real runs), but what these tests
+# show must be known figures: a test lets the ingest finish, clears what it computed, and writes
+# the rows itself, as the database owner, for steps that real runs made. Nothing here imitates
+# the analysis: the figures are fixed, the evidence lies in the step's own slices. Source after
+# tap.sh.
+
+# clear_insight DB: wait until the ingest has computed every queued step (at most 60 s), then
+# remove all insight and advice, so that only the rows a test writes are there.
+clear_insight() {
+  local db=$1 i
+  for i in $(seq 300); do
+    [ "$(psql -X -q -At -d "$db" -c "SELECT count(*) FROM js_data.insight_pending")" = 0 ] && break
+    sleep 0.2
+  done
+  psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" -c "DELETE FROM js_data.step_advice; DELETE FROM js_data.step_insights" >/dev/null
+}
 
 # put_insight DB JOB STEP KIND [MESSAGE]: replace the insight and advice of a step that exists.
 #   red:   disturbed by other jobs' I/O (whole cluster) in its first slices: lost 12.3 s
