@@ -34,10 +34,11 @@ writer=$(submit writer -w "${nodes[2]}" -n1 "srun bash -c 'for k in \$(seq 2000)
 calm=$(submit calm -w "${nodes[0]}" -n2 "srun --mpi=pmix ./insight_bsp 28")
 is "$(wait_job_done "$calm" 120)" COMPLETED "the calm step ran"
 
-# the victim, and 10 s into it a hog of four processes on its node for 12 s
-victim=$(submit victim -w "${nodes[0]}" -n2 "srun --mpi=pmix ./insight_bsp 32")
+# the victim, and 14 s into it a hog of four processes on its node for 12 s (a quarter of its
+# run: the undisturbed rest tells its usual pace)
+victim=$(submit victim -w "${nodes[0]}" -n2 "srun --mpi=pmix ./insight_bsp 44")
 for i in $(seq 100); do [ "$(job_state "$victim")" = RUNNING ] && break; sleep 0.2; done
-sleep 10
+sleep 14
 hog=$(submit hog -w "${nodes[0]}" -n4 "srun bash -c '$hog_cmd' hog 12")
 is "$(wait_job_done "$victim" 120)|$(wait_job_done "$hog" 120)" "COMPLETED|COMPLETED" "the victim and the hog ran"
 
@@ -62,7 +63,7 @@ is "$(insight "$calm" "light || ' ' || disturbed || ' ' || disturbed_slices || '
 is "$(insight "$victim" "disturbed || ' ' || cause || ' ' || (light IN ('yellow', 'red'))")" "true cpu true" \
   "the victim: disturbed, by others' CPU on its node, a yellow or red light"
 lost=$(insight "$victim" "round(lost_s)")
-ok "$([ "${lost:-0}" -ge 3 ] && [ "${lost:-99}" -le 16 ] && echo 0 || echo 1)" "the victim lost ${lost:-?} s, between 3 and 16 s (the hog had 4 processes for 12 s on 2 cores)"
+ok "$([ "${lost:-0}" -ge 3 ] && [ "${lost:-99}" -le 16 ] && echo 0 || echo 1)" "the victim lost ${lost:-?} s, between 3 and 16 s (the hog had 4 processes for 12 s on its 2 ranks' cores)"
 in_time=$(q "SELECT bool_and(js_data.slice_start(i.cluster_id, (e->>'last_slice')::bigint) >= s.start_time - interval '4 s'
                                AND js_data.slice_start(i.cluster_id, (e->>'first_slice')::bigint) <= s.end_time + interval '4 s')
                       AND count(*) >= 1
@@ -70,10 +71,11 @@ in_time=$(q "SELECT bool_and(js_data.slice_start(i.cluster_id, (e->>'last_slice'
              JOIN js_data.steps s ON s.cluster_id = i.cluster_id AND s.job_id = $hog AND s.step_id = '0'
              WHERE i.job_id = $victim AND i.step_id = '0'")
 is "$in_time" t "the evidence of the victim lies within the hog's run (one slice either side)"
-is "$(q "SELECT e->>'background' || ' ' || (e->>'scope') || ' ' || (e->>'own') FROM js.step_insights i, jsonb_array_elements(i.evidence) e WHERE i.job_id = $victim ORDER BY (e->>'lost_s')::float DESC LIMIT 1")" \
-  "cpu nodes cpu" "its largest stretch: others' CPU on the step's nodes peaked while its own CPU rate fell"
+is "$(q "SELECT e->>'background' || ' ' || (e->>'scope') || ' ' || (e->>'own' IN ('cpu', 'mpi')) FROM js.step_insights i, jsonb_array_elements(i.evidence) e WHERE i.job_id = $victim AND i.step_id = '0' ORDER BY (e->>'lost_s')::float DESC LIMIT 1")" \
+  "cpu nodes true" "its largest stretch: others' CPU on the step's nodes peaked while its own CPU or MPI rate fell"
 is "$(q "SELECT code || ' ' || severity FROM js.step_advice WHERE job_id = $victim AND code = 'DISTURBED'")" \
-  "DISTURBED $( [ "$(insight "$victim" "lost_pct >= 15")" = t ] && echo high || echo warning)" "the victim's advice says to measure again"
+  "DISTURBED $( [ "$(insight "$victim" "greatest(lost_pct, interference_pct) >= 15")" = t ] && echo high || echo warning)" \
+  "the victim's advice says to measure again (high when either estimate is above 15 %)"
 is "$(insight "$hog" "light || ' ' || coalesce(disturbed::text, 'null')")" "grey null" "the hog's step of 12 s has too few whole slices: grey, unknown"
 is "$(q "SELECT i.computed_at > (SELECT max(ingested_at) FROM js_data.step_nodes WHERE job_id = $victim)
          FROM js.step_insights i WHERE i.job_id = $hog AND i.step_id = '0'")" t \
@@ -92,8 +94,8 @@ is "$(q "SELECT count(*) FROM js.step_advice WHERE job_id = $calm AND code = 'DI
 # the held-up MPI step: too short for its slices, judged by its segments: 2 ranks x 5 segments
 # held up 200 ms beyond a median of about 20 ms, about 2 s in excess of median + 4 MAD
 diag "$(q "SELECT segments, segment_groups, segments_flagged, round(segment_excess_s::numeric, 2), round(interference_pct::numeric, 1), interference_class, light FROM js.step_insights WHERE job_id = $mpi AND step_id = '0'")"
-flagged=$(insight "$mpi" "segments || ' ' || segment_groups || ' ' || (segments_flagged BETWEEN 10 AND 14)")
-is "$flagged" "140 2 true" "the held-up MPI step: 140 segments in 2 groups judged, the 10 held up flagged (with at most 4 of the machine's own)"
+flagged=$(insight "$mpi" "segments || ' ' || segment_groups || ' ' || (segments_flagged >= 10)")
+is "$flagged" "140 2 true" "the held-up MPI step: 140 segments in 2 groups judged, the 10 held up flagged (and any the machine's own load made slow)"
 excess=$(insight "$mpi" "round(segment_excess_s * 10)")
 ok "$([ "${excess:-0}" -ge 16 ] && [ "${excess:-99}" -le 22 ] && echo 0 || echo 1)" \
   "their excess is $(insight "$mpi" "round(segment_excess_s::numeric, 2)") s: the 2 x 1 s injected, less 2 x 5 x the threshold's margin over the median"
