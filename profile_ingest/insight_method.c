@@ -439,6 +439,41 @@ static const char *human_bytes(double b, char *buf, size_t cap)
     return buf;
 }
 
+/* the cause of the verdict in a sentence: " with their I/O" */
+static const char *cause_words(const char *cause)
+{
+    static const char *const words[][2] = {
+        { "io", " with their I/O on the shared file system" },
+        { "metadata", " with their metadata calls on the shared file system" },
+        { "mpi", " with their MPI traffic" },
+        { "cpu", " taking the CPUs (or memory bandwidth) of its nodes" },
+    };
+    for (size_t i = 0; cause && i < sizeof words / sizeof words[0]; i++)
+        if (!strcmp(cause, words[i][0]))
+            return words[i][1];
+    return "";
+}
+
+/* SMALL_WRITES or SMALL_READS (what: "write" or "read") when the files requested in small
+ * pieces took 1,000 requests or more: 1 (written to out) or 0 */
+static int advise_small(struct pi_in_advice *out, int room, const char *what, long long calls, long long bytes,
+                        long long files, double io_share, const char *remedy)
+{
+    if (calls < 1000 || room < 1)
+        return 0;
+    int wr = !strcmp(what, "write");
+    double avg = (double)bytes / (double)calls;
+    char b1[32];
+    out->code = wr ? "SMALL_WRITES" : "SMALL_READS";
+    out->severity = io_share >= 0.2 ? "high" : "warning";
+    snprintf(out->figures, sizeof out->figures,
+             "{\"%s_calls\": %lld, \"%s_bytes\": %lld, \"mean_%s_bytes\": %.0f, \"files\": %lld}", what, calls, what,
+             bytes, what, avg, files);
+    snprintf(out->message, sizeof out->message, "%lld %ss of %s on average %s %lld file%s: %s.", calls, what,
+             human_bytes(avg, b1, sizeof b1), wr ? "to" : "from", files, files == 1 ? "" : "s", remedy);
+    return 1;
+}
+
 #define ADVISE(code_, sev_, figs_, ...) \
     do { \
         if (n < PI_ADVICE_MAX) { \
@@ -460,28 +495,14 @@ int pi_in_advise(const struct pi_in_figures *f, struct pi_in_advice *out)
     if (f->disturbed == 1) {
         snprintf(figs, sizeof figs, "{\"lost_pct\": %.1f, \"cause\": \"%s\"}", f->lost_pct, f->cause ? f->cause : "");
         ADVISE("DISTURBED", f->lost_pct >= PI_IN_RED_PCT ? "high" : "warning", figs,
-               "Other jobs slowed this run by about %.0f %%%s%s; its timings are not representative: measure again before tuning.",
-               f->lost_pct, f->cause ? " through " : "", f->cause ? f->cause : "");
+               "Other jobs slowed this run by about %.0f %%%s; its timings are not representative: measure again before tuning.",
+               f->lost_pct, cause_words(f->cause));
     }
-    if (f->small_write_calls >= 1000) {
-        double avg = (double)f->small_write_bytes / (double)f->small_write_calls;
-        snprintf(figs, sizeof figs,
-                 "{\"write_calls\": %lld, \"write_bytes\": %lld, \"mean_write_bytes\": %.0f, \"files\": %lld}",
-                 f->small_write_calls, f->small_write_bytes, avg, f->small_write_files);
-        ADVISE("SMALL_WRITES", io_share >= 0.2 ? "high" : "warning", figs,
-               "%lld writes of %s on average to %lld file%s: buffer them into writes of a MiB or more (or let MPI-IO collective buffering do it).",
-               f->small_write_calls, human_bytes(avg, b1, sizeof b1), f->small_write_files,
-               f->small_write_files == 1 ? "" : "s");
-    }
-    if (f->small_read_calls >= 1000) {
-        double avg = (double)f->small_read_bytes / (double)f->small_read_calls;
-        snprintf(figs, sizeof figs,
-                 "{\"read_calls\": %lld, \"read_bytes\": %lld, \"mean_read_bytes\": %.0f, \"files\": %lld}",
-                 f->small_read_calls, f->small_read_bytes, avg, f->small_read_files);
-        ADVISE("SMALL_READS", io_share >= 0.2 ? "high" : "warning", figs,
-               "%lld reads of %s on average from %lld file%s: read larger blocks at once.", f->small_read_calls,
-               human_bytes(avg, b1, sizeof b1), f->small_read_files, f->small_read_files == 1 ? "" : "s");
-    }
+    n += advise_small(out + n, PI_ADVICE_MAX - n, "write", f->small_write_calls, f->small_write_bytes,
+                      f->small_write_files, io_share,
+                      "buffer them into writes of a MiB or more (or let MPI-IO collective buffering do it)");
+    n += advise_small(out + n, PI_ADVICE_MAX - n, "read", f->small_read_calls, f->small_read_bytes,
+                      f->small_read_files, io_share, "read larger blocks at once");
     long long moved = f->read_bytes + f->write_bytes;
     if (f->opens >= 1000 && moved < f->opens * 1048576LL) {
         snprintf(figs, sizeof figs, "{\"opens\": %lld, \"bytes\": %lld, \"bytes_per_open\": %.0f}", f->opens, moved,

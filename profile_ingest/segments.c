@@ -17,15 +17,6 @@
 #define STR(o, k) json_string_value(json_object_get((o), (k)))
 #define PI_NELEM(a) (sizeof (a) / sizeof (a)[0])
 
-static int fail(char *reason, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *reason, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(reason, size, fmt, ap);
-    va_end(ap);
-    return PI_INVALID;
-}
 
 struct field {
     const char *name;
@@ -62,7 +53,7 @@ static int fields_ok(const json_t *o, const struct field *f, size_t n, const cha
     for (size_t k = 0; k < n; k++) {
         const json_t *x = json_object_get(o, f[k].name);
         if (!x || !type_ok(x, f[k].type))
-            return fail(reason, size, "%s: field \"%s\" is missing or not %s", where, f[k].name, type_name(f[k].type));
+            return pi_invalid(reason, size, "%s: field \"%s\" is missing or not %s", where, f[k].name, type_name(f[k].type));
     }
     return PI_OK;
 }
@@ -77,18 +68,18 @@ static int check_segment_bins(const json_t *ge, size_t i, char *reason, size_t s
     json_array_foreach(json_object_get(ge, "bins"), k, pair) {
         const json_t *b = json_array_get(pair, 0), *n = json_array_get(pair, 1);
         if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_integer(b) || !json_is_integer(n))
-            return fail(reason, size, "mpi_segments.groups[%zu].bins[%zu] is not a pair [bin, count] of integers", i, k);
+            return pi_invalid(reason, size, "mpi_segments.groups[%zu].bins[%zu] is not a pair [bin, count] of integers", i, k);
         if (json_integer_value(b) <= last || json_integer_value(b) >= JS_SEG_BINS)
-            return fail(reason, size, "mpi_segments.groups[%zu].bins[%zu]: bin %" JSON_INTEGER_FORMAT " is not ascending within 0..%d", i,
+            return pi_invalid(reason, size, "mpi_segments.groups[%zu].bins[%zu]: bin %" JSON_INTEGER_FORMAT " is not ascending within 0..%d", i,
                         k, json_integer_value(b), JS_SEG_BINS - 1);
         if (json_integer_value(n) < 1 || json_integer_value(n) > INT64_MAX - sum)
-            return fail(reason, size, "mpi_segments.groups[%zu].bins[%zu]: count %" JSON_INTEGER_FORMAT " is not at least 1", i, k,
+            return pi_invalid(reason, size, "mpi_segments.groups[%zu].bins[%zu]: count %" JSON_INTEGER_FORMAT " is not at least 1", i, k,
                         json_integer_value(n));
         last = json_integer_value(b);
         sum += json_integer_value(n);
     }
     if (sum != I64(ge, "count"))
-        return fail(reason, size, "mpi_segments.groups[%zu]: its bins hold %" PRId64 " segments, its count says %" PRId64, i, sum,
+        return pi_invalid(reason, size, "mpi_segments.groups[%zu]: its bins hold %" PRId64 " segments, its count says %" PRId64, i, sum,
                     I64(ge, "count"));
     return PI_OK;
 }
@@ -104,13 +95,13 @@ int pi_segments_check(const json_t *p, char *reason, size_t size)
     if (fields_ok(seg, segment_fields, PI_NELEM(segment_fields), "mpi_segments", reason, size) != PI_OK)
         return PI_INVALID;
     if (I64(seg, "bin_min_ns") != JS_SEG_BIN_MIN_NS || I64(seg, "bin_count") != JS_SEG_BINS || I64(seg, "decades") != JS_SEG_DECADES)
-        return fail(reason, size, "mpi_segments: the histograms' scale is not %d ns, %d bins over %d decades", JS_SEG_BIN_MIN_NS,
+        return pi_invalid(reason, size, "mpi_segments: the histograms' scale is not %d ns, %d bins over %d decades", JS_SEG_BIN_MIN_NS,
                     JS_SEG_BINS, JS_SEG_DECADES);
     const json_t *groups = json_object_get(seg, "groups"), *slowest = json_object_get(seg, "slowest");
     if (json_array_size(groups) > JS_SEG_MAX_GROUPS)
-        return fail(reason, size, "mpi_segments: groups has more than %d entries", JS_SEG_MAX_GROUPS);
+        return pi_invalid(reason, size, "mpi_segments: groups has more than %d entries", JS_SEG_MAX_GROUPS);
     if (json_array_size(slowest) > JS_SEG_SLOWEST)
-        return fail(reason, size, "mpi_segments: slowest has more than %d entries", JS_SEG_SLOWEST);
+        return pi_invalid(reason, size, "mpi_segments: slowest has more than %d entries", JS_SEG_SLOWEST);
     int64_t counted = I64(seg, "ungrouped");
     json_array_foreach(groups, i, ge) {
         char where[48];
@@ -120,19 +111,19 @@ int pi_segments_check(const json_t *p, char *reason, size_t size)
             return rc;
         const char *sig = STR(ge, "signature");
         if (strlen(sig) != 16 || strspn(sig, "0123456789abcdef") != 16)
-            return fail(reason, size, "mpi_segments.groups[%zu]: signature is not 16 lower-case hex digits", i);
+            return pi_invalid(reason, size, "mpi_segments.groups[%zu]: signature is not 16 lower-case hex digits", i);
         if (js_profile_coll_kind_index(STR(ge, "boundary")) < 0)
-            return fail(reason, size, "mpi_segments.groups[%zu]: boundary \"%.32s\" is no collective kind", i, STR(ge, "boundary"));
+            return pi_invalid(reason, size, "mpi_segments.groups[%zu]: boundary \"%.32s\" is no collective kind", i, STR(ge, "boundary"));
         if (I64(ge, "min_ns") > I64(ge, "max_ns") || I64(ge, "sum_ns") < I64(ge, "max_ns"))
-            return fail(reason, size, "mpi_segments.groups[%zu]: min_ns, max_ns and sum_ns disagree", i);
+            return pi_invalid(reason, size, "mpi_segments.groups[%zu]: min_ns, max_ns and sum_ns disagree", i);
         if ((rc = check_segment_bins(ge, i, reason, size)) != PI_OK)
             return rc;
         if (I64(ge, "count") > INT64_MAX - counted)
-            return fail(reason, size, "mpi_segments.groups[%zu]: count out of range", i);
+            return pi_invalid(reason, size, "mpi_segments.groups[%zu]: count out of range", i);
         counted += I64(ge, "count");
     }
     if (counted > I64(seg, "boundaries"))
-        return fail(reason, size, "mpi_segments: the groups and ungrouped hold %" PRId64 " segments, more than its %" PRId64 " boundaries",
+        return pi_invalid(reason, size, "mpi_segments: the groups and ungrouped hold %" PRId64 " segments, more than its %" PRId64 " boundaries",
                     counted, I64(seg, "boundaries"));
     json_array_foreach(slowest, i, se) {
         char where[48];
@@ -141,7 +132,7 @@ int pi_segments_check(const json_t *p, char *reason, size_t size)
         if (rc != PI_OK)
             return rc;
         if (I64(se, "group") < -1 || I64(se, "group") >= (int64_t)json_array_size(groups))
-            return fail(reason, size, "mpi_segments.slowest[%zu]: group %" PRId64 " is not one of its groups (or -1)", i, I64(se, "group"));
+            return pi_invalid(reason, size, "mpi_segments.slowest[%zu]: group %" PRId64 " is not one of its groups (or -1)", i, I64(se, "group"));
     }
     return PI_OK;
 }

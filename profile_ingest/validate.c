@@ -16,8 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(char *reason, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *reason, size_t size, const char *fmt, ...)
+int pi_invalid(char *reason, size_t size, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -31,12 +30,12 @@ json_t *pi_json_parse(const char *text, size_t len, char *reason, size_t size)
     json_error_t e;
     json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
     if (!j) {
-        fail(reason, size, "not valid JSON: %s (line %d, column %d)", e.text, e.line, e.column);
+        pi_invalid(reason, size, "not valid JSON: %s (line %d, column %d)", e.text, e.line, e.column);
         return NULL;
     }
     if (!json_is_object(j)) {
         json_decref(j);
-        fail(reason, size, "not a JSON object");
+        pi_invalid(reason, size, "not a JSON object");
         return NULL;
     }
     return j;
@@ -73,14 +72,14 @@ static int check_fields(const json_t *o, const struct js_record_field *t, const 
         if (!v && t->nullable == JS_FIELD_OPTIONAL)
             continue;
         if (!v)
-            return fail(reason, size, "%sfield \"%s\" is missing", where, t->name);
+            return pi_invalid(reason, size, "%sfield \"%s\" is missing", where, t->name);
         if (json_is_null(v)) {
             if (!t->nullable)
-                return fail(reason, size, "%sfield \"%s\" is null", where, t->name);
+                return pi_invalid(reason, size, "%sfield \"%s\" is null", where, t->name);
             continue;
         }
         if (!type_ok(v, t->type))
-            return fail(reason, size, "%sfield \"%s\" is not %s", where, t->name, type_name(t->type));
+            return pi_invalid(reason, size, "%sfield \"%s\" is not %s", where, t->name, type_name(t->type));
     }
     return PI_OK;
 }
@@ -90,10 +89,10 @@ static int check_record_header(const json_t *r, const char *want, const char *wh
 {
     const json_t *f = json_object_get(r, "format");
     if (!json_is_string(f) || strcmp(json_string_value(f), want) != 0)
-        return fail(reason, size, "not a jobscreen %s: \"format\" is not \"%s\"", what, want);
+        return pi_invalid(reason, size, "not a jobscreen %s: \"format\" is not \"%s\"", what, want);
     const json_t *v = json_object_get(r, "version");
     if (!json_is_integer(v))
-        return fail(reason, size, "%s has no integer \"version\"", what);
+        return pi_invalid(reason, size, "%s has no integer \"version\"", what);
     if (json_integer_value(v) != JS_RECORD_VERSION) {
         snprintf(reason, size, "unknown %s format version %" JSON_INTEGER_FORMAT " (this profile_ingest reads version %d)",
                  what, json_integer_value(v), JS_RECORD_VERSION);
@@ -109,11 +108,11 @@ static int check_job_record(const json_t *r, char *reason, size_t size)
     size_t i;
     char where[64];
     if (json_array_size(deps) > JS_RECORD_MAX_DEPS)
-        return fail(reason, size, "more than %d dependencies", JS_RECORD_MAX_DEPS);
+        return pi_invalid(reason, size, "more than %d dependencies", JS_RECORD_MAX_DEPS);
     json_array_foreach(deps, i, d) {
         snprintf(where, sizeof where, "dependencies[%zu]: ", i);
         if (!json_is_object(d))
-            return fail(reason, size, "%snot an object", where);
+            return pi_invalid(reason, size, "%snot an object", where);
         if (check_fields(d, js_dependency_fields, where, reason, size) != PI_OK)
             return PI_INVALID;
     }
@@ -121,7 +120,7 @@ static int check_job_record(const json_t *r, char *reason, size_t size)
     const json_t *why = json_object_get(r, "reason");
     if (why && !json_is_null(why) && (!json_is_string(why) || json_string_length(why) > JS_RECORD_MAX_STRING ||
                                        memchr(json_string_value(why), '\0', json_string_length(why))))
-        return fail(reason, size, "field \"reason\" is not a string of at most %d bytes", JS_RECORD_MAX_STRING);
+        return pi_invalid(reason, size, "field \"reason\" is not a string of at most %d bytes", JS_RECORD_MAX_STRING);
     return PI_OK;
 }
 
@@ -131,17 +130,17 @@ static int check_step_record(const json_t *r, char *reason, size_t size)
 {
     uint32_t sid;
     if (js_step_parse(json_string_value(json_object_get(r, "step")), &sid) < 0)
-        return fail(reason, size, "field \"step\" is not a step name");
+        return pi_invalid(reason, size, "field \"step\" is not a step name");
     const char *node = json_string_value(json_object_get(r, "node"));
     if (!*node || node[0] == '.' || strchr(node, '/') || strlen(node) >= 256)
-        return fail(reason, size, "field \"node\" is not a node name");
+        return pi_invalid(reason, size, "field \"node\" is not a node name");
     json_int_t st = json_integer_value(json_object_get(r, "start_ns"));
     json_int_t en = json_integer_value(json_object_get(r, "end_ns"));
     json_int_t len = json_integer_value(json_object_get(r, "slice_seconds"));
     if (st <= 0 || en < st)
-        return fail(reason, size, "start_ns and end_ns do not make a time span");
+        return pi_invalid(reason, size, "start_ns and end_ns do not make a time span");
     if (len < 1 || len > 3600)
-        return fail(reason, size, "field \"slice_seconds\" is out of range");
+        return pi_invalid(reason, size, "field \"slice_seconds\" is out of range");
     /* optional: the profiles the spool's share on the node refused (record-format.md) */
     const json_t *u = json_object_get(r, "unrecorded");
     if (u) {
@@ -149,7 +148,7 @@ static int check_step_record(const json_t *r, char *reason, size_t size)
         if (!json_is_object(u) || !json_is_integer(n) || json_integer_value(n) < 1 || json_integer_value(n) > INT32_MAX ||
             !json_is_string(text) || json_string_length(text) > PI_UNRECORDED_REASON_MAX ||
             memchr(json_string_value(text), '\0', json_string_length(text)))
-            return fail(reason, size, "field \"unrecorded\" is not {\"processes\": 1 to %d, \"reason\": a string of at most %d bytes}",
+            return pi_invalid(reason, size, "field \"unrecorded\" is not {\"processes\": 1 to %d, \"reason\": a string of at most %d bytes}",
                         INT32_MAX, PI_UNRECORDED_REASON_MAX);
     }
     return PI_OK;
@@ -164,9 +163,9 @@ int pi_record_check(const json_t *r, int is_step, char *reason, size_t size)
     if (check_fields(r, is_step ? js_step_record_fields : js_job_record_fields, "", reason, size) != PI_OK)
         return PI_INVALID;
     if (json_integer_value(json_object_get(r, "job_id")) <= 0)
-        return fail(reason, size, "field \"job_id\" is not a positive integer");
+        return pi_invalid(reason, size, "field \"job_id\" is not a positive integer");
     if (json_integer_value(json_object_get(r, "uid")) < 0)
-        return fail(reason, size, "field \"uid\" is negative");
+        return pi_invalid(reason, size, "field \"uid\" is negative");
     return is_step ? check_step_record(r, reason, size) : check_job_record(r, reason, size);
 }
 
@@ -341,7 +340,7 @@ static int plausible(const struct pi_bounds *b, const char *where, const char *w
         snprintf(why, sizeof why, "the most a node moves in %.0f s (node_bytes_per_second_max)", seconds);
     else
         snprintf(why, sizeof why, "the most calls a node makes in %.0f s", seconds);
-    return fail(reason, size, "%s%s%s %" JSON_INTEGER_FORMAT " is more than %.3g, %s: not plausible", where, *where ? ": " : "",
+    return pi_invalid(reason, size, "%s%s%s %" JSON_INTEGER_FORMAT " is more than %.3g, %s: not plausible", where, *where ? ": " : "",
                 what, value, max, why);
 }
 
@@ -431,7 +430,7 @@ static int plausible_files(const struct pi_bounds *b, const json_t *p, double sp
                 return -1;
         /* a mapping is address space, not a rate: 2^57 bytes is more than any machine addresses */
         if (I64(fe, "mapped_bytes") > (1LL << 57))
-            return fail(reason, size, "%s: mapped_bytes %" PRId64 " is more than any address space: not plausible", where,
+            return pi_invalid(reason, size, "%s: mapped_bytes %" PRId64 " is more than any address space: not plausible", where,
                         I64(fe, "mapped_bytes"));
     }
     return 0;
@@ -458,10 +457,10 @@ static int check_profile_version(const json_t *p, json_int_t *version, char *rea
 {
     const json_t *f = json_object_get(p, "format");
     if (!json_is_string(f) || strcmp(json_string_value(f), JS_PROFILE_FORMAT_NAME) != 0)
-        return fail(reason, size, "not a jobscreen profile: \"format\" is not \"%s\"", JS_PROFILE_FORMAT_NAME);
+        return pi_invalid(reason, size, "not a jobscreen profile: \"format\" is not \"%s\"", JS_PROFILE_FORMAT_NAME);
     const json_t *v = json_object_get(p, "version");
     if (!json_is_integer(v))
-        return fail(reason, size, "profile has no integer \"version\"");
+        return pi_invalid(reason, size, "profile has no integer \"version\"");
     *version = json_integer_value(v);
     pthread_once(&since_once, since_init);
     if (*version < JS_PROFILE_VERSION_MIN || *version > JS_PROFILE_VERSION) {
@@ -484,11 +483,11 @@ static int check_profile_members(const json_t *p, json_int_t version, char *reas
             continue; /* not in this version's profiles: pi_profile_add supplies its default */
         const json_t *x = json_object_get(p, profile_fields[i].name);
         if (!x)
-            return fail(reason, size, "field \"%s\" is missing", profile_fields[i].name);
+            return pi_invalid(reason, size, "field \"%s\" is missing", profile_fields[i].name);
         if (!ptype_ok(x, profile_fields[i].type))
-            return fail(reason, size, "field \"%s\" is not %s", profile_fields[i].name, ptype_name(profile_fields[i].type));
+            return pi_invalid(reason, size, "field \"%s\" is not %s", profile_fields[i].name, ptype_name(profile_fields[i].type));
         if (json_is_string(x) && json_string_length(x) > JS_PROFILE_MAX_STRING)
-            return fail(reason, size, "field \"%s\" is longer than %d bytes", profile_fields[i].name, JS_PROFILE_MAX_STRING);
+            return pi_invalid(reason, size, "field \"%s\" is longer than %d bytes", profile_fields[i].name, JS_PROFILE_MAX_STRING);
     }
     return PI_OK;
 }
@@ -498,22 +497,22 @@ static int check_ending(const struct pi_step *st, const json_t *p, json_int_t ve
 {
     const char *end = STR(p, "end");
     if (!end_known(end, version) && !(st->live && version >= 2 && strcmp(end, "running") == 0))
-        return fail(reason, size, "end \"%s\" is not %s", end,
+        return pi_invalid(reason, size, "end \"%s\" is not %s", end,
                     version >= 2 ? "exit, _exit, exec, signal or unknown" : "exit, _exit or exec");
     if (version < 2)
         return PI_OK;
     int64_t sig = I64(p, "signal"), code = I64(p, "exit_code");
     if (sig < 0 || sig > PI_SIGNAL_MAX)
-        return fail(reason, size, "signal %" PRId64 " is not a signal number (0 to %d)", sig, PI_SIGNAL_MAX);
+        return pi_invalid(reason, size, "signal %" PRId64 " is not a signal number (0 to %d)", sig, PI_SIGNAL_MAX);
     if ((sig > 0) != (strcmp(end, "signal") == 0))
-        return fail(reason, size, "signal %" PRId64 " does not agree with end \"%s\" (a signal number if and only if end is signal)", sig, end);
+        return pi_invalid(reason, size, "signal %" PRId64 " does not agree with end \"%s\" (a signal number if and only if end is signal)", sig, end);
     if (code < -1 || code > 255)
-        return fail(reason, size, "exit_code %" PRId64 " is not an exit status (0 to 255, or -1)", code);
+        return pi_invalid(reason, size, "exit_code %" PRId64 " is not an exit status (0 to 255, or -1)", code);
     const json_t *miss = json_object_get(p, "missing");
     if (json_string_length(miss) > PI_MISSING_MAX)
-        return fail(reason, size, "field \"missing\" is longer than %d bytes", PI_MISSING_MAX);
+        return pi_invalid(reason, size, "field \"missing\" is longer than %d bytes", PI_MISSING_MAX);
     if (strlen(json_string_value(miss)) != json_string_length(miss))
-        return fail(reason, size, "field \"missing\" holds a NUL character");
+        return pi_invalid(reason, size, "field \"missing\" holds a NUL character");
     return PI_OK;
 }
 
@@ -521,14 +520,14 @@ static int check_ending(const struct pi_step *st, const json_t *p, json_int_t ve
 static int check_whose(const struct pi_step *st, const json_t *p, char *reason, size_t size)
 {
     if (I64(p, "job_id") != st->job_id || strcmp(STR(p, "step"), st->step) != 0 || strcmp(STR(p, "node"), st->node) != 0)
-        return fail(reason, size, "profile is of job %" PRId64 " step %s node %s, not of this step record's job %" PRId64 " step %s node %s",
+        return pi_invalid(reason, size, "profile is of job %" PRId64 " step %s node %s, not of this step record's job %" PRId64 " step %s node %s",
                     I64(p, "job_id"), STR(p, "step"), STR(p, "node"), st->job_id, st->step, st->node);
     if (I64(p, "slice_seconds") != st->slice_seconds)
-        return fail(reason, size, "slice_seconds %" PRId64 " differs from the step record's %" PRId64,
+        return pi_invalid(reason, size, "slice_seconds %" PRId64 " differs from the step record's %" PRId64,
                     I64(p, "slice_seconds"), st->slice_seconds);
     int64_t ps = I64(p, "start_ns"), pe = I64(p, "end_ns");
     if (pe < ps || ps < st->start_ns - PI_PROFILE_SLACK_NS || pe > st->end_ns + PI_PROFILE_SLACK_NS)
-        return fail(reason, size, "start_ns..end_ns lies outside the step's time span");
+        return pi_invalid(reason, size, "start_ns..end_ns lies outside the step's time span");
     return PI_OK;
 }
 
@@ -541,21 +540,21 @@ static int check_counts(const json_t *p, json_int_t version, char *reason, size_
             continue;
         const json_t *x = json_object_get(rt, runtime_fields[i]);
         if (!x || !ptype_ok(x, 'u'))
-            return fail(reason, size, "runtime: field \"%s\" is missing or not a non-negative integer", runtime_fields[i]);
+            return pi_invalid(reason, size, "runtime: field \"%s\" is missing or not a non-negative integer", runtime_fields[i]);
     }
     if (version >= 4) {
         const json_t *kio = json_object_get(p, "kernel_io");
         for (int i = 0; i < JS_KIO_COUNT && json_object_size(kio) > 0; i++) { /* empty: unknown */
             const json_t *x = json_object_get(kio, kernel_io_fields[i]);
             if (!x || !ptype_ok(x, 'u'))
-                return fail(reason, size, "kernel_io: field \"%s\" is missing or not a non-negative integer", kernel_io_fields[i]);
+                return pi_invalid(reason, size, "kernel_io: field \"%s\" is missing or not a non-negative integer", kernel_io_fields[i]);
         }
     }
     const json_t *tot = json_object_get(p, "totals");
     for (int i = 0; i < JS_M_COUNT; i++) {
         const json_t *x = json_object_get(tot, js_profile_metrics[i].name);
         if (!x || !ptype_ok(x, 'u'))
-            return fail(reason, size, "totals: field \"%s\" is missing or not a non-negative integer", js_profile_metrics[i].name);
+            return pi_invalid(reason, size, "totals: field \"%s\" is missing or not a non-negative integer", js_profile_metrics[i].name);
     }
     return PI_OK;
 }
@@ -566,11 +565,11 @@ static int check_slices(const struct pi_step *st, const json_t *p, json_int_t ve
     const json_t *names = json_object_get(p, "slice_metrics");
     const int ncols = pi_slice_cols_of(version);
     if (json_array_size(names) != (size_t)ncols)
-        return fail(reason, size, "slice_metrics has %zu names, version %d has %d", json_array_size(names), (int)version, ncols);
+        return pi_invalid(reason, size, "slice_metrics has %zu names, version %d has %d", json_array_size(names), (int)version, ncols);
     for (int i = 0; i < ncols; i++) {
         const json_t *x = json_array_get(names, (size_t)i);
         if (!json_is_string(x) || strcmp(json_string_value(x), js_profile_slice_cols[i].name) != 0)
-            return fail(reason, size, "slice_metrics[%d] is not \"%s\"", i, js_profile_slice_cols[i].name);
+            return pi_invalid(reason, size, "slice_metrics[%d] is not \"%s\"", i, js_profile_slice_cols[i].name);
     }
     int64_t lo = js_slice_of_ns(st->start_ns - PI_PROFILE_SLACK_NS, (int32_t)st->slice_seconds);
     int64_t hi = js_slice_of_ns(st->end_ns + PI_PROFILE_SLACK_NS, (int32_t)st->slice_seconds);
@@ -579,15 +578,15 @@ static int check_slices(const struct pi_step *st, const json_t *p, json_int_t ve
     int64_t prev = INT64_MIN;
     json_array_foreach(rows, i, row) {
         if (!json_is_array(row) || json_array_size(row) != (size_t)ncols + 1)
-            return fail(reason, size, "slices[%zu] is not an array of %d integers", i, ncols + 1);
+            return pi_invalid(reason, size, "slices[%zu] is not an array of %d integers", i, ncols + 1);
         for (size_t k = 0; k <= (size_t)ncols; k++)
             if (!ptype_ok(json_array_get(row, k), 'u'))
-                return fail(reason, size, "slices[%zu][%zu] is not a non-negative integer", i, k);
+                return pi_invalid(reason, size, "slices[%zu][%zu] is not a non-negative integer", i, k);
         int64_t s = json_integer_value(json_array_get(row, 0));
         if (s <= prev)
-            return fail(reason, size, "slices[%zu]: slice %" PRId64 " does not ascend", i, s);
+            return pi_invalid(reason, size, "slices[%zu]: slice %" PRId64 " does not ascend", i, s);
         if (s < lo || s > hi)
-            return fail(reason, size, "slices[%zu]: slice %" PRId64 " lies outside the step's slices %" PRId64 "..%" PRId64, i, s, lo, hi);
+            return pi_invalid(reason, size, "slices[%zu]: slice %" PRId64 " lies outside the step's slices %" PRId64 "..%" PRId64, i, s, lo, hi);
         prev = s;
     }
     return PI_OK;
@@ -599,32 +598,32 @@ static int check_files(const json_t *p, json_int_t version, char *reason, size_t
     const json_t *files = json_object_get(p, "files"), *fe;
     size_t i;
     if (json_array_size(files) > JS_PROFILE_MAX_FILES)
-        return fail(reason, size, "files has more than %d entries", JS_PROFILE_MAX_FILES);
+        return pi_invalid(reason, size, "files has more than %d entries", JS_PROFILE_MAX_FILES);
     json_array_foreach(files, i, fe) {
         if (!json_is_object(fe))
-            return fail(reason, size, "files[%zu] is not an object", i);
+            return pi_invalid(reason, size, "files[%zu] is not an object", i);
         for (size_t k = 0; k < sizeof file_fields / sizeof file_fields[0]; k++) {
             const json_t *x = json_object_get(fe, file_fields[k].name);
             if (file_since[k] > version)
                 continue;
             if (!x || !ptype_ok(x, file_fields[k].type))
-                return fail(reason, size, "files[%zu]: field \"%s\" is missing or not %s", i, file_fields[k].name, ptype_name(file_fields[k].type));
+                return pi_invalid(reason, size, "files[%zu]: field \"%s\" is missing or not %s", i, file_fields[k].name, ptype_name(file_fields[k].type));
         }
         const char *path = STR(fe, "path");
         if (path[0] != '/' || strlen(path) > JS_PROFILE_MAX_PATH || strlen(path) != json_string_length(json_object_get(fe, "path")))
-            return fail(reason, size, "files[%zu]: path is not an absolute path", i);
+            return pi_invalid(reason, size, "files[%zu]: path is not an absolute path", i);
         const char *layer = STR(fe, "layer");
         if (strcmp(layer, "posix") && strcmp(layer, "stdio") && strcmp(layer, "mpiio"))
-            return fail(reason, size, "files[%zu]: layer \"%s\" is not posix, stdio or mpiio", i, layer);
+            return pi_invalid(reason, size, "files[%zu]: layer \"%s\" is not posix, stdio or mpiio", i, layer);
         const char *om = STR(fe, "open_mode"), *um = STR(fe, "used_mode");
         if (strcmp(om, "r") && strcmp(om, "w") && strcmp(om, "rw"))
-            return fail(reason, size, "files[%zu]: open_mode \"%s\" is not r, w or rw", i, om);
+            return pi_invalid(reason, size, "files[%zu]: open_mode \"%s\" is not r, w or rw", i, om);
         if (strcmp(um, "r") && strcmp(um, "w") && strcmp(um, "rw") && strcmp(um, "none"))
-            return fail(reason, size, "files[%zu]: used_mode \"%s\" is not r, w, rw or none", i, um);
+            return pi_invalid(reason, size, "files[%zu]: used_mode \"%s\" is not r, w, rw or none", i, um);
         if (strlen(STR(fe, "fstype")) > 64)
-            return fail(reason, size, "files[%zu]: fstype is longer than 64 bytes", i);
+            return pi_invalid(reason, size, "files[%zu]: fstype is longer than 64 bytes", i);
         if (version >= 3 && json_string_length(json_object_get(fe, "opened_as")) > 0 && !abs_path_ok(fe, "opened_as"))
-            return fail(reason, size, "files[%zu]: opened_as is neither empty nor an absolute path", i);
+            return pi_invalid(reason, size, "files[%zu]: opened_as is neither empty nor an absolute path", i);
     }
     return PI_OK;
 }
@@ -636,7 +635,7 @@ static int entry_fields_ok(const json_t *e, const struct entry_field *fields, si
     for (size_t k = 0; k < n; k++) {
         const json_t *x = json_object_get(e, fields[k].name);
         if (!x || !ptype_ok(x, fields[k].type))
-            return fail(reason, size, "%s[%zu]: field \"%s\" is missing or not %s", list, i, fields[k].name,
+            return pi_invalid(reason, size, "%s[%zu]: field \"%s\" is missing or not %s", list, i, fields[k].name,
                         ptype_name(fields[k].type));
     }
     return PI_OK;
@@ -648,13 +647,13 @@ static int check_trees(const json_t *p, char *reason, size_t size)
     const json_t *trees = json_object_get(p, "trees"), *te;
     size_t i;
     if (json_array_size(trees) > JS_PROFILE_MAX_FILES)
-        return fail(reason, size, "trees has more than %d entries", JS_PROFILE_MAX_FILES);
+        return pi_invalid(reason, size, "trees has more than %d entries", JS_PROFILE_MAX_FILES);
     json_array_foreach(trees, i, te) {
         int rc = entry_fields_ok(te, tree_fields, sizeof tree_fields / sizeof tree_fields[0], "trees", i, reason, size);
         if (rc != PI_OK)
             return rc;
         if (!abs_path_ok(te, "path"))
-            return fail(reason, size, "trees[%zu]: path is not an absolute path", i);
+            return pi_invalid(reason, size, "trees[%zu]: path is not an absolute path", i);
     }
     return PI_OK;
 }
@@ -666,17 +665,17 @@ static int check_renames(const json_t *p, char *reason, size_t size)
     int64_t ps = I64(p, "start_ns"), pe = I64(p, "end_ns");
     size_t i;
     if (json_array_size(renames) > JS_PROFILE_MAX_RENAMES)
-        return fail(reason, size, "renames has more than %d entries", JS_PROFILE_MAX_RENAMES);
+        return pi_invalid(reason, size, "renames has more than %d entries", JS_PROFILE_MAX_RENAMES);
     json_array_foreach(renames, i, re) {
         int rc = entry_fields_ok(re, rename_fields, sizeof rename_fields / sizeof rename_fields[0], "renames", i, reason, size);
         if (rc != PI_OK)
             return rc;
         if (!abs_path_ok(re, "from") || !abs_path_ok(re, "to"))
-            return fail(reason, size, "renames[%zu]: from or to is not an absolute path", i);
+            return pi_invalid(reason, size, "renames[%zu]: from or to is not an absolute path", i);
         if (json_string_length(json_object_get(re, "fstype")) > 64)
-            return fail(reason, size, "renames[%zu]: fstype is longer than 64 bytes", i);
+            return pi_invalid(reason, size, "renames[%zu]: fstype is longer than 64 bytes", i);
         if (I64(re, "ns") < ps || I64(re, "ns") > pe)
-            return fail(reason, size, "renames[%zu]: ns lies outside the profile's start_ns..end_ns", i);
+            return pi_invalid(reason, size, "renames[%zu]: ns lies outside the profile's start_ns..end_ns", i);
     }
     return PI_OK;
 }
@@ -712,26 +711,26 @@ int pi_bundle_check(const struct pi_step *st, const json_t *b, int64_t *unrecord
     *unrecorded = 0;
     *unrecorded_reason = NULL;
     if (!json_is_integer(v) || json_integer_value(v) != JS_PROFILE_BUNDLE_VERSION)
-        return fail(reason, size, "bundle version %s is not one this profile_ingest reads (%d)",
+        return pi_invalid(reason, size, "bundle version %s is not one this profile_ingest reads (%d)",
                     json_is_integer(v) ? "other" : "missing", JS_PROFILE_BUNDLE_VERSION);
     if (!json_is_array(list) || json_array_size(list) > JS_PROFILE_BUNDLE_MAX)
-        return fail(reason, size, "bundle without a \"profiles\" array of at most %d", JS_PROFILE_BUNDLE_MAX);
+        return pi_invalid(reason, size, "bundle without a \"profiles\" array of at most %d", JS_PROFILE_BUNDLE_MAX);
     /* the processes the profiler refused to record (the spool quota) */
     const json_t *u = json_object_get(b, "unrecorded");
     if (!u)
         return PI_OK;
     const json_t *n = json_object_get(u, "processes"), *text = json_object_get(u, "reason");
     if (!json_is_object(u))
-        return fail(reason, size, "bundle: \"unrecorded\" is not an object");
+        return pi_invalid(reason, size, "bundle: \"unrecorded\" is not an object");
     if (!json_is_integer(n) || json_integer_value(n) < 1 || json_integer_value(n) > INT32_MAX)
-        return fail(reason, size, "bundle: \"unrecorded\": \"processes\" is missing or not an integer from 1 to %d", INT32_MAX);
+        return pi_invalid(reason, size, "bundle: \"unrecorded\": \"processes\" is missing or not an integer from 1 to %d", INT32_MAX);
     if (!json_is_string(text) || json_string_length(text) > PI_UNRECORDED_REASON_MAX)
-        return fail(reason, size, "bundle: \"unrecorded\": \"reason\" is missing or not a string of at most %d bytes",
+        return pi_invalid(reason, size, "bundle: \"unrecorded\": \"reason\" is missing or not a string of at most %d bytes",
                     PI_UNRECORDED_REASON_MAX);
     if (memchr(json_string_value(text), '\0', json_string_length(text)))
-        return fail(reason, size, "bundle: \"unrecorded\": \"reason\" holds a NUL character");
+        return pi_invalid(reason, size, "bundle: \"unrecorded\": \"reason\" holds a NUL character");
     if (json_integer_value(n) > INT32_MAX - st->unrecorded)
-        return fail(reason, size, "bundle: \"unrecorded\": more than %d processes for one step on one node", INT32_MAX);
+        return pi_invalid(reason, size, "bundle: \"unrecorded\": more than %d processes for one step on one node", INT32_MAX);
     *unrecorded = json_integer_value(n);
     *unrecorded_reason = json_string_value(text);
     return PI_OK;

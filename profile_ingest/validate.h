@@ -20,6 +20,9 @@
 
 enum pi_check { PI_OK = 0, PI_INVALID = -1, PI_UNKNOWN_VERSION = 1 };
 
+/* Write the reason a check failed into reason (size bytes); returns PI_INVALID. */
+int pi_invalid(char *reason, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 struct pi_slice {
     int64_t slice;
     int32_t processes;
