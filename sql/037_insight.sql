@@ -183,14 +183,15 @@ CREATE VIEW js.step_advice AS
     LEFT JOIN js_data.users u ON u.cluster_id = j.cluster_id AND u.uid = j.uid;
 COMMENT ON VIEW js.step_advice IS 'advice codes of each step (docs/insight.md "Advice"): code, severity, a plain sentence and the figures that triggered it';
 
--- the worst light first: red, yellow, green, grey
-CREATE FUNCTION js_data.light_rank(p_light text) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE
+-- the worst light first: red, yellow, green, grey. In js, so that the web's queries (which roll
+-- the lights up per job and workflow) rank them the same way; inlined by the planner.
+CREATE FUNCTION js.light_rank(p_light text) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$ SELECT CASE p_light WHEN 'red' THEN 3 WHEN 'yellow' THEN 2 WHEN 'green' THEN 1 ELSE 0 END $$;
-COMMENT ON FUNCTION js_data.light_rank(text) IS 'order of the traffic lights, worst highest: red 3, yellow 2, green 1, grey 0';
+COMMENT ON FUNCTION js.light_rank(text) IS 'order of the traffic lights, worst highest: red 3, yellow 2, green 1, grey 0';
 
 CREATE VIEW js.job_insights AS
     SELECT i.cluster, i.cluster_id, i.job_id, i.user_name, count(*)::integer AS steps,
-           (array_agg(i.light ORDER BY js_data.light_rank(i.light) DESC))[1] AS light,
+           (array_agg(i.light ORDER BY js.light_rank(i.light) DESC))[1] AS light,
            count(*) FILTER (WHERE i.disturbed)::integer AS disturbed_steps,
            sum(i.lost_s) AS lost_s,
            (array_agg(i.cause ORDER BY i.lost_s DESC NULLS LAST) FILTER (WHERE i.cause IS NOT NULL))[1] AS cause,
@@ -201,7 +202,7 @@ COMMENT ON VIEW js.job_insights IS 'insight rolled up per job: the worst light o
 
 CREATE VIEW js.workflow_insights AS
     SELECT j.cluster, j.cluster_id, j.workflow_id, j.user_name, count(*)::integer AS jobs,
-           (array_agg(i.light ORDER BY js_data.light_rank(i.light) DESC))[1] AS light,
+           (array_agg(i.light ORDER BY js.light_rank(i.light) DESC))[1] AS light,
            sum(i.disturbed_steps)::integer AS disturbed_steps, sum(i.lost_s) AS lost_s,
            (array_agg(i.cause ORDER BY i.lost_s DESC NULLS LAST) FILTER (WHERE i.cause IS NOT NULL))[1] AS cause
     FROM js.job_insights i
@@ -209,3 +210,11 @@ CREATE VIEW js.workflow_insights AS
     WHERE j.workflow_id IS NOT NULL
     GROUP BY j.cluster, j.cluster_id, j.workflow_id, j.user_name;
 COMMENT ON VIEW js.workflow_insights IS 'insight rolled up per workflow: the worst light of its jobs, their disturbed steps, the time lost, the cause of the largest loss';
+
+-- the web role reads through jobscreen_report (as 034)
+DO $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'jobscreen_report') THEN
+        GRANT EXECUTE ON FUNCTION js.light_rank(text) TO jobscreen_report;
+    END IF;
+END $$;
