@@ -170,7 +170,9 @@ void pi_process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *jobna
 void pi_scan(struct ctx *c, struct scan_result *res, int dry_run);
 /* After a pass: fold what it queued into the slice totals. */
 /* Fold the queued step records into the totals, then compute the insight of the steps due
- * (docs/insight.md): those rested insight_settle_seconds, or all of them when all is set. */
-void pi_rollup(struct ctx *c, struct scan_result *res, int all);
+ * (docs/insight.md): those rested insight_settle_seconds (PI_INSIGHT_DUE), all of them
+ * (PI_INSIGHT_ALL: --once), or none (PI_INSIGHT_NONE: the daemon stopping). */
+enum pi_insight_when { PI_INSIGHT_NONE, PI_INSIGHT_DUE, PI_INSIGHT_ALL };
+void pi_rollup(struct ctx *c, struct scan_result *res, enum pi_insight_when insight);
 
 #endif

@@ -485,11 +485,11 @@ static int one_step(struct pi_db *db, const char *settle, int *taken)
     return rc;
 }
 
-int pi_db_insight(struct pi_db *db, int settle_seconds, long *done)
+int pi_db_insight(struct pi_db *db, int settle_seconds, long *done, long *failed, long *queued)
 {
     char settle[32];
     snprintf(settle, sizeof settle, "%d seconds", settle_seconds < 0 ? 0 : settle_seconds);
-    *done = 0;
+    *done = *failed = *queued = 0;
     for (int i = 0; i < INSIGHT_BATCH; i++) {
         int taken = 0;
         int rc = one_step(db, settle, &taken);
@@ -499,6 +499,13 @@ int pi_db_insight(struct pi_db *db, int settle_seconds, long *done)
             break;
         if (rc == PI_DB_OK)
             (*done)++;
+        else
+            (*failed)++;
     }
+    PGresult *r = dbu_q(db, "SELECT count(*) FROM js_data.insight_pending", 0, NULL);
+    if (!r || PQresultStatus(r) != PGRES_TUPLES_OK)
+        return dbu_check(db, r, PGRES_TUPLES_OK, "insight: the queue's length");
+    *queued = inum(r, 0, 0);
+    PQclear(r);
     return PI_DB_OK;
 }

@@ -132,7 +132,8 @@ int pi_in_advise(const struct pi_in_figures *f, struct pi_in_advice *out);
 const char *pi_in_light(double pct);
 
 /* The driver (insight.c): compute the steps due in js_data.insight_pending (rested settle
- * seconds; all of them when settle < 0). Returns PI_DB_OK or an error of db.h; *done counts. */
-int pi_db_insight(struct pi_db *db, int settle_seconds, long *done);
+ * seconds; all of them when settle < 0), at most a batch. Returns PI_DB_OK or an error of db.h;
+ * *done and *failed count the steps, *queued says how many are left in the queue. */
+int pi_db_insight(struct pi_db *db, int settle_seconds, long *done, long *failed, long *queued);
 
 #endif

@@ -293,7 +293,7 @@ static int run_once(struct ctx *c)
     for (;;) {
         pi_scan(c, &r, 0);
         if (!r.retry)
-            pi_rollup(c, &r, 1);
+            pi_rollup(c, &r, PI_INSIGHT_ALL);
         steps += r.steps;
         profiles += r.profiles;
         slices += r.slices;
@@ -395,7 +395,7 @@ static int run_daemon(struct ctx *c)
         struct scan_result r;
         pi_scan(c, &r, 0);
         if (!r.retry && !stop_requested)
-            pi_rollup(c, &r, 0);
+            pi_rollup(c, &r, PI_INSIGHT_DUE);
         pi_metrics_pass(r.backlog, r.deferred, !r.retry, r.failed);
         time_t now = time(NULL);
         if (now - last_expire >= 3600) {
@@ -419,7 +419,7 @@ static int run_daemon(struct ctx *c)
     }
     struct scan_result r;
     memset(&r, 0, sizeof r);
-    pi_rollup(c, &r, 0); /* best effort: what is left is folded by the next daemon */
+    pi_rollup(c, &r, PI_INSIGHT_NONE); /* best effort: what is left is folded (and analysed) by the next daemon */
     pi_info("stopping on request");
     pi_db_close(&c->db);
     pi_conf_free(&c->conf);

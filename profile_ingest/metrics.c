@@ -18,6 +18,8 @@ static struct {
     pthread_mutex_t lock;
     long step_records, profiles, slice_rows, quarantined, failed, passes, db_down_passes;
     long backlog, deferred;
+    long insight_steps, insight_failed, insight_queued;
+    double insight_seconds;
     int db_up;
     double last_pass, started;
     long lag_count, lag_bucket[NLAG];
@@ -60,6 +62,16 @@ void pi_metrics_pass(long backlog, long deferred, int db_up, long failed)
     pthread_mutex_unlock(&m.lock);
 }
 
+void pi_metrics_insight(long computed, long failed, double seconds, long queued)
+{
+    pthread_mutex_lock(&m.lock);
+    m.insight_steps += computed;
+    m.insight_failed += failed;
+    m.insight_seconds += seconds;
+    m.insight_queued = queued;
+    pthread_mutex_unlock(&m.lock);
+}
+
 #define APPEND(...)                                                                                \
     do {                                                                                           \
         int w_ = snprintf(buf + n, n < size ? size - n : 0, __VA_ARGS__);                          \
@@ -80,8 +92,11 @@ size_t pi_metrics_render(char *buf, size_t size)
         { "jobscreen_ingest_errors_total", "counter", "step records that failed (kept in the spool for a later pass)" },
         { "jobscreen_ingest_passes_total", "counter", "passes over the spool" },
         { "jobscreen_ingest_database_down_passes_total", "counter", "passes that found the database unavailable" },
+        { "jobscreen_ingest_insight_steps_total", "counter", "steps whose insight was computed (docs/insight.md)" },
+        { "jobscreen_ingest_insight_errors_total", "counter", "steps whose insight failed (logged; computed again when a record of them arrives)" },
     };
-    const long counters[] = { m.step_records, m.profiles, m.slice_rows, m.quarantined, m.failed, m.passes, m.db_down_passes };
+    const long counters[] = { m.step_records, m.profiles, m.slice_rows, m.quarantined, m.failed, m.passes, m.db_down_passes,
+                              m.insight_steps, m.insight_failed };
     for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
         APPEND("# HELP %s %s\n# TYPE %s %s\n%s %ld\n", meta[i].name, meta[i].help, meta[i].name, meta[i].type,
                meta[i].name, counters[i]);
@@ -89,6 +104,12 @@ size_t pi_metrics_render(char *buf, size_t size)
            "# TYPE jobscreen_ingest_backlog_step_records gauge\njobscreen_ingest_backlog_step_records %ld\n", m.backlog);
     APPEND("# HELP jobscreen_ingest_deferred_step_records step records the pass budgets left for the next pass\n"
            "# TYPE jobscreen_ingest_deferred_step_records gauge\njobscreen_ingest_deferred_step_records %ld\n", m.deferred);
+    APPEND("# HELP jobscreen_ingest_insight_seconds_total time spent computing insight\n"
+           "# TYPE jobscreen_ingest_insight_seconds_total counter\njobscreen_ingest_insight_seconds_total %.3f\n",
+           m.insight_seconds);
+    APPEND("# HELP jobscreen_ingest_insight_queued_steps steps queued for their insight after the last pass\n"
+           "# TYPE jobscreen_ingest_insight_queued_steps gauge\njobscreen_ingest_insight_queued_steps %ld\n",
+           m.insight_queued);
     if (m.db_up >= 0)
         APPEND("# HELP jobscreen_ingest_database_up whether the last pass reached the database\n"
                "# TYPE jobscreen_ingest_database_up gauge\njobscreen_ingest_database_up %d\n", m.db_up);

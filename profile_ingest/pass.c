@@ -10,6 +10,7 @@
 #include "ingest.h"
 #include "insight.h"
 #include "log.h"
+#include "metrics.h"
 #include "plan.h"
 #include "spool.h"
 
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -385,21 +387,28 @@ void pi_scan(struct ctx *c, struct scan_result *res, int dry_run)
     c->spoolfd = -1;
 }
 
-void pi_rollup(struct ctx *c, struct scan_result *res, int all)
+void pi_rollup(struct ctx *c, struct scan_result *res, enum pi_insight_when insight)
 {
-    long folded = 0, insights = 0;
+    long folded = 0, insights = 0, failed = 0, queued = 0;
     int rc = pi_db_ensure(&c->db, c->conf.migrate);
     if (rc == PI_DB_OK)
         rc = pi_db_rollup(&c->db, &folded);
     /* after the fold: a step's background is complete in the totals */
-    if (rc == PI_DB_OK)
-        rc = pi_db_insight(&c->db, all ? -1 : c->conf.insight_settle_seconds, &insights);
+    if (rc == PI_DB_OK && insight != PI_INSIGHT_NONE) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        rc = pi_db_insight(&c->db, insight == PI_INSIGHT_ALL ? -1 : c->conf.insight_settle_seconds, &insights,
+                           &failed, &queued);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        pi_metrics_insight(insights, failed, s, queued);
+        if (insights || failed)
+            pi_debug("computed the insight of %ld steps in %.3f s (%ld failed, %ld queued)", insights, s, failed, queued);
+    }
     if (rc == PI_DB_RETRY)
         res->retry = 1;
     else if (rc != PI_DB_OK)
         res->failed++;
     if (folded)
         pi_debug("folded %ld step records into the slice totals", folded);
-    if (insights)
-        pi_debug("computed the insight of %ld steps", insights);
 }

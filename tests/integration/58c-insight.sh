@@ -15,7 +15,7 @@ need_cluster
 [ "$(wc -w <<< "$JS_NODES")" -ge 3 ] || skip_all "needs a cluster of 3 nodes or more"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 [ "${JS_HAVE_MPI:-no}" = yes ] || skip_all "no MPI (the victims are bulk-synchronous MPI kernels)"
-plan 23
+plan 24
 q() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
 w=$(work_dir jsalice)
 nodes=($JS_NODES)
@@ -106,4 +106,7 @@ is "$(insight "$mpi" "disturbed || ' ' || light || ' ' || interference_class")" 
 is "$(q "SELECT light || ' ' || disturbed_steps || ' ' || cause FROM js.job_insights WHERE job_id = $victim")" \
   "$(insight "$victim" light) 1 cpu" "js.job_insights: the victim's job has its step's light, one disturbed step, cause cpu"
 is "$(q "SELECT count(*) FROM js_data.insight_pending WHERE job_id IN ($jobs)")" 0 "nothing of them is left in the queue"
+metrics=$(curl -s "$JS_INGEST_METRICS_URL")
+is "$(awk '$1 == "jobscreen_ingest_insight_steps_total" { print ($2 >= 10) } $1 == "jobscreen_ingest_insight_errors_total" { print $2 }' <<< "$metrics" | tr '\n' ' ')" \
+  "1 0 " "the daemon's metrics: 10 steps' insight computed at least (these jobs' steps), none failed"
 done_testing
