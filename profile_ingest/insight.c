@@ -69,10 +69,12 @@ static const char *const q_ranks =
 static const char *const q_slices =
     "SELECT c.slice, c.cpu_ns, " IO_OF("c.") ", c.mpi_send_calls + c.mpi_recv_calls + c.mpi_coll_calls, "
     META_OF("c.") ", " IO_OF("c.bg_") ", " META_OF("c.bg_") ", c.bg_mpi_send_bytes + c.bg_mpi_coll_bytes, "
-    "       n.bg_cpu_ns "
+    "       n.bg_cpu_ns, c.posix_ns + c.stdio_ns + c.mpiio_ns, coalesce(p.processes, 0) "
     "FROM js.step_background_cluster c "
     "JOIN js.step_background_nodes n ON n.cluster_id = c.cluster_id AND n.job_id = c.job_id "
     "     AND n.step_id = c.step_id AND n.slice = c.slice "
+    "LEFT JOIN js.step_slices p ON p.cluster_id = c.cluster_id AND p.job_id = c.job_id "
+    "     AND p.step_id = c.step_id AND p.slice = c.slice "
     "WHERE c.cluster_id = $1 AND c.job_id = $2 AND c.step_id = $3 ORDER BY c.slice";
 
 static const char *const q_files =
@@ -157,7 +159,7 @@ static int read_slices(struct pi_db *db, const struct step_key *k, double slice_
         return rc;
     size_t n = (size_t)PQntuples(r);
     struct pi_in_slices s = { .n = n, .slice_s = slice_s, .first_slice = n ? inum(r, 0, 0) : 0 };
-    double *mem = calloc((n ? n : 1) * (PI_OWN_COUNT + PI_BG_COUNT + 2), sizeof *mem);
+    double *mem = calloc((n ? n : 1) * (PI_OWN_COUNT + PI_BG_COUNT + 4), sizeof *mem);
     if (!mem)
         abort();
     double *next = mem;
@@ -167,6 +169,8 @@ static int read_slices(struct pi_db *db, const struct step_key *k, double slice_
         s.bg[b] = next;
     s.io_bytes = next;
     s.meta_ops = next + n;
+    s.io_s = next + 2 * n;
+    s.procs = next + 3 * n;
     for (size_t t = 0; t < n; t++) {
         int i = (int)t;
         s.own[PI_OWN_CPU][t] = num(r, i, 1) / 1e9 / slice_s;
@@ -178,6 +182,8 @@ static int read_slices(struct pi_db *db, const struct step_key *k, double slice_
         s.bg[PI_BG_META][t] = num(r, i, 6) / slice_s;
         s.bg[PI_BG_MPI][t] = num(r, i, 7) / slice_s;
         s.bg[PI_BG_CPU][t] = num(r, i, 8) / 1e9 / slice_s;
+        s.io_s[t] = num(r, i, 9) / 1e9;
+        s.procs[t] = num(r, i, 10);
         if (s.meta_ops[t] / slice_s > res->fig.meta_peak_per_s) {
             res->fig.meta_peak_per_s = s.meta_ops[t] / slice_s;
             res->fig.meta_peak_slice = s.first_slice + (int64_t)t;
@@ -338,7 +344,10 @@ static int analyse(struct pi_db *db, const struct step_key *k, struct step_resul
     if (res->d.stretches_dropped && !*res->incomplete)
         snprintf(res->incomplete, sizeof res->incomplete, "%ld smaller disturbed stretches not listed",
                  res->d.stretches_dropped);
-    f->disturbed = res->estimate < 0 ? -1 : res->estimate >= PI_IN_DISTURBED_PCT;
+    /* disturbed: time lost where other jobs peaked (evidence of the source), or a segment
+     * estimate that is no longer low noise (it does not know the source) */
+    f->disturbed = res->estimate < 0 ? -1
+                 : res->lost_pct >= PI_IN_EVIDENCE_PCT || res->interference_pct >= PI_IN_DISTURBED_PCT;
     f->lost_pct = res->estimate;
     f->cause = res->d.cause >= 0 ? pi_bg_names[res->d.cause] : NULL;
     return PI_DB_OK;

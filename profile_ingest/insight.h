@@ -22,10 +22,14 @@ extern const char *const pi_own_names[PI_OWN_COUNT];  /* cpu, io, mpi */
 extern const char *const pi_bg_names[PI_BG_COUNT];    /* io, metadata, mpi, cpu */
 extern const char *const pi_bg_scopes[PI_BG_COUNT];   /* cluster or nodes */
 
-#define PI_IN_DROP_MIN 0.15       /* a dent: at least this far below the undisturbed rate ... */
+#define PI_IN_DROP_MIN 0.05       /* a dent: at least this far below the undisturbed rate ... */
+#define PI_IN_BAND_GSD 2.0        /* ... and below it by this many geometric standard deviations */
+#define PI_IN_IO_COST 1.5         /* an I/O dent: its time per byte this many times the usual ... */
+#define PI_IN_IO_EXCESS 0.02      /* ... and the excess time this share of the slice's process time */
 #define PI_IN_PEAK_FACTOR 2.0     /* a peak: the background at least twice its usual level ... */
 #define PI_IN_MIN_SLICES 4        /* whole slices needed to judge a step by its slices */
-#define PI_IN_DISTURBED_PCT 5.0   /* time lost that makes a step disturbed */
+#define PI_IN_EVIDENCE_PCT 2.0    /* time lost in disturbed slices (other jobs peaked) that makes a step disturbed */
+#define PI_IN_DISTURBED_PCT 5.0   /* the segments' estimate that does (it does not know the source) */
 #define PI_IN_YELLOW_PCT 7.5      /* the classes of reference 001 */
 #define PI_IN_RED_PCT 15.0
 #define PI_IN_MAX_STRETCHES 16
@@ -43,8 +47,10 @@ struct pi_in_slices {
     double slice_s;
     double *own[PI_OWN_COUNT];
     double *bg[PI_BG_COUNT];
-    double *io_bytes;   /* the step's bytes read and written per slice (periodicity) */
-    double *meta_ops;   /* the step's opens and metadata calls per slice (advice) */
+    double *io_bytes;   /* the step's bytes read and written per slice (periodicity, I/O cost) */
+    double *io_s;       /* its seconds in I/O calls per slice, summed over its processes */
+    double *procs;      /* its processes with activity in the slice */
+    double *meta_ops;   /* its opens and metadata calls per slice (advice) */
 };
 
 struct pi_in_stretch {

@@ -44,8 +44,8 @@ static double quantile(const double *v, size_t n, double q)
  * The undisturbed band of a rate (reference 003's model, the window being the whole step: the
  * analysis runs after the step, so both sides of a dent are known): the geometric mean and
  * geometric standard deviation over the slices not dented, found by iterating from those within
- * PI_IN_DROP_MIN of the median.
- * A slice is dented when its rate is below mean / gsd and at least PI_IN_DROP_MIN below mean.
+ * PI_IN_DROP_MIN of the median. A slice is dented when its rate is below mean / gsd^PI_IN_BAND_GSD
+ * and at least PI_IN_DROP_MIN below mean.
  * Returns the geometric mean, 0 when the rate is not active enough to judge.
  */
 static double undisturbed_rate(const double *x, size_t lo, size_t hi, double *low)
@@ -77,7 +77,7 @@ static double undisturbed_rate(const double *x, size_t lo, size_t hi, double *lo
         double m = s / (double)k, var = s2 / (double)k - m * m;
         mean = exp(m);
         double gsd = exp(sqrt(var > 0 ? var : 0));
-        double next = fmin(mean / gsd, mean * (1 - PI_IN_DROP_MIN));
+        double next = fmin(mean / pow(gsd, PI_IN_BAND_GSD), mean * (1 - PI_IN_DROP_MIN));
         if (fabs(next - band) <= 1e-9 * mean)
             break;
         band = next;
@@ -116,6 +116,35 @@ static const int affinity[PI_OWN_COUNT][PI_BG_COUNT] = {
     [PI_OWN_IO] = { PI_BG_IO, PI_BG_META, PI_BG_CPU, PI_BG_MPI },
     [PI_OWN_MPI] = { PI_BG_MPI, PI_BG_CPU, PI_BG_IO, PI_BG_META },
 };
+
+/* The usual time per byte of the step's I/O: the first quartile over the whole slices that moved
+ * bytes (I/O is slowed, never sped up, by others: robust while a quarter of them are not
+ * slowed); 0 when fewer than PI_IN_MIN_SLICES did. */
+static double usual_io_cost(const struct pi_in_slices *s, size_t lo, size_t hi)
+{
+    double *c = malloc((hi - lo) * sizeof *c);
+    if (!c)
+        abort();
+    size_t k = 0;
+    for (size_t t = lo; t < hi; t++)
+        if (s->io_bytes[t] > 0 && s->io_s[t] > 0)
+            c[k++] = s->io_s[t] / s->io_bytes[t];
+    double r = k >= PI_IN_MIN_SLICES ? quantile(c, k, 0.25) : 0;
+    free(c);
+    return r;
+}
+
+/* The share of slice t's process time its I/O calls took beyond their usual cost (0 when not
+ * an I/O dent): I/O slowed by the file system shows as time in the calls before it shows as a
+ * fall of the rates */
+static double io_excess(const struct pi_in_slices *s, size_t t, double cost)
+{
+    if (cost <= 0 || s->io_bytes[t] <= 0 || s->procs[t] <= 0)
+        return 0;
+    double usual = s->io_bytes[t] * cost, excess = s->io_s[t] - usual;
+    double share = excess / (s->slice_s * s->procs[t]);
+    return s->io_s[t] >= PI_IN_IO_COST * usual && share >= PI_IN_IO_EXCESS ? share : 0;
+}
 
 struct slice_verdict {
     double drop;  /* the largest drop of a dented own rate, 0 when none */
@@ -184,6 +213,7 @@ void pi_in_disturbance(const struct pi_in_slices *s, struct pi_in_disturbance *o
         mean[k] = undisturbed_rate(s->own[k], lo, hi, &low[k]);
     for (int b = 0; b < PI_BG_COUNT; b++)
         base[b] = quantile(s->bg[b] + lo, hi - lo, 0.25);
+    double cost = usual_io_cost(s, lo, hi);
     struct slice_verdict *v = calloc(s->n, sizeof *v);
     if (!v)
         abort();
@@ -194,6 +224,11 @@ void pi_in_disturbance(const struct pi_in_slices *s, struct pi_in_disturbance *o
                 v[t].drop = 1 - s->own[k][t] / mean[k];
                 v[t].own = k;
             }
+        double x = io_excess(s, t, cost);
+        if (x > v[t].drop) {
+            v[t].drop = x;
+            v[t].own = PI_OWN_IO;
+        }
         if (v[t].drop <= 0)
             continue;
         out->dented++;

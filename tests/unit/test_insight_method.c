@@ -16,7 +16,7 @@
 #define N 40
 
 struct series {
-    double own[PI_OWN_COUNT][N], bg[PI_BG_COUNT][N], io[N], meta[N];
+    double own[PI_OWN_COUNT][N], bg[PI_BG_COUNT][N], io[N], meta[N], io_s[N], procs[N];
     struct pi_in_slices s;
 };
 
@@ -37,6 +37,10 @@ static void steady(struct series *x)
         x->s.bg[b] = x->bg[b];
     x->s.io_bytes = x->io;
     x->s.meta_ops = x->meta;
+    x->s.io_s = x->io_s;
+    x->s.procs = x->procs;
+    for (int t = 0; t < N; t++)
+        x->procs[t] = 2;
 }
 
 static void a_steady_step_is_not_disturbed(void **state)
@@ -129,6 +133,32 @@ static void an_io_storm_is_the_cause(void **state)
     assert_int_equal(d.cause, PI_BG_IO);
     assert_int_equal(d.stretch[0].own, PI_OWN_IO);
     assert_true(fabs(d.lost_s - 3 * 4 * 0.8) < 0.1);
+}
+
+/* a writer whose rates hardly move while others write, but whose writes take three times as
+ * long: an I/O dent, its loss the calls' time beyond their usual cost */
+static void slower_io_calls_are_a_dent(void **state)
+{
+    (void)state;
+    struct series x;
+    steady(&x);
+    for (int t = 0; t < N; t++) {
+        x.io[t] = 100e6;
+        x.own[PI_OWN_IO][t] = 25e6;
+        x.io_s[t] = 0.2; /* 2 ms per MB, over both processes */
+    }
+    for (int t = 12; t <= 15; t++) {
+        x.io_s[t] = 0.6;
+        x.bg[PI_BG_IO][t] = 400e6;
+    }
+    struct pi_in_disturbance d;
+    pi_in_disturbance(&x.s, &d);
+    assert_int_equal(d.dented, 4);
+    assert_int_equal(d.disturbed, 4);
+    assert_int_equal(d.cause, PI_BG_IO);
+    assert_int_equal(d.stretch[0].own, PI_OWN_IO);
+    /* 0.4 s beyond the usual per slice, over 2 processes and 4 s: 5 % of each slice */
+    assert_true(fabs(d.lost_s - 4 * 4 * 0.05) < 1e-6);
 }
 
 /* a step that does no I/O slows down while others write: not blamed on their I/O (it does not
@@ -293,6 +323,7 @@ int main(void)
         cmocka_unit_test(a_dent_without_background_is_not_blamed_on_others),
         cmocka_unit_test(an_io_storm_is_the_cause),
         cmocka_unit_test(a_computing_step_is_not_exposed_to_io),
+        cmocka_unit_test(slower_io_calls_are_a_dent),
         cmocka_unit_test(too_few_slices_cannot_be_judged),
         cmocka_unit_test(slow_segments_are_flagged_beyond_4_mad),
         cmocka_unit_test(a_periodic_writer_has_its_period),
