@@ -378,11 +378,21 @@ static char *evidence_json(const struct pi_in_disturbance *d, double slice_s)
     return s;
 }
 
+/* a parameter: NULL when the method could not tell; counts in full (a %g of a million
+ * segments is "1e+06", which no bigint column takes) */
 static const char *fmt(char *buf, size_t cap, double v, int have)
 {
     if (!have || isnan(v))
         return NULL;
     snprintf(buf, cap, "%.6g", v);
+    return buf;
+}
+
+static const char *ifmt(char *buf, size_t cap, long long v, int have)
+{
+    if (!have)
+        return NULL;
+    snprintf(buf, cap, "%lld", v);
     return buf;
 }
 
@@ -412,10 +422,10 @@ static int write_result(struct pi_db *db, const struct step_key *k, const struct
         res->fig.disturbed < 0 ? NULL : res->fig.disturbed ? "true" : "false",
         res->fig.disturbed == 1 ? res->fig.cause : NULL,
         fmt(b[0], 40, res->d.lost_s, judged), fmt(b[1], 40, res->lost_pct, judged),
-        fmt(b[2], 40, res->d.slices, 1), fmt(b[3], 40, res->d.dented, 1), fmt(b[4], 40, res->d.disturbed, 1),
+        ifmt(b[2], 40, res->d.slices, 1), ifmt(b[3], 40, res->d.dented, 1), ifmt(b[4], 40, res->d.disturbed, 1),
         evidence,
-        fmt(b[5], 40, (double)res->seg.segments, res->fig.ranks > 0), fmt(b[6], 40, res->seg.groups_judged, segs),
-        fmt(b[7], 40, (double)res->seg.flagged, segs), fmt(b[8], 40, res->seg.excess_ns / 1e9, segs),
+        ifmt(b[5], 40, res->seg.segments, res->fig.ranks > 0), ifmt(b[6], 40, res->seg.groups_judged, segs),
+        ifmt(b[7], 40, res->seg.flagged, segs), fmt(b[8], 40, res->seg.excess_ns / 1e9, segs),
         fmt(b[9], 40, res->interference_pct, segs), cls,
         fmt(b[10], 40, res->period.period_s, per), fmt(b[11], 40, res->period.z, per),
         fmt(b[12], 40, res->period.sigma_vol, per), fmt(b[13], 40, res->period.sigma_time, per),
