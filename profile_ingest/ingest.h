@@ -72,6 +72,7 @@ struct ctx {
 struct scan_result {
     long steps, profiles, slices, refused, backlog, failed;
     long deferred;  /* step records left for the next pass by the budgets (also in backlog) */
+    long insights, insights_queued; /* steps whose insight the rollup computed, and left queued */
     int retry;
 };
 

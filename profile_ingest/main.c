@@ -303,6 +303,8 @@ static int run_once(struct ctx *c)
         if (!r.retry && !stop_requested && (r.steps > 0 || (r.deferred > 0 && idle < 3)))
             continue; /* the files of this pass went at its end: one more pass cleans the job directories
                        * and takes what the budgets left */
+        if (!r.retry && !stop_requested && r.insights > 0 && r.insights_queued > 0)
+            continue; /* a pass computes a batch of insights: the next one takes the rest */
         if (!r.retry || stop_requested || attempts >= c->conf.once_retries)
             break;
         attempts++;

@@ -402,8 +402,10 @@ void pi_rollup(struct ctx *c, struct scan_result *res, enum pi_insight_when insi
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
         pi_metrics_insight(insights, failed, s, queued);
+        res->insights = insights;
+        res->insights_queued = queued;
         if (insights || failed)
-            pi_debug("computed the insight of %ld steps in %.3f s (%ld failed, %ld queued)", insights, s, failed, queued);
+            pi_info("computed the insight of %ld steps in %.3f s (%ld failed, %ld queued)", insights, s, failed, queued);
     }
     if (rc == PI_DB_RETRY)
         res->retry = 1;

@@ -5,13 +5,13 @@
 # junk user's, the junk user's rest waits for later passes (said at info); with a pass's budget,
 # the same, and what the pass left goes first in the next; the daemon starts the next pass at
 # once. In the end everything is ingested exactly once, the junk refused with its reason (20 log
-# lines and a sum, not 2000).
+# lines and a sum, not 2000). --once computes the insight of every step, beyond a pass's batch.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/bench/gen/jsgen
 [ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
-plan 19
+plan 20
 
 db=js_fairness
 conn="$JS_PG_CONNINFO dbname=$db"
@@ -63,6 +63,9 @@ like "$(grep -m1 'budget:' "$s.log")" "budget: $TINY step records of uid $ua \([
 is "$(grep -c 'refused job.100/profiles/' "$s.log")|$(grep -c "refused $((JUNK + 0 - 20)) more files of job.100 step 0 node gen1" "$s.log")" "20|1" \
    "user budget: 20 refusals logged one by one, the rest in one line"
 exact "user budget" "$s" "$s.log"
+# more steps than the insight's batch of a pass (200): --once passes again until it has them all
+is "$(q "SELECT count(*) FROM js_data.insight_pending")|$(q "SELECT count(*) FROM js.step_insights")" "0|$((1 + TINY + BJOBS))" \
+   "user budget: --once computed the insight of all $((1 + TINY + BJOBS)) steps (more than a pass's 200), none left queued"
 
 # 2. a pass's budget
 s=$work/pass
