@@ -11,7 +11,7 @@ need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/bench/gen/jsgen
 [ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
-plan 20
+plan 21
 
 db=js_fairness
 conn="$JS_PG_CONNINFO dbname=$db"
@@ -66,6 +66,20 @@ exact "user budget" "$s" "$s.log"
 # more steps than the insight's batch of a pass (200): --once passes again until it has them all
 is "$(q "SELECT count(*) FROM js_data.insight_pending")|$(q "SELECT count(*) FROM js.step_insights")" "0|$((1 + TINY + BJOBS))" \
    "user budget: --once computed the insight of all $((1 + TINY + BJOBS)) steps (more than a pass's 200), none left queued"
+# the queue gives one step a take, whatever the plan: statistics of a queue of one row made a
+# subquery's LIMIT 1 FOR UPDATE SKIP LOCKED a rescanned inner side that took all of them
+is "$(psql -X -q -At -d "$db" <<'SQL'
+BEGIN;
+INSERT INTO js_data.insight_pending (cluster_id, job_id, step_id, queued_at) VALUES (1, 1, 'q0', now() - interval '1 h');
+ANALYZE js_data.insight_pending;
+INSERT INTO js_data.insight_pending (cluster_id, job_id, step_id, queued_at)
+    SELECT 1, 1, 'q' || i, now() - interval '1 h' + i * interval '1 s' FROM generate_series(1, 5) i;
+SELECT count(*) || ' ' || min(step_id) FROM js_data.insight_take('0 s', 1);
+SELECT count(*) FROM js_data.insight_pending;
+ROLLBACK;
+SQL
+)" "1 q0
+5" "js_data.insight_take(settle, 1) takes the oldest step due, one, and leaves the other five queued"
 
 # 2. a pass's budget
 s=$work/pass

@@ -248,6 +248,41 @@ static void a_periodic_writer_has_its_period(void **state)
     assert_false(p.found);
 }
 
+/* the 58c writer: 16 MiB every 12 s and a bit, on 4 s slices: bursts 3 slices apart and once 4
+ * (a period of 3.2 slices). Periods cut from the step's start hold two bursts in one and none
+ * in another (a spread of 0.63); periods cut around the dominant component's peaks one each. */
+static void a_period_of_no_whole_slices_is_steady_in_volume(void **state)
+{
+    (void)state;
+    const int bursts[] = { 0, 3, 6, 9, 12, 15, 19, 22, 25, 28 };
+    for (int shift = 0; shift < 4; shift++) {
+        double x[32] = { 0 };
+        for (size_t i = 0; i < sizeof bursts / sizeof bursts[0]; i++)
+            x[(bursts[i] + shift) % 32] = 16 << 20;
+        struct pi_in_period p;
+        pi_in_period(x, 32, 4, &p);
+        assert_true(p.found);
+        assert_true(fabs(p.period_s - 12.8) < 1e-9);
+        assert_true(p.sigma_vol < 0.05);
+        assert_true(p.sigma_time < 0.05);
+    }
+    /* bursts every 3 slices over 100: the DFT's nearest period is 100/33 slices */
+    double x[100] = { 0 };
+    for (int t = 1; t < 100; t += 3)
+        x[t] = 16 << 20;
+    struct pi_in_period p;
+    pi_in_period(x, 100, 4, &p);
+    assert_true(p.found);
+    assert_true(fabs(p.period_s - 400.0 / 33) < 1e-9);
+    assert_true(p.sigma_vol < 0.05);
+    /* unsteady volumes stay unsteady: every other burst a quarter */
+    for (int t = 4; t < 100; t += 6)
+        x[t] = 4 << 20;
+    pi_in_period(x, 100, 4, &p);
+    assert_true(p.found);
+    assert_true(p.sigma_vol > 0.5);
+}
+
 static void write_patterns_are_told_apart(void **state)
 {
     (void)state;
@@ -327,6 +362,7 @@ int main(void)
         cmocka_unit_test(too_few_slices_cannot_be_judged),
         cmocka_unit_test(slow_segments_are_flagged_beyond_4_mad),
         cmocka_unit_test(a_periodic_writer_has_its_period),
+        cmocka_unit_test(a_period_of_no_whole_slices_is_steady_in_volume),
         cmocka_unit_test(write_patterns_are_told_apart),
         cmocka_unit_test(advice_names_its_figures),
     };
