@@ -340,6 +340,50 @@ void pi_in_segments(const struct pi_in_seg_group *g, size_t ngroups, struct pi_i
     }
 }
 
+/* The confidence metrics of 004 for the dominant component of bin best of y[0..m-1]: the spread
+ * of the volume per period (sigma_vol) and of the share of substantial I/O (above avg) in each
+ * (sigma_time, around out->time_share). The sub-traces of one period are cut around the
+ * component's peaks, found by its phase, rather than from the step's start: when the period is
+ * no whole number of slices, windows cut from the start drift across the bursts and hold two of
+ * them in one period and none in another, and the volume per period looks unsteady where it is
+ * not. The windows whose centre (a peak) lies in the step count, the first and last perhaps
+ * cut; a window's share of substantial I/O is over the period's length. */
+static void period_spread(const double *y, size_t m, size_t best, double avg, struct pi_in_period *out)
+{
+    double P = (double)m / (double)best; /* samples per period */
+    double re = 0, im = 0;
+    for (size_t t = 0; t < m; t++) {
+        double w = -2 * M_PI * (double)best * (double)t / (double)m;
+        re += y[t] * cos(w);
+        im += y[t] * sin(w);
+    }
+    /* a peak, in samples; the first in [-0.5, P - 0.5), and the last before m - 0.5 (a peak
+     * on a bound, as rounding puts it either side, is the first sample's, not past the last) */
+    const double eps = 1e-6;
+    double first = -atan2(im, re) / (2 * M_PI) * P;
+    first -= P * floor((first + 0.5 + eps) / P);
+    size_t periods = 0;
+    double sv = 0, sv2 = 0, st2 = 0;
+    for (double c = first; c < (double)m - 0.5 - eps; c += P) {
+        double a0 = ceil(c - P / 2), b0 = ceil(c + P / 2);
+        size_t a = a0 < 0 ? 0 : (size_t)a0, b = b0 > (double)m ? m : (size_t)b0;
+        double vol = 0;
+        size_t sub = 0;
+        for (size_t t = a; t < b; t++) {
+            vol += y[t];
+            sub += y[t] > avg;
+        }
+        periods++;
+        sv += vol;
+        sv2 += vol * vol;
+        double share = (double)sub / P;
+        st2 += (share - out->time_share) * (share - out->time_share);
+    }
+    double vm = sv / (double)periods;
+    out->sigma_vol = vm > 0 ? sqrt(fmax(0, sv2 / (double)periods - vm * vm)) / vm : 0;
+    out->sigma_time = sqrt(st2 / (double)periods);
+}
+
 void pi_in_period(const double *x, size_t n, double slice_s, struct pi_in_period *out)
 {
     memset(out, 0, sizeof *out);
@@ -408,45 +452,8 @@ void pi_in_period(const double *x, size_t n, double slice_s, struct pi_in_period
     }
     out->found = 1;
     out->z = z;
-    double P = (double)m / (double)best; /* samples per period */
-    out->period_s = P * L;
-    /* The sub-traces of one period (004) are cut around the dominant component's peaks, found
-     * by its phase, rather than from the step's start: when the period is no whole number of
-     * slices, windows cut from the start drift across the bursts and hold two of them in one
-     * period and none in another, and the volume per period looks unsteady where it is not. The
-     * windows whose centre (a peak) lies in the step count, the first and last perhaps cut; a
-     * window's share of substantial I/O is over the period's length. */
-    double re = 0, im = 0;
-    for (size_t t = 0; t < m; t++) {
-        double w = -2 * M_PI * (double)best * (double)t / (double)m;
-        re += y[t] * cos(w);
-        im += y[t] * sin(w);
-    }
-    /* a peak, in samples; the first in [-0.5, P - 0.5), and the last before m - 0.5 (a peak
-     * on a bound, as rounding puts it either side, is the first sample's, not past the last) */
-    const double eps = 1e-6;
-    double first = -atan2(im, re) / (2 * M_PI) * P;
-    first -= P * floor((first + 0.5 + eps) / P);
-    size_t periods = 0;
-    double sv = 0, sv2 = 0, st2 = 0;
-    for (double c = first; c < (double)m - 0.5 - eps; c += P) {
-        double a0 = ceil(c - P / 2), b0 = ceil(c + P / 2);
-        size_t a = a0 < 0 ? 0 : (size_t)a0, b = b0 > (double)m ? m : (size_t)b0;
-        double vol = 0;
-        size_t sub = 0;
-        for (size_t t = a; t < b; t++) {
-            vol += y[t];
-            sub += y[t] > avg;
-        }
-        periods++;
-        sv += vol;
-        sv2 += vol * vol;
-        double share = (double)sub / P;
-        st2 += (share - out->time_share) * (share - out->time_share);
-    }
-    double vm = sv / (double)periods;
-    out->sigma_vol = vm > 0 ? sqrt(fmax(0, sv2 / (double)periods - vm * vm)) / vm : 0;
-    out->sigma_time = sqrt(st2 / (double)periods);
+    out->period_s = (double)m / (double)best * L;
+    period_spread(y, m, best, avg, out);
     free(y);
 }
 
