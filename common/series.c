@@ -74,6 +74,27 @@ int js_series_add(const unsigned char *b, size_t len, size_t n, int64_t *out, si
     return 0;
 }
 
+int js_series_add_window(const unsigned char *b, size_t len, int64_t first, size_t n, int64_t win_first,
+                         size_t win_n, int64_t *out, size_t stride, int64_t *tmp, long *saturated)
+{
+    /* the series' part inside the window: its values [lo, hi) */
+    int64_t lo = win_first > first ? win_first - first : 0;
+    int64_t end = win_first + (int64_t)win_n - first;
+    int64_t hi = end < (int64_t)n ? end : (int64_t)n;
+    if (len == 0 || lo >= hi)
+        return 0;
+    if (lo == 0 && hi == (int64_t)n) /* all of it: decoded and added in place */
+        return js_series_add(b, len, n, out + (size_t)(first - win_first) * stride, stride, saturated);
+    memset(tmp, 0, n * sizeof *tmp);
+    if (js_series_add(b, len, n, tmp, 1, saturated) < 0)
+        return -1;
+    for (int64_t i = lo; i < hi; i++) {
+        int64_t *d = out + (size_t)(first + i - win_first) * stride;
+        *d = add_sat(*d, tmp[i], saturated);
+    }
+    return 0;
+}
+
 long js_series_unhex(const char *t, unsigned char *out, size_t cap)
 {
     if (t[0] != '\\' || t[1] != 'x')

@@ -35,6 +35,13 @@ size_t js_series_encode(const int64_t *v, size_t n, size_t stride, unsigned char
  * adds nothing. Returns 0, or -1 when the bytes are not a series of n values. */
 int js_series_add(const unsigned char *b, size_t len, size_t n, int64_t *out, size_t stride, long *saturated);
 
+/* Add the part of a stored series that lies in a window of slices: the series (len bytes) covers
+ * n slices from first, the window win_n slices from win_first, added to out[0], out[stride], ...
+ * (saturating as js_series_add); tmp holds n values when the series overhangs the window.
+ * Returns 0, or -1 when the bytes are not a series of n values. */
+int js_series_add_window(const unsigned char *b, size_t len, int64_t first, size_t n, int64_t win_first,
+                         size_t win_n, int64_t *out, size_t stride, int64_t *tmp, long *saturated);
+
 /* A bytea as PostgreSQL prints it in text results ("\\x" and hex digits) into out (cap
  * bytes): the length, -1 when it is not one or does not fit. */
 long js_series_unhex(const char *text, unsigned char *out, size_t cap);

@@ -48,6 +48,7 @@ int pi_db_ensure(struct pi_db *db, int migrate)
     db->cluster_id[0] = '\0';
     db->nparts = 0;
     db->last_job = 0;
+    db->nprepared = 0;
     db->conn = PQconnectdb(db->conninfo);
     if (PQstatus(db->conn) != CONNECTION_OK) {
         char m[1024];

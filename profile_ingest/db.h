@@ -25,6 +25,9 @@ struct pi_db {
     long long parts[64];
     int nparts;
     long long last_job, last_job_written;
+    /* the names of the statements prepared in this session (dbu_prepared) */
+    const char *prepared[32];
+    int nprepared;
     /* step records this process committed, and the count at which it next analyses the
      * tables its functions plan on (see pi_db_ingest_step) */
     long long committed, analyse_at;

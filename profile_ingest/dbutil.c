@@ -157,6 +157,36 @@ PGresult *dbu_q(struct pi_db *db, const char *sql, int n, const char *const *par
     return PQexecParams(db->conn, sql, n, NULL, params, NULL, NULL, 0);
 }
 
+static int is_prepared(const struct pi_db *db, const char *name)
+{
+    for (int i = 0; i < db->nprepared; i++)
+        if (!strcmp(db->prepared[i], name))
+            return 1;
+    return 0;
+}
+
+PGresult *dbu_prepared(struct pi_db *db, const char *name, const char *sql, int n, const char *const *params,
+                       int binary)
+{
+    if (!is_prepared(db, name)) {
+        if (db->nprepared == (int)(sizeof db->prepared / sizeof db->prepared[0]))
+            return PQexecParams(db->conn, sql, n, NULL, params, NULL, NULL, binary); /* no room: unprepared */
+        PGresult *r = PQprepare(db->conn, name, sql, n, NULL);
+        if (!r || PQresultStatus(r) != PGRES_COMMAND_OK)
+            return r;
+        PQclear(r);
+        db->prepared[db->nprepared++] = name;
+    }
+    PGresult *r = PQexecPrepared(db->conn, name, n, params, NULL, NULL, binary);
+    /* not there (a connection pooler gave us another server session): prepared again next time */
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    if (state && !strcmp(state, "26000"))
+        for (int i = 0; i < db->nprepared; i++)
+            if (!strcmp(db->prepared[i], name))
+                db->prepared[i] = db->prepared[--db->nprepared];
+    return r;
+}
+
 void sb_array_elem(struct sbuf *b, const char *text)
 {
     if (!text) {

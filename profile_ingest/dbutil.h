@@ -47,6 +47,11 @@ int dbu_check(struct pi_db *db, PGresult *r, ExecStatusType want, const char *wh
 int dbu_exec(struct pi_db *db, const char *sql, const char *what);
 void dbu_rollback(struct pi_db *db);
 PGresult *dbu_q(struct pi_db *db, const char *sql, int n, const char *const *params);
+/* The same for a statement run once per step or more: prepared under name (a string literal) on
+ * its first use in the session, so that the server plans it once; binary asks for the results
+ * in binary. */
+PGresult *dbu_prepared(struct pi_db *db, const char *name, const char *sql, int n, const char *const *params,
+                       int binary);
 /* COPY ... FROM STDIN with the rows in b */
 int dbu_copy(struct pi_db *db, const char *sql, struct sbuf *b, const char *what);
 /* the metric columns of JS_PROFILE_METRICS, comma-separated */

@@ -12,6 +12,7 @@
 #include "insight.h"
 #include "log.h"
 #include "profile_format.h"
+#include "series.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -20,8 +21,10 @@
 #include <string.h>
 #include <time.h>
 
-/* steps computed per pass at most: the rest wait for the next pass */
+/* steps computed per pass at most, and the time a pass may spend on them: the rest wait for the
+ * next pass, so that a long queue does not hold up the ingest of new records */
 #define INSIGHT_BATCH 200
+#define INSIGHT_PASS_SECONDS 5.0
 
 struct step_key {
     char cluster[16], job[32], step[JS_STEP_NAME_MAX > 64 ? JS_STEP_NAME_MAX : 64];
@@ -59,24 +62,6 @@ static const char *const q_ranks =
     "SELECT mpi_rank, sum(compute_ns) FROM js_data.processes "
     "WHERE cluster_id = $1 AND job_id = $2 AND step_id = $3 AND mpi_rank >= 0 GROUP BY mpi_rank";
 
-#define IO_OF(p) p "posix_read_bytes + " p "posix_write_bytes + " p "stdio_read_bytes + " p "stdio_write_bytes + " \
-    p "mpiio_read_bytes + " p "mpiio_write_bytes"
-#define META_OF(p) p "posix_open_calls + " p "posix_meta_calls + " p "stdio_open_calls + " p "stdio_meta_calls + " \
-    p "mpiio_meta_calls"
-
-/* the step's rates and the background beside them: other jobs' I/O, metadata and MPI over the
- * whole cluster, their CPU on the step's nodes */
-static const char *const q_slices =
-    "SELECT c.slice, c.cpu_ns, " IO_OF("c.") ", c.mpi_send_calls + c.mpi_recv_calls + c.mpi_coll_calls, "
-    META_OF("c.") ", " IO_OF("c.bg_") ", " META_OF("c.bg_") ", c.bg_mpi_send_bytes + c.bg_mpi_coll_bytes, "
-    "       n.bg_cpu_ns, c.posix_ns + c.stdio_ns + c.mpiio_ns, coalesce(p.processes, 0) "
-    "FROM js.step_background_cluster c "
-    "JOIN js.step_background_nodes n ON n.cluster_id = c.cluster_id AND n.job_id = c.job_id "
-    "     AND n.step_id = c.step_id AND n.slice = c.slice "
-    "LEFT JOIN js.step_slices p ON p.cluster_id = c.cluster_id AND p.job_id = c.job_id "
-    "     AND p.step_id = c.step_id AND p.slice = c.slice "
-    "WHERE c.cluster_id = $1 AND c.job_id = $2 AND c.step_id = $3 ORDER BY c.slice";
-
 static const char *const q_files =
     "SELECT opens, reads, bytes_read, writes, bytes_written FROM js_data.file_accesses "
     "WHERE cluster_id = $1 AND job_id = $2 AND step_id = $3 AND (writes > 0 OR reads > 0)";
@@ -95,10 +80,11 @@ static long long inum(const PGresult *r, int row, int col)
 }
 
 /* a query whose rows the caller reads: NULL after logging when it failed (*rc says how) */
-static PGresult *rows_of(struct pi_db *db, const char *sql, const struct step_key *k, const char *what, int *rc)
+static PGresult *rows_of(struct pi_db *db, const char *name, const char *sql, const struct step_key *k,
+                        const char *what, int *rc)
 {
     const char *params[3] = { k->cluster, k->job, k->step };
-    PGresult *r = dbu_q(db, sql, 3, params);
+    PGresult *r = dbu_prepared(db, name, sql, 3, params, 0);
     if (r && PQresultStatus(r) == PGRES_TUPLES_OK)
         return r;
     *rc = dbu_check(db, r, PGRES_TUPLES_OK, what);
@@ -151,47 +137,23 @@ struct step_result {
     char incomplete[256];
 };
 
-static int read_slices(struct pi_db *db, const struct step_key *k, double slice_s, struct step_result *res)
+/* The step's rates and the background beside them (insight_series.c), and the methods on them */
+static int read_slices(struct pi_db *db, const struct step_key *k, int64_t first, int64_t last, double slice_s,
+                       struct step_result *res)
 {
-    int rc = PI_DB_OK;
-    PGresult *r = rows_of(db, q_slices, k, "insight: the step's slices", &rc);
-    if (!r)
+    const char *key[3] = { k->cluster, k->job, k->step };
+    struct pi_in_slices s;
+    double *mem = NULL;
+    int rc = pi_in_read_slices(db, key, first, last, slice_s, &s, &mem);
+    if (rc != PI_DB_OK)
         return rc;
-    size_t n = (size_t)PQntuples(r);
-    struct pi_in_slices s = { .n = n, .slice_s = slice_s, .first_slice = n ? inum(r, 0, 0) : 0 };
-    double *mem = calloc((n ? n : 1) * (PI_OWN_COUNT + PI_BG_COUNT + 4), sizeof *mem);
-    if (!mem)
-        abort();
-    double *next = mem;
-    for (int o = 0; o < PI_OWN_COUNT; o++, next += n)
-        s.own[o] = next;
-    for (int b = 0; b < PI_BG_COUNT; b++, next += n)
-        s.bg[b] = next;
-    s.io_bytes = next;
-    s.meta_ops = next + n;
-    s.io_s = next + 2 * n;
-    s.procs = next + 3 * n;
-    for (size_t t = 0; t < n; t++) {
-        int i = (int)t;
-        s.own[PI_OWN_CPU][t] = num(r, i, 1) / 1e9 / slice_s;
-        s.io_bytes[t] = num(r, i, 2);
-        s.own[PI_OWN_IO][t] = s.io_bytes[t] / slice_s;
-        s.own[PI_OWN_MPI][t] = num(r, i, 3) / slice_s;
-        s.meta_ops[t] = num(r, i, 4);
-        s.bg[PI_BG_IO][t] = num(r, i, 5) / slice_s;
-        s.bg[PI_BG_META][t] = num(r, i, 6) / slice_s;
-        s.bg[PI_BG_MPI][t] = num(r, i, 7) / slice_s;
-        s.bg[PI_BG_CPU][t] = num(r, i, 8) / 1e9 / slice_s;
-        s.io_s[t] = num(r, i, 9) / 1e9;
-        s.procs[t] = num(r, i, 10);
+    for (size_t t = 0; t < s.n; t++)
         if (s.meta_ops[t] / slice_s > res->fig.meta_peak_per_s) {
             res->fig.meta_peak_per_s = s.meta_ops[t] / slice_s;
-            res->fig.meta_peak_slice = s.first_slice + (int64_t)t;
+            res->fig.meta_peak_slice = first + (int64_t)t;
         }
-    }
-    PQclear(r);
     pi_in_disturbance(&s, &res->d);
-    pi_in_period(s.io_bytes, n, slice_s, &res->period);
+    pi_in_period(s.io_bytes, s.n, slice_s, &res->period);
     free(mem);
     return PI_DB_OK;
 }
@@ -199,7 +161,7 @@ static int read_slices(struct pi_db *db, const struct step_key *k, double slice_
 static int read_segments(struct pi_db *db, const struct step_key *k, struct step_result *res)
 {
     int rc = PI_DB_OK;
-    PGresult *r = rows_of(db, q_segments, k, "insight: the step's MPI segments", &rc);
+    PGresult *r = rows_of(db, "insight_segments", q_segments, k, "insight: the step's MPI segments", &rc);
     if (!r)
         return rc;
     int n = PQntuples(r);
@@ -238,7 +200,7 @@ static int read_files(struct pi_db *db, const struct step_key *k, long long meta
                       struct step_result *res)
 {
     int rc = PI_DB_OK;
-    PGresult *r = rows_of(db, q_files, k, "insight: the step's files", &rc);
+    PGresult *r = rows_of(db, "insight_files", q_files, k, "insight: the step's files", &rc);
     if (!r)
         return rc;
     int n = PQntuples(r), nw = 0;
@@ -270,7 +232,7 @@ static int read_files(struct pi_db *db, const struct step_key *k, long long meta
 static int read_ranks(struct pi_db *db, const struct step_key *k, struct pi_in_figures *f)
 {
     int rc = PI_DB_OK;
-    PGresult *r = rows_of(db, q_ranks, k, "insight: the step's ranks", &rc);
+    PGresult *r = rows_of(db, "insight_ranks", q_ranks, k, "insight: the step's ranks", &rc);
     if (!r)
         return rc;
     int n = PQntuples(r);
@@ -293,7 +255,7 @@ static int analyse(struct pi_db *db, const struct step_key *k, struct step_resul
 {
     int rc = PI_DB_OK;
     memset(res, 0, sizeof *res);
-    PGresult *r = rows_of(db, q_facts, k, "insight: the step", &rc);
+    PGresult *r = rows_of(db, "insight_facts", q_facts, k, "insight: the step", &rc);
     if (!r)
         return rc;
     *known = PQntuples(r) == 1;
@@ -321,14 +283,20 @@ static int analyse(struct pi_db *db, const struct step_key *k, struct step_resul
     f->cpu_s = num(r, 0, F_CPU) / 1e9;
     double mpi_wall_s = num(r, 0, F_MPI_WALL) / 1e9;
     long long posix_meta = inum(r, 0, F_POSIX_META), posix_opens = inum(r, 0, F_POSIX_OPENS);
-    int has_slices = !PQgetisnull(r, 0, F_FIRST);
+    int has_slices = !PQgetisnull(r, 0, F_FIRST) && !PQgetisnull(r, 0, F_LAST);
+    int64_t first = inum(r, 0, F_FIRST), last = inum(r, 0, F_LAST);
     if (!strcmp(PQgetvalue(r, 0, F_NODES_MISSING), "t"))
         snprintf(res->incomplete, sizeof res->incomplete, "not all of the step's nodes are in yet");
     else if (!strcmp(PQgetvalue(r, 0, F_INCOMPLETE), "t"))
         snprintf(res->incomplete, sizeof res->incomplete, "files of the step were quarantined");
     PQclear(r);
-    if (has_slices && f->slice_s > 0)
-        rc = read_slices(db, k, f->slice_s, res);
+    if (has_slices && last - first >= PI_IN_SLICES_MAX) {
+        size_t used = strlen(res->incomplete);
+        snprintf(res->incomplete + used, sizeof res->incomplete - used, "%slonger than a week: not judged by its slices",
+                 used ? "; " : "");
+    }
+    else if (has_slices && last >= first && f->slice_s > 0)
+        rc = read_slices(db, k, first, last, f->slice_s, res);
     if (rc == PI_DB_OK && f->ranks > 0)
         rc = read_segments(db, k, res);
     if (rc == PI_DB_OK)
@@ -432,14 +400,14 @@ static int write_result(struct pi_db *db, const struct step_key *k, const struct
         fmt(b[14], 40, res->period.time_share, per), fmt(b[15], 40, res->period.phase_bandwidth, per),
         res->pattern, res->incomplete,
     };
-    int rc = dbu_check(db, PQexecParams(db->conn, q_write, 26, NULL, v, NULL, NULL, 0), PGRES_COMMAND_OK,
+    int rc = dbu_check(db, dbu_prepared(db, "insight_write", q_write, 26, v, 0), PGRES_COMMAND_OK,
                        "insight: write the step's insight");
     free(evidence);
     const char *key[3] = { k->cluster, k->job, k->step };
     if (rc == PI_DB_OK)
         rc = dbu_check(db,
-                       dbu_q(db, "DELETE FROM js_data.step_advice WHERE cluster_id = $1 AND job_id = $2 AND step_id = $3",
-                             3, key),
+                       dbu_prepared(db, "insight_advice_clear", "DELETE FROM js_data.step_advice WHERE cluster_id = $1 AND job_id = $2 AND step_id = $3",
+                             3, key, 0),
                        PGRES_COMMAND_OK, "insight: clear the step's advice");
     struct pi_in_advice advice[PI_ADVICE_MAX];
     int n = pi_in_advise(&res->fig, advice);
@@ -447,14 +415,14 @@ static int write_result(struct pi_db *db, const struct step_key *k, const struct
         const char *a[7] = { k->cluster, k->job, k->step, advice[i].code, advice[i].severity, advice[i].message,
                              advice[i].figures };
         rc = dbu_check(db,
-                       dbu_q(db,
+                       dbu_prepared(db, "insight_advice",
                              "INSERT INTO js_data.step_advice (cluster_id, job_id, step_id, code, severity, message, figures) "
                              "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                             7, a),
+                             7, a, 0),
                        PGRES_COMMAND_OK, "insight: write the step's advice");
     }
     if (rc == PI_DB_OK)
-        rc = dbu_check(db, dbu_q(db, "SELECT js_data.insight_requeue_neighbours($1, $2, $3)", 3, key),
+        rc = dbu_check(db, dbu_prepared(db, "insight_requeue", "SELECT js_data.insight_requeue_neighbours($1, $2, $3)", 3, key, 0),
                        PGRES_TUPLES_OK, "insight: queue the step's neighbours again");
     return rc;
 }
@@ -467,7 +435,8 @@ static int one_step(struct pi_db *db, const char *settle, int *taken)
     if (rc != PI_DB_OK)
         return rc;
     const char *p[1] = { settle };
-    PGresult *r = dbu_q(db, "SELECT cluster_id, job_id, step_id FROM js_data.insight_take($1::interval, 1)", 1, p);
+    PGresult *r = dbu_prepared(db, "insight_take", "SELECT cluster_id, job_id, step_id FROM js_data.insight_take($1::interval, 1)",
+                               1, p, 0);
     if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
         rc = dbu_check(db, r, PGRES_TUPLES_OK, "insight: take a step");
         dbu_rollback(db);
@@ -507,11 +476,13 @@ static int one_step(struct pi_db *db, const char *settle, int *taken)
 int pi_db_insight(struct pi_db *db, int settle_seconds, long *done, long *failed, long *queued)
 {
     char settle[32];
-    snprintf(settle, sizeof settle, "%d seconds", settle_seconds < 0 ? 0 : settle_seconds);
+    snprintf(settle, sizeof settle, "%d seconds", settle_seconds);
     *done = *failed = *queued = 0;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (int i = 0; i < INSIGHT_BATCH; i++) {
         int taken = 0;
-        int rc = one_step(db, settle, &taken);
+        int rc = one_step(db, settle_seconds < 0 ? NULL : settle, &taken); /* NULL: due or not */
         if (rc == PI_DB_RETRY)
             return rc;
         if (!taken)
@@ -520,6 +491,9 @@ int pi_db_insight(struct pi_db *db, int settle_seconds, long *done, long *failed
             (*done)++;
         else
             (*failed)++;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) / 1e9 >= INSIGHT_PASS_SECONDS)
+            break;
     }
     PGresult *r = dbu_q(db, "SELECT count(*) FROM js_data.insight_pending", 0, NULL);
     if (!r || PQresultStatus(r) != PGRES_TUPLES_OK)

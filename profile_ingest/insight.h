@@ -137,8 +137,17 @@ int pi_in_advise(const struct pi_in_figures *f, struct pi_in_advice *out);
 /* the light of an estimate (percent of the run lost), grey when unknown (negative) */
 const char *pi_in_light(double pct);
 
+/* The longest step judged by its slices: a week of 4 s slices (the viewer's limit too). */
+#define PI_IN_SLICES_MAX (7 * 21600)
+
+/* The slices first .. last of the step key (cluster id, job id, step) as the methods read them,
+ * from the stored series (insight_series.c): PI_DB_OK with s's arrays in *mem (to free), or an
+ * error of db.h after logging it. */
+int pi_in_read_slices(struct pi_db *db, const char *const key[3], int64_t first, int64_t last, double slice_s,
+                      struct pi_in_slices *s, double **mem);
+
 /* The driver (insight.c): compute the steps due in js_data.insight_pending (rested settle
- * seconds; all of them when settle < 0), at most a batch. Returns PI_DB_OK or an error of db.h;
+ * seconds; every queued one, due or not, when settle < 0), at most a batch and a few seconds. Returns PI_DB_OK or an error of db.h;
  * *done and *failed count the steps, *queued says how many are left in the queue. */
 int pi_db_insight(struct pi_db *db, int settle_seconds, long *done, long *failed, long *queued);
 

@@ -9,7 +9,9 @@
 -- ingest computes the queued steps after its fold, once they have rested insight_settle_seconds
 -- (the other nodes' records of a step arrive within it). A step's background changes when a
 -- neighbour's records arrive later: having computed a step, the ingest queues again the
--- neighbours it overlaps whose insight predates its records (js_data.insight_requeue_neighbours).
+-- neighbours it overlaps whose insight predates its records (js_data.insight_requeue_neighbours),
+-- each due after a back-off as long as its insight was old (at most a day), so that a step is
+-- computed again a few times while late neighbours keep arriving, not once per neighbour.
 
 CREATE TABLE js_data.step_insights (
     cluster_id          smallint NOT NULL,
@@ -101,7 +103,7 @@ COMMENT ON TABLE js_data.insight_pending IS 'steps whose insight is to be comput
 COMMENT ON COLUMN js_data.insight_pending.cluster_id IS 'cluster';
 COMMENT ON COLUMN js_data.insight_pending.job_id IS 'Slurm job id';
 COMMENT ON COLUMN js_data.insight_pending.step_id IS 'step id in words';
-COMMENT ON COLUMN js_data.insight_pending.queued_at IS 'when it was queued last; computed once it has rested insight_settle_seconds';
+COMMENT ON COLUMN js_data.insight_pending.queued_at IS 'when it was queued last, or (queued again for a neighbour) when it is due; computed once it has rested insight_settle_seconds after that';
 
 CREATE FUNCTION js_data.insight_queue_step() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -114,55 +116,63 @@ COMMENT ON FUNCTION js_data.insight_queue_step() IS 'trigger: queue the step of 
 CREATE TRIGGER step_nodes_insight AFTER INSERT OR UPDATE ON js_data.step_nodes
     FOR EACH ROW EXECUTE FUNCTION js_data.insight_queue_step();
 
--- the steps due: rested p_settle, at most p_limit, taken from the queue (the caller computes
--- them in its transaction; another daemon skips the rows it holds). The choice is a
--- MATERIALIZED CTE, made once: as a subquery of the DELETE the planner may rescan it in a
--- nested-loop semi-join, and each rescan skips the rows the DELETE has already taken (its own
--- locks on deleted rows) and returns the next, so that LIMIT 1 took the whole queue.
+-- the steps due: rested p_settle (NULL: every queued step, due or not), at most p_limit, taken
+-- from the queue (the caller computes them in its transaction; another daemon skips the rows it
+-- holds). The choice is a MATERIALIZED CTE, made once: as a subquery of the DELETE the planner
+-- may rescan it in a nested-loop semi-join, and each rescan skips the rows the DELETE has
+-- already taken (its own locks on deleted rows) and returns the next, so that LIMIT 1 took the
+-- whole queue.
 CREATE FUNCTION js_data.insight_take(p_settle interval, p_limit integer)
 RETURNS TABLE (cluster_id smallint, job_id bigint, step_id text) LANGUAGE sql AS $$
     WITH due AS MATERIALIZED (
         SELECT p.cluster_id, p.job_id, p.step_id FROM js_data.insight_pending p
-        WHERE p.queued_at <= now() - p_settle
+        WHERE p_settle IS NULL OR p.queued_at <= now() - p_settle
         ORDER BY p.queued_at LIMIT p_limit FOR UPDATE SKIP LOCKED)
     DELETE FROM js_data.insight_pending q USING due
     WHERE q.cluster_id = due.cluster_id AND q.job_id = due.job_id AND q.step_id = due.step_id
     RETURNING q.cluster_id, q.job_id, q.step_id $$;
-COMMENT ON FUNCTION js_data.insight_take(interval, integer) IS 'take up to p_limit steps that rested p_settle in js_data.insight_pending, oldest first';
+COMMENT ON FUNCTION js_data.insight_take(interval, integer) IS 'take up to p_limit steps that rested p_settle in js_data.insight_pending (NULL: every one), oldest first';
+
+-- The steps whose slices overlap a span, found by a range index (a B-tree on first_slice would
+-- walk every step that started before the span's end).
+CREATE INDEX steps_span ON js_data.steps USING gist (int8range(first_slice, last_slice, '[]'))
+    WHERE first_slice <= last_slice;
 
 -- Having computed step (p_cluster, p_job, p_step): its neighbours (steps of the cluster whose
 -- slices overlap its own) with an insight older than the step's last record were computed
--- without it in their background. Steps that started more than a week of slices before it are
--- not looked at (the index on first_slice bounds the search; docs/insight.md says so).
+-- without it in their background. Each is queued again, due after a back-off: as long after
+-- its last insight as that insight came after its end, at most a day. A neighbour already
+-- queued keeps its turn.
 CREATE FUNCTION js_data.insight_requeue_neighbours(p_cluster smallint, p_job bigint, p_step text) RETURNS integer
 LANGUAGE plpgsql AS $$
 DECLARE
     s record;
     n integer;
 BEGIN
-    SELECT st.first_slice, st.last_slice, c.slice_seconds,
+    SELECT st.first_slice, st.last_slice,
            (SELECT max(sn.ingested_at) FROM js_data.step_nodes sn
             WHERE sn.cluster_id = st.cluster_id AND sn.job_id = st.job_id AND sn.step_id = st.step_id) AS arrived
     INTO s
-    FROM js_data.steps st JOIN js_data.clusters c ON c.cluster_id = st.cluster_id
+    FROM js_data.steps st
     WHERE st.cluster_id = p_cluster AND st.job_id = p_job AND st.step_id = p_step;
-    IF s.first_slice IS NULL THEN
+    IF NOT s.first_slice <= s.last_slice THEN
         RETURN 0;
     END IF;
-    INSERT INTO js_data.insight_pending (cluster_id, job_id, step_id)
-    SELECT o.cluster_id, o.job_id, o.step_id
+    INSERT INTO js_data.insight_pending (cluster_id, job_id, step_id, queued_at)
+    SELECT o.cluster_id, o.job_id, o.step_id,
+           greatest(now(), i.computed_at + least(greatest(i.computed_at - o.end_time, '0'::interval), '1 day'::interval))
     FROM js_data.steps o
     JOIN js_data.step_insights i ON i.cluster_id = o.cluster_id AND i.job_id = o.job_id AND i.step_id = o.step_id
-    WHERE o.cluster_id = p_cluster
-      AND o.first_slice BETWEEN s.first_slice - 7 * 86400 / s.slice_seconds AND s.last_slice
-      AND o.last_slice >= s.first_slice
+    WHERE int8range(o.first_slice, o.last_slice, '[]') && int8range(s.first_slice, s.last_slice, '[]')
+      AND o.first_slice <= o.last_slice
+      AND o.cluster_id = p_cluster
       AND NOT (o.job_id = p_job AND o.step_id = p_step)
       AND i.computed_at < s.arrived
     ON CONFLICT ON CONSTRAINT insight_pending_pkey DO NOTHING;
     GET DIAGNOSTICS n = ROW_COUNT;
     RETURN n;
 END $$;
-COMMENT ON FUNCTION js_data.insight_requeue_neighbours(smallint, bigint, text) IS 'queue again the steps overlapping the given one whose insight was computed before its records arrived (their background lacked it); returns how many';
+COMMENT ON FUNCTION js_data.insight_requeue_neighbours(smallint, bigint, text) IS 'queue again the steps overlapping the given one whose insight was computed before its records arrived (their background lacked it), each due after a back-off (as long after its last insight as that came after its end, at most a day); returns how many';
 
 -- ---- the views of the contract --------------------------------------------------------------
 

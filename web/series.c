@@ -80,28 +80,18 @@ static int add_cell(struct jsw_slices *s, const PGresult *r, int row, int col, i
     const unsigned char *series = bin_bytes(r, row, col, &len);
     if (!series)
         return PQgetisnull(r, row, col) ? 0 : -1;
+    if (!counts)
+        return js_series_add_window(series, len, first, n, s->first, s->n, dst, stride, tmp, &s->saturated);
     /* the cell's part inside the step's slices: [lo, hi) */
     int64_t lo = s->first > first ? s->first - first : 0;
     int64_t hi = s->first + (int64_t)s->n - first < (int64_t)n ? s->first + (int64_t)s->n - first : (int64_t)n;
     if (lo >= hi)
         return 0;
-    if (!counts && lo == 0 && hi == (int64_t)n) /* all of it: decoded and added in place */
-        return js_series_add(series, len, n, dst + (size_t)(first - s->first) * stride, stride, &s->saturated);
     memset(tmp, 0, n * sizeof *tmp);
     if (js_series_add(series, len, n, tmp, 1, &s->saturated) < 0)
         return -1;
-    for (int64_t i = lo; i < hi; i++) {
-        size_t k = (size_t)(first + i - s->first);
-        if (counts) {
-            counts[k] += tmp[i] > 0;
-            continue;
-        }
-        int64_t *d = dst + k * stride;
-        if (__builtin_add_overflow(*d, tmp[i], d)) {
-            *d = INT64_MAX;
-            s->saturated++;
-        }
-    }
+    for (int64_t i = lo; i < hi; i++)
+        counts[first + i - s->first] += tmp[i] > 0;
     return 0;
 }
 

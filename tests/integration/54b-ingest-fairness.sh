@@ -11,7 +11,7 @@ need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/bench/gen/jsgen
 [ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
-plan 21
+plan 22
 
 db=js_fairness
 conn="$JS_PG_CONNINFO dbname=$db"
@@ -80,6 +80,33 @@ ROLLBACK;
 SQL
 )" "1 q0
 5" "js_data.insight_take(settle, 1) takes the oldest step due, one, and leaves the other five queued"
+# a step whose records arrive after its neighbours' insight queues them again, each due after
+# a back-off as long as its insight came after its end (a day at most); a settle takes none of
+# them before, NULL (--once) takes them all. Job 200's neighbours: every other step (they overlap).
+is "$(psql -X -q -At -d "$db" <<'SQL'
+BEGIN;
+UPDATE js_data.step_insights SET computed_at = now() - interval '2 min';
+UPDATE js_data.steps SET end_time = now() - interval '5 min';
+UPDATE js_data.steps SET end_time = now() - interval '3 days' WHERE job_id = 201;
+UPDATE js_data.step_nodes SET ingested_at = now() WHERE job_id = 200;
+INSERT INTO js_data.insight_pending (cluster_id, job_id, step_id, queued_at) VALUES (1, 202, '0', now() - interval '1 h');
+SELECT js_data.insight_requeue_neighbours(1::smallint, 200, '0') + 1
+       = (SELECT count(*) FROM js_data.steps o, js_data.steps a WHERE a.job_id = 200 AND a.step_id = '0'
+          AND o.first_slice <= a.last_slice AND o.last_slice >= a.first_slice AND NOT (o.job_id = 200 AND o.step_id = '0'));
+SELECT count(*) FILTER (WHERE queued_at BETWEEN now() + interval '59 s' AND now() + interval '61 s') || ' '
+       || (SELECT queued_at = now() - interval '2 min' + interval '1 day' FROM js_data.insight_pending WHERE job_id = 201) || ' '
+       || (SELECT queued_at < now() FROM js_data.insight_pending WHERE job_id = 202)
+FROM js_data.insight_pending;
+SELECT string_agg(job_id::text, ' ' ORDER BY job_id) FROM js_data.insight_take('0 s', 1000);
+SELECT count(*) FROM js_data.insight_take(NULL, 1000);
+SELECT count(*) FROM js_data.insight_pending;
+ROLLBACK;
+SQL
+)" "t
+$((TINY + BJOBS - 2)) true true
+200 202
+$((TINY + BJOBS - 1))
+0" "js_data.insight_requeue_neighbours: the steps overlapping one queued again after their back-off (1 min; a day at most); one already queued keeps its turn; a settle takes only those due (that one, and the step itself, queued by its records), NULL the rest"
 
 # 2. a pass's budget
 s=$work/pass

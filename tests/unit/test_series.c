@@ -98,6 +98,41 @@ static void chunks_are_aligned_also_before_the_epoch(void **state)
     assert_int_equal(js_series_chunk_of(-1), -900);
 }
 
+/* a chunk's series added into a window of slices: only the overlap, wherever the window lies */
+static void a_window_takes_only_the_overlap(void **state)
+{
+    (void)state;
+    int64_t v[10], tmp[10];
+    for (int i = 0; i < 10; i++)
+        v[i] = 100 + i; /* the slices 20 .. 29 */
+    size_t len = js_series_encode(v, 10, 1, buf);
+    long sat = 0;
+    int64_t out[8] = { 0 };
+    /* the window 16 .. 23 takes the slices 20 .. 23 into out[4 .. 7] */
+    assert_int_equal(js_series_add_window(buf, len, 20, 10, 16, 8, out, 1, tmp, &sat), 0);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(out[i], 0);
+    for (int i = 4; i < 8; i++)
+        assert_int_equal(out[i], 100 + i - 4);
+    /* the window 26 .. 33, strided: slices 26 .. 29 into out[0], out[2], ... */
+    memset(out, 0, sizeof out);
+    assert_int_equal(js_series_add_window(buf, len, 20, 10, 26, 4, out, 2, tmp, &sat), 0);
+    assert_int_equal(out[0], 106);
+    assert_int_equal(out[6], 109);
+    assert_int_equal(out[1], 0);
+    /* a window around the whole series adds it all, in place */
+    int64_t wide[14] = { 0 };
+    assert_int_equal(js_series_add_window(buf, len, 20, 10, 18, 14, wide, 1, tmp, &sat), 0);
+    assert_int_equal(wide[1], 0);
+    assert_int_equal(wide[2], 100);
+    assert_int_equal(wide[11], 109);
+    assert_int_equal(wide[12], 0);
+    /* no overlap: nothing; a malformed series that overlaps: refused */
+    assert_int_equal(js_series_add_window(buf, len, 20, 10, 30, 4, out, 1, tmp, &sat), 0);
+    assert_int_equal(js_series_add_window(buf, len - 1, 20, 10, 24, 4, out, 1, tmp, &sat), -1);
+    assert_int_equal(sat, 0);
+}
+
 static void text_bytea_round_trips_and_junk_is_refused(void **state)
 {
     (void)state;
@@ -121,6 +156,7 @@ int main(void)
         cmocka_unit_test(malformed_series_are_refused),
         cmocka_unit_test(sums_saturate_and_are_counted),
         cmocka_unit_test(chunks_are_aligned_also_before_the_epoch),
+        cmocka_unit_test(a_window_takes_only_the_overlap),
         cmocka_unit_test(text_bytea_round_trips_and_junk_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
