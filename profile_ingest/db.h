@@ -25,7 +25,7 @@ struct pi_db {
     long long parts[64];
     int nparts;
     long long last_job, last_job_written;
-    /* the names of the statements prepared in this session (dbu_prepared) */
+    /* the names of the statements prepared in this session (dbu_batch_run) */
     const char *prepared[32];
     int nprepared;
     /* step records this process committed, and the count at which it next analyses the

@@ -165,26 +165,97 @@ static int is_prepared(const struct pi_db *db, const char *name)
     return 0;
 }
 
-PGresult *dbu_prepared(struct pi_db *db, const char *name, const char *sql, int n, const char *const *params,
-                       int binary)
+void dbu_batch_add(struct dbu_batch *b, const char *name, const char *sql, int nparams, const char *const *params,
+                   int binary)
 {
-    if (!is_prepared(db, name)) {
+    if (b->n == DBU_BATCH_MAX)
+        abort(); /* a batch larger than the callers build: a programming error */
+    b->q[b->n].name = name;
+    b->q[b->n].sql = sql;
+    b->q[b->n].nparams = nparams;
+    b->q[b->n].params = params;
+    b->q[b->n].binary = binary;
+    b->r[b->n++] = NULL;
+}
+
+/* prepare the batch's named statements not yet prepared in the session */
+static int batch_prepare(struct pi_db *db, const struct dbu_batch *b, const char *what)
+{
+    for (int i = 0; i < b->n; i++) {
+        const char *name = b->q[i].name;
+        if (!name || is_prepared(db, name))
+            continue;
         if (db->nprepared == (int)(sizeof db->prepared / sizeof db->prepared[0]))
-            return PQexecParams(db->conn, sql, n, NULL, params, NULL, NULL, binary); /* no room: unprepared */
-        PGresult *r = PQprepare(db->conn, name, sql, n, NULL);
-        if (!r || PQresultStatus(r) != PGRES_COMMAND_OK)
-            return r;
-        PQclear(r);
+            abort(); /* more statements than the session keeps: a programming error */
+        int rc = dbu_check(db, PQprepare(db->conn, name, b->q[i].sql, b->q[i].nparams, NULL), PGRES_COMMAND_OK, what);
+        if (rc != PI_DB_OK)
+            return rc;
         db->prepared[db->nprepared++] = name;
     }
-    PGresult *r = PQexecPrepared(db->conn, name, n, params, NULL, NULL, binary);
-    /* not there (a connection pooler gave us another server session): prepared again next time */
-    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-    if (state && !strcmp(state, "26000"))
-        for (int i = 0; i < db->nprepared; i++)
-            if (!strcmp(db->prepared[i], name))
-                db->prepared[i] = db->prepared[--db->nprepared];
-    return r;
+    return PI_DB_OK;
+}
+
+static int batch_send(PGconn *c, const struct dbu_batch *b, int i)
+{
+    if (b->q[i].name)
+        return PQsendQueryPrepared(c, b->q[i].name, b->q[i].nparams, b->q[i].params, NULL, NULL, b->q[i].binary);
+    return PQsendQueryParams(c, b->q[i].sql, b->q[i].nparams, NULL, b->q[i].params, NULL, NULL, b->q[i].binary);
+}
+
+int dbu_batch_run(struct pi_db *db, struct dbu_batch *b, const char *what)
+{
+    int rc = batch_prepare(db, b, what);
+    if (rc != PI_DB_OK)
+        return rc;
+#ifdef LIBPQ_HAS_PIPELINING
+    int ok = PQenterPipelineMode(db->conn);
+    for (int i = 0; i < b->n && ok; i++)
+        ok = batch_send(db->conn, b, i);
+    ok = ok && PQpipelineSync(db->conn);
+    /* each statement's result, then NULL; at the end the sync's */
+    for (int i = 0; i < b->n && ok; i++) {
+        b->r[i] = PQgetResult(db->conn);
+        for (PGresult *more; b->r[i] && (more = PQgetResult(db->conn));)
+            PQclear(more);
+        ok = b->r[i] != NULL;
+    }
+    PGresult *sync = ok ? PQgetResult(db->conn) : NULL;
+    ok = ok && sync && PQresultStatus(sync) == PGRES_PIPELINE_SYNC;
+    PQclear(sync);
+    ok = PQexitPipelineMode(db->conn) && ok;
+#else
+    int ok = 1;
+    for (int i = 0; i < b->n && ok; i++) {
+        ok = batch_send(db->conn, b, i);
+        for (PGresult *r; ok && (r = PQgetResult(db->conn));)
+            if (b->r[i])
+                PQclear(r);
+            else
+                b->r[i] = r;
+        ok = ok && b->r[i] != NULL;
+    }
+#endif
+    if (ok)
+        return PI_DB_OK;
+    dbu_batch_clear(b);
+    return dbu_check(db, NULL, PGRES_COMMAND_OK, what); /* the connection's error */
+}
+
+int dbu_batch_check(struct pi_db *db, struct dbu_batch *b, int i, ExecStatusType want, const char *what)
+{
+    if (b->r[i] && PQresultStatus(b->r[i]) == want)
+        return PI_DB_OK;
+    int rc = dbu_check(db, b->r[i], want, what);
+    b->r[i] = NULL;
+    return rc;
+}
+
+void dbu_batch_clear(struct dbu_batch *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        PQclear(b->r[i]);
+        b->r[i] = NULL;
+    }
 }
 
 void sb_array_elem(struct sbuf *b, const char *text)

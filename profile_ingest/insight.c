@@ -79,16 +79,24 @@ static long long inum(const PGresult *r, int row, int col)
     return PQgetisnull(r, row, col) ? 0 : strtoll(PQgetvalue(r, row, col), NULL, 10);
 }
 
-/* a query whose rows the caller reads: NULL after logging when it failed (*rc says how) */
-static PGresult *rows_of(struct pi_db *db, const char *name, const char *sql, const struct step_key *k,
-                        const char *what, int *rc)
+/* The reads of a step, in one batch (one round trip): the step's facts, its series beside the
+ * cluster's and its nodes' (insight_series.c), its MPI segments, files and ranks. */
+enum { R_FACTS, R_SEGMENTS, R_FILES, R_RANKS, R_SERIES };
+
+static void add_reads(struct dbu_batch *b, const char *const key[3])
 {
-    const char *params[3] = { k->cluster, k->job, k->step };
-    PGresult *r = dbu_prepared(db, name, sql, 3, params, 0);
-    if (r && PQresultStatus(r) == PGRES_TUPLES_OK)
-        return r;
-    *rc = dbu_check(db, r, PGRES_TUPLES_OK, what);
-    return NULL;
+    dbu_batch_add(b, "insight_facts", q_facts, 3, key, 0);
+    dbu_batch_add(b, "insight_segments", q_segments, 3, key, 0);
+    dbu_batch_add(b, "insight_files", q_files, 3, key, 0);
+    dbu_batch_add(b, "insight_ranks", q_ranks, 3, key, 0);
+    pi_in_series_queries(b, key);
+}
+
+/* result i of the batch when it has rows as asked: NULL after logging when not (*rc says how) */
+static const PGresult *rows_of(struct pi_db *db, struct dbu_batch *b, int i, const char *what, int *rc)
+{
+    *rc = dbu_batch_check(db, b, i, PGRES_TUPLES_OK, what);
+    return *rc == PI_DB_OK ? b->r[i] : NULL;
 }
 
 /* "{1,2,3}" into a new array of n integers */
@@ -138,13 +146,12 @@ struct step_result {
 };
 
 /* The step's rates and the background beside them (insight_series.c), and the methods on them */
-static int read_slices(struct pi_db *db, const struct step_key *k, int64_t first, int64_t last, double slice_s,
-                       struct step_result *res)
+static int read_slices(struct pi_db *db, struct dbu_batch *b, const char *const key[3], int64_t first, int64_t last,
+                       double slice_s, struct step_result *res)
 {
-    const char *key[3] = { k->cluster, k->job, k->step };
     struct pi_in_slices s;
     double *mem = NULL;
-    int rc = pi_in_read_slices(db, key, first, last, slice_s, &s, &mem);
+    int rc = pi_in_series_slices(db, b, R_SERIES, key, first, last, slice_s, &s, &mem);
     if (rc != PI_DB_OK)
         return rc;
     for (size_t t = 0; t < s.n; t++)
@@ -158,10 +165,10 @@ static int read_slices(struct pi_db *db, const struct step_key *k, int64_t first
     return PI_DB_OK;
 }
 
-static int read_segments(struct pi_db *db, const struct step_key *k, struct step_result *res)
+static int read_segments(struct pi_db *db, struct dbu_batch *b, struct step_result *res)
 {
-    int rc = PI_DB_OK;
-    PGresult *r = rows_of(db, "insight_segments", q_segments, k, "insight: the step's MPI segments", &rc);
+    int rc;
+    const PGresult *r = rows_of(db, b, R_SEGMENTS, "insight: the step's MPI segments", &rc);
     if (!r)
         return rc;
     int n = PQntuples(r);
@@ -173,18 +180,17 @@ static int read_segments(struct pi_db *db, const struct step_key *k, struct step
         size_t nb = 0, nc = 0;
         long long *bins = int_array(PQgetvalue(r, i, 0), &nb);
         long long *counts = int_array(PQgetvalue(r, i, 1), &nc);
-        int *b = calloc(nb ? nb : 1, sizeof *b);
-        if (!b)
+        int *bin = calloc(nb ? nb : 1, sizeof *bin);
+        if (!bin)
             abort();
         for (size_t j = 0; j < nb; j++)
-            b[j] = (int)bins[j];
+            bin[j] = (int)bins[j];
         free(bins);
-        keep[2 * i] = (long long *)b;
+        keep[2 * i] = (long long *)bin;
         keep[2 * i + 1] = counts;
-        g[i] = (struct pi_in_seg_group){ .nbins = nb < nc ? nb : nc, .bin = b, .count = (const int64_t *)counts,
+        g[i] = (struct pi_in_seg_group){ .nbins = nb < nc ? nb : nc, .bin = bin, .count = (const int64_t *)counts,
                                          .bin_ns = seg_bin_ns };
     }
-    PQclear(r);
     pi_in_segments(g, (size_t)n, &res->seg);
     res->have_segments = res->seg.groups_judged > 0;
     for (int i = 0; i < 2 * n; i++)
@@ -196,11 +202,10 @@ static int read_segments(struct pi_db *db, const struct step_key *k, struct step
 
 /* the step's files (per node and file): its write pattern, and the files it read or wrote in
  * small requests */
-static int read_files(struct pi_db *db, const struct step_key *k, long long meta, long long opens,
-                      struct step_result *res)
+static int read_files(struct pi_db *db, struct dbu_batch *b, long long meta, long long opens, struct step_result *res)
 {
-    int rc = PI_DB_OK;
-    PGresult *r = rows_of(db, "insight_files", q_files, k, "insight: the step's files", &rc);
+    int rc;
+    const PGresult *r = rows_of(db, b, R_FILES, "insight: the step's files", &rc);
     if (!r)
         return rc;
     int n = PQntuples(r), nw = 0;
@@ -223,16 +228,15 @@ static int read_files(struct pi_db *db, const struct step_key *k, long long meta
             f->small_write_files++;
         }
     }
-    PQclear(r);
     res->pattern = pi_in_write_pattern(w, (size_t)nw, meta, opens);
     free(w);
     return PI_DB_OK;
 }
 
-static int read_ranks(struct pi_db *db, const struct step_key *k, struct pi_in_figures *f)
+static int read_ranks(struct pi_db *db, struct dbu_batch *b, struct pi_in_figures *f)
 {
-    int rc = PI_DB_OK;
-    PGresult *r = rows_of(db, "insight_ranks", q_ranks, k, "insight: the step's ranks", &rc);
+    int rc;
+    const PGresult *r = rows_of(db, b, R_RANKS, "insight: the step's ranks", &rc);
     if (!r)
         return rc;
     int n = PQntuples(r);
@@ -246,23 +250,20 @@ static int read_ranks(struct pi_db *db, const struct step_key *k, struct pi_in_f
         }
     }
     f->rank_compute_mean = n ? sum / n : 0;
-    PQclear(r);
     return PI_DB_OK;
 }
 
-/* the step's own figures, then each method */
-static int analyse(struct pi_db *db, const struct step_key *k, struct step_result *res, int *known)
+/* the step's own figures (the batch's results), then each method */
+static int analyse_batch(struct pi_db *db, struct dbu_batch *b, const char *const key[3], struct step_result *res,
+                         int *known)
 {
-    int rc = PI_DB_OK;
-    memset(res, 0, sizeof *res);
-    PGresult *r = rows_of(db, "insight_facts", q_facts, k, "insight: the step", &rc);
+    int rc;
+    const PGresult *r = rows_of(db, b, R_FACTS, "insight: the step", &rc);
     if (!r)
         return rc;
     *known = PQntuples(r) == 1;
-    if (!*known) {
-        PQclear(r);
+    if (!*known)
         return PI_DB_OK;
-    }
     struct pi_in_figures *f = &res->fig;
     f->slice_s = num(r, 0, F_SLICE_S);
     f->wall_s = num(r, 0, F_WALL_S);
@@ -289,20 +290,19 @@ static int analyse(struct pi_db *db, const struct step_key *k, struct step_resul
         snprintf(res->incomplete, sizeof res->incomplete, "not all of the step's nodes are in yet");
     else if (!strcmp(PQgetvalue(r, 0, F_INCOMPLETE), "t"))
         snprintf(res->incomplete, sizeof res->incomplete, "files of the step were quarantined");
-    PQclear(r);
     if (has_slices && last - first >= PI_IN_SLICES_MAX) {
         size_t used = strlen(res->incomplete);
         snprintf(res->incomplete + used, sizeof res->incomplete - used, "%slonger than a week: not judged by its slices",
                  used ? "; " : "");
     }
     else if (has_slices && last >= first && f->slice_s > 0)
-        rc = read_slices(db, k, first, last, f->slice_s, res);
+        rc = read_slices(db, b, key, first, last, f->slice_s, res);
     if (rc == PI_DB_OK && f->ranks > 0)
-        rc = read_segments(db, k, res);
+        rc = read_segments(db, b, res);
     if (rc == PI_DB_OK)
-        rc = read_files(db, k, posix_meta, posix_opens, res);
+        rc = read_files(db, b, posix_meta, posix_opens, res);
     if (rc == PI_DB_OK && f->ranks > 1)
-        rc = read_ranks(db, k, f);
+        rc = read_ranks(db, b, f);
     if (rc != PI_DB_OK)
         return rc;
     /* the verdict: the larger of the two estimates that could be made */
@@ -319,6 +319,20 @@ static int analyse(struct pi_db *db, const struct step_key *k, struct step_resul
     f->lost_pct = res->estimate;
     f->cause = res->d.cause >= 0 ? pi_bg_names[res->d.cause] : NULL;
     return PI_DB_OK;
+}
+
+/* the step's own figures, then each method; the reads in one batch */
+static int analyse(struct pi_db *db, const struct step_key *k, struct step_result *res, int *known)
+{
+    memset(res, 0, sizeof *res);
+    const char *key[3] = { k->cluster, k->job, k->step };
+    struct dbu_batch b = { 0 };
+    add_reads(&b, key);
+    int rc = dbu_batch_run(db, &b, "insight: read the step");
+    if (rc == PI_DB_OK)
+        rc = analyse_batch(db, &b, key, res, known);
+    dbu_batch_clear(&b);
+    return rc;
 }
 
 static char *evidence_json(const struct pi_in_disturbance *d, double slice_s)
@@ -400,65 +414,75 @@ static int write_result(struct pi_db *db, const struct step_key *k, const struct
         fmt(b[14], 40, res->period.time_share, per), fmt(b[15], 40, res->period.phase_bandwidth, per),
         res->pattern, res->incomplete,
     };
-    int rc = dbu_check(db, dbu_prepared(db, "insight_write", q_write, 26, v, 0), PGRES_COMMAND_OK,
-                       "insight: write the step's insight");
-    free(evidence);
+    /* the writes and the commit in one batch (one round trip), checked in order */
     const char *key[3] = { k->cluster, k->job, k->step };
-    if (rc == PI_DB_OK)
-        rc = dbu_check(db,
-                       dbu_prepared(db, "insight_advice_clear", "DELETE FROM js_data.step_advice WHERE cluster_id = $1 AND job_id = $2 AND step_id = $3",
-                             3, key, 0),
-                       PGRES_COMMAND_OK, "insight: clear the step's advice");
     struct pi_in_advice advice[PI_ADVICE_MAX];
+    const char *a[PI_ADVICE_MAX][7];
     int n = pi_in_advise(&res->fig, advice);
-    for (int i = 0; i < n && rc == PI_DB_OK; i++) {
-        const char *a[7] = { k->cluster, k->job, k->step, advice[i].code, advice[i].severity, advice[i].message,
-                             advice[i].figures };
-        rc = dbu_check(db,
-                       dbu_prepared(db, "insight_advice",
-                             "INSERT INTO js_data.step_advice (cluster_id, job_id, step_id, code, severity, message, figures) "
-                             "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                             7, a, 0),
-                       PGRES_COMMAND_OK, "insight: write the step's advice");
+    struct dbu_batch batch = { 0 };
+    dbu_batch_add(&batch, "insight_write", q_write, 26, v, 0);
+    dbu_batch_add(&batch, "insight_advice_clear",
+                  "DELETE FROM js_data.step_advice WHERE cluster_id = $1 AND job_id = $2 AND step_id = $3", 3, key, 0);
+    for (int i = 0; i < n; i++) {
+        const char *row[7] = { k->cluster, k->job, k->step, advice[i].code, advice[i].severity, advice[i].message,
+                               advice[i].figures };
+        memcpy(a[i], row, sizeof row);
+        dbu_batch_add(&batch, "insight_advice",
+                      "INSERT INTO js_data.step_advice (cluster_id, job_id, step_id, code, severity, message, figures) "
+                      "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                      7, a[i], 0);
     }
-    if (rc == PI_DB_OK)
-        rc = dbu_check(db, dbu_prepared(db, "insight_requeue", "SELECT js_data.insight_requeue_neighbours($1, $2, $3)", 3, key, 0),
-                       PGRES_TUPLES_OK, "insight: queue the step's neighbours again");
+    dbu_batch_add(&batch, "insight_requeue", "SELECT js_data.insight_requeue_neighbours($1, $2, $3)", 3, key, 0);
+    dbu_batch_add(&batch, NULL, "COMMIT", 0, NULL, 0);
+    int rc = dbu_batch_run(db, &batch, "insight: write the step's insight");
+    free(evidence);
+    for (int i = 0; i < batch.n && rc == PI_DB_OK; i++) {
+        const char *what = i == 0 ? "insight: write the step's insight" : i == 1 ? "insight: clear the step's advice"
+                         : i < batch.n - 2 ? "insight: write the step's advice"
+                         : i == batch.n - 2 ? "insight: queue the step's neighbours again" : "insight: commit";
+        rc = dbu_batch_check(db, &batch, i, i == batch.n - 2 ? PGRES_TUPLES_OK : PGRES_COMMAND_OK, what);
+    }
+    dbu_batch_clear(&batch);
     return rc;
 }
 
-/* One step from the queue in one transaction: PI_DB_OK (*taken 0 when none was due), or an error. */
+/* One step from the queue in one transaction, in three round trips (take, read, write and
+ * commit): PI_DB_OK (*taken 0 when none was due), or an error. */
 static int one_step(struct pi_db *db, const char *settle, int *taken)
 {
     *taken = 0;
-    int rc = dbu_exec(db, "BEGIN", "insight: begin");
-    if (rc != PI_DB_OK)
-        return rc;
     const char *p[1] = { settle };
-    PGresult *r = dbu_prepared(db, "insight_take", "SELECT cluster_id, job_id, step_id FROM js_data.insight_take($1::interval, 1)",
-                               1, p, 0);
-    if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
-        rc = dbu_check(db, r, PGRES_TUPLES_OK, "insight: take a step");
+    struct dbu_batch b = { 0 };
+    dbu_batch_add(&b, NULL, "BEGIN", 0, NULL, 0);
+    dbu_batch_add(&b, "insight_take", "SELECT cluster_id, job_id, step_id FROM js_data.insight_take($1::interval, 1)", 1,
+                  p, 0);
+    int rc = dbu_batch_run(db, &b, "insight: take a step");
+    if (rc == PI_DB_OK)
+        rc = dbu_batch_check(db, &b, 0, PGRES_COMMAND_OK, "insight: begin");
+    if (rc == PI_DB_OK)
+        rc = dbu_batch_check(db, &b, 1, PGRES_TUPLES_OK, "insight: take a step");
+    if (rc != PI_DB_OK || PQntuples(b.r[1]) == 0) {
+        dbu_batch_clear(&b);
+        if (rc == PI_DB_OK)
+            return dbu_exec(db, "COMMIT", "insight: commit");
         dbu_rollback(db);
         return rc;
     }
-    if (PQntuples(r) == 0) {
-        PQclear(r);
-        return dbu_exec(db, "COMMIT", "insight: commit");
-    }
     struct step_key k;
-    snprintf(k.cluster, sizeof k.cluster, "%s", PQgetvalue(r, 0, 0));
-    snprintf(k.job, sizeof k.job, "%s", PQgetvalue(r, 0, 1));
-    snprintf(k.step, sizeof k.step, "%s", PQgetvalue(r, 0, 2));
-    PQclear(r);
+    snprintf(k.cluster, sizeof k.cluster, "%s", PQgetvalue(b.r[1], 0, 0));
+    snprintf(k.job, sizeof k.job, "%s", PQgetvalue(b.r[1], 0, 1));
+    snprintf(k.step, sizeof k.step, "%s", PQgetvalue(b.r[1], 0, 2));
+    dbu_batch_clear(&b);
     *taken = 1;
     struct step_result res;
     int known = 0;
     rc = analyse(db, &k, &res, &known);
-    if (rc == PI_DB_OK && known)
-        rc = write_result(db, &k, &res);
-    if (rc == PI_DB_OK)
+    if (rc == PI_DB_OK && !known)
         return dbu_exec(db, "COMMIT", "insight: commit");
+    if (rc == PI_DB_OK)
+        rc = write_result(db, &k, &res); /* and commits */
+    if (rc == PI_DB_OK)
+        return rc;
     dbu_rollback(db);
     if (rc == PI_DB_FAIL) {
         /* a reason of its own: out of the queue, or it would be taken first again and again */

@@ -140,11 +140,14 @@ const char *pi_in_light(double pct);
 /* The longest step judged by its slices: a week of 4 s slices (the viewer's limit too). */
 #define PI_IN_SLICES_MAX (7 * 21600)
 
-/* The slices first .. last of the step key (cluster id, job id, step) as the methods read them,
- * from the stored series (insight_series.c): PI_DB_OK with s's arrays in *mem (to free), or an
- * error of db.h after logging it. */
-int pi_in_read_slices(struct pi_db *db, const char *const key[3], int64_t first, int64_t last, double slice_s,
-                      struct pi_in_slices *s, double **mem);
+/* A step's slices as the methods read them, from the stored series (insight_series.c): the
+ * queries of the step key (cluster id, job id, step) added to a batch (dbutil.h), and once it
+ * has run (its results from first_query on), its slices first .. last: PI_DB_OK with s's arrays
+ * in *mem (to free), or an error of db.h after logging it. */
+struct dbu_batch;
+void pi_in_series_queries(struct dbu_batch *b, const char *const key[3]);
+int pi_in_series_slices(struct pi_db *db, struct dbu_batch *b, int first_query, const char *const key[3],
+                        int64_t first, int64_t last, double slice_s, struct pi_in_slices *s, double **mem);
 
 /* The driver (insight.c): compute the steps due in js_data.insight_pending (rested settle
  * seconds; every queued one, due or not, when settle < 0), at most a batch and a few seconds. Returns PI_DB_OK or an error of db.h;

@@ -54,8 +54,8 @@ static double in_sum(const int64_t *slice, const enum js_metric *m, size_t n)
 
 /* The series queries: every one returns chunk, first_slice, slices (bigint), then bytea series:
  * processes (or NULL) and the metrics of in_metrics (Q_OWN, Q_PENDING, Q_CLUSTER), or cpu_ns
- * alone (Q_NODES). $1 .. $3: the step's key, $4 .. $5 the chunks of its slices (Q_CLUSTER: $1
- * the cluster, $2 .. $3 the chunks). */
+ * alone (Q_NODES); $1 .. $3 are the step's key, the chunks those of the step's slices (none for
+ * a step longer than PI_IN_SLICES_MAX). */
 enum in_query { Q_OWN, Q_PENDING, Q_CLUSTER, Q_NODES, Q_COUNT };
 
 static const char *const q_names[Q_COUNT] = { "insight_own", "insight_own_pending", "insight_cluster",
@@ -68,36 +68,35 @@ static const char *in_query(enum in_query q)
     static char *text[Q_COUNT];
     if (text[q])
         return text[q];
-    const char *t = q == Q_PENDING ? "m." : "";
     struct sbuf b = { 0 };
-    sb_printf(&b, "SELECT %schunk::bigint, %sfirst_slice::bigint, %sslices::bigint", t, t, t);
+    sb_printf(&b, "SELECT x.chunk::bigint, x.first_slice::bigint, x.slices::bigint");
     if (q == Q_NODES) {
-        sb_printf(&b, ", cpu_ns");
+        sb_printf(&b, ", x.cpu_ns");
     } else {
-        sb_printf(&b, q == Q_CLUSTER ? ", NULL::bytea" : ", %sprocesses", t);
+        sb_printf(&b, q == Q_CLUSTER ? ", NULL::bytea" : ", x.processes");
         for (size_t i = 0; i < IN_METRICS; i++)
-            sb_printf(&b, ", %s%s", t, js_profile_metrics[in_metrics[i]].name);
+            sb_printf(&b, ", x.%s", js_profile_metrics[in_metrics[i]].name);
     }
-    switch (q) {
-    case Q_OWN:
-        sb_printf(&b, " FROM js_data.series_step WHERE cluster_id = $1 AND job_id = $2 AND step_id = $3"
-                      " AND chunk BETWEEN $4::bigint AND $5::bigint");
-        break;
-    case Q_PENDING:
-        sb_printf(&b, " FROM js_data.series_step_node m JOIN js_data.totals_pending p ON p.cluster_id = m.cluster_id"
-                      " AND p.job_id = m.job_id AND p.step_id = m.step_id AND p.node = m.node"
-                      " WHERE m.cluster_id = $1 AND m.job_id = $2 AND m.step_id = $3"
-                      " AND m.chunk BETWEEN $4::bigint AND $5::bigint");
-        break;
-    case Q_CLUSTER:
-        sb_printf(&b, " FROM js_data.series_cluster WHERE cluster_id = $1 AND chunk BETWEEN $2::bigint AND $3::bigint");
-        break;
-    default:
-        sb_printf(&b, " FROM js_data.series_node WHERE cluster_id = $1 AND chunk BETWEEN $4::bigint AND $5::bigint"
-                      " AND node IN (SELECT sn.node FROM js_data.step_nodes sn"
-                      "              WHERE sn.cluster_id = $1 AND sn.job_id = $2 AND sn.step_id = $3)");
-    }
+    static const char *const from[Q_COUNT] = {
+        "js_data.series_step x ON x.job_id = s.job_id AND x.step_id = s.step_id",
+        "js_data.series_step_node x ON x.job_id = s.job_id AND x.step_id = s.step_id "
+        "JOIN js_data.totals_pending p ON p.cluster_id = x.cluster_id AND p.job_id = x.job_id "
+        "AND p.step_id = x.step_id AND p.node = x.node",
+        "js_data.series_cluster x ON true",
+        "js_data.series_node x ON x.node IN (SELECT sn.node FROM js_data.step_nodes sn "
+        "WHERE sn.cluster_id = s.cluster_id AND sn.job_id = s.job_id AND sn.step_id = s.step_id)",
+    };
+    sb_printf(&b, " FROM js_data.steps s JOIN %s AND x.cluster_id = s.cluster_id"
+                  " AND x.chunk BETWEEN js_data.series_chunk_of(s.first_slice) AND s.last_slice"
+                  " WHERE s.cluster_id = $1 AND s.job_id = $2 AND s.step_id = $3 AND s.last_slice - s.first_slice < %d",
+              from[q], PI_IN_SLICES_MAX);
     return text[q] = b.p;
+}
+
+void pi_in_series_queries(struct dbu_batch *b, const char *const key[3])
+{
+    for (int q = 0; q < Q_COUNT; q++)
+        dbu_batch_add(b, q_names[q], in_query((enum in_query)q), 3, key, 1);
 }
 
 /* A step's slices first .. first + n - 1, stride values each. */
@@ -117,31 +116,28 @@ static int64_t bin_i64(const PGresult *r, int row, int col)
     return (int64_t)u;
 }
 
-/* Add the rows of a series query (binary results) into buf: series column c into slot c.
+/* Add the rows of a series query's result (binary) into buf: series column c into slot c.
  * PI_DB_OK, PI_DB_FAIL after logging a series that does not decode, or the query's error. */
-static int add_series(struct pi_db *db, enum in_query q, const char *const key[3], struct in_buf *buf)
+static int add_series(struct pi_db *db, struct dbu_batch *b, int first_query, enum in_query q,
+                      const char *const key[3], struct in_buf *buf)
 {
-    char lo[24], hi[24];
-    snprintf(lo, sizeof lo, "%lld", (long long)js_series_chunk_of(buf->first));
-    snprintf(hi, sizeof hi, "%lld", (long long)(buf->first + (int64_t)buf->n - 1));
-    const char *step_params[5] = { key[0], key[1], key[2], lo, hi }, *cluster_params[3] = { key[0], lo, hi };
-    PGresult *r = dbu_prepared(db, q_names[q], in_query(q), q == Q_CLUSTER ? 3 : 5,
-                               q == Q_CLUSTER ? cluster_params : step_params, 1);
-    if (!r || PQresultStatus(r) != PGRES_TUPLES_OK)
-        return dbu_check(db, r, PGRES_TUPLES_OK, q_what[q]);
+    int i = first_query + (int)q;
+    int rc = dbu_batch_check(db, b, i, PGRES_TUPLES_OK, q_what[q]);
+    if (rc != PI_DB_OK)
+        return rc;
+    const PGresult *r = b->r[i];
     int cols = PQnfields(r) - 3, bad = cols < 1 || (size_t)cols > buf->stride;
     int64_t tmp[JS_SERIES_CHUNK];
-    for (int i = 0; i < PQntuples(r) && !bad; i++) {
-        bad = PQgetlength(r, i, 0) != 8 || PQgetlength(r, i, 1) != 8 || PQgetlength(r, i, 2) != 8;
-        int64_t first = bad ? 0 : bin_i64(r, i, 1), n = bad ? 0 : bin_i64(r, i, 2);
+    for (int row = 0; row < PQntuples(r) && !bad; row++) {
+        bad = PQgetlength(r, row, 0) != 8 || PQgetlength(r, row, 1) != 8 || PQgetlength(r, row, 2) != 8;
+        int64_t first = bad ? 0 : bin_i64(r, row, 1), n = bad ? 0 : bin_i64(r, row, 2);
         bad = bad || n < 1 || n > JS_SERIES_CHUNK;
         for (int c = 0; c < cols && !bad; c++)
-            if (!PQgetisnull(r, i, 3 + c))
-                bad = js_series_add_window((const unsigned char *)PQgetvalue(r, i, 3 + c),
-                                           (size_t)PQgetlength(r, i, 3 + c), first, (size_t)n, buf->first, buf->n,
+            if (!PQgetisnull(r, row, 3 + c))
+                bad = js_series_add_window((const unsigned char *)PQgetvalue(r, row, 3 + c),
+                                           (size_t)PQgetlength(r, row, 3 + c), first, (size_t)n, buf->first, buf->n,
                                            buf->v + c, buf->stride, tmp, &buf->saturated) < 0;
     }
-    PQclear(r);
     if (bad) {
         pi_error("%s of job %s step %s: a series that does not decode", q_what[q], key[1], key[2]);
         return PI_DB_FAIL;
@@ -149,16 +145,16 @@ static int add_series(struct pi_db *db, enum in_query q, const char *const key[3
     return PI_DB_OK;
 }
 
-/* Read the step's own series, the cluster's and its nodes' into own, tot and nod; the
- * background is left in tot (every metric) and nod (CPU). */
-static int read_buffers(struct pi_db *db, const char *const key[3], struct in_buf *own, struct in_buf *tot,
-                        struct in_buf *nod)
+/* The step's own series, the cluster's and its nodes' into own, tot and nod; the background is
+ * left in tot (every metric) and nod (CPU). */
+static int read_buffers(struct pi_db *db, struct dbu_batch *b, int first_query, const char *const key[3],
+                        struct in_buf *own, struct in_buf *tot, struct in_buf *nod)
 {
-    int rc = add_series(db, Q_OWN, key, own);
+    int rc = add_series(db, b, first_query, Q_OWN, key, own);
     if (rc == PI_DB_OK)
-        rc = add_series(db, Q_CLUSTER, key, tot);
+        rc = add_series(db, b, first_query, Q_CLUSTER, key, tot);
     if (rc == PI_DB_OK)
-        rc = add_series(db, Q_NODES, key, nod);
+        rc = add_series(db, b, first_query, Q_NODES, key, nod);
     if (rc != PI_DB_OK)
         return rc;
     size_t cpu = slot(JS_M_CPU_NS);
@@ -167,7 +163,7 @@ static int read_buffers(struct pi_db *db, const char *const key[3], struct in_bu
             tot->v[t * IN_SLOTS + m] -= own->v[t * IN_SLOTS + m];
         nod->v[t] -= own->v[t * IN_SLOTS + cpu];
     }
-    return add_series(db, Q_PENDING, key, own);
+    return add_series(db, b, first_query, Q_PENDING, key, own);
 }
 
 #define SUM(buf, t, ...) in_sum((buf) + (t) * IN_SLOTS, (const enum js_metric[]){ __VA_ARGS__ }, \
@@ -177,8 +173,8 @@ static int read_buffers(struct pi_db *db, const char *const key[3], struct in_bu
 #define META_OPS JS_M_POSIX_OPEN_CALLS, JS_M_POSIX_META_CALLS, JS_M_STDIO_OPEN_CALLS, JS_M_STDIO_META_CALLS, \
                  JS_M_MPIIO_META_CALLS
 
-int pi_in_read_slices(struct pi_db *db, const char *const key[3], int64_t first, int64_t last, double slice_s,
-                      struct pi_in_slices *s, double **mem)
+int pi_in_series_slices(struct pi_db *db, struct dbu_batch *b, int first_query, const char *const key[3],
+                        int64_t first, int64_t last, double slice_s, struct pi_in_slices *s, double **mem)
 {
     size_t n = (size_t)(last - first + 1);
     struct in_buf own = { first, n, IN_SLOTS, NULL, 0 }, tot = own, nod = { first, n, 1, NULL, 0 };
@@ -188,7 +184,7 @@ int pi_in_read_slices(struct pi_db *db, const char *const key[3], int64_t first,
     *mem = calloc(n * (PI_OWN_COUNT + PI_BG_COUNT + 4), sizeof **mem);
     if (!own.v || !tot.v || !nod.v || !*mem)
         abort();
-    int rc = read_buffers(db, key, &own, &tot, &nod);
+    int rc = read_buffers(db, b, first_query, key, &own, &tot, &nod);
     if (rc == PI_DB_OK && own.saturated + tot.saturated + nod.saturated)
         pi_warn("insight of job %s step %s: %ld per-slice sums beyond 2^63 were kept at 2^63 - 1", key[1], key[2],
                 own.saturated + tot.saturated + nod.saturated);
@@ -196,8 +192,8 @@ int pi_in_read_slices(struct pi_db *db, const char *const key[3], int64_t first,
     double *next = *mem;
     for (int o = 0; o < PI_OWN_COUNT; o++, next += n)
         s->own[o] = next;
-    for (int b = 0; b < PI_BG_COUNT; b++, next += n)
-        s->bg[b] = next;
+    for (int g = 0; g < PI_BG_COUNT; g++, next += n)
+        s->bg[g] = next;
     s->io_bytes = next;
     s->meta_ops = next + n;
     s->io_s = next + 2 * n;

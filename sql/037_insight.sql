@@ -162,7 +162,10 @@ BEGIN
     SELECT o.cluster_id, o.job_id, o.step_id,
            greatest(now(), i.computed_at + least(greatest(i.computed_at - o.end_time, '0'::interval), '1 day'::interval))
     FROM js_data.steps o
-    JOIN js_data.step_insights i ON i.cluster_id = o.cluster_id AND i.job_id = o.job_id AND i.step_id = o.step_id
+    -- one lookup by key per neighbour (OFFSET 0 keeps it one): as a join, a young table's
+    -- statistics made the plan read every insight of the cluster for each neighbour
+    CROSS JOIN LATERAL (SELECT i.computed_at FROM js_data.step_insights i
+                        WHERE i.cluster_id = o.cluster_id AND i.job_id = o.job_id AND i.step_id = o.step_id OFFSET 0) i
     WHERE int8range(o.first_slice, o.last_slice, '[]') && int8range(s.first_slice, s.last_slice, '[]')
       AND o.first_slice <= o.last_slice
       AND o.cluster_id = p_cluster

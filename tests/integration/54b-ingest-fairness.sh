@@ -11,7 +11,7 @@ need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/bench/gen/jsgen
 [ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
-plan 22
+plan 24
 
 db=js_fairness
 conn="$JS_PG_CONNINFO dbname=$db"
@@ -107,6 +107,17 @@ $((TINY + BJOBS - 2)) true true
 200 202
 $((TINY + BJOBS - 1))
 0" "js_data.insight_requeue_neighbours: the steps overlapping one queued again after their back-off (1 min; a day at most); one already queued keeps its turn; a settle takes only those due (that one, and the step itself, queued by its records), NULL the rest"
+# a step whose insight fails for a reason of its own (a stored series that does not decode) is
+# logged with the reason and left out of the queue; the steps beside it are computed
+q "UPDATE js_data.series_step SET cpu_ns = '\\x01'::bytea WHERE job_id = 201;
+   UPDATE js_data.step_insights SET computed_at = now() - interval '1 h' WHERE job_id IN (200, 202);
+   INSERT INTO js_data.insight_pending (cluster_id, job_id, step_id) SELECT cluster_id, job_id, step_id FROM js_data.steps WHERE job_id IN (200, 201, 202)"
+mkdir -p "$work/empty"
+t0=$(q "SELECT now()")
+ingest "$work/empty" "$work/bad-series.log"
+ok $? "a step whose insight fails: the ingest runs on"
+is "$(grep -c "insight: the step's series of job 201 step 0: a series that does not decode" "$work/bad-series.log")|$(grep -c 'insight of job 201 step 0 failed (see above)' "$work/bad-series.log")|$(q "SELECT count(*) FROM js_data.insight_pending")|$(q "SELECT string_agg(job_id::text, ' ' ORDER BY job_id) FROM js_data.step_insights WHERE job_id IN (200, 201, 202) AND computed_at > '$t0'")" \
+   "1|1|0|200 202" "a step whose insight fails: logged with its reason, out of the queue; its neighbours computed"
 
 # 2. a pass's budget
 s=$work/pass
