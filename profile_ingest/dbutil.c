@@ -245,6 +245,12 @@ int dbu_batch_check(struct pi_db *db, struct dbu_batch *b, int i, ExecStatusType
 {
     if (b->r[i] && PQresultStatus(b->r[i]) == want)
         return PI_DB_OK;
+#ifdef LIBPQ_HAS_PIPELINING
+    /* not run for an error before it: that error is the one to tell */
+    for (int j = 0; b->r[i] && PQresultStatus(b->r[i]) == PGRES_PIPELINE_ABORTED && j < b->n; j++)
+        if (b->r[j] && PQresultStatus(b->r[j]) == PGRES_FATAL_ERROR)
+            i = j;
+#endif
     int rc = dbu_check(db, b->r[i], want, what);
     b->r[i] = NULL;
     return rc;

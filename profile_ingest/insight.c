@@ -12,7 +12,6 @@
 #include "insight.h"
 #include "log.h"
 #include "profile_format.h"
-#include "series.h"
 
 #include <jansson.h>
 #include <math.h>
