@@ -453,14 +453,18 @@ static int one_step(struct pi_db *db, const char *settle, int *taken)
     const char *p[1] = { settle };
     struct dbu_batch b = { 0 };
     dbu_batch_add(&b, NULL, "BEGIN", 0, NULL, 0);
+    /* every statement of a step looks up by key: planned once a session, not at each step */
+    dbu_batch_add(&b, NULL, "SET LOCAL plan_cache_mode = force_generic_plan", 0, NULL, 0);
     dbu_batch_add(&b, "insight_take", "SELECT cluster_id, job_id, step_id FROM js_data.insight_take($1::interval, 1)", 1,
                   p, 0);
     int rc = dbu_batch_run(db, &b, "insight: take a step");
     if (rc == PI_DB_OK)
         rc = dbu_batch_check(db, &b, 0, PGRES_COMMAND_OK, "insight: begin");
     if (rc == PI_DB_OK)
-        rc = dbu_batch_check(db, &b, 1, PGRES_TUPLES_OK, "insight: take a step");
-    if (rc != PI_DB_OK || PQntuples(b.r[1]) == 0) {
+        rc = dbu_batch_check(db, &b, 1, PGRES_COMMAND_OK, "insight: plan once");
+    if (rc == PI_DB_OK)
+        rc = dbu_batch_check(db, &b, 2, PGRES_TUPLES_OK, "insight: take a step");
+    if (rc != PI_DB_OK || PQntuples(b.r[2]) == 0) {
         dbu_batch_clear(&b);
         if (rc == PI_DB_OK)
             return dbu_exec(db, "COMMIT", "insight: commit");
@@ -468,9 +472,9 @@ static int one_step(struct pi_db *db, const char *settle, int *taken)
         return rc;
     }
     struct step_key k;
-    snprintf(k.cluster, sizeof k.cluster, "%s", PQgetvalue(b.r[1], 0, 0));
-    snprintf(k.job, sizeof k.job, "%s", PQgetvalue(b.r[1], 0, 1));
-    snprintf(k.step, sizeof k.step, "%s", PQgetvalue(b.r[1], 0, 2));
+    snprintf(k.cluster, sizeof k.cluster, "%s", PQgetvalue(b.r[2], 0, 0));
+    snprintf(k.job, sizeof k.job, "%s", PQgetvalue(b.r[2], 0, 1));
+    snprintf(k.step, sizeof k.step, "%s", PQgetvalue(b.r[2], 0, 2));
     dbu_batch_clear(&b);
     *taken = 1;
     struct step_result res;

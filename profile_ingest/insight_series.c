@@ -68,8 +68,14 @@ static const char *in_query(enum in_query q)
     static char *text[Q_COUNT];
     if (text[q])
         return text[q];
+    /* per chunk of the step's slices, one lookup by key each (a lateral subquery, kept one by
+     * OFFSET 0): as a join the planner read the chunks of every node of the cluster and kept
+     * the step's */
     struct sbuf b = { 0 };
-    sb_printf(&b, "SELECT x.chunk::bigint, x.first_slice::bigint, x.slices::bigint");
+    sb_printf(&b, "SELECT x.* FROM js_data.steps s%s CROSS JOIN LATERAL ("
+                  "SELECT x.chunk::bigint, x.first_slice::bigint, x.slices::bigint",
+              q == Q_NODES ? " JOIN js_data.step_nodes sn ON sn.cluster_id = s.cluster_id AND sn.job_id = s.job_id"
+                             " AND sn.step_id = s.step_id" : "");
     if (q == Q_NODES) {
         sb_printf(&b, ", x.cpu_ns");
     } else {
@@ -78,16 +84,14 @@ static const char *in_query(enum in_query q)
             sb_printf(&b, ", x.%s", js_profile_metrics[in_metrics[i]].name);
     }
     static const char *const from[Q_COUNT] = {
-        "js_data.series_step x ON x.job_id = s.job_id AND x.step_id = s.step_id",
-        "js_data.series_step_node x ON x.job_id = s.job_id AND x.step_id = s.step_id "
-        "JOIN js_data.totals_pending p ON p.cluster_id = x.cluster_id AND p.job_id = x.job_id "
-        "AND p.step_id = x.step_id AND p.node = x.node",
-        "js_data.series_cluster x ON true",
-        "js_data.series_node x ON x.node IN (SELECT sn.node FROM js_data.step_nodes sn "
-        "WHERE sn.cluster_id = s.cluster_id AND sn.job_id = s.job_id AND sn.step_id = s.step_id)",
+        "js_data.series_step x WHERE x.job_id = s.job_id AND x.step_id = s.step_id",
+        "js_data.series_step_node x JOIN js_data.totals_pending p ON p.cluster_id = x.cluster_id AND p.job_id = x.job_id "
+        "AND p.step_id = x.step_id AND p.node = x.node WHERE x.job_id = s.job_id AND x.step_id = s.step_id",
+        "js_data.series_cluster x WHERE true",
+        "js_data.series_node x WHERE x.node = sn.node",
     };
-    sb_printf(&b, " FROM js_data.steps s JOIN %s AND x.cluster_id = s.cluster_id"
-                  " AND x.chunk BETWEEN js_data.series_chunk_of(s.first_slice) AND s.last_slice"
+    sb_printf(&b, " FROM %s AND x.cluster_id = s.cluster_id"
+                  " AND x.chunk BETWEEN js_data.series_chunk_of(s.first_slice) AND s.last_slice OFFSET 0) x"
                   " WHERE s.cluster_id = $1 AND s.job_id = $2 AND s.step_id = $3 AND s.last_slice - s.first_slice < %d",
               from[q], PI_IN_SLICES_MAX);
     return text[q] = b.p;
