@@ -104,8 +104,9 @@ int dbu_transient(PGconn *c, const PGresult *r)
     const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
     if (!st)
         return 1;
+    /* 26000: a prepared statement gone with the server session (a pooler), prepared again */
     return !strncmp(st, "08", 2) || !strncmp(st, "57P", 3) || !strncmp(st, "53", 2) ||
-           !strcmp(st, "40001") || !strcmp(st, "40P01") || !strcmp(st, "55P03");
+           !strcmp(st, "40001") || !strcmp(st, "40P01") || !strcmp(st, "55P03") || !strcmp(st, "26000");
 }
 
 /* Check a result: PI_DB_OK, or RETRY/FAIL after logging (and clearing) it. */
@@ -235,10 +236,27 @@ int dbu_batch_run(struct pi_db *db, struct dbu_batch *b, const char *what)
         ok = ok && b->r[i] != NULL;
     }
 #endif
+    /* a statement the server no longer has (a connection pooler gave us another server
+     * session): prepared again next time */
+    for (int i = 0; ok && i < b->n; i++) {
+        const char *state = b->q[i].name ? PQresultErrorField(b->r[i], PG_DIAG_SQLSTATE) : NULL;
+        for (int j = 0; state && !strcmp(state, "26000") && j < db->nprepared; j++)
+            if (!strcmp(db->prepared[j], b->q[i].name))
+                db->prepared[j] = db->prepared[--db->nprepared];
+    }
     if (ok)
         return PI_DB_OK;
     dbu_batch_clear(b);
-    return dbu_check(db, NULL, PGRES_COMMAND_OK, what); /* the connection's error */
+    rc = dbu_check(db, NULL, PGRES_COMMAND_OK, what); /* the connection's error */
+#ifdef LIBPQ_HAS_PIPELINING
+    if (db->conn && PQpipelineStatus(db->conn) != PQ_PIPELINE_OFF) {
+        /* stuck in pipeline mode with results unread: a new connection next time */
+        PQfinish(db->conn);
+        db->conn = NULL;
+        db->staged = 0;
+    }
+#endif
+    return rc;
 }
 
 int dbu_batch_check(struct pi_db *db, struct dbu_batch *b, int i, ExecStatusType want, const char *what)

@@ -40,7 +40,7 @@ int dbu_copy_put(struct pi_db *db, struct sbuf *b, const char *what);
 int dbu_copy_finish(struct pi_db *db, struct sbuf *b, const char *what);
 
 /* 1 when the error of r (or of the connection) may pass: the database is down or restarting,
- * a deadlock, a serialization failure */
+ * a deadlock, a serialization failure, a prepared statement the server session lost */
 int dbu_transient(PGconn *c, const PGresult *r);
 /* Check a result: PI_DB_OK, or RETRY/FAIL after logging (and clearing) it. */
 int dbu_check(struct pi_db *db, PGresult *r, ExecStatusType want, const char *what);
