@@ -415,11 +415,16 @@ void pi_in_period(const double *x, size_t n, double slice_s, struct pi_in_period
     if (!amp)
         abort();
     for (size_t k = 1; k <= half; k++) {
-        double re = 0, im = 0;
+        /* e^(-i w t) by rotation, one complex product a slice instead of a cos and a sin (a
+         * step of 4096 slices: 8 million terms) */
+        double re = 0, im = 0, c = cos(2 * M_PI * (double)k / (double)m), s = sin(2 * M_PI * (double)k / (double)m);
+        double wr = 1, wi = 0;
         for (size_t t = 0; t < m; t++) {
-            double w = -2 * M_PI * (double)k * (double)t / (double)m;
-            re += y[t] * cos(w);
-            im += y[t] * sin(w);
+            re += y[t] * wr;
+            im -= y[t] * wi;
+            double r = wr * c - wi * s;
+            wi = wr * s + wi * c;
+            wr = r;
         }
         amp[k] = sqrt(re * re + im * im);
         sum += amp[k];
@@ -427,8 +432,10 @@ void pi_in_period(const double *x, size_t n, double slice_s, struct pi_in_period
     }
     double mean = sum / (double)half, sd = sqrt(fmax(0, sum2 / (double)half - mean * mean));
     size_t best = 0;
-    for (size_t k = 2; k <= half; k++) /* k = 1 is one period over the whole step: no repetition */
-        if (!best || amp[k] > amp[best])
+    /* k = 1 is one period over the whole step: no repetition. A harmonic as strong as its
+     * fundamental (a train of pulses) within rounding leaves the fundamental the period. */
+    for (size_t k = 2; k <= half; k++)
+        if (!best || amp[k] > amp[best] * (1 + 1e-9))
             best = k;
     double z = sd > 0 && best ? (amp[best] - mean) / sd : 0;
     /* the Z-score does not know scale: a ripple of 1 % repeating exactly would be a period;

@@ -3,7 +3,7 @@
 # a computing step alone on n1 is judged undisturbed (green); the same step with a CPU hog of
 # another job on its node for part of its run is judged disturbed, cause cpu, the evidence
 # within the hog's time and the time lost about what the hog took, and none of it blamed on the
-# writer running meanwhile on another node (the step does no file I/O); a writer that writes ten
+# writer running meanwhile on another node (the step does no file I/O); a writer that writes 20
 # files of 16 MiB, one every 12 s, has its period and the open-write-close pattern, and its
 # 2,000 one-byte log writes give the SMALL_WRITES advice; a bulk-synchronous MPI step on two
 # nodes held up 5 times by 200 ms has its segments flagged and the excess estimated. The hog's
@@ -33,10 +33,11 @@ submit() { local name=$1 cmd=${!#}; set -- "${@:2:$#-2}"; (cd "$w" && as_user js
 # no other node could on a real cluster, and its segments see that)
 calm=$(submit calm -w "${nodes[0]}" -n2 "srun --mpi=pmix ./insight_bsp 28")
 is "$(wait_job_done "$calm" 120)" COMPLETED "the calm step ran"
-# from now on, on n3: a writer of ten files of 16 MiB, one every 12 s and the time it takes (a
-# period needs about ten to stand out of a spectrum of 4 s slices), with 2,000 one-byte log
-# writes at its start
-writer=$(submit writer -w "${nodes[2]}" -n1 "srun bash -c 'for k in \$(seq 2000); do printf x; done > log; for i in \$(seq 10); do dd if=/dev/zero of=ckpt.\$i bs=4M count=4 conv=fsync status=none; sleep 12; done'")
+# from now on, on n3: a writer of 20 files of 16 MiB, one every 12 s and the time it takes, with
+# 2,000 one-byte log writes at its start. A Z-score among the n/2 amplitudes of n slices is at
+# most sqrt(n/2 - 1): ten files (31 slices) reach 3.7 at best, and one write split across two
+# slices by the machine's load took them below 3; twenty reach 5.5
+writer=$(submit writer -w "${nodes[2]}" -n1 "srun bash -c 'for k in \$(seq 2000); do printf x; done > log; for i in \$(seq 20); do dd if=/dev/zero of=ckpt.\$i bs=4M count=4 conv=fsync status=none; sleep 12; done'")
 
 # the victim, and 14 s into it a hog of four processes on its node for 12 s (a quarter of its
 # run: the undisturbed rest tells its usual pace)
@@ -48,7 +49,7 @@ is "$(wait_job_done "$victim" 120)|$(wait_job_done "$hog" 120)" "COMPLETED|COMPL
 
 # a bulk-synchronous step on two nodes whose rank 0 holds 5 of its 60 iterations up by 200 ms
 mpi=$(submit bsp -N2 -n2 -w "${nodes[1]},${nodes[3]}" "srun --mpi=pmix ./mpi_segments 60")
-is "$(wait_job_done "$mpi" 120)|$(wait_job_done "$writer" 200)" "COMPLETED|COMPLETED" "the held-up MPI step and the writer ran"
+is "$(wait_job_done "$mpi" 120)|$(wait_job_done "$writer" 360)" "COMPLETED|COMPLETED" "the held-up MPI step and the writer ran"
 wait_pipeline 90 "$calm" "$writer" "$victim" "$hog" "$mpi"
 ok $? "the jobs reached the database"
 
