@@ -167,12 +167,13 @@ static int is_prepared(const struct pi_db *db, const char *name)
 }
 
 void dbu_batch_add(struct dbu_batch *b, const char *name, const char *sql, int nparams, const char *const *params,
-                   int binary)
+                   int binary, const char *what)
 {
     if (b->n == DBU_BATCH_MAX)
         abort(); /* a batch larger than the callers build: a programming error */
     b->q[b->n].name = name;
     b->q[b->n].sql = sql;
+    b->q[b->n].what = what;
     b->q[b->n].nparams = nparams;
     b->q[b->n].params = params;
     b->q[b->n].binary = binary;
@@ -180,7 +181,7 @@ void dbu_batch_add(struct dbu_batch *b, const char *name, const char *sql, int n
 }
 
 /* prepare the batch's named statements not yet prepared in the session */
-static int batch_prepare(struct pi_db *db, const struct dbu_batch *b, const char *what)
+static int batch_prepare(struct pi_db *db, const struct dbu_batch *b)
 {
     for (int i = 0; i < b->n; i++) {
         const char *name = b->q[i].name;
@@ -188,7 +189,8 @@ static int batch_prepare(struct pi_db *db, const struct dbu_batch *b, const char
             continue;
         if (db->nprepared == (int)(sizeof db->prepared / sizeof db->prepared[0]))
             abort(); /* more statements than the session keeps: a programming error */
-        int rc = dbu_check(db, PQprepare(db->conn, name, b->q[i].sql, b->q[i].nparams, NULL), PGRES_COMMAND_OK, what);
+        int rc = dbu_check(db, PQprepare(db->conn, name, b->q[i].sql, b->q[i].nparams, NULL), PGRES_COMMAND_OK,
+                           b->q[i].what);
         if (rc != PI_DB_OK)
             return rc;
         db->prepared[db->nprepared++] = name;
@@ -203,11 +205,9 @@ static int batch_send(PGconn *c, const struct dbu_batch *b, int i)
     return PQsendQueryParams(c, b->q[i].sql, b->q[i].nparams, NULL, b->q[i].params, NULL, NULL, b->q[i].binary);
 }
 
-int dbu_batch_run(struct pi_db *db, struct dbu_batch *b, const char *what)
+/* send the batch and read its results: 1, or 0 when the connection failed */
+static int batch_exchange(struct pi_db *db, struct dbu_batch *b)
 {
-    int rc = batch_prepare(db, b, what);
-    if (rc != PI_DB_OK)
-        return rc;
 #ifdef LIBPQ_HAS_PIPELINING
     int ok = PQenterPipelineMode(db->conn);
     for (int i = 0; i < b->n && ok; i++)
@@ -223,7 +223,7 @@ int dbu_batch_run(struct pi_db *db, struct dbu_batch *b, const char *what)
     PGresult *sync = ok ? PQgetResult(db->conn) : NULL;
     ok = ok && sync && PQresultStatus(sync) == PGRES_PIPELINE_SYNC;
     PQclear(sync);
-    ok = PQexitPipelineMode(db->conn) && ok;
+    return PQexitPipelineMode(db->conn) && ok;
 #else
     int ok = 1;
     for (int i = 0; i < b->n && ok; i++) {
@@ -235,43 +235,45 @@ int dbu_batch_run(struct pi_db *db, struct dbu_batch *b, const char *what)
                 b->r[i] = r;
         ok = ok && b->r[i] != NULL;
     }
+    return ok;
 #endif
-    /* a statement the server no longer has (a connection pooler gave us another server
-     * session): prepared again next time */
-    for (int i = 0; ok && i < b->n; i++) {
-        const char *state = b->q[i].name ? PQresultErrorField(b->r[i], PG_DIAG_SQLSTATE) : NULL;
-        for (int j = 0; state && !strcmp(state, "26000") && j < db->nprepared; j++)
-            if (!strcmp(db->prepared[j], b->q[i].name))
-                db->prepared[j] = db->prepared[--db->nprepared];
-    }
-    if (ok)
-        return PI_DB_OK;
-    dbu_batch_clear(b);
-    rc = dbu_check(db, NULL, PGRES_COMMAND_OK, what); /* the connection's error */
-#ifdef LIBPQ_HAS_PIPELINING
-    if (db->conn && PQpipelineStatus(db->conn) != PQ_PIPELINE_OFF) {
-        /* stuck in pipeline mode with results unread: a new connection next time */
-        PQfinish(db->conn);
-        db->conn = NULL;
-        db->staged = 0;
-    }
-#endif
-    return rc;
 }
 
-int dbu_batch_check(struct pi_db *db, struct dbu_batch *b, int i, ExecStatusType want, const char *what)
+int dbu_batch_run(struct pi_db *db, struct dbu_batch *b)
 {
-    if (b->r[i] && PQresultStatus(b->r[i]) == want)
-        return PI_DB_OK;
+    int rc = batch_prepare(db, b);
+    if (rc != PI_DB_OK)
+        return rc;
+    if (!batch_exchange(db, b)) {
+        dbu_batch_clear(b);
+        rc = dbu_check(db, NULL, PGRES_COMMAND_OK, b->q[0].what); /* the connection's error */
 #ifdef LIBPQ_HAS_PIPELINING
-    /* not run for an error before it: that error is the one to tell */
-    for (int j = 0; b->r[i] && PQresultStatus(b->r[i]) == PGRES_PIPELINE_ABORTED && j < b->n; j++)
-        if (b->r[j] && PQresultStatus(b->r[j]) == PGRES_FATAL_ERROR)
-            i = j;
+        if (db->conn && PQpipelineStatus(db->conn) != PQ_PIPELINE_OFF) {
+            /* stuck in pipeline mode with results unread: a new connection next time */
+            PQfinish(db->conn);
+            db->conn = NULL;
+            db->staged = 0;
+        }
 #endif
-    int rc = dbu_check(db, b->r[i], want, what);
-    b->r[i] = NULL;
-    return rc;
+        return rc;
+    }
+    /* in order, so that the first error is told (the statements after it were not run) */
+    for (int i = 0; i < b->n; i++) {
+        ExecStatusType st = PQresultStatus(b->r[i]);
+        if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
+            continue;
+        /* a statement the server no longer has (a connection pooler gave us another server
+         * session): prepared again next time (dbu_transient retries it) */
+        const char *state = PQresultErrorField(b->r[i], PG_DIAG_SQLSTATE);
+        for (int j = 0; b->q[i].name && state && !strcmp(state, "26000") && j < db->nprepared; j++)
+            if (!strcmp(db->prepared[j], b->q[i].name))
+                db->prepared[j] = db->prepared[--db->nprepared];
+        rc = dbu_check(db, b->r[i], PGRES_COMMAND_OK, b->q[i].what);
+        b->r[i] = NULL;
+        dbu_batch_clear(b);
+        return rc;
+    }
+    return PI_DB_OK;
 }
 
 void dbu_batch_clear(struct dbu_batch *b)

@@ -50,26 +50,25 @@ PGresult *dbu_q(struct pi_db *db, const char *sql, int n, const char *const *par
 /* Statements sent in one round trip: in libpq's pipeline mode (libpq 14 and later; one by one
  * with an older libpq), their results read in order. A named one is prepared on its first use
  * in the session, so that the server plans it once; one without a name runs as it is (BEGIN,
- * COMMIT). The
- * params arrays must live until dbu_batch_run returns. */
+ * COMMIT). The params arrays must live until dbu_batch_run returns; what names the statement in
+ * a message. */
 #define DBU_BATCH_MAX 24
 struct dbu_batch {
     int n;
     struct {
-        const char *name, *sql;
+        const char *name, *sql, *what;
         int nparams, binary;
         const char *const *params;
     } q[DBU_BATCH_MAX];
     PGresult *r[DBU_BATCH_MAX];
 };
 void dbu_batch_add(struct dbu_batch *b, const char *name, const char *sql, int nparams, const char *const *params,
-                   int binary);
-/* Send them and read the results into b->r: PI_DB_OK (each result still to check, e.g. with
- * dbu_batch_check), or an error of the connection after logging it. */
-int dbu_batch_run(struct pi_db *db, struct dbu_batch *b, const char *what);
-/* Check result i as dbu_check does, but keep it for the caller when it is as wanted. */
-int dbu_batch_check(struct pi_db *db, struct dbu_batch *b, int i, ExecStatusType want, const char *what);
-/* Clear the results left. */
+                   int binary, const char *what);
+/* Send them and read the results into b->r: PI_DB_OK when every statement succeeded (its rows in
+ * b->r, for dbu_batch_clear), or the first failure's error (as dbu_check: logged, RETRY or FAIL;
+ * the results cleared). */
+int dbu_batch_run(struct pi_db *db, struct dbu_batch *b);
+/* Clear the results. */
 void dbu_batch_clear(struct dbu_batch *b);
 
 /* COPY ... FROM STDIN with the rows in b */

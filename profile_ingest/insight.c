@@ -84,18 +84,11 @@ enum { R_FACTS, R_SEGMENTS, R_FILES, R_RANKS, R_SERIES };
 
 static void add_reads(struct dbu_batch *b, const char *const key[3])
 {
-    dbu_batch_add(b, "insight_facts", q_facts, 3, key, 0);
-    dbu_batch_add(b, "insight_segments", q_segments, 3, key, 0);
-    dbu_batch_add(b, "insight_files", q_files, 3, key, 0);
-    dbu_batch_add(b, "insight_ranks", q_ranks, 3, key, 0);
+    dbu_batch_add(b, "insight_facts", q_facts, 3, key, 0, "insight: the step");
+    dbu_batch_add(b, "insight_segments", q_segments, 3, key, 0, "insight: the step's MPI segments");
+    dbu_batch_add(b, "insight_files", q_files, 3, key, 0, "insight: the step's files");
+    dbu_batch_add(b, "insight_ranks", q_ranks, 3, key, 0, "insight: the step's ranks");
     pi_in_series_queries(b, key);
-}
-
-/* result i of the batch when it has rows as asked: NULL after logging when not (*rc says how) */
-static const PGresult *rows_of(struct pi_db *db, struct dbu_batch *b, int i, const char *what, int *rc)
-{
-    *rc = dbu_batch_check(db, b, i, PGRES_TUPLES_OK, what);
-    return *rc == PI_DB_OK ? b->r[i] : NULL;
 }
 
 /* "{1,2,3}" into a new array of n integers */
@@ -145,12 +138,12 @@ struct step_result {
 };
 
 /* The step's rates and the background beside them (insight_series.c), and the methods on them */
-static int read_slices(struct pi_db *db, struct dbu_batch *b, const char *const key[3], int64_t first, int64_t last,
+static int read_slices(const struct dbu_batch *b, const char *const key[3], int64_t first, int64_t last,
                        double slice_s, struct step_result *res)
 {
     struct pi_in_slices s;
     double *mem = NULL;
-    int rc = pi_in_series_slices(db, b, R_SERIES, key, first, last, slice_s, &s, &mem);
+    int rc = pi_in_series_slices(b->r + R_SERIES, key, first, last, slice_s, &s, &mem);
     if (rc != PI_DB_OK)
         return rc;
     for (size_t t = 0; t < s.n; t++)
@@ -164,12 +157,8 @@ static int read_slices(struct pi_db *db, struct dbu_batch *b, const char *const 
     return PI_DB_OK;
 }
 
-static int read_segments(struct pi_db *db, struct dbu_batch *b, struct step_result *res)
+static void read_segments(const PGresult *r, struct step_result *res)
 {
-    int rc;
-    const PGresult *r = rows_of(db, b, R_SEGMENTS, "insight: the step's MPI segments", &rc);
-    if (!r)
-        return rc;
     int n = PQntuples(r);
     struct pi_in_seg_group *g = calloc((size_t)(n ? n : 1), sizeof *g);
     long long **keep = calloc((size_t)(n ? n : 1) * 2, sizeof *keep);
@@ -196,17 +185,12 @@ static int read_segments(struct pi_db *db, struct dbu_batch *b, struct step_resu
         free(keep[i]);
     free(keep);
     free(g);
-    return PI_DB_OK;
 }
 
 /* the step's files (per node and file): its write pattern, and the files it read or wrote in
  * small requests */
-static int read_files(struct pi_db *db, struct dbu_batch *b, long long meta, long long opens, struct step_result *res)
+static void read_files(const PGresult *r, long long meta, long long opens, struct step_result *res)
 {
-    int rc;
-    const PGresult *r = rows_of(db, b, R_FILES, "insight: the step's files", &rc);
-    if (!r)
-        return rc;
     int n = PQntuples(r), nw = 0;
     struct pi_in_written *w = calloc((size_t)(n ? n : 1), sizeof *w);
     if (!w)
@@ -229,15 +213,10 @@ static int read_files(struct pi_db *db, struct dbu_batch *b, long long meta, lon
     }
     res->pattern = pi_in_write_pattern(w, (size_t)nw, meta, opens);
     free(w);
-    return PI_DB_OK;
 }
 
-static int read_ranks(struct pi_db *db, struct dbu_batch *b, struct pi_in_figures *f)
+static void read_ranks(const PGresult *r, struct pi_in_figures *f)
 {
-    int rc;
-    const PGresult *r = rows_of(db, b, R_RANKS, "insight: the step's ranks", &rc);
-    if (!r)
-        return rc;
     int n = PQntuples(r);
     double sum = 0;
     for (int i = 0; i < n; i++) {
@@ -249,17 +228,13 @@ static int read_ranks(struct pi_db *db, struct dbu_batch *b, struct pi_in_figure
         }
     }
     f->rank_compute_mean = n ? sum / n : 0;
-    return PI_DB_OK;
 }
 
 /* the step's own figures (the batch's results), then each method */
-static int analyse_batch(struct pi_db *db, struct dbu_batch *b, const char *const key[3], struct step_result *res,
-                         int *known)
+static int analyse_batch(const struct dbu_batch *b, const char *const key[3], struct step_result *res, int *known)
 {
-    int rc;
-    const PGresult *r = rows_of(db, b, R_FACTS, "insight: the step", &rc);
-    if (!r)
-        return rc;
+    int rc = PI_DB_OK;
+    const PGresult *r = b->r[R_FACTS];
     *known = PQntuples(r) == 1;
     if (!*known)
         return PI_DB_OK;
@@ -295,15 +270,14 @@ static int analyse_batch(struct pi_db *db, struct dbu_batch *b, const char *cons
                  used ? "; " : "");
     }
     else if (has_slices && last >= first && f->slice_s > 0)
-        rc = read_slices(db, b, key, first, last, f->slice_s, res);
-    if (rc == PI_DB_OK && f->ranks > 0)
-        rc = read_segments(db, b, res);
-    if (rc == PI_DB_OK)
-        rc = read_files(db, b, posix_meta, posix_opens, res);
-    if (rc == PI_DB_OK && f->ranks > 1)
-        rc = read_ranks(db, b, f);
+        rc = read_slices(b, key, first, last, f->slice_s, res);
     if (rc != PI_DB_OK)
         return rc;
+    if (f->ranks > 0)
+        read_segments(b->r[R_SEGMENTS], res);
+    read_files(b->r[R_FILES], posix_meta, posix_opens, res);
+    if (f->ranks > 1)
+        read_ranks(b->r[R_RANKS], f);
     /* the verdict: the larger of the two estimates that could be made */
     res->lost_pct = res->d.judged && f->wall_s > 0 ? 100 * res->d.lost_s / f->wall_s : -1;
     res->interference_pct = res->have_segments && mpi_wall_s > 0 ? 100 * res->seg.excess_ns / 1e9 / mpi_wall_s : -1;
@@ -327,9 +301,9 @@ static int analyse(struct pi_db *db, const struct step_key *k, struct step_resul
     const char *key[3] = { k->cluster, k->job, k->step };
     struct dbu_batch b = { 0 };
     add_reads(&b, key);
-    int rc = dbu_batch_run(db, &b, "insight: read the step");
+    int rc = dbu_batch_run(db, &b);
     if (rc == PI_DB_OK)
-        rc = analyse_batch(db, &b, key, res, known);
+        rc = analyse_batch(&b, key, res, known);
     dbu_batch_clear(&b);
     return rc;
 }
@@ -419,9 +393,10 @@ static int write_result(struct pi_db *db, const struct step_key *k, const struct
     const char *a[PI_ADVICE_MAX][7];
     int n = pi_in_advise(&res->fig, advice);
     struct dbu_batch batch = { 0 };
-    dbu_batch_add(&batch, "insight_write", q_write, 26, v, 0);
+    dbu_batch_add(&batch, "insight_write", q_write, 26, v, 0, "insight: write the step's insight");
     dbu_batch_add(&batch, "insight_advice_clear",
-                  "DELETE FROM js_data.step_advice WHERE cluster_id = $1 AND job_id = $2 AND step_id = $3", 3, key, 0);
+                  "DELETE FROM js_data.step_advice WHERE cluster_id = $1 AND job_id = $2 AND step_id = $3", 3, key, 0,
+                  "insight: clear the step's advice");
     for (int i = 0; i < n; i++) {
         const char *row[7] = { k->cluster, k->job, k->step, advice[i].code, advice[i].severity, advice[i].message,
                                advice[i].figures };
@@ -429,18 +404,13 @@ static int write_result(struct pi_db *db, const struct step_key *k, const struct
         dbu_batch_add(&batch, "insight_advice",
                       "INSERT INTO js_data.step_advice (cluster_id, job_id, step_id, code, severity, message, figures) "
                       "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                      7, a[i], 0);
+                      7, a[i], 0, "insight: write the step's advice");
     }
-    dbu_batch_add(&batch, "insight_requeue", "SELECT js_data.insight_requeue_neighbours($1, $2, $3)", 3, key, 0);
-    dbu_batch_add(&batch, NULL, "COMMIT", 0, NULL, 0);
-    int rc = dbu_batch_run(db, &batch, "insight: write the step's insight");
+    dbu_batch_add(&batch, "insight_requeue", "SELECT js_data.insight_requeue_neighbours($1, $2, $3)", 3, key, 0,
+                  "insight: queue the step's neighbours again");
+    dbu_batch_add(&batch, NULL, "COMMIT", 0, NULL, 0, "insight: commit");
+    int rc = dbu_batch_run(db, &batch);
     free(evidence);
-    for (int i = 0; i < batch.n && rc == PI_DB_OK; i++) {
-        const char *what = i == 0 ? "insight: write the step's insight" : i == 1 ? "insight: clear the step's advice"
-                         : i < batch.n - 2 ? "insight: write the step's advice"
-                         : i == batch.n - 2 ? "insight: queue the step's neighbours again" : "insight: commit";
-        rc = dbu_batch_check(db, &batch, i, i == batch.n - 2 ? PGRES_TUPLES_OK : PGRES_COMMAND_OK, what);
-    }
     dbu_batch_clear(&batch);
     return rc;
 }
@@ -452,24 +422,19 @@ static int one_step(struct pi_db *db, const char *settle, int *taken)
     *taken = 0;
     const char *p[1] = { settle };
     struct dbu_batch b = { 0 };
-    dbu_batch_add(&b, NULL, "BEGIN", 0, NULL, 0);
+    dbu_batch_add(&b, NULL, "BEGIN", 0, NULL, 0, "insight: begin");
     /* every statement of a step looks up by key: planned once a session, not at each step */
-    dbu_batch_add(&b, NULL, "SET LOCAL plan_cache_mode = force_generic_plan", 0, NULL, 0);
+    dbu_batch_add(&b, NULL, "SET LOCAL plan_cache_mode = force_generic_plan", 0, NULL, 0, "insight: plan once");
     dbu_batch_add(&b, "insight_take", "SELECT cluster_id, job_id, step_id FROM js_data.insight_take($1::interval, 1)", 1,
-                  p, 0);
-    int rc = dbu_batch_run(db, &b, "insight: take a step");
-    if (rc == PI_DB_OK)
-        rc = dbu_batch_check(db, &b, 0, PGRES_COMMAND_OK, "insight: begin");
-    if (rc == PI_DB_OK)
-        rc = dbu_batch_check(db, &b, 1, PGRES_COMMAND_OK, "insight: plan once");
-    if (rc == PI_DB_OK)
-        rc = dbu_batch_check(db, &b, 2, PGRES_TUPLES_OK, "insight: take a step");
-    if (rc != PI_DB_OK || PQntuples(b.r[2]) == 0) {
-        dbu_batch_clear(&b);
-        if (rc == PI_DB_OK)
-            return dbu_exec(db, "COMMIT", "insight: commit");
+                  p, 0, "insight: take a step");
+    int rc = dbu_batch_run(db, &b);
+    if (rc != PI_DB_OK) {
         dbu_rollback(db);
         return rc;
+    }
+    if (PQntuples(b.r[2]) == 0) {
+        dbu_batch_clear(&b);
+        return dbu_exec(db, "COMMIT", "insight: commit");
     }
     struct step_key k;
     snprintf(k.cluster, sizeof k.cluster, "%s", PQgetvalue(b.r[2], 0, 0));

@@ -142,16 +142,18 @@ const char *pi_in_light(double pct);
 
 /* A step's slices as the methods read them, from the stored series (insight_series.c): the
  * queries of the step key (cluster id, job id, step) added to a batch (dbutil.h), and once it
- * has run (its results from first_query on), its slices first .. last: PI_DB_OK with s's arrays
- * in *mem (to free), or an error of db.h after logging it. */
+ * has run, from their results (results[0] the first of them) its slices first .. last:
+ * PI_DB_OK with s's arrays in *mem (to free), or PI_DB_FAIL after logging a series that does
+ * not decode. */
 struct dbu_batch;
 void pi_in_series_queries(struct dbu_batch *b, const char *const key[3]);
-int pi_in_series_slices(struct pi_db *db, struct dbu_batch *b, int first_query, const char *const key[3],
-                        int64_t first, int64_t last, double slice_s, struct pi_in_slices *s, double **mem);
+int pi_in_series_slices(PGresult *const *results, const char *const key[3], int64_t first, int64_t last,
+                        double slice_s, struct pi_in_slices *s, double **mem);
 
 /* The driver (insight.c): compute the steps due in js_data.insight_pending (rested settle
- * seconds; every queued one, due or not, when settle < 0), at most a batch and a few seconds. Returns PI_DB_OK or an error of db.h;
- * *done and *failed count the steps, *queued says how many are left in the queue. */
+ * seconds; every queued one, due or not, when settle < 0), at most a batch and a few seconds.
+ * Returns PI_DB_OK or an error of db.h; *done and *failed count the steps, *queued says how
+ * many are left in the queue. */
 int pi_db_insight(struct pi_db *db, int settle_seconds, long *done, long *failed, long *queued);
 
 #endif

@@ -60,6 +60,7 @@ enum in_query { Q_OWN, Q_PENDING, Q_CLUSTER, Q_NODES, Q_COUNT };
 
 static const char *const q_names[Q_COUNT] = { "insight_own", "insight_own_pending", "insight_cluster",
                                               "insight_nodes" };
+/* also the messages' names of the queries' errors */
 static const char *const q_what[Q_COUNT] = { "insight: the step's series", "insight: its series queued for the fold",
                                              "insight: the cluster's series", "insight: its nodes' series" };
 
@@ -100,7 +101,7 @@ static const char *in_query(enum in_query q)
 void pi_in_series_queries(struct dbu_batch *b, const char *const key[3])
 {
     for (int q = 0; q < Q_COUNT; q++)
-        dbu_batch_add(b, q_names[q], in_query((enum in_query)q), 3, key, 1);
+        dbu_batch_add(b, q_names[q], in_query((enum in_query)q), 3, key, 1, q_what[q]);
 }
 
 /* A step's slices first .. first + n - 1, stride values each. */
@@ -121,15 +122,10 @@ static int64_t bin_i64(const PGresult *r, int row, int col)
 }
 
 /* Add the rows of a series query's result (binary) into buf: series column c into slot c.
- * PI_DB_OK, PI_DB_FAIL after logging a series that does not decode, or the query's error. */
-static int add_series(struct pi_db *db, struct dbu_batch *b, int first_query, enum in_query q,
-                      const char *const key[3], struct in_buf *buf)
+ * PI_DB_OK, or PI_DB_FAIL after logging a series that does not decode. */
+static int add_series(PGresult *const *results, enum in_query q, const char *const key[3], struct in_buf *buf)
 {
-    int i = first_query + (int)q;
-    int rc = dbu_batch_check(db, b, i, PGRES_TUPLES_OK, q_what[q]);
-    if (rc != PI_DB_OK)
-        return rc;
-    const PGresult *r = b->r[i];
+    const PGresult *r = results[q];
     int cols = PQnfields(r) - 3, bad = cols < 1 || (size_t)cols > buf->stride;
     int64_t tmp[JS_SERIES_CHUNK];
     for (int row = 0; row < PQntuples(r) && !bad; row++) {
@@ -151,14 +147,14 @@ static int add_series(struct pi_db *db, struct dbu_batch *b, int first_query, en
 
 /* The step's own series, the cluster's and its nodes' into own, tot and nod; the background is
  * left in tot (every metric) and nod (CPU). */
-static int read_buffers(struct pi_db *db, struct dbu_batch *b, int first_query, const char *const key[3],
-                        struct in_buf *own, struct in_buf *tot, struct in_buf *nod)
+static int read_buffers(PGresult *const *results, const char *const key[3], struct in_buf *own, struct in_buf *tot,
+                        struct in_buf *nod)
 {
-    int rc = add_series(db, b, first_query, Q_OWN, key, own);
+    int rc = add_series(results, Q_OWN, key, own);
     if (rc == PI_DB_OK)
-        rc = add_series(db, b, first_query, Q_CLUSTER, key, tot);
+        rc = add_series(results, Q_CLUSTER, key, tot);
     if (rc == PI_DB_OK)
-        rc = add_series(db, b, first_query, Q_NODES, key, nod);
+        rc = add_series(results, Q_NODES, key, nod);
     if (rc != PI_DB_OK)
         return rc;
     size_t cpu = slot(JS_M_CPU_NS);
@@ -167,7 +163,7 @@ static int read_buffers(struct pi_db *db, struct dbu_batch *b, int first_query, 
             tot->v[t * IN_SLOTS + m] -= own->v[t * IN_SLOTS + m];
         nod->v[t] -= own->v[t * IN_SLOTS + cpu];
     }
-    return add_series(db, b, first_query, Q_PENDING, key, own);
+    return add_series(results, Q_PENDING, key, own);
 }
 
 #define SUM(buf, t, ...) in_sum((buf) + (t) * IN_SLOTS, (const enum js_metric[]){ __VA_ARGS__ }, \
@@ -177,8 +173,8 @@ static int read_buffers(struct pi_db *db, struct dbu_batch *b, int first_query, 
 #define META_OPS JS_M_POSIX_OPEN_CALLS, JS_M_POSIX_META_CALLS, JS_M_STDIO_OPEN_CALLS, JS_M_STDIO_META_CALLS, \
                  JS_M_MPIIO_META_CALLS
 
-int pi_in_series_slices(struct pi_db *db, struct dbu_batch *b, int first_query, const char *const key[3],
-                        int64_t first, int64_t last, double slice_s, struct pi_in_slices *s, double **mem)
+int pi_in_series_slices(PGresult *const *results, const char *const key[3], int64_t first, int64_t last,
+                        double slice_s, struct pi_in_slices *s, double **mem)
 {
     size_t n = (size_t)(last - first + 1);
     struct in_buf own = { first, n, IN_SLOTS, NULL, 0 }, tot = own, nod = { first, n, 1, NULL, 0 };
@@ -188,7 +184,7 @@ int pi_in_series_slices(struct pi_db *db, struct dbu_batch *b, int first_query, 
     *mem = calloc(n * (PI_OWN_COUNT + PI_BG_COUNT + 4), sizeof **mem);
     if (!own.v || !tot.v || !nod.v || !*mem)
         abort();
-    int rc = read_buffers(db, b, first_query, key, &own, &tot, &nod);
+    int rc = read_buffers(results, key, &own, &tot, &nod);
     if (rc == PI_DB_OK && own.saturated + tot.saturated + nod.saturated)
         pi_warn("insight of job %s step %s: %ld per-slice sums beyond 2^63 were kept at 2^63 - 1", key[1], key[2],
                 own.saturated + tot.saturated + nod.saturated);
