@@ -82,6 +82,108 @@ static int latest_known(void)
     return v;
 }
 
+/* The squashed base (033): the lowest migration after the bootstrap. A database below it was
+ * made by migrations no longer carried; it upgrades with release 0.1.0 first. */
+static int base_version(void)
+{
+    int v = 0;
+    for (const struct pi_migration *m = pi_migrations; m->version >= 0; m++)
+        if (m->version > 0 && (v == 0 || m->version < v))
+            v = m->version;
+    return v;
+}
+
+/* FNV-1a over the definitions' names and text, each ended by its NUL: a migrate that finds
+ * the digest stored in js_data.schema_definitions and no migration pending has nothing to do. */
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+    do
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    while (*s++);
+    return h;
+}
+
+static void definitions_digest(char *out, size_t size)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (const struct pi_migration *d = pi_definitions; d->version >= 0; d++)
+        h = fnv1a(fnv1a(h, d->name), d->sql);
+    snprintf(out, size, "%016" PRIx64, h);
+}
+
+/* The versions recorded (applied[v] for v <= latest), checked against those this binary
+ * knows, and the digest of the definitions last created. */
+static int migrate_read_state(struct pi_db *db, char *applied, int latest, char *digest, size_t size)
+{
+    PGresult *r = PQexec(db->conn, "SELECT version FROM js_data.schema_migrations");
+    int rc = PQresultStatus(r) == PGRES_TUPLES_OK ? PI_DB_OK : dbu_check(db, r, PGRES_TUPLES_OK, "read the applied migrations");
+    if (rc != PI_DB_OK)
+        return rc;
+    int current = 0;
+    for (int i = 0; i < PQntuples(r); i++) {
+        int v = atoi(PQgetvalue(r, i, 0));
+        current = v > current ? v : current;
+        if (v >= 0 && v <= latest)
+            applied[v] = 1;
+    }
+    PQclear(r);
+    if (current > latest) {
+        pi_error("the database's schema version %d is newer than this profile_ingest knows (%d): upgrade profile_ingest",
+                 current, latest);
+        return PI_DB_FAIL;
+    }
+    if (current > 0 && current < base_version()) {
+        pi_error("the database's schema version %d predates %d (release 0.1.0), from which this profile_ingest upgrades: "
+                 "migrate it with release 0.1.0's profile_ingest first", current, base_version());
+        return PI_DB_FAIL;
+    }
+    r = PQexec(db->conn, "SELECT digest FROM js_data.schema_definitions");
+    if ((rc = PQresultStatus(r) == PGRES_TUPLES_OK ? PI_DB_OK : dbu_check(db, r, PGRES_TUPLES_OK, "read the definitions' digest")) != PI_DB_OK)
+        return rc;
+    snprintf(digest, size, "%s", PQntuples(r) ? PQgetvalue(r, 0, 0) : "");
+    PQclear(r);
+    return PI_DB_OK;
+}
+
+/* In one transaction: drop the definitions (migrate/before.sql), apply the pending migrations
+ * and record them, create the definitions again (migrate/after.sql last), keep their digest.
+ * Function bodies are not checked at creation (as pg_dump restores), so a function may name a
+ * view created after it; the tests run every one. */
+static int migrate_apply(struct pi_db *db, const char *applied, const char *digest)
+{
+    int rc = dbu_exec(db, "BEGIN", "begin migration");
+    if (rc == PI_DB_OK)
+        rc = dbu_exec(db, "SET LOCAL check_function_bodies = off", "migration settings");
+    for (const struct pi_migration *d = pi_definitions; rc == PI_DB_OK && d == pi_definitions; d++)
+        rc = dbu_exec(db, d->sql, d->name);
+    for (const struct pi_migration *m = pi_migrations; rc == PI_DB_OK && m->version >= 0; m++) {
+        if (m->version == 0 || applied[m->version])
+            continue;
+        char v[16];
+        snprintf(v, sizeof v, "%d", m->version);
+        const char *params[2] = { v, m->name };
+        if ((rc = dbu_exec(db, m->sql, m->name)) == PI_DB_OK)
+            rc = dbu_check(db, PQexecParams(db->conn, "INSERT INTO js_data.schema_migrations (version, name) VALUES ($1, $2)",
+                                        2, NULL, params, NULL, NULL, 0), PGRES_COMMAND_OK, "record migration");
+        if (rc == PI_DB_OK)
+            pi_info("schema migration %s applied", m->name);
+    }
+    for (const struct pi_migration *d = pi_definitions + 1; rc == PI_DB_OK && d->version >= 0; d++)
+        rc = dbu_exec(db, d->sql, d->name);
+    const char *params[1] = { digest };
+    if (rc == PI_DB_OK)
+        rc = dbu_check(db, PQexecParams(db->conn, "INSERT INTO js_data.schema_definitions (digest) VALUES ($1)"
+                                    " ON CONFLICT (only_row) DO UPDATE SET digest = excluded.digest, created_at = now()",
+                                    1, NULL, params, NULL, NULL, 0), PGRES_COMMAND_OK, "record the definitions' digest");
+    if (rc == PI_DB_OK)
+        rc = dbu_exec(db, "COMMIT", "commit migration");
+    if (rc != PI_DB_OK)
+        dbu_rollback(db);
+    else
+        pi_info("schema definitions created (digest %s)", digest);
+    return rc;
+}
+
 int pi_db_migrate(struct pi_db *db)
 {
     int rc;
@@ -89,47 +191,21 @@ int pi_db_migrate(struct pi_db *db)
     if ((rc = dbu_check(db, r, PGRES_TUPLES_OK, "lock for migrations")) != PI_DB_OK)
         return rc;
     rc = dbu_exec(db, pi_migrations[0].sql, "bootstrap");
-    int current = 0;
-    if (rc == PI_DB_OK) {
-        r = PQexec(db->conn, "SELECT coalesce(max(version), 0) FROM js_data.schema_migrations");
-        if (PQresultStatus(r) == PGRES_TUPLES_OK)
-            current = atoi(PQgetvalue(r, 0, 0));
-        rc = dbu_check(db, r, PGRES_TUPLES_OK, "read the schema version");
-    }
-    if (rc == PI_DB_OK && current > latest_known()) {
-        pi_error("the database's schema version %d is newer than this profile_ingest knows (%d): upgrade profile_ingest",
-                 current, latest_known());
-        rc = PI_DB_FAIL;
-    }
+    int latest = latest_known();
+    char *applied = calloc((size_t)latest + 1, 1);
+    char digest[32], stored[64] = "";
+    definitions_digest(digest, sizeof digest);
+    if (rc == PI_DB_OK)
+        rc = applied ? migrate_read_state(db, applied, latest, stored, sizeof stored) : PI_DB_FAIL;
     /* Every migration not yet recorded is applied, not only those above the highest: a
      * migration numbered into a gap (a part's range filled later) still reaches databases
      * that already have higher ones. */
-    for (const struct pi_migration *m = pi_migrations; rc == PI_DB_OK && m->version >= 0; m++) {
-        if (m->version == 0)
-            continue;
-        char v[16];
-        snprintf(v, sizeof v, "%d", m->version);
-        const char *params[2] = { v, m->name };
-        r = PQexecParams(db->conn, "SELECT 1 FROM js_data.schema_migrations WHERE version = $1", 1, NULL,
-                         params, NULL, NULL, 0);
-        int applied = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0;
-        if ((rc = dbu_check(db, r, PGRES_TUPLES_OK, "read the applied migrations")) != PI_DB_OK || applied)
-            continue;
-        if ((rc = dbu_exec(db, "BEGIN", "begin migration")) != PI_DB_OK)
-            break;
-        rc = dbu_exec(db, m->sql, m->name);
-        if (rc == PI_DB_OK) {
-            rc = dbu_check(db, PQexecParams(db->conn, "INSERT INTO js_data.schema_migrations (version, name) VALUES ($1, $2)",
-                                        2, NULL, params, NULL, NULL, 0), PGRES_COMMAND_OK, "record migration");
-        }
-        if (rc == PI_DB_OK)
-            rc = dbu_exec(db, "COMMIT", "commit migration");
-        if (rc != PI_DB_OK) {
-            dbu_rollback(db);
-            break;
-        }
-        pi_info("schema migration %s applied", m->name);
-    }
+    int pending = 0;
+    for (const struct pi_migration *m = pi_migrations; rc == PI_DB_OK && m->version >= 0; m++)
+        pending += m->version > 0 && !applied[m->version];
+    if (rc == PI_DB_OK && (pending || strcmp(stored, digest) != 0))
+        rc = migrate_apply(db, applied, digest);
+    free(applied);
     if (db->conn)
         PQclear(PQexec(db->conn, "SELECT pg_advisory_unlock(hashtext('jobscreen migrate'))"));
     if (rc == PI_DB_OK)

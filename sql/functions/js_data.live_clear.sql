@@ -1,0 +1,7 @@
+CREATE FUNCTION js_data.live_clear(p_cluster smallint, p_job bigint, p_step text, p_node text) RETURNS void
+LANGUAGE sql AS $$
+    DELETE FROM js_data.live_processes WHERE cluster_id = p_cluster AND job_id = p_job AND step_id = p_step AND node = p_node;
+    DELETE FROM js_data.live_slice_metrics WHERE cluster_id = p_cluster AND job_id = p_job AND step_id = p_step AND node = p_node;
+    DELETE FROM js_data.live_step_nodes WHERE cluster_id = p_cluster AND job_id = p_job AND step_id = p_step AND node = p_node;
+$$;
+COMMENT ON FUNCTION js_data.live_clear(smallint, bigint, text, text) IS 'delete the provisional rows of a step on a node';

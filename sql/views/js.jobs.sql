@@ -1,0 +1,25 @@
+-- 031: the job fields Slurm gives that js.jobs did not show (issue 16): quality of service,
+-- the time the job became eligible to run, and the batch script's path as submitted, from the
+-- kept job record (docs/record-format.md). js.jobs gains them as its last columns; nothing is
+-- stored twice.
+CREATE VIEW js.jobs AS
+    SELECT j.cluster_id, c.name AS cluster, j.job_id, j.uid, u.name AS user_name, j.gid, j.name, j.partition,
+           j.account, j.workflow_id,
+           (SELECT w.name FROM js_data.workflows w
+            WHERE w.cluster_id = j.cluster_id AND w.workflow_id = j.workflow_id) AS workflow_name,
+           j.workflow_tag, j.submit_time, j.start_time,
+           j.end_time, extract(epoch FROM j.end_time - j.start_time)::double precision AS elapsed_s,
+           j.state, j.exit_code, j.num_nodes, j.num_cpus, j.num_tasks, j.nodelist, j.dependency, j.work_dir,
+           (j.record->>'final')::boolean AS final,
+           (SELECT count(*) FROM js_data.steps s WHERE s.cluster_id = j.cluster_id AND s.job_id = j.job_id)::integer AS steps,
+           EXISTS (SELECT 1 FROM js_data.steps s WHERE s.cluster_id = j.cluster_id AND s.job_id = j.job_id AND s.incomplete) AS incomplete,
+           (SELECT count(DISTINCT l.step_id) FROM js_data.live_step_nodes l
+            WHERE l.cluster_id = j.cluster_id AND l.job_id = j.job_id)::integer AS running_steps,
+           j.array_job_id, j.array_task_id, j.reason,
+           j.record->>'qos' AS qos,
+           to_timestamp(nullif((j.record->>'eligible_ns')::numeric, 0) / 1e9) AS eligible_time,
+           j.record->>'batch_script' AS batch_script
+    FROM js_data.jobs j
+    JOIN js_data.clusters c USING (cluster_id)
+    LEFT JOIN js_data.users u ON u.cluster_id = j.cluster_id AND u.uid = j.uid;
+COMMENT ON VIEW js.jobs IS 'jobs with user and workflow names; final is false while the record was written before the job ended; running_steps counts the steps with provisional data (running); array_job_id/array_task_id name an array task (35_1); reason is Slurm''s state reason (a job that never started: why it waited); qos, eligible_time (when it became eligible to run) and batch_script (its path as submitted; NULL for srun jobs and --wrap) as the job record gave them';
