@@ -4,7 +4,7 @@ BEGIN
     EXECUTE format('GRANT USAGE ON SCHEMA js TO %I', p_role);
     EXECUTE format('GRANT SELECT ON ALL TABLES IN SCHEMA js TO %I', p_role);
     EXECUTE format('GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA js TO %I', p_role);
-    -- what later migrations (run by the same owner) add to js is granted too
+    -- what a later migrate (run by the same owner) creates in js is granted too
     EXECUTE format('ALTER DEFAULT PRIVILEGES IN SCHEMA js GRANT SELECT ON TABLES TO %I', p_role);
     EXECUTE format('ALTER DEFAULT PRIVILEGES IN SCHEMA js GRANT EXECUTE ON FUNCTIONS TO %I', p_role);
     EXECUTE format('REVOKE ALL ON SCHEMA js_data FROM %I', p_role);

@@ -1,4 +1,4 @@
--- The job record: as 009's ingest_job. The newer record (written_ns) wins; the fields an older
+-- The job record. The newer record (written_ns) wins; the fields an older
 -- one captured and the newer lacks (job_record_keep's) are kept, from the stored row's columns
 -- (the ingest writes them from the record it stores) and in the stored record by job_record_keep.
 CREATE FUNCTION js_data.ingest_job_record(p_cluster smallint, p js_data.job_record_values) RETURNS void
@@ -40,7 +40,7 @@ BEGIN
         w.array_task_id := coalesce(w.array_task_id, l.array_task_id);
         w.dependency := coalesce(w.dependency, l.dependency);
     END IF;
-    w.uid := p.uid;  -- as 009: the uid of the record received, whichever record wins
+    w.uid := p.uid;  -- the uid of the record received, whichever record wins
     IF v_user IS NOT NULL THEN
         INSERT INTO js_data.users (cluster_id, uid, name) VALUES (p_cluster, w.uid, v_user)
             ON CONFLICT (cluster_id, uid) DO UPDATE SET name = excluded.name

@@ -1,4 +1,4 @@
--- The step record of one node: as 003's ingest_step_node.
+-- The step record of one node: its step-node row, and the step's row merged over its nodes.
 CREATE FUNCTION js_data.ingest_step_record(p_cluster smallint, p js_data.step_record_values, p_profiles integer,
         p_quarantined integer, p_by text) RETURNS boolean
 LANGUAGE plpgsql AS $$

@@ -1,4 +1,5 @@
--- as in 021, reading the series of the days' chunks only
+-- The daily usage rollups of the days from p_from to p_to (docs/reports.md), read from the
+-- series of the days' chunks only.
 CREATE FUNCTION js_data.rollup_usage(p_from date, p_to date) RETURNS integer
 LANGUAGE plpgsql AS $$
 DECLARE

@@ -1,5 +1,5 @@
--- Every step's sums computed from its step-nodes', for steps that hold none yet (this migration;
--- synthetic data written straight into the tables, bench/web/synth.sql): one pass over the
+-- Every step's sums computed from its step-nodes', for steps that hold none yet
+-- (synthetic data written straight into the tables, bench/web/synth.sql): one pass over the
 -- processes.
 CREATE FUNCTION js_data.steps_resum() RETURNS bigint
 LANGUAGE plpgsql AS $f$

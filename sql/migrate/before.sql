@@ -14,7 +14,7 @@ DECLARE
 BEGIN
     -- An object outside js and js_data built on ours (an admin's own view on js.jobs) would go
     -- with them: refuse, naming it, and leave the database as it was.
-    SELECT string_agg(DISTINCT format('%s (on %s)', dep.oid::regclass, ref.oid::regclass), ', ') INTO blocker
+    SELECT string_agg(DISTINCT format('%I.%I (on %I.%I)', dn.nspname, dep.relname, rn.nspname, ref.relname), ', ') INTO blocker
     FROM pg_depend d
     JOIN pg_rewrite rw ON d.classid = 'pg_rewrite'::regclass AND rw.oid = d.objid
     JOIN pg_class dep ON dep.oid = rw.ev_class

@@ -1,7 +1,7 @@
--- 031: the job fields Slurm gives that js.jobs did not show (issue 16): quality of service,
--- the time the job became eligible to run, and the batch script's path as submitted, from the
--- kept job record (docs/record-format.md). js.jobs gains them as its last columns; nothing is
--- stored twice.
+-- Jobs with their cluster and user names and what their records say. The job fields Slurm
+-- gives (issue 16: quality of service, the time the job became eligible to run, the batch
+-- script's path as submitted) are read from the kept job record (docs/record-format.md), as its
+-- last columns; nothing is stored twice.
 CREATE VIEW js.jobs AS
     SELECT j.cluster_id, c.name AS cluster, j.job_id, j.uid, u.name AS user_name, j.gid, j.name, j.partition,
            j.account, j.workflow_id,

@@ -1,25 +1,24 @@
 #!/usr/bin/env bash
-# The per-slice series (sql/025_series.sql, common/series.h) on a synthetic cluster's real spool
+# The per-slice series (js_data.series_* of sql/migrations/033_base.sql, common/series.h) on a
+# synthetic cluster's real spool
 # (bench/gen/jsgen: MPI, I/O bursts, arrays, 1-8 nodes per step, 4 processes per node):
 # - what the ingest wrote decodes to the slices it read, and the C fold's step, node and
 #   cluster series are exactly the sums of those slices;
 # - the SQL fold (js_data.rollup_totals) writes the same bytes as the C fold, which runs clean
-#   under valgrind;
-# - a database of the old shape (one row per step, node and slice: migrations up to 024) is
-#   converted in place by 025 to the same slices and totals.
+#   under valgrind.
+# (A database of the shape before the series, migrations up to 024, is older than the squashed
+# base 033 and refused by --migrate: tests/integration/51.)
 # (How compact the series are is bench/run scale's figure.)
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/bench/gen/jsgen
 [ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
-plan 13
+plan 9
 
 db=js_series
-old=js_series_old
 work=$(mktemp -d "$JS_CLUSTER_DIR/series.XXXXXX")
 q() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" -c "$1"; }
-qo() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$old" -c "$1"; }
 metrics=$(echo "@metrics{{m}}{, }@" | "$JS_TOP_BUILDDIR/sql/tools/expand-metrics")
 sums=$(sed -E 's/([a-z0-9_]+)/sum(\1)::bigint AS \1/g' <<< "$metrics")
 
@@ -77,31 +76,4 @@ st=$?
 is "$st|$(dump series_step) $(dump series_node) $(dump series_cluster)" "0|$c_step $c_node $c_cluster" \
    "the C fold under valgrind: no memory error, the same series$( [ $st = 0 ] || echo "; $(grep -m1 'Invalid' "$work/valgrind.log")")"
 
-# an old database (migrations 000-024, one row per slice) converted in place by 025
-dropdb --if-exists "$old" 2>/dev/null; createdb "$old"
-for f in "$JS_TOP_SRCDIR"/sql/0[01]*.sql "$JS_TOP_SRCDIR"/sql/02[0-4]_*.sql; do
-  b=$(basename "$f" .sql)
-  PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -d "$old" -f "$f" > /dev/null || bail "old schema: $f"
-  [ "$b" = 000_bootstrap ] || qo "INSERT INTO js_data.schema_migrations (version, name) VALUES (${b%%_*}, '$b')"
-done
-q "COPY (SELECT * FROM js_data.clusters) TO STDOUT" | qo "COPY js_data.clusters FROM STDIN"
-q "COPY (SELECT cluster_id, job_id, step_id, node, slice, processes, $metrics FROM js_data.slice_metrics) TO STDOUT" > "$work/slices.tsv"
-qo "SELECT js_data.ensure_slice_partitions(min, max) FROM (VALUES ($(q "SELECT min(slice) FROM js_data.slice_metrics"), $(q "SELECT max(slice) FROM js_data.slice_metrics"))) v(min, max)" > /dev/null
-qo "COPY js_data.slice_metrics (cluster_id, job_id, step_id, node, slice, processes, $metrics) FROM STDIN" < "$work/slices.tsv"
-qo "INSERT INTO js_data.totals_pending (cluster_id, job_id, step_id, node) SELECT DISTINCT cluster_id, job_id, step_id, node FROM js_data.slice_metrics"
-while [ "$(qo "SELECT js_data.rollup_totals(50)")" != 0 ]; do :; done
-# one step-node left queued: the conversion must not fold it into the step series
-qo "INSERT INTO js_data.totals_pending (cluster_id, job_id, step_id, node) SELECT cluster_id, job_id, step_id, node FROM js_data.slice_metrics ORDER BY 1, 2, 3, 4 LIMIT 1"
-"$bin" --migrate --db "$JS_PG_CONNINFO dbname=$old" --log-level warn 2> "$work/migrate.log"
-ok $? "profile_ingest --migrate converts the old database ($(wc -l < "$work/slices.tsv") slice rows) in place"
-is "$(qo "COPY (SELECT cluster_id, job_id, step_id, node, slice, processes, $metrics FROM js_data.slice_metrics ORDER BY 1, 2, 3, 4, 5) TO STDOUT" | md5sum)" \
-   "$(sort -t "$(printf '\t')" -k1,1n -k2,2n -k3,3 -k4,4 -k5,5n "$work/slices.tsv" | md5sum)" \
-   "after the conversion every slice decodes to the row it was"
-is "$(qo "COPY (SELECT node, slice, step_nodes, $metrics FROM js_data.slice_totals_node ORDER BY 1, 2) TO STDOUT" | md5sum)" \
-   "$(q "COPY (SELECT node, slice, step_nodes, $metrics FROM js_data.slice_totals_node ORDER BY 1, 2) TO STDOUT" | md5sum)" \
-   "the converted node totals equal those the ingest folded"
-is "$(qo "SELECT count(*) FROM js_data.totals_pending")|$(qo "SELECT sum(nodes) FROM js_data.step_series_slices")" \
-   "1|$(( $(q "SELECT count(*) FROM js_data.slice_metrics") - $(q "SELECT count(*) FROM js_data.slice_metrics WHERE (cluster_id, job_id, step_id, node) = (SELECT cluster_id, job_id, step_id, node FROM js_data.step_nodes ORDER BY 1, 2, 3, 4 LIMIT 1)") ))" \
-   "the step-node still queued stays queued, and out of the converted step series"
-
-dropdb "$old"; dropdb "$db"; rm -rf "$work"
+dropdb "$db"; rm -rf "$work"

@@ -3,7 +3,7 @@
 # renamed view or column breaks this test, not a user's page. Each is prepared and run as the
 # web's role of docs/web.md, a login role that is only a member of jobscreen_report (schema js,
 # nothing of js_data): a query that reaches past the views fails here. The access rule's
-# functions (js.may_see, js.exported_jobs: sql/034_access.sql) must be inlined into every
+# functions (js.may_see, js.exported_jobs: sql/functions/) must be inlined into every
 # query's generic plan (the FastCGI mode's), so that the plans are those of the rule written out.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
@@ -13,11 +13,10 @@ createdb "$db" || bail "createdb $db failed"
 trap 'dropdb --if-exists "$db" 2>/dev/null' EXIT
 mapfile -t names < <(sed -n 's/^-- name: \([a-z_]*\).*/\1/p' "$JS_TOP_BUILDDIR/web/queries.sql")
 plan $((2 + ${#names[@]}))
-st=0
-for f in "$JS_TOP_SRCDIR"/sql/[0-9][0-9][0-9]_*.sql; do
-  psql -q -X -v ON_ERROR_STOP=1 -d "$db" -f "$f" >/dev/null 2>"$JS_CLUSTER_DIR/t60.err" || { st=1; diag "$(cat "$JS_CLUSTER_DIR/t60.err")"; break; }
-done
-ok $st "the migrations of sql/ load into an empty database"
+"$JS_TOP_BUILDDIR/profile_ingest/profile_ingest" --migrate --db "$JS_PG_CONNINFO dbname=$db" --log-level warn 2>"$JS_CLUSTER_DIR/t60.err"
+st=$?
+[ $st = 0 ] || diag "$(cat "$JS_CLUSTER_DIR/t60.err")"
+ok $st "the schema of sql/ is created in an empty database (profile_ingest --migrate)"
 web=js_web_t60
 psql -q -X -d "$db" -c "DROP ROLE IF EXISTS $web" >/dev/null 2>&1
 psql -q -X -v ON_ERROR_STOP=1 -d "$db" -c "CREATE ROLE $web LOGIN IN ROLE jobscreen_report" >/dev/null || bail "cannot create role $web"

@@ -47,7 +47,7 @@ is "$(has jobscreen-compute '/usr/lib/[^/]*/slurm-wlm/jobscreen.so' '/usr/lib/[^
   /etc/slurm/plugstack.conf.d/jobscreen.conf /lib/systemd/system/jobscreen-send.service)" ok \
   "compute nodes: the plugin with its plugstack.conf snippet, the profiler and collector, joblog, the sender"
 is "$(has jobscreen-server /usr/sbin/profile_ingest /usr/libexec/jobscreen/jobscreen-receive \
-  /usr/share/jobscreen/sql/001_core.sql /etc/jobscreen/profile_ingest.conf /lib/systemd/system/profile_ingest.service \
+  /usr/share/jobscreen/sql/migrations/033_base.sql /etc/jobscreen/profile_ingest.conf /lib/systemd/system/profile_ingest.service \
   /lib/systemd/system/jobscreen-retention.timer)" ok "the server: the ingest, the receiver, the SQL, the units and the retention timer"
 is "$(has jobscreen-web /usr/libexec/jobscreen/jobscreen.cgi /usr/share/jobscreen/static/index.html \
   /usr/share/jobscreen/web-servers/apache.conf /etc/jobscreen/web.conf)" ok "the web: the CGI, the viewer, the web server configurations"

@@ -38,7 +38,7 @@ man=$(find "$d" -path '*/man/man*/*' -type f -printf '%f\n' | sort | tr '\n' ' '
 missing=
 for m in jobscreen.1 jobscreen-web.conf.5 jobscreen.8 joblog.8 profile_ingest.8; do grep -qw "$m" <<< "$man" || missing="$missing $m"; done
 is "${missing:-none}" "none" "the man pages are installed: $man"
-ok $([ -n "$(find_one sql/031_job_fields.sql)" ] && [ -x "$(find "$d" -path '*/bin/jobscreen' | head -n 1)" ]; echo $?) \
+ok $([ -n "$(find_one sql/views/js.jobs.sql)" ] && [ -x "$(find "$d" -path '*/bin/jobscreen' | head -n 1)" ]; echo $?) \
    "the SQL and the terminal report are installed"
 conf=$(find "$d" -path '*/jobscreen/web.conf' | head -n 1); etc=${conf%/jobscreen/web.conf}
 is "$( (cd "$etc" && ls jobscreen && ls default) | tr '\n' ' ')" \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The access rule of the web (which jobs a viewer may see) is stated once, by js.may_see
-# (sql/034_access.sql), and every query of web/queries.sql(.in) applies it: each calls js.may_see, or
+# (sql/functions/js.may_see.sql), and every query of web/queries.sql(.in) applies it: each calls js.may_see, or
 # a function of schema js that does (js.exported_jobs), with the viewer ($1, $2, $3), and
 # names the viewer's name $1 nowhere else, so that no query spells `user_name = $1` by hand and
 # none can forget the rule.
@@ -24,10 +24,10 @@ awk '/^-- name: / { if (n) print ""; printf "%s\t", $3; n++; next }
 # the functions of schema js that apply the rule: js.may_see and those whose body calls it
 awk 'match($0, /^CREATE (OR REPLACE )?FUNCTION js\.[a-z_0-9]+/) { f = substr($0, RSTART, RLENGTH); sub(/.* js\./, "js.", f) }
      f != "" && f != "js.may_see" && /js\.may_see\(/ { print f }
-     /;[ \t]*$/ { f = "" }' "$sqldir"/[0-9][0-9][0-9]_*.sql | sort -u > "$tmp/appliers"
+     /;[ \t]*$/ { f = "" }' "$sqldir"/functions/*.sql* | sort -u > "$tmp/appliers"
 printf '%s\n' "${allow[@]}" | sed '/^$/d' > "$tmp/allow"
 
-ok $([ -s "$tmp/queries" ] && grep -q '^CREATE FUNCTION js\.may_see(' "$sqldir"/[0-9][0-9][0-9]_*.sql; echo $?) \
+ok $([ -s "$tmp/queries" ] && grep -q '^CREATE FUNCTION js\.may_see(' "$sqldir"/functions/*.sql*; echo $?) \
    "$(wc -l < "$tmp/queries") queries read; sql/ defines js.may_see"
 # a call with the viewer: js.may_see($1, $2, $3, ...) or js.APPLIER($1, $2, $3, ...)
 calls="js\\.may_see\\(\\\$1, \\\$2, \\\$3,"
