@@ -7,9 +7,9 @@
  *   then        n values of w bytes each, big-endian, unsigned: value - base
  *
  * A series whose values are all zero is not stored (SQL NULL). The length n is not in the
- * encoding; the row that holds it says how many slices it covers. sql/025_series.sql has the
- * same codec in SQL (js_data.series_encode / js_data.series_decode) for views and migrations;
- * the ingest and the CGI use this one.
+ * encoding; the row that holds it says how many slices it covers. SQL has the same codec
+ * (sql/functions/js_data.series_encode.sql, js_data.series_decode.sql) for views and data
+ * conversions; the ingest and the CGI use this one.
  */
 #ifndef JS_SERIES_H
 #define JS_SERIES_H

@@ -1,6 +1,6 @@
 /*
  * A validated job or step record as the typed values of js_data.job_record_values /
- * step_record_values (sql/035_record_fields.sql): the record is parsed here, once, driven by
+ * step_record_values (sql/types/): the record is parsed here, once, driven by
  * common/record_format.c's field tables, and SQL receives values, not JSON to read again.
  */
 #include "config.h"

@@ -1,7 +1,7 @@
 /*
  * The fold: step-nodes queued in js_data.totals_pending are added into the series of their
  * step (over its nodes), of their nodes (over the steps on each) and of the cluster
- * (sql/025_series.sql, docs/schema.md "Series"). js_data.rollup_totals() in SQL computes the
+ * (docs/schema.md "Series"). js_data.rollup_totals() in SQL (sql/functions/) computes the
  * same sums; this does it in C, where decoding and adding a series costs a few ns per value
  * instead of a few hundred.
  *

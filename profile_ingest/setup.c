@@ -3,11 +3,12 @@
  * "Roles"), run by a PostgreSQL superuser or a role with CREATEROLE and CREATEDB:
  *
  *   the owner role (LOGIN, nothing more): the ingest connects as it and owns the schema;
- *   jobscreen_report (NOLOGIN): reads schema js, as migration 023 creates it;
+ *   jobscreen_report (NOLOGIN): reads schema js, as a migrate creates it (sql/migrate/after.sql);
  *   the web CGI's role (LOGIN), a member of jobscreen_report and nothing more;
  *   the database, owned by the owner;
  *   the migrations, applied as the owner (SET ROLE), so that everything in the schema is its
- *   own and the default privileges of 023 grant what later migrations add to js.
+ *   own and the default privileges js_data.grant_reporting sets grant what later migrates
+ *   create in js.
  *
  * Each step looks first and acts only on what is missing, and says on stdout which it was:
  * a second run finds everything in place and changes nothing.  Names go into the SQL quoted by
@@ -26,7 +27,7 @@
 #include <string.h>
 
 #define REPORT_ROLE "jobscreen_report"
-/* as 023_roles.sql says it */
+/* as sql/migrate/after.sql.in says it */
 #define REPORT_ROLE_COMMENT "jobscreen: read-only reporting role (the views of schema js); docs/reports.md"
 /* PostgreSQL keeps names of at most NAMEDATALEN - 1 bytes and cuts longer ones: a role
  * created under a cut name would never be found again by the name given */
@@ -223,7 +224,7 @@ static int step_member_of_owner(struct setup *s)
     return 0;
 }
 
-/* c: jobscreen_report, as 023 creates it when the migrating role may */
+/* c: jobscreen_report, as migrate/after.sql creates it when the migrating role may */
 static int step_report_role(struct setup *s)
 {
     static const char *const step = "role " REPORT_ROLE;
@@ -380,7 +381,7 @@ static int schema_state(PGconn *c, const char *step, long *applied, long *versio
     return 0;
 }
 
-/* Whether jobscreen_report has all js_data.grant_reporting gives it (023): USAGE on js, SELECT
+/* Whether jobscreen_report has all js_data.grant_reporting gives it: USAGE on js, SELECT
  * on every relation and EXECUTE on every function of js, the owner's default privileges in js
  * for both, and nothing granted on js_data or its tables.  $1 the owner. */
 static const char REPORTING_COMPLETE_SQL[] =

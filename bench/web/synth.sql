@@ -150,7 +150,7 @@ INSERT INTO synth_slices (cluster_id, job_id, step_id, node, slice, processes, p
          LATERAL generate_series(floor(extract(epoch FROM j.start_time) / 4)::bigint,
                                  floor(extract(epoch FROM j.end_time) / 4)::bigint) s
     WHERE j.cluster_id = :c AND j.job_id BETWEEN :njobs / 2 AND :njobs / 2 + :overlap - 1;
--- each step's sums over its processes, as the ingest keeps them (sql/030_step_sums.sql)
+-- each step's sums over its processes, as the ingest keeps them (js_data.ingest_step_sums)
 SELECT js_data.steps_resum() AS steps_summed \gset
 -- the kernel's counts of each slice (profile format 5): what the wrappers saw, and a page per
 -- process besides (its own reads of /proc, a pipe)

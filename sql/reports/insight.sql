@@ -1,10 +1,10 @@
 -- insight: which steps other jobs disturbed, by how much and by what, and which advice the
--- steps got (sql/037_insight.sql; the method in docs/insight.md).  From the insight that
--- profile_ingest computes per step: the disturbed steps (those that lost at least 5 % of their
--- run to other jobs) summed per user and cause, then one by one, the largest loss first, with
--- the stretch that lost most; the traffic lights per user; the advice codes counted per code
--- and user.  A step counts in the window when it started in [since, until).  Steps without an
--- insight (not computed yet, or from before it) are left out.
+-- steps got (js.step_insights, js.step_advice: sql/views/; the method in docs/insight.md). From
+-- the insight that profile_ingest computes per step: the disturbed steps (those that lost at
+-- least 5 % of their run to other jobs) summed per user and cause, then one by one, the largest
+-- loss first, with the stretch that lost most; the traffic lights per user; the advice codes
+-- counted per code and user.  A step counts in the window when it started in [since, until).
+-- Steps without an insight (not computed yet, or from before it) are left out.
 --   psql -f sql/reports/insight.sql -v since=2026-11-01 -v until=2026-12-01 [-v limit=50]
 \ir window.psql
 \if :{?limit}

@@ -1,8 +1,9 @@
 /*
  * expand-metrics: write a template with its metric lists expanded from the one definition of
  * the metrics (JS_PROFILE_METRICS and JS_PROFILE_KERNEL_IO_FIELDS in common/profile_format.h).
- * The SQL migrations, the CGI's queries and the viewer's metric table are such templates
- * (FILE.in), so that no file spells the list by hand (tests/unit/metric-lists.sh checks it).
+ * The SQL files of sql/objects.am's SQL_TEMPLATES (views, functions, migrate/after.sql), the
+ * CGI's queries and the viewer's metric table are such templates (FILE.in), so that no file
+ * spells the list by hand (tests/unit/metric-lists.sh checks it).
  *
  *   expand-metrics < TEMPLATE > FILE
  *
