@@ -127,6 +127,7 @@ void pi_step_free(struct pi_step *st)
     free(st->trees);
     free(st->renames);
     free(st->bad);
+    pi_budget_free(&st->budget);
     json_decref(st->job);
     json_decref(st->rec);
     memset(st, 0, sizeof *st);
@@ -319,9 +320,13 @@ int pi_profile_add(struct pi_step *st, const struct pi_conf *conf, const json_t 
         return rc;
     st->conf = conf;
     json_int_t version = json_integer_value(json_object_get(p, "version"));
-    const struct pi_proc *pr = add_process(st, p, version);
     /* the kernel's counts per slice, where known (zeros otherwise, as the profiler writes them) */
-    add_slices(st, p, pr->kio[0] >= 0 ? pi_slice_cols_of(version) : JS_M_COUNT);
+    int kio_known = version >= 4 && json_object_size(json_object_get(p, "kernel_io")) > 0;
+    int ncols = kio_known ? pi_slice_cols_of(version) : JS_M_COUNT;
+    if ((rc = pi_budget_take(st, conf, p, ncols, reason, size)) != PI_OK)
+        return rc;
+    add_process(st, p, version);
+    add_slices(st, p, ncols);
     add_files(st, conf, p);
     add_trees_and_renames(st, p);
     pi_segments_add(st, p);
@@ -408,9 +413,9 @@ static void merge_trees(struct pi_step *st)
             struct pi_tree *d = &st->trees[n - 1];
             d->processes = merged_processes(d->processes, d->last_proc, s->processes, s->last_proc);
             d->last_proc = s->last_proc;
-            d->opens += s->opens;
-            d->read_bytes += s->read_bytes;
-            d->write_bytes += s->write_bytes;
+            d->opens = pi_sat_add(d->opens, s->opens);
+            d->read_bytes = pi_sat_add(d->read_bytes, s->read_bytes);
+            d->write_bytes = pi_sat_add(d->write_bytes, s->write_bytes);
             free(s->path);
         } else {
             st->trees[n++] = *s;
@@ -476,7 +481,7 @@ static void rename_one(struct pi_step *st, size_t sorted, const char *from, cons
     f->layers |= PI_LAYER_RENAME;
     struct pi_file *t = &st->files[file_index_made(st, sorted, to, fstype)];
     t->written = 1;
-    t->bytes_written += carried;
+    t->bytes_written = pi_sat_add(t->bytes_written, carried);
     t->last_write = max_set(t->last_write, ns);
     t->first_access = min_set(t->first_access, ns);
     t->last_access = max_set(t->last_access, ns);
@@ -539,8 +544,8 @@ static void merge_slices(struct pi_step *st)
         if (n > 0 && st->slices[n - 1].slice == st->slices[i].slice) {
             struct pi_slice *d = &st->slices[n - 1];
             d->processes += st->slices[i].processes;
-            for (int k = 0; k < JS_SLICE_COLS; k++)
-                d->m[k] += st->slices[i].m[k];
+            for (int k = 0; k < JS_SLICE_COLS; k++) /* within the budget: saturating only to be sure */
+                d->m[k] = pi_sat_add(d->m[k], st->slices[i].m[k]);
         } else {
             st->slices[n++] = st->slices[i];
         }
@@ -565,12 +570,12 @@ static void merge_files(struct pi_step *st)
             d->written |= s->written;
             d->opened_r |= s->opened_r;
             d->opened_w |= s->opened_w;
-            d->opens += s->opens;
-            d->reads += s->reads;
-            d->writes += s->writes;
-            d->bytes_read += s->bytes_read;
-            d->bytes_written += s->bytes_written;
-            d->mapped_bytes += s->mapped_bytes;
+            d->opens = pi_sat_add(d->opens, s->opens);
+            d->reads = pi_sat_add(d->reads, s->reads);
+            d->writes = pi_sat_add(d->writes, s->writes);
+            d->bytes_read = pi_sat_add(d->bytes_read, s->bytes_read);
+            d->bytes_written = pi_sat_add(d->bytes_written, s->bytes_written);
+            d->mapped_bytes = pi_sat_add(d->mapped_bytes, s->mapped_bytes);
             d->first_access = min_set(d->first_access, s->first_access);
             d->last_access = max_set(d->last_access, s->last_access);
             d->first_read = min_set(d->first_read, s->first_read);

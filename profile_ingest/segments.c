@@ -145,9 +145,9 @@ void pi_segments_add(struct pi_step *st, const json_t *p)
     if (json_object_size(seg) == 0)
         return;
     st->seg_processes++;
-    st->seg_boundaries += I64(seg, "boundaries");
-    st->seg_ungrouped += I64(seg, "ungrouped");
-    st->seg_ungrouped_ns += I64(seg, "ungrouped_ns");
+    st->seg_boundaries = pi_sat_add(st->seg_boundaries, I64(seg, "boundaries"));
+    st->seg_ungrouped = pi_sat_add(st->seg_ungrouped, I64(seg, "ungrouped"));
+    st->seg_ungrouped_ns = pi_sat_add(st->seg_ungrouped_ns, I64(seg, "ungrouped_ns"));
     const json_t *groups = json_object_get(seg, "groups");
     json_array_foreach(groups, i, ge) {
         const char *sig = STR(ge, "signature");
@@ -155,8 +155,8 @@ void pi_segments_add(struct pi_step *st, const json_t *p)
         while (k < st->nseg_groups && strcmp(st->seg_groups[k].sig, sig) != 0)
             k++;
         if (k == st->nseg_groups && k >= PI_SEG_GROUPS_MAX) { /* bounded: the rest count as ungrouped */
-            st->seg_ungrouped += I64(ge, "count");
-            st->seg_ungrouped_ns += I64(ge, "sum_ns");
+            st->seg_ungrouped = pi_sat_add(st->seg_ungrouped, I64(ge, "count"));
+            st->seg_ungrouped_ns = pi_sat_add(st->seg_ungrouped_ns, I64(ge, "sum_ns"));
             continue;
         }
         if (k == st->nseg_groups) {
@@ -177,14 +177,16 @@ void pi_segments_add(struct pi_step *st, const json_t *p)
         }
         struct pi_seg_group *g = &st->seg_groups[k];
         g->processes++;
-        g->count += I64(ge, "count");
-        g->sum_ns += I64(ge, "sum_ns");
+        g->count = pi_sat_add(g->count, I64(ge, "count"));
+        g->sum_ns = pi_sat_add(g->sum_ns, I64(ge, "sum_ns"));
         g->min_ns = I64(ge, "min_ns") < g->min_ns ? I64(ge, "min_ns") : g->min_ns;
         g->max_ns = I64(ge, "max_ns") > g->max_ns ? I64(ge, "max_ns") : g->max_ns;
         const json_t *pair;
         size_t b;
-        json_array_foreach(json_object_get(ge, "bins"), b, pair)
-            g->bins[json_integer_value(json_array_get(pair, 0))] += json_integer_value(json_array_get(pair, 1));
+        json_array_foreach(json_object_get(ge, "bins"), b, pair) {
+            int64_t *bin = &g->bins[json_integer_value(json_array_get(pair, 0))];
+            *bin = pi_sat_add(*bin, json_integer_value(json_array_get(pair, 1)));
+        }
     }
     /* the node's slowest: a new one replaces the shortest kept once the list is full */
     json_array_foreach(json_object_get(seg, "slowest"), i, se) {

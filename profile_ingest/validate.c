@@ -306,7 +306,6 @@ static const char *ptype_name(char t)
 /* --- plausibility: values no node could produce (a forged profile's 4e18 CPU ns would show in
  * every user's background, three of them wrap the totals) are refused with the bound named ---
  * Rates per second of a node, by unit; a figure over a span of s seconds may reach rate x s. */
-#define PI_CALLS_PER_SECOND_MAX 1e11 /* a system call takes > 50 ns: 4096 threads make < 10^11 a second */
 struct pi_bounds {
     double ns, cpu_ns, bytes, calls; /* per second */
     const struct pi_conf *conf;
@@ -381,7 +380,14 @@ static int plausible_process(const struct pi_bounds *b, const json_t *p, json_in
         if (plausible(b, "totals", js_profile_metrics[m].name, js_profile_metrics[m].unit, m == JS_M_CPU_NS,
                       I64(tot, js_profile_metrics[m].name), span, reason, size))
             return -1;
-    if (plausible(b, "", "cpu_user_ns + cpu_sys_ns", "ns", 1, I64(p, "cpu_user_ns") + I64(p, "cpu_sys_ns"), span, reason, size))
+    /* each alone first: two values near 2^62 would wrap their sum negative */
+    int64_t cpu;
+    if (plausible(b, "", "cpu_user_ns", "ns", 1, I64(p, "cpu_user_ns"), span, reason, size) ||
+        plausible(b, "", "cpu_sys_ns", "ns", 1, I64(p, "cpu_sys_ns"), span, reason, size))
+        return -1;
+    if (__builtin_add_overflow(I64(p, "cpu_user_ns"), I64(p, "cpu_sys_ns"), &cpu))
+        return pi_invalid(reason, size, "cpu_user_ns + cpu_sys_ns overflows: not plausible");
+    if (plausible(b, "", "cpu_user_ns + cpu_sys_ns", "ns", 1, cpu, span, reason, size))
         return -1;
     const json_t *rt = json_object_get(p, "runtime");
     for (size_t k = 0; k < sizeof runtime_fields / sizeof runtime_fields[0]; k++)
@@ -436,11 +442,18 @@ static int plausible_files(const struct pi_bounds *b, const json_t *p, double sp
     return 0;
 }
 
+/* The bounds scale with the process's span: its start_ns..end_ns, which check_whose keeps within
+ * the root-written step record's span, never its own wall_ns (a forged 9e18 lifted every bound),
+ * which must be that span (docs/profile-format.md). */
 static int check_plausible(const struct pi_conf *conf, const json_t *p, json_int_t version, char *reason, size_t size)
 {
     struct pi_bounds b = bounds_of(conf);
     double L = (double)I64(p, "slice_seconds");
-    double span = (double)I64(p, "wall_ns") / 1e9 + 2 * L; /* the slices its wall time touches */
+    int64_t own = I64(p, "end_ns") - I64(p, "start_ns");
+    if (I64(p, "wall_ns") > own + 1000000000LL)
+        return pi_invalid(reason, size, "wall_ns %" PRId64 " is more than end_ns - start_ns (%" PRId64 "): not plausible",
+                          I64(p, "wall_ns"), own);
+    double span = (double)own / 1e9 + 2 * L; /* the slices its time touches */
     if (plausible_slices(&b, p, version, L, span, reason, size) || plausible_process(&b, p, version, span, reason, size) ||
         plausible_collectives(&b, p, span, reason, size) || plausible_files(&b, p, span, reason, size))
         return -1;
@@ -449,8 +462,6 @@ static int check_plausible(const struct pi_conf *conf, const json_t *p, json_int
 
 /* --- a profile's structure, member by member, in the order a reader meets them --- */
 
-/* How far a profile's times may lie outside its step record's span. */
-#define PI_PROFILE_SLACK_NS (60LL * 1000000000LL)
 
 /* Its "format", and a version this profile_ingest reads (*version). */
 static int check_profile_version(const json_t *p, json_int_t *version, char *reason, size_t size)

@@ -95,6 +95,15 @@ struct pi_bad {
 
 struct pi_strtab;             /* the distinct strings of a step (validate.c) */
 
+/* What a step-node's accepted processes add up to, per slice (an open-addressing table keyed by
+ * slice) and in total (budget.c). */
+struct pi_budget {
+    int64_t *keys;
+    int64_t (*sums)[JS_SLICE_COLS];
+    size_t n, cap;
+    int64_t totals[JS_M_COUNT];
+};
+
 struct pi_step {
     json_t *job, *rec;
     int64_t job_id, start_ns, end_ns, slice_seconds;
@@ -135,9 +144,28 @@ struct pi_step {
     size_t nseg_groups, capseg_groups;
     struct pi_seg_slow seg_slow[PI_SEG_SLOW_MAX];
     size_t nseg_slow;
+    struct pi_budget budget;
 };
 
 #define PI_MERGE_MIN 4096
+
+/* How far a profile's times may lie outside its step record's span. */
+#define PI_PROFILE_SLACK_NS (60LL * 1000000000LL)
+/* a system call takes > 50 ns: 4096 threads make < 10^11 a second */
+#define PI_CALLS_PER_SECOND_MAX 1e11
+
+/* a + b, at INT64_MAX (INT64_MIN) rather than wrapping */
+static inline int64_t pi_sat_add(int64_t a, int64_t b)
+{
+    int64_t s;
+    return __builtin_add_overflow(a, b, &s) ? (b > 0 ? INT64_MAX : INT64_MIN) : s;
+}
+
+/* Take a checked profile's slices (ncols values a row) and totals into the step-node's budget
+ * when the sums with them stay within what one node can do (budget.c): PI_OK, or PI_INVALID with
+ * the reason (nothing taken). */
+int pi_budget_take(struct pi_step *st, const struct pi_conf *conf, const json_t *p, int ncols, char *reason, size_t size);
+void pi_budget_free(struct pi_budget *b);
 
 /* Parse JSON text (len bytes, no NUL needed); NULL with the reason set. */
 json_t *pi_json_parse(const char *text, size_t len, char *reason, size_t size);

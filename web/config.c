@@ -20,6 +20,7 @@ void jsw_config_defaults(struct jsw_config *cfg)
     snprintf(cfg->conninfo, sizeof cfg->conninfo, "dbname=jobscreen");
     cfg->statement_timeout_ms = 10000;
     cfg->max_rows = 5000;
+    cfg->background_min_jobs = 3;
 }
 
 static int add_admins(struct jsw_config *cfg, const char *list, char *why, size_t whysize)
@@ -77,6 +78,18 @@ static int set_key(void *ctx, const char *key, const char *val, char *why, size_
             return -1;
         }
         cfg->max_rows = (int)n;
+    } else if (!strcmp(key, "users_cluster")) {
+        if (!jsw_user_name_valid(val) || strlen(val) >= sizeof cfg->users_cluster) {
+            snprintf(why, whysize, "users_cluster: '%s' is not a valid cluster name", val);
+            return -1;
+        }
+        snprintf(cfg->users_cluster, sizeof cfg->users_cluster, "%s", val);
+    } else if (!strcmp(key, "background_min_jobs")) {
+        if (js_kv_int(val, 1, 1000, &n)) {
+            snprintf(why, whysize, "background_min_jobs: '%s' is not 1-1000", val);
+            return -1;
+        }
+        cfg->background_min_jobs = (int)n;
     } else if (!strcmp(key, "munge_auth")) {
         if ((b = js_kv_bool(val)) < 0) {
             snprintf(why, whysize, "munge_auth: '%s' is not yes or no", val);

@@ -35,12 +35,18 @@ struct args {
 
 /* $1 user, $2 admin, $3 cluster (the optional parameter cluster=NAME, validated by
  * check_cluster before any handler runs a query) */
+/* The viewer ($1 name, $2 admin) and the cluster filter ($3). Where the users who log in are
+ * those of one cluster (users_cluster), a name is that cluster's user: a non-admin sees that
+ * cluster only, and asking for another finds nothing ("" names no cluster). */
 static void args_init(struct args *a, const struct jsw_request *req)
 {
+    const char *c = jsw_param(req, "cluster");
+    if (!req->admin && req->users_cluster && req->users_cluster[0])
+        c = !c || !strcmp(c, req->users_cluster) ? req->users_cluster : "";
     a->n = 0;
     a->v[a->n++] = req->user;
     a->v[a->n++] = req->admin ? "t" : "f";
-    a->v[a->n++] = jsw_param(req, "cluster");
+    a->v[a->n++] = c;
 }
 
 static int check_cluster(const struct jsw_request *req, int *status, char *err, size_t errlen)
@@ -866,6 +872,42 @@ static json_t *top_contributors(jsw_db *db, const struct jsw_request *req, int64
     return out;
 }
 
+/* A background drawn from fewer than background_min_jobs other jobs is theirs: per slice it
+ * would show a neighbour's profile to a viewer who may not see that job. For non-admins the
+ * slices keep the step's own values only, and "withheld" says why (issue 35); the count alone
+ * is said. 0, or -1 (database). */
+static int withhold_background(jsw_db *db, const struct jsw_request *req, int64_t job, const char *step, const char *scope,
+                               int64_t first, int64_t last, json_t *body, char *err, size_t errlen)
+{
+    struct args a;
+    args_init(&a, req);
+    arg_int(&a, job, true);
+    arg_str(&a, step);
+    arg_str(&a, scope);
+    arg_int(&a, first, true);
+    arg_int(&a, last, true);
+    json_t *r = jsw_db_row(db, "background_jobs", a.n, a.v, err, errlen);
+    if (!r)
+        return -1;
+    int64_t jobs = int_or(json_object_get(r, "jobs"), 0);
+    json_decref(r);
+    json_object_set_new(body, "other_jobs", json_integer(jobs));
+    if (jobs == 0 || jobs >= req->background_min_jobs) /* none: the background is zeros */
+        return 0;
+    char why[256];
+    snprintf(why, sizeof why, "only %lld other job%s ran beside this step%s (fewer than %d): per slice, the background would be %s "
+             "profile, which is not shown", (long long)jobs, jobs == 1 ? "" : "s", !strcmp(scope, "nodes") ? " on its nodes" : "",
+             req->background_min_jobs, jobs == 1 ? "that job's" : "their");
+    json_t *row;
+    size_t i;
+    json_array_foreach(json_object_get(body, "slices"), i, row) {
+        json_object_del(row, "others");
+        json_object_del(row, "other_step_nodes");
+    }
+    json_object_set_new(body, "withheld", json_string(why));
+    return 0;
+}
+
 static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *status, char *err,
                             size_t errlen)
 {
@@ -940,6 +982,10 @@ static json_t *h_background(jsw_db *db, const struct jsw_request *req, int *stat
     }
     jsw_slices_free(&own);
     json_t *body = json_pack("{s:o,s:s,s:o}", "step", brief, "scope", scope, "slices", slices);
+    if (!req->admin && first <= last && withhold_background(db, req, job, step, scope, first, last, body, err, errlen) < 0) {
+        json_decref(body);
+        DBFAIL();
+    }
     if (has_top) {
         json_t *t = first <= last ? top_contributors(db, req, job, step, scope, metric ? metric : "cpu_ns",
                                                                first, last, top, err, errlen)

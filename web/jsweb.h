@@ -29,6 +29,8 @@ struct jsw_config {
     int max_rows;                             /* upper bound on list lengths */
     bool munge_auth;                          /* without REMOTE_USER, a munge credential names the user */
     char munge_socket[256];                   /* munged's socket ("": munge's default) */
+    int background_min_jobs;                  /* a background of fewer other jobs is not shown per slice to non-admins */
+    char users_cluster[JSW_NAME_MAX];         /* "": a user name is the same person on every cluster */
 };
 
 /* Parse the text of a configuration file. Returns 0, or -1 with a message in err
@@ -60,6 +62,8 @@ struct jsw_request {
     char user[JSW_NAME_MAX];
     bool admin;
     int max_rows; /* max_rows of the configuration: no list is longer */
+    int background_min_jobs; /* of the configuration */
+    const char *users_cluster; /* of the configuration: the cluster whose users log in here, or "" */
     char endpoint[32];
     struct jsw_param params[JSW_MAX_PARAMS];
     int n_params;

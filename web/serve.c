@@ -142,6 +142,8 @@ static int serve(struct jsw_server *s, const struct jsw_io *io)
     snprintf(req.user, sizeof req.user, "%s", user);
     req.admin = jsw_is_admin(cfg, req.user);
     req.max_rows = cfg->max_rows;
+    req.background_min_jobs = cfg->background_min_jobs;
+    req.users_cluster = cfg->users_cluster;
 
     const char *method = jsw_io_getenv(io, "REQUEST_METHOD");
     if (method && strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {

@@ -63,13 +63,13 @@ BEGIN
               AND d.day BETWEEN v_from AND p_to
             UNION ALL
             SELECT (to_timestamp(m.slice * c.len) AT TIME ZONE 'UTC')::date, j.uid, 0, 0, 0, 0, 0, 0,
-                   sum(m.posix_read_bytes + m.stdio_read_bytes + m.mpiio_read_bytes + m.lower_read_bytes)::bigint,
-                   sum(m.posix_write_bytes + m.stdio_write_bytes + m.mpiio_write_bytes + m.lower_write_bytes)::bigint,
-                   sum(m.posix_open_calls + m.posix_meta_calls + m.stdio_open_calls + m.mpiio_meta_calls)::bigint,
-                   sum(m.mpi_send_bytes + m.mpi_coll_bytes)::bigint,
-                   sum(m.posix_ns + m.stdio_ns + m.mpiio_ns)::bigint,
-                   sum(m.mpi_p2p_ns + m.mpi_coll_ns)::bigint,
-                   sum(m.cpu_ns)::bigint, count(*)
+                   js.saturated(sum(m.posix_read_bytes + m.stdio_read_bytes + m.mpiio_read_bytes + m.lower_read_bytes)),
+                   js.saturated(sum(m.posix_write_bytes + m.stdio_write_bytes + m.mpiio_write_bytes + m.lower_write_bytes)),
+                   js.saturated(sum(m.posix_open_calls + m.posix_meta_calls + m.stdio_open_calls + m.mpiio_meta_calls)),
+                   js.saturated(sum(m.mpi_send_bytes + m.mpi_coll_bytes)),
+                   js.saturated(sum(m.posix_ns + m.stdio_ns + m.mpiio_ns)),
+                   js.saturated(sum(m.mpi_p2p_ns + m.mpi_coll_ns)),
+                   js.saturated(sum(m.cpu_ns)), count(*)
             FROM js_data.slice_metrics m
             JOIN js_data.jobs j ON j.cluster_id = m.cluster_id AND j.job_id = m.job_id
             WHERE m.cluster_id = c.cluster_id AND m.slice BETWEEN v_lo AND v_hi

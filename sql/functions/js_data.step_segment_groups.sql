@@ -3,7 +3,7 @@ CREATE FUNCTION js_data.step_segment_groups(p_cluster smallint, p_job bigint, p_
 RETURNS TABLE (signature text, boundary text, processes integer, count bigint, sum_ns bigint, min_ns bigint, max_ns bigint,
                bins integer[], counts bigint[])
 LANGUAGE sql STABLE AS $$
-    SELECT g.signature, min(g.boundary), sum(g.processes)::integer, sum(g.count)::bigint, sum(g.sum_ns)::bigint,
+    SELECT g.signature, min(g.boundary), sum(g.processes)::integer, js.saturated(sum(g.count)), js.saturated(sum(g.sum_ns)),
            min(g.min_ns), max(g.max_ns),
            (SELECT array_agg(b.bin ORDER BY b.bin) FROM (
                 SELECT x.bin, sum(x.n) AS n FROM js_data.step_segment_groups h, unnest(h.bins, h.counts) AS x(bin, n)

@@ -1,7 +1,7 @@
 CREATE FUNCTION js_data.step_segment_totals(p_cluster smallint, p_job bigint, p_step text,
         OUT boundaries bigint, OUT ungrouped bigint, OUT ungrouped_ns bigint, OUT processes integer)
 LANGUAGE sql STABLE AS $$
-    SELECT sum(n.segment_boundaries)::bigint, sum(n.segment_ungrouped)::bigint, sum(n.segment_ungrouped_ns)::bigint,
+    SELECT js.saturated(sum(n.segment_boundaries)), js.saturated(sum(n.segment_ungrouped)), js.saturated(sum(n.segment_ungrouped_ns)),
            sum(n.segment_processes)::integer
     FROM js_data.step_nodes n
     WHERE n.cluster_id = p_cluster AND n.job_id = p_job AND n.step_id = p_step

@@ -314,10 +314,60 @@ static void implausible_values_are_refused_with_the_bound(void **state)
     json_object_set_new(p, "pid", json_integer(1003));
     json_object_set_new(p, "cpu_user_ns", json_integer(30000000000LL));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
-    assert_string_equal(reason, "cpu_user_ns + cpu_sys_ns 30000000000 is more than 1.6e+10, the most 1 CPUs (node_cpus_max) "
+    assert_string_equal(reason, "cpu_user_ns 30000000000 is more than 1.6e+10, the most 1 CPUs (node_cpus_max) "
                                 "use in 16 s: not plausible");
     assert_int_equal(pi_conf_set(&conf, "node_bytes_per_second_max", "12", err, sizeof err), -1);
     assert_string_equal(err, "node_bytes_per_second_max: \"12\" is not a rate from 10^6 to 10^15 bytes per second");
+    json_decref(p);
+    pi_step_free(&st);
+    pi_conf_free(&conf);
+}
+
+/* Issue 35: the bounds scale with the process's start_ns..end_ns, not its forged wall_ns; two
+ * CPU times of 2^62 do not wrap into a plausible sum; and processes each plausible alone are
+ * taken only while the step-node's sums stay within one node (the budget). */
+static void forged_spans_wraps_and_node_sums_are_refused(void **state)
+{
+    (void)state;
+    struct pi_conf conf;
+    pi_conf_defaults(&conf);
+    char reason[PI_REASON_MAX], err[256];
+    struct pi_step st;
+    pi_step_init(&st, suite_json("valid/processes-merge-per-slice/spool/job.101/job.json"),
+                 suite_json("valid/processes-merge-per-slice/spool/job.101/step.0.node1.json"), "default");
+    json_t *p = suite_json("valid/processes-merge-per-slice/spool/job.101/profiles/0.node1.1001.json");
+    int64_t own = json_integer_value(json_object_get(p, "end_ns")) - json_integer_value(json_object_get(p, "start_ns"));
+    json_object_set_new(p, "wall_ns", json_integer(9000000000000000000LL));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    char want[256];
+    snprintf(want, sizeof want, "wall_ns 9000000000000000000 is more than end_ns - start_ns (%lld): not plausible", (long long)own);
+    assert_string_equal(reason, want);
+    json_object_set_new(p, "wall_ns", json_integer(own));
+    json_object_set_new(p, "cpu_user_ns", json_integer(4611686018427387904LL));
+    json_object_set_new(p, "cpu_sys_ns", json_integer(4611686018427387904LL));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    assert_non_null(strstr(reason, "cpu_user_ns 4611686018427387904 is more than"));
+    json_object_set_new(p, "cpu_user_ns", json_integer(0));
+    json_object_set_new(p, "cpu_sys_ns", json_integer(0));
+    /* each slice of 4 s writes 30 % of what a node of 10^6 B/s moves in it: three fit, a fourth not */
+    assert_int_equal(pi_conf_set(&conf, "node_bytes_per_second_max", "1000000", err, sizeof err), 0);
+    json_t *row;
+    size_t i;
+    int col = 1 + JS_M_POSIX_WRITE_BYTES;
+    json_array_foreach(json_object_get(p, "slices"), i, row)
+        json_array_set_new(row, (size_t)col, json_integer(1200000));
+    json_object_set_new(json_object_get(p, "totals"), "posix_write_bytes", json_integer(0));
+    for (int k = 0; k < 3; k++) {
+        json_object_set_new(p, "pid", json_integer(2000 + k));
+        assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_OK);
+    }
+    json_object_set_new(p, "pid", json_integer(2003));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "slices[0]: posix_write_bytes of the step-node with this process would be 4.8e+06, more than 4e+06, "
+                                "the most a node moves in 4 s (node_bytes_per_second_max): not plausible");
+    pi_step_finish(&st);
+    for (size_t s = 0; s < st.nslices; s++)
+        assert_true(st.slices[s].m[JS_M_POSIX_WRITE_BYTES] <= 4000000);
     json_decref(p);
     pi_step_free(&st);
     pi_conf_free(&conf);
@@ -748,6 +798,7 @@ int main(void)
         cmocka_unit_test(version_4_profiles_carry_kernel_counts_and_idle_time),
         cmocka_unit_test(version_5_slices_carry_the_kernel_counts),
         cmocka_unit_test(implausible_values_are_refused_with_the_bound),
+        cmocka_unit_test(forged_spans_wraps_and_node_sums_are_refused),
         cmocka_unit_test(renames_carry_the_writer_and_trees_add_up),
         cmocka_unit_test(version_1_and_2_profiles_say_how_the_process_ended),
         cmocka_unit_test(bad_ends_signals_exit_codes_and_missing_are_refused),

@@ -1323,6 +1323,7 @@
       if (S.me.admin) params.top = 5;
       let b;
       try { b = await api('background', params); } catch (e) { bgBox.appendChild(el('p', { class: 'error', text: e.message })); return; }
+      if (b.withheld) bgBox.appendChild(el('p', { class: 'note', text: 'Other jobs: ' + b.withheld + '.' }));
       const m = metricSel.value;
       const scale = m.endsWith('_ns') ? 1e-9 : 1;
       chart('bg', bgBox, 'wide', {
@@ -1330,7 +1331,7 @@
         plugins: [shade],
         data: { datasets: [
           { label: 'this step: ' + m, data: b.slices.map(r => ({ x: r.t, y: (Number((r.own || {})[m]) || 0) * scale / (L * (r.slices || 1)) })), borderColor: '#d62728', backgroundColor: '#d62728', yAxisID: 'y', pointRadius: b.slices.length < 60 ? 3 : 0, stepped: true },
-          { label: 'all other jobs (' + (b.scope === 'nodes' ? 'same nodes' : 'whole cluster') + ')', data: b.slices.map(r => ({ x: r.t, y: (Number((r.others || {})[m]) || 0) * scale / (L * (r.slices || 1)) })), borderColor: '#7a8aa8', backgroundColor: 'rgba(122,138,168,0.25)', fill: true, yAxisID: 'y2', pointRadius: 0, stepped: true },
+          ...(b.withheld ? [] : [{ label: 'all other jobs (' + (b.scope === 'nodes' ? 'same nodes' : 'whole cluster') + ')', data: b.slices.map(r => ({ x: r.t, y: (Number((r.others || {})[m]) || 0) * scale / (L * (r.slices || 1)) })), borderColor: '#7a8aa8', backgroundColor: 'rgba(122,138,168,0.25)', fill: true, yAxisID: 'y2', pointRadius: 0, stepped: true }]),
         ] },
         options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : b.slices[0] && b.slices[0].t) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true, title: { display: true, text: 'this step /s' } }, y2: { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false }, title: { display: true, text: 'background /s' } } } },
       });
