@@ -11,6 +11,7 @@
 
 #include "conf.h"
 #include "db.h"
+#include "seen.h"
 #include "validate.h"
 
 #include <jansson.h>
@@ -18,13 +19,6 @@
 #include <signal.h>
 #include <stddef.h>
 
-/* A job whose job.json this process wrote to the database (jobdir.c). */
-struct seen_job {
-    long long job;
-    long long mtime_ns, size;  /* of the job.json last written to the database */
-    int final;                 /* what it said: final, and the end time */
-    long long end_ns;
-};
 
 /* A step record committed asynchronously, cleaned once a durable commit follows it (durable.c). */
 struct deferred {
@@ -48,8 +42,7 @@ struct ctx {
     int noverrides;
     struct pi_db db;
     char qdir[PATH_MAX];
-    struct seen_job *seen;
-    size_t nseen, capseen;
+    struct seen_table seen; /* the jobs whose job.json went to the database (seen.h) */
     char **warned;
     size_t nwarned;
     int inotify_fd;

@@ -38,25 +38,6 @@ int pi_parse_job_dir(const char *name, long long *job)
     return 0;
 }
 
-static struct seen_job *seen_find(struct ctx *c, long long job)
-{
-    for (size_t i = 0; i < c->nseen; i++)
-        if (c->seen[i].job == job)
-            return &c->seen[i];
-    if (c->nseen == c->capseen) {
-        c->capseen = c->capseen ? 2 * c->capseen : 64;
-        c->seen = realloc(c->seen, c->capseen * sizeof *c->seen);
-        if (!c->seen)
-            abort();
-    }
-    struct seen_job *s = &c->seen[c->nseen++];
-    s->job = job;
-    s->mtime_ns = s->size = -1;
-    s->final = 0;
-    s->end_ns = 0;
-    return s;
-}
-
 /* The newest change time (ns) of a directory and of the entries in it, profiles/ included. */
 static long long newest_change(int dirfd, const char *sub)
 {
@@ -203,8 +184,10 @@ static void remove_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *jo
         return;
     pi_dispose(jobfd, JS_JOB_RECORD_NAME, c->conf.archive, job, NULL);
     pi_remove_ledgers(jobfd);
-    if (unlinkat(spoolfd, jobname, AT_REMOVEDIR) == 0)
+    if (unlinkat(spoolfd, jobname, AT_REMOVEDIR) == 0) {
+        pi_seen_drop(&c->seen, job); /* done: nothing of it is looked at again */
         pi_info("%s: job ended and fully ingested; directory removed", jobname);
+    }
 }
 
 void pi_process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *jobname, long long job, struct scan_result *res)
@@ -215,7 +198,7 @@ void pi_process_job_dir(struct ctx *c, int spoolfd, int jobfd, const char *jobna
             process_orphan_dir(c, spoolfd, jobfd, jobname, job, res);
         return;
     }
-    struct seen_job *s = seen_find(c, job);
+    struct seen_job *s = pi_seen_get(&c->seen, job);
     if (refresh_job_row(c, jobfd, jobname, &sb, s, res) == 0 && job_dir_done(c, spoolfd, jobfd, jobname, s))
         remove_job_dir(c, spoolfd, jobfd, jobname, job, res);
 }

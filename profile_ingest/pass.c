@@ -184,21 +184,28 @@ static size_t plan_pass(struct ctx *c, struct pass *p, size_t *order, struct sca
 
 /* ---- the listing ---- */
 
-/* The names of the spool's job directories, sorted. */
-static void list_job_dirs(int spoolfd, struct pass *p)
+/* The names of the spool's job directories, sorted; each job marked as listed in the jobs
+ * seen (seen.h). 0, or -1 when the listing may be incomplete. */
+static int list_job_dirs(struct ctx *c, int spoolfd, struct pass *p)
 {
     DIR *d = fdopendir(dup(spoolfd));
     struct dirent *e;
-    while (d && (e = readdir(d))) {
+    int rc = d ? 0 : -1;
+    pi_seen_begin_pass(&c->seen);
+    for (errno = 0; d && (e = readdir(d)); errno = 0) {
         long long job;
         if (e->d_name[0] == '.' || pi_parse_job_dir(e->d_name, &job) < 0)
             continue;
+        pi_seen_listed(&c->seen, job);
         p->names = realloc(p->names, (p->nnames + 1) * sizeof *p->names);
         p->names[p->nnames++] = strdup(e->d_name);
     }
+    if (d && errno)
+        rc = -1;
     if (d)
         closedir(d);
     qsort(p->names, p->nnames, sizeof *p->names, cmp_str);
+    return rc;
 }
 
 /* A job directory, opened when it is one of the record owner's (and watched for new files);
@@ -258,10 +265,11 @@ static void add_step_records(struct pass *p, struct jobdir *j)
     j->n = p->nitems - j->first;
 }
 
-/* The job directories and their step records, in name order. */
-static void list_pass(struct ctx *c, int spoolfd, struct pass *p)
+/* The job directories and their step records, in name order. 0, or -1 when the listing of
+ * the spool may be incomplete. */
+static int list_pass(struct ctx *c, int spoolfd, struct pass *p)
 {
-    list_job_dirs(spoolfd, p);
+    int rc = list_job_dirs(c, spoolfd, p);
     p->jobs = calloc(p->nnames + 1, sizeof *p->jobs);
     for (size_t i = 0; i < p->nnames; i++) {
         long long job;
@@ -275,6 +283,7 @@ static void list_pass(struct ctx *c, int spoolfd, struct pass *p)
         j->fd = jobfd;
         add_step_records(p, j);
     }
+    return rc;
 }
 
 /* ---- the pipeline, and the job directories after it ---- */
@@ -367,7 +376,7 @@ void pi_scan(struct ctx *c, struct scan_result *res, int dry_run)
     }
     struct pass p;
     memset(&p, 0, sizeof p);
-    list_pass(c, spoolfd, &p);
+    int listed = list_pass(c, spoolfd, &p);
 
     /* the order of the step records, and what waits for the next pass */
     size_t *order = calloc(p.nitems + 1, sizeof *order), ntaken = 0;
@@ -382,6 +391,10 @@ void pi_scan(struct ctx *c, struct scan_result *res, int dry_run)
     drop_uncommitted(&p);
     pi_flush_deferred(c, spoolfd, res);
     finish_job_dirs(c, spoolfd, &p, dry_run, res);
+    /* the jobs seen whose directories are gone (removed, or ingested by another daemon) are
+     * forgotten: the table holds no more jobs than the spool */
+    if (listed == 0)
+        pi_seen_end_pass(&c->seen);
     free_pass(&p);
     close(spoolfd);
     c->spoolfd = -1;
