@@ -13,6 +13,11 @@
 #include "profile_format.h"
 #include "record_format.h"
 
+_Static_assert(JT_FILE_MAX_BYTES == JS_PROFILE_MAX_BYTES && JS_RECORD_MAX_FILE_BYTES <= JT_FILE_MAX_BYTES,
+               "JT_FILE_MAX_BYTES is the largest file of a parcel");
+_Static_assert(JT_PARCEL_OVERHEAD_MAX >= sizeof(JT_PARCEL_MAGIC " 1 job.4294967295\n") + JT_NAME_MAX + 24 + sizeof("end\n"),
+               "JT_PARCEL_OVERHEAD_MAX holds a one-file parcel's framing");
+
 #define LIVE_PREFIX ".live."
 #define PROFILES_PREFIX JS_PROFILES_DIR_NAME "/"
 

@@ -18,8 +18,19 @@
 
 #define JT_PARCEL_MAGIC "jobscreen-parcel"
 #define JT_PARCEL_VERSION 1
-/* Bound on a whole parcel (the receiver refuses a larger Content-Length). */
+/* Hard bound on a whole parcel: the most max_bytes of the receiver and --parcel-max of the
+ * sender may be set to. */
 #define JT_PARCEL_MAX_BYTES (256LL * 1024 * 1024)
+/* The largest file a parcel carries: a bundle or live snapshot, JS_PROFILE_MAX_BYTES (records
+ * are at most JS_RECORD_MAX_FILE_BYTES; parcel.c checks both). */
+#define JT_FILE_MAX_BYTES (64LL * 1024 * 1024)
+/* What a parcel of one file holds beyond the file: the header line, the entry's line and
+ * "end\n" (at most 34 + 330 + 4 bytes), rounded up. */
+#define JT_PARCEL_OVERHEAD_MAX 4096
+/* The receiver's default max_bytes and the sender's default --parcel-max: the largest parcel
+ * of a single file. The sender never makes a larger one (it splits), so the receiver refuses
+ * any larger Content-Length (413) before reading (docs/transport.md). */
+#define JT_PARCEL_DEFAULT_MAX (JT_FILE_MAX_BYTES + JT_PARCEL_OVERHEAD_MAX)
 #define JT_PARCEL_MAX_FILES 4096
 /* Longest name in a parcel ("profiles/.live." + step + node + ".json"), with NUL. */
 #define JT_NAME_MAX 320

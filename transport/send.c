@@ -4,7 +4,9 @@
  * Runs as root on each node (the spool is root's). Per pass over SPOOL/job.<id>/:
  *  - each complete step-node (step.<s>.<n>.json present): a parcel of the job record, that
  *    step record and that step-node's bundles (several parcels when they are large, the step
- *    record in the last); once the receiver answered "stored", those files go (never before);
+ *    record in the last; none above --parcel-max but one of a single file, so that the
+ *    receiver may refuse anything larger before reading it); once the receiver answered
+ *    "stored", those files go (never before);
  *  - the job record whenever it changed since the receiver last stored it (.transport.sent
  *    holds its SHA-256); once it is final, its grace time passed and nothing is left to
  *    send, the job's directory goes;
@@ -14,7 +16,6 @@
  */
 #include "config.h"
 
-#include <curl/curl.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -23,9 +24,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,17 +39,10 @@
 #include "parcel.h"
 #include "profile_format.h"
 #include "record_format.h"
+#include "send.h"
 
-#define SENT_LEDGER ".transport.sent"
 #define EXIT_TEMPFAIL 75
 #define LIVE_EVERY_SECONDS 60
-
-struct opts {
-    const char *spool, *url, *munge_socket, *metrics_listen;
-    int once, status, verbose;
-    int backoff_max, rescan, job_grace, timeout;
-    long long parcel_max;
-};
 
 struct live_seen {
     char key[NAME_MAX + 2 + JT_NAME_MAX];
@@ -59,244 +51,13 @@ struct live_seen {
     int seen;
 };
 
-struct pass {
-    int sending;       /* 0: counting only (--status, or the receiver failed in this pass) */
-    long parcels_sent, files_removed, dirs_removed;
-    long waiting;      /* parcels that could not be sent (or, counting, would be) */
-    time_t oldest;     /* mtime of the oldest waiting record, 0: none */
-    char failure[2048];
-};
+struct opts o;
 
-static struct opts o;
-
-/* --metrics-listen: what the passes did, for Prometheus (docs/transport.md, "Metrics") */
-static struct {
-    pthread_mutex_t lock;
-    long parcels, files_removed, dirs_removed, passes, failed_passes, waiting;
-    double oldest_s, last_pass, started;
-    int receiver_up;
-} mx = { .lock = PTHREAD_MUTEX_INITIALIZER, .receiver_up = -1 };
-
-static void metrics_pass(const struct pass *ps, int ok)
-{
-    pthread_mutex_lock(&mx.lock);
-    mx.passes++;
-    mx.failed_passes += !ok;
-    mx.parcels += ps->parcels_sent;
-    mx.files_removed += ps->files_removed;
-    mx.dirs_removed += ps->dirs_removed;
-    mx.waiting = ps->waiting;
-    mx.oldest_s = ps->oldest ? (double)(time(NULL) - ps->oldest) : 0;
-    mx.receiver_up = ok;
-    mx.last_pass = (double)time(NULL);
-    pthread_mutex_unlock(&mx.lock);
-}
-
-static size_t metrics_render(char *buf, size_t size)
-{
-    pthread_mutex_lock(&mx.lock);
-    int n = snprintf(buf, size,
-        "# HELP jobscreen_send_parcels_total parcels the receiver stored\n# TYPE jobscreen_send_parcels_total counter\n"
-        "jobscreen_send_parcels_total %ld\n"
-        "# HELP jobscreen_send_files_removed_total spool files removed once stored\n# TYPE jobscreen_send_files_removed_total counter\n"
-        "jobscreen_send_files_removed_total %ld\n"
-        "# HELP jobscreen_send_job_dirs_removed_total job directories removed once all was stored\n"
-        "# TYPE jobscreen_send_job_dirs_removed_total counter\njobscreen_send_job_dirs_removed_total %ld\n"
-        "# HELP jobscreen_send_passes_total passes over the spool\n# TYPE jobscreen_send_passes_total counter\n"
-        "jobscreen_send_passes_total %ld\n"
-        "# HELP jobscreen_send_failed_passes_total passes the receiver or the spool failed\n"
-        "# TYPE jobscreen_send_failed_passes_total counter\njobscreen_send_failed_passes_total %ld\n"
-        "# HELP jobscreen_send_waiting_parcels parcels waiting after the last pass\n# TYPE jobscreen_send_waiting_parcels gauge\n"
-        "jobscreen_send_waiting_parcels %ld\n"
-        "# HELP jobscreen_send_oldest_waiting_seconds age of the oldest waiting record\n"
-        "# TYPE jobscreen_send_oldest_waiting_seconds gauge\njobscreen_send_oldest_waiting_seconds %.0f\n"
-        "# HELP jobscreen_send_last_pass_timestamp_seconds when the last pass ended\n"
-        "# TYPE jobscreen_send_last_pass_timestamp_seconds gauge\njobscreen_send_last_pass_timestamp_seconds %.0f\n"
-        "# HELP jobscreen_send_start_time_seconds when the sender started\n"
-        "# TYPE jobscreen_send_start_time_seconds gauge\njobscreen_send_start_time_seconds %.0f\n",
-        mx.parcels, mx.files_removed, mx.dirs_removed, mx.passes, mx.failed_passes, mx.waiting, mx.oldest_s, mx.last_pass,
-        mx.started);
-    if (n > 0 && (size_t)n < size && mx.receiver_up >= 0)
-        n += snprintf(buf + n, size - (size_t)n,
-                      "# HELP jobscreen_send_receiver_up whether the last pass reached the receiver\n"
-                      "# TYPE jobscreen_send_receiver_up gauge\njobscreen_send_receiver_up %d\n", mx.receiver_up);
-    pthread_mutex_unlock(&mx.lock);
-    return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
-}
-static CURL *curl;
 static struct live_seen *lives;
 static size_t nlives, caplives;
 static int generation;
 static volatile sig_atomic_t stop;
 static int inotify_fd = -1;
-
-/* --- log ------------------------------------------------------------------------------------ */
-static void logf_(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void logf_(const char *level, const char *fmt, ...)
-{
-    char ts[32];
-    time_t now = time(NULL);
-    struct tm tm;
-    strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%S", localtime_r(&now, &tm));
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "%s jobscreen-send %s: ", ts, level);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-#define log_info(...) logf_("info", __VA_ARGS__)
-#define log_warn(...) logf_("warn", __VA_ARGS__)
-#define log_error(...) logf_("error", __VA_ARGS__)
-#define log_debug(...) do { if (o.verbose) logf_("debug", __VA_ARGS__); } while (0)
-
-/* --- files ---------------------------------------------------------------------------------- */
-/* A regular file in dirfd, not followed through a link, of at most max bytes, owned by
- * want_uid unless it is (uid_t)-1. 0 (buf malloc'd, mtime set), -1 with reason, -2 gone. */
-static int read_file(int dirfd, const char *name, uid_t want_uid, long long max, char **buf, size_t *len, time_t *mtime,
-                     char *reason, size_t rsize)
-{
-    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    struct stat sb;
-    if (fd < 0) {
-        if (errno == ENOENT)
-            return -2;
-        snprintf(reason, rsize, "%s: cannot open: %s", name, strerror(errno));
-        return -1;
-    }
-    if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || (want_uid != (uid_t)-1 && sb.st_uid != want_uid) ||
-        sb.st_size > max) {
-        snprintf(reason, rsize, "%s: not a regular file of uid %d of at most %lld bytes", name, (int)want_uid, max);
-        close(fd);
-        return -1;
-    }
-    char *p = malloc((size_t)sb.st_size + 1);
-    size_t n = 0;
-    while (p && n <= (size_t)sb.st_size) {
-        ssize_t r = read(fd, p + n, (size_t)sb.st_size + 1 - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        n += (size_t)r;
-    }
-    close(fd);
-    if (!p || n != (size_t)sb.st_size) {
-        snprintf(reason, rsize, "%s: changed while read", name);
-        free(p);
-        return -1;
-    }
-    *buf = p;
-    *len = n;
-    if (mtime)
-        *mtime = sb.st_mtime;
-    return 0;
-}
-
-static void hex(const unsigned char *d, char out[2 * JS_DIGEST_BYTES + 1])
-{
-    for (int i = 0; i < JS_DIGEST_BYTES; i++)
-        sprintf(out + 2 * i, "%02x", d[i]);
-}
-
-/* The digest of the job record the receiver last stored, as hex ("" when none). */
-static void sent_digest(int jobfd, char out[2 * JS_DIGEST_BYTES + 1])
-{
-    char *b = NULL, r[256];
-    size_t l = 0;
-    out[0] = '\0';
-    if (read_file(jobfd, SENT_LEDGER, 0, 256, &b, &l, NULL, r, sizeof r) == 0 && l >= 2 * JS_DIGEST_BYTES) {
-        memcpy(out, b, 2 * JS_DIGEST_BYTES);
-        out[2 * JS_DIGEST_BYTES] = '\0';
-    }
-    free(b);
-}
-
-static int write_sent_digest(int jobfd, const char *hexd)
-{
-    const char *tmp = "." SENT_LEDGER ".tmp";
-    unlinkat(jobfd, tmp, 0);
-    int fd = openat(jobfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return -1;
-    int ok = dprintf(fd, "%s\n", hexd) > 0 && fsync(fd) == 0;
-    ok &= close(fd) == 0;
-    if (!ok || renameat(jobfd, tmp, jobfd, SENT_LEDGER) < 0) {
-        unlinkat(jobfd, tmp, 0);
-        return -1;
-    }
-    return 0;
-}
-
-/* --- HTTP ----------------------------------------------------------------------------------- */
-struct reply {
-    char text[1024];
-    size_t len;
-};
-
-static size_t collect(char *data, size_t size, size_t n, void *arg)
-{
-    struct reply *r = arg;
-    size_t take = size * n;
-    if (take > sizeof r->text - 1 - r->len)
-        take = sizeof r->text - 1 - r->len;
-    memcpy(r->text + r->len, data, take);
-    r->len += take;
-    r->text[r->len] = '\0';
-    return size * n;
-}
-
-/* POST the parcel; 0 when the receiver answered that it stored it, else -1 with reason. */
-static int post(const struct jt_buf *b, const char *what, char *reason, size_t rsize)
-{
-    char *cred = NULL, why[512];
-    if (js_credential_make(o.munge_socket, b->data, b->len, &cred, why, sizeof why) < 0) {
-        snprintf(reason, rsize, "%s: no credential: %s", what, why);
-        return -1;
-    }
-    size_t hl = strlen(JS_CREDENTIAL_HEADER) + strlen(cred) + 3;
-    char *h = malloc(hl);
-    snprintf(h, hl, "%s: %s", JS_CREDENTIAL_HEADER, cred);
-    free(cred);
-    struct curl_slist *headers = curl_slist_append(NULL, h);
-    headers = curl_slist_append(headers, "Content-Type: application/x-jobscreen-parcel");
-    headers = curl_slist_append(headers, "Expect:");
-    free(h);
-    struct reply r = { .len = 0 };
-    char err[CURL_ERROR_SIZE] = "";
-    curl_easy_reset(curl);
-    curl_easy_setopt(curl, CURLOPT_URL, o.url);
-    curl_easy_setopt(curl, CURLOPT_POST, 1L);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, b->data);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)b->len);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r);
-    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, err);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 10L);
-    /* a stalled server: give up after timeout seconds below 1 byte/s, retry later */
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, (long)o.timeout);
-    CURLcode rc = curl_easy_perform(curl);
-    long code = 0;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
-    curl_slist_free_all(headers);
-    char *nl = strchr(r.text, '\n');
-    if (nl)
-        *nl = '\0';
-    if (rc != CURLE_OK) {
-        snprintf(reason, rsize, "%s: %s: %s", what, o.url, err[0] ? err : curl_easy_strerror(rc));
-        return -1;
-    }
-    /* 200 alone is not enough: only a receiver that stored and fsynced says "stored" */
-    if (code != 200 || strncmp(r.text, "stored ", 7) != 0) {
-        snprintf(reason, rsize, "%s: %s answered HTTP %ld: %s", what, o.url, code, r.text[0] ? r.text : "(no body)");
-        return -1;
-    }
-    log_debug("%s: %s", what, r.text);
-    return 0;
-}
 
 /* --- one job directory ------------------------------------------------------------------------ */
 struct entry {
@@ -397,9 +158,89 @@ static void mark_job_record_sent(struct job *j)
         log_warn("%s/" SENT_LEDGER ": cannot write: %s (the job record will be sent again)", j->dirname, strerror(errno));
 }
 
-/* Send the bundles of one step-node (those with bundle set in pick; NULL: all of step/node)
- * and, when step is given, its step record in the last parcel; remove each parcel's files once
- * it was stored. 0, or -1 (the pass stops sending). */
+/* Whether a file of len bytes named name still fits in parcel b (and its "end\n") within
+ * --parcel-max. A parcel's first file goes in whatever its size: a parcel of one file is at
+ * most JT_PARCEL_DEFAULT_MAX, the receiver's default bound. */
+static int fits(const struct jt_buf *b, const char *name, size_t len)
+{
+    return (long long)(b->len + jt_parcel_entry_size(name, len) + strlen("end\n")) <= o.parcel_max;
+}
+
+/* The bundles idx[*next...] into b while they fit (the first one in any case); one that cannot
+ * be read is marked (size_t)-1 and skipped. Returns how many went in, or -1 (out of memory). */
+static long add_bundles(struct job *j, size_t *idx, size_t nidx, size_t *next, struct jt_buf *b)
+{
+    long added = 0;
+    char reason[1536], name[JT_NAME_MAX + 16];
+    while (*next < nidx) {
+        const struct entry *e = &j->profiles[idx[*next]];
+        char *data = NULL;
+        size_t len = 0;
+        /* bundles are the user's: framed, never parsed */
+        int r = read_file(j->pfd, e->name, (uid_t)-1, JS_PROFILE_MAX_BYTES, &data, &len, NULL, reason, sizeof reason);
+        if (r < 0) {
+            if (r == -1)
+                log_error("%s/" JS_PROFILES_DIR_NAME "/%s; it stays in the spool", j->dirname, reason);
+            idx[(*next)++] = (size_t)-1;
+            continue;
+        }
+        snprintf(name, sizeof name, JS_PROFILES_DIR_NAME "/%s", e->name);
+        if (added && !fits(b, name, len)) {
+            free(data);
+            break;
+        }
+        int a = jt_parcel_add(b, name, data, len);
+        free(data);
+        if (a < 0)
+            return -1;
+        added++;
+        (*next)++;
+    }
+    return added;
+}
+
+/* The step record into b when it fits (or b holds nothing yet). 1 added, 0 not (it does not
+ * fit, or cannot be read: logged), -1 out of memory. */
+static int add_step_record(struct job *j, const struct entry *step, int empty, struct jt_buf *b, int *unreadable)
+{
+    char *data = NULL, reason[1536];
+    size_t len = 0;
+    int r = read_file(j->fd, step->name, 0, JS_RECORD_MAX_FILE_BYTES, &data, &len, NULL, reason, sizeof reason);
+    *unreadable = r < 0;
+    if (r == -1)
+        log_error("%s/%s; it stays in the spool", j->dirname, reason);
+    if (r < 0)
+        return 0;
+    int added = 0;
+    if (empty || fits(b, step->name, len))
+        added = jt_parcel_add(b, step->name, data, len) == 0 ? 1 : -1;
+    free(data);
+    return added;
+}
+
+/* Post parcel b; what names it in the log. 0 stored (or only counted), -1 the pass
+ * stops sending. */
+static int post_parcel(struct jt_buf *b, const char *what, time_t mtime, struct pass *ps)
+{
+    char reason[1536];
+    if (!ps->sending) {
+        waiting(ps, mtime);
+        return 0;
+    }
+    if (post(b, what, reason, sizeof reason) < 0) {
+        failed(ps, reason);
+        waiting(ps, mtime);
+        return -1;
+    }
+    ps->parcels_sent++;
+    log_info("sent %s", what);
+    return 0;
+}
+
+/* Send the bundles of one step-node and, when step is given, its step record in the last
+ * parcel (one of its own when it does not fit beside the last bundles); the job record rides
+ * along where it fits. No parcel is larger than --parcel-max, but for a parcel of one file.
+ * Each parcel's files are removed once it was stored. 0, or -1 (the pass stops sending). */
 static int send_step_node(struct job *j, const char *stepnode_step, const char *stepnode_node, const struct entry *step,
                           struct pass *ps)
 {
@@ -411,97 +252,52 @@ static int send_step_node(struct job *j, const char *stepnode_step, const char *
             idx[nidx++] = i;
     for (;;) {
         struct jt_buf b = { 0 };
-        char what[1024], reason[1536], name[JT_NAME_MAX + 16];
+        char what[1024];
         size_t first = next;
-        int with_step = 0;
-        if (jt_parcel_begin(&b, j->id) < 0 || (j->record && jt_parcel_add(&b, JS_JOB_RECORD_NAME, j->record, j->record_len) < 0))
-            { jt_buf_free(&b); goto oom; }
-        /* bundles while the parcel stays within parcel_max (one at least) */
-        while (next < nidx) {
-            const struct entry *e = &j->profiles[idx[next]];
-            char *data = NULL;
-            size_t len = 0;
-            /* bundles are the user's: framed, never parsed */
-            int r = read_file(j->pfd, e->name, (uid_t)-1, JS_PROFILE_MAX_BYTES, &data, &len, NULL, reason, sizeof reason);
-            if (r == -1) {
-                log_error("%s/" JS_PROFILES_DIR_NAME "/%s; it stays in the spool", j->dirname, reason);
-                idx[next] = (size_t)-1;
-                next++;
-                continue;
-            }
-            if (r == -2) {
-                idx[next] = (size_t)-1;
-                next++;
-                continue;
-            }
-            if (next > first && (long long)(b.len + jt_parcel_entry_size(e->name, len)) > o.parcel_max) {
-                free(data);
-                break;
-            }
-            snprintf(name, sizeof name, JS_PROFILES_DIR_NAME "/%s", e->name);
-            int a = jt_parcel_add(&b, name, data, len);
-            free(data);
-            if (a < 0)
-                { jt_buf_free(&b); goto oom; }
-            next++;
-        }
-        if (next == nidx && step) {
-            char *data = NULL;
-            size_t len = 0;
-            int r = read_file(j->fd, step->name, 0, JS_RECORD_MAX_FILE_BYTES, &data, &len, NULL, reason, sizeof reason);
-            if (r == 0) {
-                with_step = jt_parcel_add(&b, step->name, data, len) == 0;
-                free(data);
-                if (!with_step)
-                    { jt_buf_free(&b); goto oom; }
-            } else if (r == -1)
-                log_error("%s/%s; it stays in the spool", j->dirname, reason);
-        }
-        size_t files = 0;
-        for (size_t k = first; k < next; k++)
-            files += idx[k] != (size_t)-1;
+        int with_step = 0, with_job = 0, unreadable = 1;
+        long files = jt_parcel_begin(&b, j->id) < 0 ? -1 : add_bundles(j, idx, nidx, &next, &b);
+        if (files >= 0 && next == nidx && step && (with_step = add_step_record(j, step, files == 0, &b, &unreadable)) < 0)
+            files = -1;
         if (files == 0 && !with_step) {
             jt_buf_free(&b);
             return 0;
         }
-        jt_parcel_end(&b);
-        snprintf(what, sizeof what, "%s step %s on %s (%zu bundles%s, %zu bytes)", j->dirname, stepnode_step, stepnode_node,
-                 files, with_step ? " and the step record" : ", no step record", b.len);
-        if (!ps->sending) {
-            waiting(ps, step ? step->mtime : 0);
-            jt_buf_free(&b);
-            if (next == nidx)
-                return 0;
-            continue;
+        /* the job record where it fits: it is sent on its own later when it did not */
+        if (files >= 0 && j->record && fits(&b, JS_JOB_RECORD_NAME, j->record_len)) {
+            if (jt_parcel_add(&b, JS_JOB_RECORD_NAME, j->record, j->record_len) < 0)
+                files = -1;
+            with_job = 1;
         }
-        if (post(&b, what, reason, sizeof reason) < 0) {
+        if (files < 0 || jt_parcel_end(&b) < 0) {
             jt_buf_free(&b);
-            failed(ps, reason);
-            waiting(ps, step ? step->mtime : 0);
+            log_error("%s: out of memory building a parcel", j->dirname);
             return -1;
         }
+        snprintf(what, sizeof what, "%s step %s on %s (%ld bundles%s%s, %zu bytes)", j->dirname, stepnode_step, stepnode_node,
+                 files, with_step ? " and the step record" : ", no step record", with_job ? ", the job record" : "", b.len);
+        int rc = post_parcel(&b, what, step ? step->mtime : 0, ps);
         jt_buf_free(&b);
-        ps->parcels_sent++;
-        log_info("sent %s", what);
-        /* stored on the server: now, and only now, they leave the node */
-        for (size_t k = first; k < next; k++)
-            if (idx[k] != (size_t)-1 && unlinkat(j->pfd, j->profiles[idx[k]].name, 0) == 0)
-                ps->files_removed++;
-        if (j->pfd >= 0)
-            fsync(j->pfd);
-        mark_job_record_sent(j);
-        if (with_step) {
-            if (unlinkat(j->fd, step->name, 0) == 0)
-                ps->files_removed++;
-            fsync(j->fd);
-            return 0;
+        if (rc < 0)
+            return -1;
+        if (ps->sending) {
+            /* stored on the server: now, and only now, they leave the node (when only
+             * counting, the loop goes on to count the parcels the rest would take) */
+            for (size_t k = first; k < next; k++)
+                if (idx[k] != (size_t)-1 && unlinkat(j->pfd, j->profiles[idx[k]].name, 0) == 0)
+                    ps->files_removed++;
+            if (j->pfd >= 0 && next > first)
+                fsync(j->pfd);
+            if (with_job)
+                mark_job_record_sent(j);
+            if (with_step) {
+                if (unlinkat(j->fd, step->name, 0) == 0)
+                    ps->files_removed++;
+                fsync(j->fd);
+            }
         }
-        if (next == nidx && !step)
+        if (with_step || (next == nidx && (!step || unreadable)))
             return 0;
     }
-oom:
-    log_error("%s: out of memory building a parcel", j->dirname);
-    return -1;
 }
 
 static struct live_seen *live_find(const char *key)
@@ -542,8 +338,10 @@ static int send_live(struct job *j, const struct entry *e, struct pass *ps)
     }
     struct jt_buf b = { 0 };
     snprintf(name, sizeof name, JS_PROFILES_DIR_NAME "/%s", e->name);
-    int bad = jt_parcel_begin(&b, j->id) < 0 || (j->record && jt_parcel_add(&b, JS_JOB_RECORD_NAME, j->record, j->record_len) < 0) ||
-              jt_parcel_add(&b, name, data, len) < 0 || jt_parcel_end(&b) < 0;
+    /* the snapshot, and the job record where it fits (a parcel stays within --parcel-max) */
+    int bad = jt_parcel_begin(&b, j->id) < 0 || jt_parcel_add(&b, name, data, len) < 0;
+    int with_job = !bad && j->record && fits(&b, JS_JOB_RECORD_NAME, j->record_len);
+    bad = bad || (with_job && jt_parcel_add(&b, JS_JOB_RECORD_NAME, j->record, j->record_len) < 0) || jt_parcel_end(&b) < 0;
     free(data);
     if (bad) {
         jt_buf_free(&b);
@@ -556,20 +354,16 @@ static int send_live(struct job *j, const struct entry *e, struct pass *ps)
         jt_buf_free(&b);
         return 0;
     }
-    int rc = post(&b, what, reason, sizeof reason);
+    int rc = post_parcel(&b, what, e->mtime, ps);
     jt_buf_free(&b);
-    if (rc < 0) {
-        failed(ps, reason);
-        waiting(ps, e->mtime);
+    if (rc < 0)
         return -1;
-    }
-    ps->parcels_sent++;
-    log_info("sent %s", what);
     if (l) {
         memcpy(l->digest, d, sizeof d);
         l->sent = now;
     }
-    mark_job_record_sent(j);
+    if (with_job)
+        mark_job_record_sent(j);
     return 0;
 }
 
@@ -586,6 +380,57 @@ static void remove_tree(int dirfd, const char *sub, struct pass *ps)
         closedir(d);
     else if (fd >= 0)
         close(fd);
+}
+
+/* The job of j ended (its record final, its grace time passed, the receiver holds the record
+ * and no step record is left): leftovers (bundles no step record named) go, then the
+ * directory. */
+static void finish_job(int spoolfd, struct job *j, struct pass *ps)
+{
+    char have[2 * JS_DIGEST_BYTES + 1];
+    json_t *jr = json_loadb(j->record, j->record_len, 0, NULL);
+    int final = jr && json_is_true(json_object_get(jr, "final"));
+    json_t *end = jr ? json_object_get(jr, "end_ns") : NULL;
+    long long end_s = json_is_integer(end) ? json_integer_value(end) / 1000000000LL : (long long)j->record_mtime;
+    json_decref(jr);
+    sent_digest(j->fd, have);
+    free(j->steps);
+    free(j->profiles);
+    j->steps = j->profiles = NULL;
+    j->nsteps = j->nprofiles = 0;
+    list_job(j);
+    if (!final || end_s + o.job_grace > (long long)time(NULL) || j->nsteps || strcmp(have, j->record_hex) != 0)
+        return;
+    /* each step-node that has bundles once (send_step_node takes all of its bundles) */
+    for (size_t i = 0; i < j->nprofiles; i++) {
+        const struct jt_name *n = &j->profiles[i].n;
+        int first = n->kind == JT_BUNDLE;
+        for (size_t k = 0; k < i && first; k++)
+            first = !(j->profiles[k].n.kind == JT_BUNDLE && !strcmp(j->profiles[k].n.step, n->step) &&
+                      !strcmp(j->profiles[k].n.node, n->node));
+        if (first && send_step_node(j, n->step, n->node, NULL, ps) < 0)
+            return;
+    }
+    free(j->profiles);
+    j->profiles = NULL;
+    j->nprofiles = 0;
+    list_job(j);
+    for (size_t i = 0; i < j->nprofiles; i++)
+        if (j->profiles[i].n.kind == JT_BUNDLE) {
+            log_warn("%s: %s could not be sent; the directory stays", j->dirname, j->profiles[i].name);
+            return;
+        }
+    if (j->pfd >= 0) {
+        remove_tree(j->fd, JS_PROFILES_DIR_NAME, ps);
+        unlinkat(j->fd, JS_PROFILES_DIR_NAME, AT_REMOVEDIR);
+    }
+    remove_tree(spoolfd, j->dirname, ps);
+    if (unlinkat(spoolfd, j->dirname, AT_REMOVEDIR) == 0) {
+        fsync(spoolfd);
+        ps->dirs_removed++;
+        log_info("%s: the job ended and all of it was stored by the receiver; directory removed", j->dirname);
+    } else
+        log_warn("%s: cannot remove the directory: %s", j->dirname, strerror(errno));
 }
 
 static void do_job(int spoolfd, const char *dirname, uint32_t id, struct pass *ps)
@@ -632,64 +477,13 @@ static void do_job(int spoolfd, const char *dirname, uint32_t id, struct pass *p
         if (jt_parcel_begin(&b, id) < 0 || jt_parcel_add(&b, JS_JOB_RECORD_NAME, j.record, j.record_len) < 0 ||
             jt_parcel_end(&b) < 0)
             log_error("%s: cannot make a parcel of it", what);
-        else if (!ps->sending)
-            waiting(ps, j.record_mtime);
-        else if (post(&b, what, reason, sizeof reason) < 0) {
-            failed(ps, reason);
-            waiting(ps, j.record_mtime);
-        } else {
-            ps->parcels_sent++;
-            log_info("sent %s", what);
+        else if (post_parcel(&b, what, j.record_mtime, ps) == 0 && ps->sending)
             mark_job_record_sent(&j);
-        }
         jt_buf_free(&b);
     }
     if (!ps->sending || !j.record || stop)
         goto out;
-    /* the job ended: leftovers (bundles no step record named) go too, then the directory */
-    json_t *jr = json_loadb(j.record, j.record_len, 0, NULL);
-    int final = jr && json_is_true(json_object_get(jr, "final"));
-    json_t *end = jr ? json_object_get(jr, "end_ns") : NULL;
-    long long end_s = json_is_integer(end) ? json_integer_value(end) / 1000000000LL : (long long)j.record_mtime;
-    json_decref(jr);
-    sent_digest(j.fd, have);
-    free(j.steps);
-    free(j.profiles);
-    j.steps = j.profiles = NULL;
-    j.nsteps = j.nprofiles = 0;
-    list_job(&j);
-    if (!final || end_s + o.job_grace > (long long)time(NULL) || j.nsteps || strcmp(have, j.record_hex) != 0)
-        goto out;
-    /* each step-node that has bundles once (send_step_node takes all of its bundles) */
-    for (size_t i = 0; i < j.nprofiles; i++) {
-        const struct jt_name *n = &j.profiles[i].n;
-        int first = n->kind == JT_BUNDLE;
-        for (size_t k = 0; k < i && first; k++)
-            first = !(j.profiles[k].n.kind == JT_BUNDLE && !strcmp(j.profiles[k].n.step, n->step) &&
-                      !strcmp(j.profiles[k].n.node, n->node));
-        if (first && send_step_node(&j, n->step, n->node, NULL, ps) < 0)
-            goto out;
-    }
-    free(j.profiles);
-    j.profiles = NULL;
-    j.nprofiles = 0;
-    list_job(&j);
-    for (size_t i = 0; i < j.nprofiles; i++)
-        if (j.profiles[i].n.kind == JT_BUNDLE) {
-            log_warn("%s: %s could not be sent; the directory stays", dirname, j.profiles[i].name);
-            goto out;
-        }
-    if (j.pfd >= 0) {
-        remove_tree(j.fd, JS_PROFILES_DIR_NAME, ps);
-        unlinkat(j.fd, JS_PROFILES_DIR_NAME, AT_REMOVEDIR);
-    }
-    remove_tree(spoolfd, dirname, ps);
-    if (unlinkat(spoolfd, dirname, AT_REMOVEDIR) == 0) {
-        fsync(spoolfd);
-        ps->dirs_removed++;
-        log_info("%s: the job ended and all of it was stored by the receiver; directory removed", dirname);
-    } else
-        log_warn("%s: cannot remove the directory: %s", dirname, strerror(errno));
+    finish_job(spoolfd, &j, ps);
 out:
     free(j.record);
     free(j.steps);
@@ -780,13 +574,15 @@ static void usage(FILE *f)
             "  --backoff-max SECONDS  longest wait between retries (default 60)\n"
             "  --rescan SECONDS       full rescan besides inotify (default 10)\n"
             "  --job-grace SECONDS    a final job's directory goes this long after the job's end (default 300)\n"
-            "  --parcel-max BYTES     parcels are cut at this size (default 67108864; a bundle is never cut)\n"
+            "  --parcel-max BYTES     no parcel is larger, but one of a single file (default 67112960,\n"
+            "                         the receiver's default max_bytes; a file is never cut)\n"
             "  --timeout SECONDS      a transfer that stalls this long fails (default 60)\n"
             "  --verbose              debug messages\n"
             "  --metrics-listen HOST:PORT  serve Prometheus metrics at http://HOST:PORT/metrics\n");
 }
 
-int main(int argc, char **argv)
+/* The command line into o. -1 to go on, else the exit status. */
+static int parse_options(int argc, char **argv)
 {
     enum { O_SPOOL = 256, O_URL, O_MUNGE, O_ONCE, O_STATUS, O_BACKOFF, O_RESCAN, O_GRACE, O_PMAX, O_TIMEOUT, O_VERBOSE,
            O_METRICS };
@@ -803,7 +599,7 @@ int main(int argc, char **argv)
     o.rescan = 10;
     o.job_grace = 300;
     o.timeout = 60;
-    o.parcel_max = 64LL << 20;
+    o.parcel_max = JT_PARCEL_DEFAULT_MAX; /* the receiver's default max_bytes */
     int c;
     long long v;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -826,9 +622,9 @@ int main(int argc, char **argv)
             *(c == O_BACKOFF ? &o.backoff_max : c == O_RESCAN ? &o.rescan : c == O_GRACE ? &o.job_grace : &o.timeout) = (int)v;
             break;
         case O_PMAX:
-            if (js_kv_size(optarg, 4096, JT_PARCEL_MAX_BYTES - JS_PROFILE_MAX_BYTES - 2 * JS_RECORD_MAX_FILE_BYTES, &o.parcel_max) < 0) {
+            if (js_kv_size(optarg, 4096, JT_PARCEL_MAX_BYTES, &o.parcel_max) < 0) {
                 fprintf(stderr, "jobscreen-send: --parcel-max: \"%s\" is not a size from 4096 to %lld bytes\n", optarg,
-                        JT_PARCEL_MAX_BYTES - JS_PROFILE_MAX_BYTES - 2 * JS_RECORD_MAX_FILE_BYTES);
+                        JT_PARCEL_MAX_BYTES);
                 return 2;
             }
             break;
@@ -840,48 +636,21 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    return -1;
+}
+
+/* The daemon: passes until SIGTERM/SIGINT, backing off while the receiver fails. */
+static void run_daemon(void)
+{
     struct pass ps;
     char line[256];
-    if (o.status) {
-        if (run_pass(&ps, 0) < 0) {
-            fprintf(stderr, "jobscreen-send: %s\n", ps.failure);
-            return 1;
-        }
-        backlog_line(&ps, line, sizeof line);
-        printf("%s\n", line);
-        return 0;
-    }
-    if (geteuid() != 0)
-        log_warn("not running as root: munge credentials of uid %u are refused by the receiver", (unsigned)geteuid());
-    curl_global_init(CURL_GLOBAL_DEFAULT);
-    curl = curl_easy_init();
-    if (!curl) {
-        log_error("libcurl: cannot initialise");
-        return 1;
-    }
-    struct sigaction sa = { .sa_handler = on_signal };
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-    if (o.once) {
-        int rc = run_pass(&ps, 1);
-        backlog_line(&ps, line, sizeof line);
-        if (rc < 0 || ps.failure[0])
-            log_warn("%s; the spool is kept; %s", ps.failure, line);
-        log_info("done: %ld parcels sent, %ld files and %ld job directories removed; %s", ps.parcels_sent, ps.files_removed,
-                 ps.dirs_removed, line);
-        curl_easy_cleanup(curl);
-        curl_global_cleanup();
-        return rc < 0 ? 1 : ps.failure[0] ? EXIT_TEMPFAIL : 0;
-    }
     inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     int backoff = 1;
     time_t last_backlog = time(NULL);
     log_info("sending %s to %s", o.spool, o.url);
     if (o.metrics_listen) {
         char why[320];
-        mx.started = (double)time(NULL);
+        metrics_started();
         if (js_metrics_serve(o.metrics_listen, metrics_render, why, sizeof why) < 0)
             log_error("%s: no metrics are served (the sender goes on)", why);
         else
@@ -917,8 +686,47 @@ int main(int argc, char **argv)
             usleep(200000); /* let a burst of renames settle */
         }
     }
+}
+
+int main(int argc, char **argv)
+{
+    int rc = parse_options(argc, argv);
+    if (rc >= 0)
+        return rc;
+    struct pass ps;
+    char line[256];
+    if (o.status) {
+        if (run_pass(&ps, 0) < 0) {
+            fprintf(stderr, "jobscreen-send: %s\n", ps.failure);
+            return 1;
+        }
+        backlog_line(&ps, line, sizeof line);
+        printf("%s\n", line);
+        return 0;
+    }
+    if (geteuid() != 0)
+        log_warn("not running as root: munge credentials of uid %u are refused by the receiver", (unsigned)geteuid());
+    if (http_init() < 0) {
+        log_error("libcurl: cannot initialise");
+        return 1;
+    }
+    struct sigaction sa = { .sa_handler = on_signal };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    if (o.once) {
+        rc = run_pass(&ps, 1);
+        backlog_line(&ps, line, sizeof line);
+        if (rc < 0 || ps.failure[0])
+            log_warn("%s; the spool is kept; %s", ps.failure, line);
+        log_info("done: %ld parcels sent, %ld files and %ld job directories removed; %s", ps.parcels_sent, ps.files_removed,
+                 ps.dirs_removed, line);
+        http_cleanup();
+        return rc < 0 ? 1 : ps.failure[0] ? EXIT_TEMPFAIL : 0;
+    }
+    run_daemon();
     log_info("stopped");
-    curl_easy_cleanup(curl);
-    curl_global_cleanup();
+    http_cleanup();
     return 0;
 }
