@@ -31,6 +31,9 @@
  * of a single file. The sender never makes a larger one (it splits), so the receiver refuses
  * any larger Content-Length (413) before reading (docs/transport.md). */
 #define JT_PARCEL_DEFAULT_MAX (JT_FILE_MAX_BYTES + JT_PARCEL_OVERHEAD_MAX)
+/* The least a receiver's max_bytes may be: a site's lower setting of an earlier release stays
+ * valid (parcels above it are refused, 413, as they were) */
+#define JT_PARCEL_MIN_BOUND (1024LL * 1024)
 #define JT_PARCEL_MAX_FILES 4096
 /* Longest name in a parcel ("profiles/.live." + step + node + ".json"), with NUL. */
 #define JT_NAME_MAX 320

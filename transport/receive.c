@@ -46,7 +46,7 @@ static int set_key(void *ctx, const char *key, const char *value, char *why, siz
     else if (!strcmp(key, "munge_socket"))
         bad = snprintf(c->munge_socket, sizeof c->munge_socket, "%s", value) >= (int)sizeof c->munge_socket;
     else if (!strcmp(key, "max_bytes"))
-        bad = js_kv_size(value, JT_PARCEL_DEFAULT_MAX, JT_PARCEL_MAX_BYTES, &c->max_bytes) < 0;
+        bad = js_kv_size(value, JT_PARCEL_MIN_BOUND, JT_PARCEL_MAX_BYTES, &c->max_bytes) < 0;
     else {
         snprintf(why, whysize, "unknown key \"%s\"", key);
         return -1;
