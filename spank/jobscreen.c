@@ -154,7 +154,7 @@ int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
     struct js_conf conf;
     char err[512];
     uint32_t job_id;
-    int64_t left = 0;
+    struct js_removal rm;
     char node[256];
     const char *nn = getenv("SLURMD_NODENAME"); /* slurmd's epilog environment names the node */
     if (nn == NULL || nn[0] == '\0') {
@@ -167,10 +167,15 @@ int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
     if (js_conf_parse(&conf, ac, av, err, sizeof err) < 0 || js_conf_expand_node(&conf, nn, err, sizeof err) < 0 ||
         spank_get_item(sp, S_JOB_ID, &job_id) != ESPANK_SUCCESS)
         return ESPANK_SUCCESS;
-    if (js_relay_remove_job(conf.record_dir, job_id, &left) != 0)
-        slurm_error("jobscreen: job %u: cannot remove all of %s/job.%u: %m", job_id, conf.record_dir, job_id);
-    if (left > 0)
+    js_relay_remove_job(conf.record_dir, job_id, &rm);
+    if (rm.found)
+        slurm_info("jobscreen: job %u: removed %s/job.%u: %lld files (%lld bytes) and %lld directories below it",
+                   job_id, conf.record_dir, job_id, (long long)rm.files, (long long)rm.bytes, (long long)rm.dirs);
+    if (rm.left > 0)
+        slurm_error("jobscreen: job %u: cannot remove all of %s/job.%u: %lld entries left: %s", job_id,
+                    conf.record_dir, job_id, (long long)rm.left, rm.why);
+    if (rm.records > 0)
         slurm_error("jobscreen: job %u: %lld records no collector turned were removed with %s/job.%u", job_id,
-                    (long long)left, conf.record_dir, job_id);
+                    (long long)rm.records, conf.record_dir, job_id);
     return ESPANK_SUCCESS;
 }

@@ -51,8 +51,23 @@ int js_relay_pass(struct js_relay *r, int final, char *err, size_t errlen);
 /* What the share refused of r's step on its node so far (zeros when nothing). */
 void js_relay_refused(const struct js_relay *r, struct js_relay_refused *out);
 
+/* What the removal of a job's directory in the record area did (remove.c). */
+struct js_removal {
+    int found;                    /* the job had a directory there */
+    int64_t files, dirs, bytes;   /* removed below it (bytes: the files' sizes) */
+    int64_t records;              /* of the files, records no collector turned */
+    int64_t left;                 /* entries that could not be removed */
+    char why[512];                /* the first of them, and why */
+};
+
 /* At the job's end on the node: its directory in the record area goes, with whatever is in it
- * (no link followed). *records_left: how many records no collector turned. 0, or -1. */
-int js_relay_remove_job(const char *record_dir, uint32_t job_id, int64_t *records_left);
+ * at any depth. An iterative walk: no recursion, at most JS_REMOVE_OPEN_DIRS directories open
+ * at once (one further up is reopened through the ".." of the one below it, checked to be the
+ * directory it was, else the walk starts again from the top), no link followed, no other file
+ * system and no directory of another user entered, bounded by JS_REMOVE_SECONDS. 0 when
+ * nothing is left, else -1 (out says what and why). */
+#define JS_REMOVE_OPEN_DIRS 16
+#define JS_REMOVE_SECONDS 30
+int js_relay_remove_job(const char *record_dir, uint32_t job_id, struct js_removal *out);
 
 #endif

@@ -1,7 +1,8 @@
 /* Unit tests of the plugin's relay (spank/relay.h): finished bundles move from the record area
  * into the spool's profiles/ under names root chooses, the job's share is charged and enforced
  * there, a refused bundle is counted in processes, a bundle stopped half way is finished
- * exactly once, and nothing but the user's own regular files is ever copied. */
+ * exactly once, and nothing but the user's own regular files is ever copied; the job epilog
+ * removes the record area at any depth. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -233,27 +234,73 @@ static void the_live_snapshot_is_copied_when_it_changes_and_goes_at_the_end(void
     assert_false(exists(R.profilesfd, ".live.0.n1.json"));
 }
 
-static void the_jobs_record_area_goes_at_its_end(void **state)
+/* mkdirat and a file of 10 bytes in it, n levels deep under dirfd; the deepest directory's fd */
+static int deep_tree(int dirfd, int n)
+{
+    int fd = dup(dirfd);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(mkdirat(fd, "d", 0700), 0);
+        int f = openat(fd, "f", O_WRONLY | O_CREAT, 0600);
+        assert_true(f >= 0);
+        assert_int_equal(write(f, "0123456789", 10), 10);
+        close(f);
+        int sub = openat(fd, "d", O_RDONLY | O_DIRECTORY);
+        assert_true(sub >= 0);
+        close(fd);
+        fd = sub;
+    }
+    return fd;
+}
+
+static void the_jobs_record_area_goes_at_its_end_at_any_depth(void **state)
 {
     (void)state;
     char area[512], p[700];
-    int64_t left = -1;
+    struct js_removal rm;
     snprintf(area, sizeof area, "%s/area", top);
     assert_int_equal(mkdir(area, 0711), 0);
     snprintf(p, sizeof p, "%s/job.7", area);
     assert_int_equal(mkdir(p, 0700), 0);
-    snprintf(p, sizeof p, "%s/job.7/0.n1.42.rec", area);
-    close(open(p, O_WRONLY | O_CREAT, 0600));
-    snprintf(p, sizeof p, "%s/job.7/deep", area);
-    assert_int_equal(mkdir(p, 0700), 0);
-    snprintf(p, sizeof p, "%s/job.7/deep/away", area);
-    assert_int_equal(symlink(top, p), 0);
-    assert_int_equal(js_relay_remove_job(area, 7, &left), 0);
-    assert_int_equal(left, 1);
-    snprintf(p, sizeof p, "%s/job.7", area);
+    int jfd = open(p, O_RDONLY | O_DIRECTORY);
+    close(openat(jfd, "0.n1.42.rec", O_WRONLY | O_CREAT, 0600));
+    /* 3,000 levels (far beyond PATH_MAX as a path) with a file each, a link out at the bottom,
+     * and a second branch of 40 beside it */
+    int deep = deep_tree(jfd, 3000);
+    assert_int_equal(symlinkat(top, deep, "away"), 0);
+    close(deep);
+    assert_int_equal(mkdirat(jfd, "wide", 0700), 0);
+    int wide = openat(jfd, "wide", O_RDONLY | O_DIRECTORY);
+    close(deep_tree(wide, 40));
+    close(wide);
+    close(jfd);
+    time_t t0 = time(NULL);
+    assert_int_equal(js_relay_remove_job(area, 7, &rm), 0);
+    assert_true(time(NULL) - t0 < 20);
+    assert_int_equal(rm.found, 1);
+    assert_int_equal(rm.files, 1 + 3000 + 1 + 40); /* the record, the files, the link */
+    assert_int_equal(rm.bytes, 10 * 3040 + (int64_t)strlen(top));
+    assert_int_equal(rm.dirs, 3000 + 1 + 40);
+    assert_int_equal(rm.records, 1);
+    assert_int_equal(rm.left, 0);
     assert_false(exists(AT_FDCWD, p));
     assert_true(exists(AT_FDCWD, top)); /* the link was removed, not followed */
-    assert_int_equal(js_relay_remove_job(area, 8, &left), 0); /* none: nothing to do */
+    assert_int_equal(js_relay_remove_job(area, 8, &rm), 0); /* none: nothing to do */
+    assert_int_equal(rm.found, 0);
+    /* a directory of another user's in it, not empty: not entered, and said */
+    if (geteuid() == 0) {
+        snprintf(p, sizeof p, "%s/job.9", area);
+        assert_int_equal(mkdir(p, 0700), 0);
+        jfd = open(p, O_RDONLY | O_DIRECTORY);
+        close(deep_tree(jfd, 20));
+        assert_int_equal(mkdirat(jfd, "theirs", 0700), 0);
+        close(openat(jfd, "theirs/x", O_WRONLY | O_CREAT, 0600));
+        assert_int_equal(fchownat(jfd, "theirs", 65534, 65534, 0), 0);
+        close(jfd);
+        assert_int_equal(js_relay_remove_job(area, 9, &rm), -1);
+        assert_int_equal(rm.left, 1);
+        assert_int_equal(rm.files, 20);
+        assert_string_equal(rm.why, "theirs (1 deep): not the job user's, not entered");
+    }
 }
 
 int main(void)
@@ -264,7 +311,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_bundle_stopped_half_way_is_finished_once, setup, teardown),
         cmocka_unit_test_setup_teardown(only_the_users_own_regular_files_are_copied, setup, teardown),
         cmocka_unit_test_setup_teardown(the_live_snapshot_is_copied_when_it_changes_and_goes_at_the_end, setup, teardown),
-        cmocka_unit_test_setup_teardown(the_jobs_record_area_goes_at_its_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_jobs_record_area_goes_at_its_end_at_any_depth, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
