@@ -1,0 +1,55 @@
+/*
+ * jobscreen plugin in slurmstepd: the state of the step (one slurmstepd runs one step, so it is
+ * plain static memory), shared by the callbacks (slurmstepd.c) and the step's collection
+ * (stepd_collect.c: the record quota, the relay and its collector, the final collection, the
+ * last relay pass). Both files call it st for short.
+ */
+#ifndef JOBSCREEN_STEPD_H
+#define JOBSCREEN_STEPD_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "conf.h"
+#include "joblog.h"
+#include "jobscreen.h"
+
+struct js_stepd {
+    int enabled;              /* plugstack.conf parsed and the step is one we record */
+    int failed;               /* fail_on_error=yes and an error of ours: fail the step */
+    struct js_conf conf;
+    int64_t start_ns;
+    uint32_t job_id, step_id;
+    uid_t uid;
+    gid_t gid;
+    char node[256];
+    char cluster[256];
+    char workflow[JS_WORKFLOW_MAX];
+    char user[256];
+    char work_dir[PATH_MAX];
+    int profiled;
+    const char *reason;
+    int job_dir;              /* SPOOL/job.<id>, or -1 */
+    int rec_dir;              /* RECORD_DIR/job.<id> (the user's), or -1: profiled steps only */
+    struct joblog_task *tasks;
+    uint32_t ntasks;
+    pid_t watcher;            /* the relay, parent of jobscreen-collect --watch, while the step runs; or 0 */
+};
+extern struct js_stepd js_stepd;
+
+/* stepd_collect.c */
+/* The job's directory in the record area (the tasks' JOBSCREEN_PROFILE_DIR) and the step's name. */
+void js_stepd_records_dir(char *dir, size_t dirsize, char *step, size_t stepsize);
+/* The job's record quota ledger on this node, made by its first profiled step here. */
+void js_stepd_quota_ledger(void);
+/* The relay (root) and its jobscreen-collect --watch (the user), from init_post_opt to exit. */
+void js_stepd_start_watcher(void);
+void js_stepd_stop_watcher(void);
+/* jobscreen-collect --final as the user, told how each task ended. */
+void js_stepd_collect_records(int64_t end_ns);
+/* The last bundles into the spool; what the spool's share refused goes into the step record. */
+void js_stepd_relay_last(struct joblog_step *s);
+
+#endif
