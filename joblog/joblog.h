@@ -96,6 +96,9 @@ struct joblog_step {
     char *workflow;
     int64_t unrecorded;          /* processes whose profiles the spool's share refused; 0: none */
     char *unrecorded_reason;     /* why, in words (owned) */
+    int64_t live_refused;        /* live snapshots the spool's share did not take; 0: none */
+    int64_t live_refused_bytes;  /* their bytes */
+    char *live_refused_reason;   /* why, in words (owned) */
     int truncated;
 };
 

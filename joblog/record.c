@@ -63,7 +63,7 @@ void joblog_step_free(struct joblog_step *step)
 {
     char **strings[] = { &step->cluster, &step->node, &step->node_list, &step->user,
                          &step->work_dir, &step->profiler, &step->profiler_version, &step->workflow,
-                         &step->unrecorded_reason };
+                         &step->unrecorded_reason, &step->live_refused_reason };
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         free(*strings[i]);
         *strings[i] = NULL;
@@ -373,6 +373,19 @@ json_t *joblog_job_to_json(const struct joblog_job *job, int64_t written_ns)
     return o;
 }
 
+/* Optional (record-format.md): only when the spool's share refused something of the step, its
+ * profiles (unrecorded) or its live snapshots (live_refused). */
+static void put_refused(json_t *o, const struct joblog_step *step, int *fail)
+{
+    if (step->unrecorded > 0)
+        put(o, "unrecorded", json_pack("{s:I,s:s}", "processes", (json_int_t)step->unrecorded, "reason",
+                                       step->unrecorded_reason ? step->unrecorded_reason : ""), fail);
+    if (step->live_refused > 0)
+        put(o, "live_refused", json_pack("{s:I,s:I,s:s}", "snapshots", (json_int_t)step->live_refused, "bytes",
+                                         (json_int_t)step->live_refused_bytes, "reason",
+                                         step->live_refused_reason ? step->live_refused_reason : ""), fail);
+}
+
 json_t *joblog_step_to_json(const struct joblog_step *step, int64_t written_ns)
 {
     int fail = 0, truncated = step->truncated;
@@ -464,10 +477,7 @@ json_t *joblog_step_to_json(const struct joblog_step *step, int64_t written_ns)
     put(o, "writer_version", json_string(PACKAGE_VERSION), &fail);
     put(o, "written_ns", json_integer(written_ns), &fail);
     put(o, "truncated", json_boolean(truncated), &fail);
-    /* optional (record-format.md): only when the spool's share refused something */
-    if (step->unrecorded > 0)
-        put(o, "unrecorded", json_pack("{s:I,s:s}", "processes", (json_int_t)step->unrecorded, "reason",
-                                       step->unrecorded_reason ? step->unrecorded_reason : ""), &fail);
+    put_refused(o, step, &fail);
     if (fail) {
         json_decref(o);
         return NULL;

@@ -18,7 +18,7 @@
 #include "profile_format.h"
 
 #define SPOOL_LEDGER_MAGIC "JSSPOOL1"
-#define RELAY_LEDGER_MAGIC "JSRELAY1"
+#define RELAY_LEDGER_MAGIC "JSRELAY2"
 #define NAME_MAX_LEN 600
 
 /* The job's share of the spool on the node, taken so far (.spool.<node>). */
@@ -29,14 +29,21 @@ struct spool_ledger {
 
 /* A step's relaying on the node (.relay.<step>.<node>). A bundle is "in flight" from the
  * moment its share is taken until its source is a tombstone: a relay that stopped in between
- * finishes it on its next pass, from here, without taking the share twice or copying twice. */
+ * finishes it on its next pass, from here, without taking the share twice or copying twice.
+ * The live snapshot's copy in the spool is charged to the share for as long as it is there
+ * (live_charged); it is the relay's alone to replace and remove, so no flight is needed. */
 struct relay_ledger {
     char magic[8];
     int64_t next_seq;
-    struct js_relay_refused refused;
+    struct {
+        int64_t processes, bundles, bytes;
+    } refused;
     int64_t inflight_seq;      /* 0: none */
     uint64_t inflight_dev, inflight_ino; /* its source, as it was (a tmpfs reuses inode numbers) */
     int64_t inflight_size, inflight_mtime_ns;
+    int64_t live_charged;      /* bytes of the live snapshot's copy taken from the share */
+    int64_t live_copied_ns;    /* when it was made (CLOCK_MONOTONIC); 0: none yet */
+    int64_t live_refused, live_refused_bytes; /* snapshots the share refused */
 };
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -49,6 +56,18 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
         va_end(ap);
     }
     return -1;
+}
+
+/* What the caller logs where the share bites (the first thing it refuses of the step). */
+static void notice(struct js_relay *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void notice(struct js_relay *r, const char *fmt, ...)
+{
+    va_list ap;
+    if (r->notice[0] == '\0') {
+        va_start(ap, fmt);
+        vsnprintf(r->notice, sizeof r->notice, fmt, ap);
+        va_end(ap);
+    }
 }
 
 /* Open a ledger (root's, in the root-owned job directory) and lock it; its contents into buf
@@ -86,7 +105,8 @@ static void ledger_name(char *out, size_t size, const char *kind, const struct j
         snprintf(out, size, ".%s.%s", kind, r->node);
 }
 
-/* Take (or give back, negative) a bundle's bytes from the job's share; -1 when it does not fit. */
+/* Take (or give back, negative) files and bytes from the job's share; -1 (EDQUOT) when what is
+ * taken does not fit. */
 static int share_take(const struct js_relay *r, int64_t files, int64_t bytes)
 {
     char name[NAME_MAX_LEN];
@@ -95,8 +115,8 @@ static int share_take(const struct js_relay *r, int64_t files, int64_t bytes)
     int fd = ledger_open(r->jobfd, name, &l, sizeof l, SPOOL_LEDGER_MAGIC);
     if (fd < 0)
         return -1;
-    if (files > 0 && ((r->cap_files > 0 && l.files + files > r->cap_files) ||
-                      (r->cap_bytes > 0 && l.bytes + bytes > r->cap_bytes))) {
+    if ((files > 0 && r->cap_files > 0 && l.files + files > r->cap_files) ||
+        (bytes > 0 && r->cap_bytes > 0 && l.bytes + bytes > r->cap_bytes)) {
         close(fd);
         errno = EDQUOT;
         return -1;
@@ -195,6 +215,12 @@ static int64_t profiles_in(int fd, off_t size)
     return lines > 1 ? lines - 1 : 0;
 }
 
+/* a += b for counts of bytes, saturating: a sparse file's size can be near INT64_MAX */
+static void add_bytes(int64_t *a, int64_t b)
+{
+    *a = b > INT64_MAX - *a ? INT64_MAX : *a + b;
+}
+
 /* One bundle of the step: into the spool, or refused. 1 moved, 0 refused, -1 error. */
 static int relay_bundle(struct js_relay *r, struct relay_ledger *l, const char *name, int *matched, char *err,
                         size_t errlen)
@@ -217,9 +243,14 @@ static int relay_bundle(struct js_relay *r, struct relay_ledger *l, const char *
                 close(fd);
                 return fail(err, errlen, "%s: the share's ledger: %s; left where it is", name, strerror(errno));
             }
-            l->refused.processes += profiles_in(fd, sb.st_size);
-            l->refused.bundles++;
-            l->refused.bytes += sb.st_size;
+            int64_t profiles = profiles_in(fd, sb.st_size);
+            l->refused.processes += profiles;
+            if (l->refused.bundles++ == 0)
+                notice(r, "%s (%lld B, %lld profiles): %s; refused (the step record counts the processes left out)",
+                       name, (long long)sb.st_size, (long long)profiles,
+                       sb.st_size > (off_t)JS_PROFILE_MAX_BYTES ? "larger than a bundle can be"
+                                                                : "the job's share of the spool on this node is used up");
+            add_bytes(&l->refused.bytes, sb.st_size);
             bury(r, fd, name);
             close(fd);
             return 0;
@@ -248,8 +279,36 @@ static int relay_bundle(struct js_relay *r, struct relay_ledger *l, const char *
     return rc;
 }
 
-/* The live snapshot, copied when it changed since the last pass. */
-static void relay_live(struct js_relay *r, char *err, size_t errlen)
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* How long after the previous copy a snapshot of size bytes may be copied (relay.h). */
+static int64_t live_interval_ns(const struct js_relay *r, off_t size)
+{
+    int64_t ns = (int64_t)size * 1000000000 / JS_LIVE_BYTES_PER_SECOND; /* size: at most JS_PROFILE_MAX_BYTES */
+    return ns > r->live_min_ns ? ns : r->live_min_ns;
+}
+
+/* A snapshot the share (or its size) refuses: counted once, said the first time. */
+static void live_refuse(struct js_relay *r, struct relay_ledger *l, const char *name, off_t size)
+{
+    add_bytes(&l->live_refused_bytes, size);
+    if (l->live_refused++ == 0)
+        notice(r, "%s (%lld B): %s; not copied (the step record counts the snapshots not copied)",
+               name, (long long)size,
+               size > (off_t)JS_PROFILE_MAX_BYTES ? "larger than a profile can be"
+                                                  : "more than the job's share of the spool on this node has left");
+}
+
+/* The live snapshot, copied when it changed since it was last looked at and its interval since
+ * the last copy has passed. The copy is charged in full before it is made (for a moment it is
+ * on disk beside its predecessor) and the predecessor's bytes are given back once it is
+ * replaced: the share holds the bytes of the copy that is there. */
+static void relay_live(struct js_relay *r, struct relay_ledger *l, char *err, size_t errlen)
 {
     char name[NAME_MAX_LEN], tmp[NAME_MAX_LEN + 8];
     struct stat sb;
@@ -257,29 +316,59 @@ static void relay_live(struct js_relay *r, char *err, size_t errlen)
     int fd = open_source(r, name, &sb);
     if (fd < 0)
         return;
-    if (sb.st_dev != r->live_dev || sb.st_ino != r->live_ino || sb.st_size != r->live_size ||
-        sb.st_mtim.tv_sec != r->live_mtime.tv_sec || sb.st_mtim.tv_nsec != r->live_mtime.tv_nsec) {
-        snprintf(tmp, sizeof tmp, "%s.tmp", name);
-        if (sb.st_size > (off_t)JS_PROFILE_MAX_BYTES)
-            fail(err, errlen, "%s: larger than %u bytes; not copied", name, JS_PROFILE_MAX_BYTES);
-        else if (copy_into(r, fd, sb.st_size, tmp, name, 1) != 0)
-            fail(err, errlen, "%s: cannot copy into the spool: %s", name, strerror(errno));
-        else {
-            r->live_dev = sb.st_dev;
-            r->live_ino = sb.st_ino;
-            r->live_size = sb.st_size;
-            r->live_mtime = sb.st_mtim;
+    int64_t now = now_ns();
+    int huge = sb.st_size > (off_t)JS_PROFILE_MAX_BYTES;
+    if ((sb.st_dev == r->live_dev && sb.st_ino == r->live_ino && sb.st_size == r->live_size &&
+         sb.st_mtim.tv_sec == r->live_mtime.tv_sec && sb.st_mtim.tv_nsec == r->live_mtime.tv_nsec) ||
+        (!huge && l->live_copied_ns > 0 && now - l->live_copied_ns < live_interval_ns(r, sb.st_size))) {
+        close(fd); /* seen already, or too soon: the next pass looks again */
+        return;
+    }
+    r->live_dev = sb.st_dev; /* this one is dealt with, whatever comes of it */
+    r->live_ino = sb.st_ino;
+    r->live_size = sb.st_size;
+    r->live_mtime = sb.st_mtim;
+    if (huge || share_take(r, 0, sb.st_size) != 0) {
+        if (!huge && errno != EDQUOT) {
+            r->live_size = -1; /* the ledger failed, not the share: tried again */
+            fail(err, errlen, "%s: the share's ledger: %s; not copied", name, strerror(errno));
+        } else {
+            live_refuse(r, l, name, sb.st_size);
         }
+        close(fd);
+        return;
+    }
+    snprintf(tmp, sizeof tmp, "%s.tmp", name);
+    if (copy_into(r, fd, sb.st_size, tmp, name, 1) != 0) {
+        int e = errno;
+        share_take(r, 0, -(int64_t)sb.st_size);
+        r->live_size = -1;
+        fail(err, errlen, "%s: cannot copy into the spool: %s", name, strerror(e));
+    } else {
+        if (l->live_charged > 0)
+            share_take(r, 0, -l->live_charged);
+        l->live_charged = sb.st_size;
+        l->live_copied_ns = now;
     }
     close(fd);
 }
 
-/* The step is over: its snapshot and tombstones go. */
-static void relay_final(struct js_relay *r)
+/* The step is over: its snapshot's copy goes, and its bytes back to the share (before the last
+ * bundles, which then find the room it held). */
+static void live_remove(struct js_relay *r, struct relay_ledger *l)
 {
     char name[NAME_MAX_LEN];
     snprintf(name, sizeof name, ".live.%s.%s.json", r->step, r->node);
-    unlinkat(r->profilesfd, name, 0);
+    if (unlinkat(r->profilesfd, name, 0) == 0 || errno == ENOENT) {
+        if (l->live_charged > 0 && share_take(r, 0, -l->live_charged) == 0)
+            l->live_charged = 0;
+    }
+}
+
+/* The step is over: its tombstones go. */
+static void relay_final(struct js_relay *r)
+{
+    char name[NAME_MAX_LEN];
     DIR *d = fdopendir(dup(r->recfd));
     struct dirent *e;
     if (d)
@@ -298,41 +387,59 @@ static void relay_final(struct js_relay *r)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* The step's finished bundles in the record area, sorted as the collector numbered them (a few
+ * per pass: a plain list); *n of them. NULL with *n 0 when there are none or on error (-1 in
+ * *rc when the record area could not be read). */
+static char **bundle_names(const struct js_relay *r, size_t *n, int *rc)
+{
+    size_t cap = 0;
+    char **names = NULL;
+    *n = 0;
+    *rc = 0;
+    DIR *d = fdopendir(dup(r->recfd));
+    struct dirent *e;
+    if (d == NULL) {
+        *rc = -1;
+        return NULL;
+    }
+    rewinddir(d);
+    while ((e = readdir(d)) != NULL) {
+        if (!is_bundle(r, e->d_name))
+            continue;
+        if (*n == cap) {
+            char **more = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof *names);
+            if (more == NULL)
+                break;
+            names = more;
+        }
+        if ((names[*n] = strdup(e->d_name)) != NULL)
+            ++*n;
+    }
+    closedir(d);
+    if (*n > 0)
+        qsort(names, *n, sizeof *names, cmp_str);
+    return names;
+}
+
 int js_relay_pass(struct js_relay *r, int final, char *err, size_t errlen)
 {
     char lname[NAME_MAX_LEN];
     struct relay_ledger l;
     if (err && errlen)
         err[0] = '\0';
+    r->notice[0] = '\0';
     ledger_name(lname, sizeof lname, "relay", r, 1);
     int lfd = ledger_open(r->jobfd, lname, &l, sizeof l, RELAY_LEDGER_MAGIC);
     if (lfd < 0)
         return fail(err, errlen, "%s: %s", lname, strerror(errno));
-    /* the bundles in the order the collector numbered them (a few per pass: a plain list) */
-    size_t n = 0, cap = 0;
-    char **names = NULL;
-    DIR *d = fdopendir(dup(r->recfd));
-    struct dirent *e;
-    if (d)
-        rewinddir(d);
-    while (d && (e = readdir(d)) != NULL) {
-        if (!is_bundle(r, e->d_name))
-            continue;
-        if (n == cap) {
-            char **more = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof *names);
-            if (more == NULL)
-                break;
-            names = more;
-        }
-        if ((names[n] = strdup(e->d_name)) != NULL)
-            n++;
-    }
-    if (d)
-        closedir(d);
-    else
+    if (final)
+        live_remove(r, &l);
+    size_t n;
+    int listed;
+    char **names = bundle_names(r, &n, &listed);
+    if (listed < 0)
         fail(err, errlen, "the record area: %s", strerror(errno));
-    qsort(names, n, sizeof *names, cmp_str);
-    int moved = 0, errors = d == NULL, matched = 0;
+    int moved = 0, errors = listed < 0, matched = 0;
     for (size_t i = 0; i < n; i++) {
         int rc = relay_bundle(r, &l, names[i], &matched, err, errlen);
         moved += rc > 0;
@@ -341,11 +448,12 @@ int js_relay_pass(struct js_relay *r, int final, char *err, size_t errlen)
     }
     free(names);
     /* a bundle in flight whose source is gone was buried before its ledger was written */
-    if (l.inflight_seq > 0 && !matched && d != NULL)
+    if (l.inflight_seq > 0 && !matched && listed == 0)
         l.inflight_seq = 0;
+    if (!final)
+        relay_live(r, &l, err, errlen);
     if (ledger_close(lfd, &l, sizeof l) != 0)
         errors += fail(err, errlen, "%s: %s", lname, strerror(errno)) < 0;
-    relay_live(r, err, errlen);
     if (final)
         relay_final(r);
     return errors ? -1 : moved;
@@ -361,7 +469,12 @@ void js_relay_refused(const struct js_relay *r, struct js_relay_refused *out)
     if (fd < 0)
         return;
     if (flock(fd, LOCK_SH) == 0 && pread(fd, &l, sizeof l, 0) == (ssize_t)sizeof l &&
-        memcmp(l.magic, RELAY_LEDGER_MAGIC, 8) == 0)
-        *out = l.refused;
+        memcmp(l.magic, RELAY_LEDGER_MAGIC, 8) == 0) {
+        out->processes = l.refused.processes;
+        out->bundles = l.refused.bundles;
+        out->bytes = l.refused.bytes;
+        out->live_snapshots = l.live_refused;
+        out->live_bytes = l.live_refused_bytes;
+    }
     close(fd);
 }

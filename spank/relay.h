@@ -8,11 +8,15 @@
  * node (spool_quota=, spool_files=): that is where the share is enforced, so nothing the
  * user's processes do can fill the spool. It never interprets a bundle: it copies bytes, and
  * of a bundle it refuses it counts the lines (one per profile) to say how many processes that
- * left unrecorded. The live snapshot is copied likewise, replaced each time it changes.
+ * left unrecorded. The live snapshot is copied likewise, replaced when it changes, charged to
+ * the same share (a copy replaces its predecessor in the ledger: the share holds the last
+ * copy's bytes, not the sum of all), at most once every JS_LIVE_MIN_SECONDS, and less often
+ * when large (JS_LIVE_BYTES_PER_SECOND); one that does not fit is not copied, and counted.
  *
  * Root files in the spool's job directory (ledgers, read and written under flock):
  *   .spool.<node>           the job's share on the node: bytes and bundles taken
- *   .relay.<step>.<node>    the step's next bundle number, and what the share refused
+ *   .relay.<step>.<node>    the step's next bundle number, what the share refused, and the
+ *                           live snapshot's copy (its bytes charged, when it was made)
  * Needs no Slurm: unit-tested on its own (tests/unit/test_spank_relay.c).
  */
 #ifndef JOBSCREEN_RELAY_H
@@ -35,17 +39,33 @@ struct js_relay {
     ino_t live_ino;
     struct timespec live_mtime;
     off_t live_size;
+    int64_t live_min_ns; /* the least time between two copies of it: JS_LIVE_MIN_SECONDS (below) */
+    /* set by a pass when the share first refuses something of the step (a bundle, a live
+     * snapshot): the caller logs it where it bites; empty otherwise */
+    char notice[512];
 };
 
-/* What the share refused of a step on a node, from its ledger. */
+/* The live snapshot is copied at most once every JS_LIVE_MIN_SECONDS (live_min_ns, which the
+ * plugin sets so), and one of S bytes no sooner than S / JS_LIVE_BYTES_PER_SECOND seconds after the previous copy (64 s for the
+ * largest, JS_PROFILE_MAX_BYTES): what a step's snapshot costs the spool's disk and the
+ * transport is bounded whatever the user's processes write. The collector writes one every
+ * 15 s: its snapshots are copied as they come unless they are larger than 15 MiB. */
+#define JS_LIVE_MIN_SECONDS 10
+#define JS_LIVE_BYTES_PER_SECOND (1 << 20)
+
+/* What the share refused of a step on a node, from its ledger: bundles (and the profiles in
+ * them), and live snapshots not copied (larger than the share left, or than a profile can be). */
 struct js_relay_refused {
     int64_t processes, bundles, bytes;
+    int64_t live_snapshots, live_bytes;
 };
 
 /* One pass: every finished bundle of the step on the node into the spool (or refused and
- * counted), the live snapshot when it changed. With final set (the step is over and its
- * collector done) also removes the live snapshot and the tombstones. Returns the bundles
- * moved, or -1 with the first problem in err (the others are tried all the same). */
+ * counted), the live snapshot when it changed and its interval has passed. With final set
+ * (the step is over and its collector done) first removes the live snapshot's copy and gives
+ * its bytes back to the share (the last bundles say it all, and find room), then relays the
+ * bundles and removes the tombstones. Returns the bundles moved, or -1 with the first problem
+ * in err (the others are tried all the same); r->notice as above. */
 int js_relay_pass(struct js_relay *r, int final, char *err, size_t errlen);
 
 /* What the share refused of r's step on its node so far (zeros when nothing). */

@@ -22,6 +22,7 @@
 
 #include <slurm/spank.h>
 
+#include "profile_format.h"
 #include "record_format.h"
 #include "record_quota.h"
 #include "relay.h"
@@ -116,6 +117,7 @@ static struct js_relay *step_relay(void)
     r.gid = st.gid;
     r.cap_bytes = st.conf.spool_quota;
     r.cap_files = st.conf.spool_files;
+    r.live_min_ns = (int64_t)JS_LIVE_MIN_SECONDS * 1000000000;
     return &r;
 }
 
@@ -124,10 +126,24 @@ static struct js_relay *step_relay(void)
 static volatile sig_atomic_t relay_stop;
 static void on_relay_term(int sig) { (void)sig; relay_stop = 1; }
 
+/* One pass of the running step's relay; what went wrong, and what the share refused first,
+ * into the slurmd log at once. */
+static void relay_once(struct js_relay *r, char *err, size_t errlen)
+{
+    if (r == NULL)
+        return;
+    if (js_relay_pass(r, 0, err, errlen) < 0)
+        slurm_error("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, err);
+    if (r->notice[0])
+        slurm_error("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, r->notice);
+}
+
 /* The relay process while the step runs (root, a child of slurmstepd): starts the collector
  * as the job's user, moves what it bundles into the spool every second, and when told to
  * stop (or when slurmstepd goes) stops the collector and makes a last pass. It logs with
- * dprintf only: slurm's logging is not for a forked child of a threaded slurmstepd. */
+ * slurm_error, into the slurmd log that slurmstepd has open: its stderr is /dev/null (what
+ * was written there before was lost), and Slurm's log.c holds its lock across fork
+ * (pthread_atfork), so a forked child of the threaded slurmstepd finds it free. */
 static void relay_main(char **collector_argv)
 {
     struct sigaction sa = {.sa_handler = on_relay_term};
@@ -140,15 +156,14 @@ static void relay_main(char **collector_argv)
     if (collector == 0)
         collector_child(collector_argv, 2, 1);
     if (collector < 0)
-        dprintf(2, "jobscreen: job %" PRIu32 ": cannot fork for %s --watch: %s\n", st.job_id, st.conf.collector,
-                strerror(errno));
+        slurm_error("jobscreen: job %" PRIu32 ": cannot fork for %s --watch: %s", st.job_id, st.conf.collector,
+                    strerror(errno));
     struct js_relay *r = step_relay();
     char err[512];
     while (!relay_stop) {
         struct timespec ts = {.tv_sec = JS_RELAY_TICK_MS / 1000, .tv_nsec = (JS_RELAY_TICK_MS % 1000) * 1000000L};
         nanosleep(&ts, NULL);
-        if (r && js_relay_pass(r, 0, err, sizeof err) < 0)
-            dprintf(2, "jobscreen: job %" PRIu32 ": relay: %s\n", st.job_id, err);
+        relay_once(r, err, sizeof err);
     }
     if (collector > 0) {
         int wst;
@@ -160,8 +175,7 @@ static void relay_main(char **collector_argv)
             waitpid(collector, &wst, 0);
         }
     }
-    if (r && js_relay_pass(r, 0, err, sizeof err) < 0)
-        dprintf(2, "jobscreen: job %" PRIu32 ": relay: %s\n", st.job_id, err);
+    relay_once(r, err, sizeof err);
     _exit(0);
 }
 
@@ -297,8 +311,19 @@ void js_stepd_relay_last(struct joblog_step *s)
         return;
     if (js_relay_pass(r, 1, err, sizeof err) < 0)
         slurm_error("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, err);
+    if (r->notice[0])
+        slurm_error("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, r->notice);
     struct js_relay_refused refused;
     js_relay_refused(r, &refused);
+    if (refused.live_snapshots > 0) {
+        snprintf(why, sizeof why, "they did not fit in the job's spool quota on this node (%" PRId64 " B; a snapshot is at most %u B)",
+                 st.conf.spool_quota, JS_PROFILE_MAX_BYTES);
+        slurm_error("jobscreen: job %" PRIu32 ": %s: %" PRId64 " live snapshots of the step (%" PRId64 " B) not copied",
+                    st.job_id, why, refused.live_snapshots, refused.live_bytes);
+        s->live_refused = refused.live_snapshots;
+        s->live_refused_bytes = refused.live_bytes;
+        joblog_set_string(&s->live_refused_reason, why, NULL);
+    }
     if (refused.bundles > 0) {
         snprintf(why, sizeof why, "the job's spool quota on this node (%" PRId64 " B, %" PRId64 " bundles) was reached",
                  st.conf.spool_quota, st.conf.spool_files);

@@ -32,6 +32,8 @@ is "$(job_state "$jb") $(cat "$bob/out.txt")" "COMPLETED done" "bob's job runs t
 is "$(cat "$bob/spool.txt" 2>/dev/null)" refused "bob cannot create a file in the spool (its profiles/ is root's)"
 nb=$(job_node "$jb") na=$(job_node "$ja")
 for j in "$jb.$nb" "$ja.$na"; do wait_file "$(job_dir "${j%%.*}")/step.0.${j#*.}.json"; done
+# and the batch steps' ends: their live snapshots, charged to the share while they run, are gone
+for j in "$jb.$nb" "$ja.$na"; do wait_file "$(job_dir "${j%%.*}")/step.batch.${j#*.}.json"; done
 rec=$(job_dir "$jb")/step.0.$nb.json
 n=$(jq -r '.unrecorded.processes // 0' "$rec")
 kept=$(bundles "$jb" | jq -s '[.[].profiles | length] | add // 0')

@@ -1,8 +1,9 @@
 /* Unit tests of the plugin's relay (spank/relay.h): finished bundles move from the record area
  * into the spool's profiles/ under names root chooses, the job's share is charged and enforced
  * there, a refused bundle is counted in processes, a bundle stopped half way is finished
- * exactly once, and nothing but the user's own regular files is ever copied; the job epilog
- * removes the record area at any depth. */
+ * exactly once, and nothing but the user's own regular files is ever copied; the live snapshot
+ * is charged to the share (its last copy's bytes), refused when it does not fit, copied no
+ * more often than its interval; the job epilog removes the record area at any depth. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -234,6 +235,117 @@ static void the_live_snapshot_is_copied_when_it_changes_and_goes_at_the_end(void
     assert_false(exists(R.profilesfd, ".live.0.n1.json"));
 }
 
+/* the job's share on the node, as its ledger (.spool.n1) holds it: bytes taken */
+static int64_t share_bytes(void)
+{
+    int64_t v[3] = {0, 0, 0};
+    int fd = openat(R.jobfd, ".spool.n1", O_RDONLY);
+    if (fd >= 0) {
+        assert_int_equal(pread(fd, v, sizeof v, 0), (ssize_t)sizeof v);
+        close(fd);
+    }
+    return v[1];
+}
+
+/* a live snapshot of size bytes, written as the collector does (a new file, renamed), and a
+ * moment after it */
+static void put_live(size_t size, char fill)
+{
+    char *buf = malloc(size);
+    assert_non_null(buf);
+    memset(buf, fill, size);
+    int fd = openat(R.recfd, ".live.0.n1.json.tmp", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, buf, size), (ssize_t)size);
+    close(fd);
+    free(buf);
+    assert_int_equal(renameat(R.recfd, ".live.0.n1.json.tmp", R.recfd, ".live.0.n1.json"), 0);
+    /* the least interval after a copy is its bytes at JS_LIVE_BYTES_PER_SECOND: 10 ms for 10 KB */
+    struct timespec ts = {.tv_sec = 0, .tv_nsec = 10000000};
+    nanosleep(&ts, NULL);
+}
+
+static void the_live_snapshot_is_charged_to_the_share_and_replaces_its_predecessor(void **state)
+{
+    (void)state;
+    char err[256];
+    struct js_relay_refused ref;
+    R.cap_bytes = 10000;
+    put_live(3000, 'a');
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 0);
+    assert_int_equal(size_of(R.profilesfd, ".live.0.n1.json"), 3000);
+    assert_int_equal(share_bytes(), 3000);
+    put_live(5000, 'b'); /* replaces it in the ledger: 5000, not 8000 */
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 0);
+    assert_int_equal(size_of(R.profilesfd, ".live.0.n1.json"), 5000);
+    assert_int_equal(share_bytes(), 5000);
+    assert_string_equal(R.notice, "");
+    /* one that does not fit beside its predecessor (both are on disk while it is copied): refused,
+     * counted once however often it is looked at, said once; the predecessor stays */
+    put_live(6000, 'c');
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 0);
+    assert_non_null(strstr(R.notice, ".live.0.n1.json (6000 B): more than the job's share of the spool on this node has left"));
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 0);
+    assert_string_equal(R.notice, "");
+    js_relay_refused(&R, &ref);
+    assert_int_equal(ref.live_snapshots, 1);
+    assert_int_equal(ref.live_bytes, 6000);
+    assert_int_equal(ref.bundles, 0);
+    assert_int_equal(size_of(R.profilesfd, ".live.0.n1.json"), 5000);
+    assert_int_equal(share_bytes(), 5000);
+    /* bundles and the snapshot share the share */
+    put_bundle("0.n1.b1.json", 1);
+    off_t b1 = size_of(R.recfd, "0.n1.b1.json");
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 1);
+    assert_int_equal(share_bytes(), 5000 + b1);
+    /* one larger than a profile can be (sparse: nothing to read) is refused at once */
+    int fd = openat(R.recfd, ".live.0.n1.json", O_WRONLY | O_TRUNC);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, (off_t)1 << 40), 0);
+    close(fd);
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 0);
+    js_relay_refused(&R, &ref);
+    assert_int_equal(ref.live_snapshots, 2);
+    assert_int_equal(size_of(R.profilesfd, ".live.0.n1.json"), 5000);
+    /* the step's end: the copy goes, and its bytes go back to the share before the last bundles */
+    assert_int_equal(js_relay_pass(&R, 1, err, sizeof err), 0);
+    assert_false(exists(R.profilesfd, ".live.0.n1.json"));
+    assert_int_equal(share_bytes(), b1);
+}
+
+static void the_live_snapshot_is_copied_no_more_often_than_its_interval(void **state)
+{
+    (void)state;
+    char err[256];
+    R.live_min_ns = 1000000000; /* 1 s here; the plugin's is JS_LIVE_MIN_SECONDS */
+    put_live(100, 'a');
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 0);
+    assert_int_equal(size_of(R.profilesfd, ".live.0.n1.json"), 100);
+    put_live(200, 'b'); /* too soon: left for a later pass */
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 0);
+    assert_int_equal(size_of(R.profilesfd, ".live.0.n1.json"), 100);
+    struct timespec ts = {.tv_sec = 1, .tv_nsec = 100000000};
+    nanosleep(&ts, NULL);
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 0);
+    assert_int_equal(size_of(R.profilesfd, ".live.0.n1.json"), 200);
+    struct js_relay_refused ref;
+    js_relay_refused(&R, &ref);
+    assert_int_equal(ref.live_snapshots, 0);
+    /* a large one waits longer: 3 MiB, 3 s after the previous copy (JS_LIVE_BYTES_PER_SECOND) */
+    R.live_min_ns = 0;
+    put_live(3 << 20, 'c');
+    ts.tv_sec = 1;
+    ts.tv_nsec = 500000000;
+    nanosleep(&ts, NULL);
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 0);
+    assert_int_equal(size_of(R.profilesfd, ".live.0.n1.json"), 200);
+    ts.tv_sec = 2;
+    ts.tv_nsec = 0;
+    nanosleep(&ts, NULL);
+    assert_int_equal(js_relay_pass(&R, 0, err, sizeof err), 0);
+    assert_int_equal(size_of(R.profilesfd, ".live.0.n1.json"), 3 << 20);
+}
+
 /* mkdirat and a file of 10 bytes in it, n levels deep under dirfd; the deepest directory's fd */
 static int deep_tree(int dirfd, int n)
 {
@@ -311,6 +423,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_bundle_stopped_half_way_is_finished_once, setup, teardown),
         cmocka_unit_test_setup_teardown(only_the_users_own_regular_files_are_copied, setup, teardown),
         cmocka_unit_test_setup_teardown(the_live_snapshot_is_copied_when_it_changes_and_goes_at_the_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_live_snapshot_is_charged_to_the_share_and_replaces_its_predecessor, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_live_snapshot_is_copied_no_more_often_than_its_interval, setup, teardown),
         cmocka_unit_test_setup_teardown(the_jobs_record_area_goes_at_its_end_at_any_depth, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
