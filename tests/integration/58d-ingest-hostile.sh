@@ -115,18 +115,23 @@ is "$(q "SELECT max(posix_write_bytes) || ' ' || (SELECT processes FROM js.steps
    "36000000000 3" "the step-node keeps three of them: 3.6e10 bytes a slice, within the node"
 
 # --- no 500: sums of steps beyond 2^63 ------------------------------------------------------
+# (every bigint sum the ingest keeps with the step, at 9e18 in each of two steps)
 q "INSERT INTO js_data.steps (cluster_id, job_id, step_id) SELECT cluster_id, job_id, '1' FROM js_data.steps WHERE job_id = 93002;
-   UPDATE js_data.steps SET cpu_ns = 9000000000000000000, read_bytes = 9000000000000000000, write_bytes = 9000000000000000000
-   WHERE job_id = 93002"
+   DO \$\$ DECLARE c text; BEGIN
+     FOR c IN SELECT attname FROM pg_attribute WHERE attrelid = 'js_data.steps'::regclass AND atttypid = 'bigint'::regtype
+                AND attnum > 0 AND NOT attisdropped AND attname NOT IN ('job_id', 'first_slice', 'last_slice') LOOP
+       EXECUTE format('UPDATE js_data.steps SET %I = 9000000000000000000 WHERE job_id = 93002', c);
+     END LOOP; END \$\$"
 get jsadmin --data q=jobs
 is "$code|$(jq -c '.jobs[] | select(.id == 93002) | [.steps, .cpu_ns >= 9.2233e18, .read_bytes >= 9.2233e18]' <<< "$body")" '200|[2,true,true]' \
    "the admin's job list answers with a job whose two steps' CPU time passes 2^63 (saturated at 2^63 - 1)"
 codes=
 for qs in "q=job&id=93002" "q=step&job=93002&step=0" "q=background&job=93002&step=0" "q=workflow&job=93002" \
-          "q=job&id=93000" "q=step&job=93000&step=0" "q=job&id=93001" "q=step&job=93001&step=0" "q=me"; do
+          "q=job&id=93000" "q=step&job=93000&step=0" "q=job&id=93001" "q=step&job=93001&step=0" "q=me" "q=export&job=93002"; do
   get jsbob --data "$qs"; codes+="$code "
 done
-is "$codes" "200 200 200 200 200 200 200 200 200 " "jsbob's own pages of his forged steps all answer"
+runuser -u jsbob -- env JOBSCREEN_CLI_CONF="$JOBSCREEN_CLI_CONF" "$CLI" 93002 >/dev/null 2>"$w/cli.err"; codes+="cli:$?"
+is "$codes" "200 200 200 200 200 200 200 200 200 200 cli:0" "jsbob's own pages of those steps, the export and his terminal report all answer"
 
 # --- a background of one other job is not shown per slice to a non-admin ---------------------
 d=$(spool lonely)
