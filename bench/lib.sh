@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for benchmarks: source this file.
 
 # median of the numbers on stdin

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Munge credentials over a body: munge + SHA-256 (credential.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Munge credentials over a request's body: the credential's payload is the SHA-256 of the body,
  * so that it vouches for that body only. Made by the node sender as root for its parcels
  * (docs/transport.md, "Trust") and by the terminal report as the calling user for its request

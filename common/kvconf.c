@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one reader of jobscreen's configuration (kvconf.h; docs/architecture.md, "Configuration
  * files"). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one reader of jobscreen's configuration: files of "key = value" lines and the values in
  * them (booleans, whole numbers, sizes, lists). The rules, for every file and for the plugin's
  * plugstack.conf arguments: docs/architecture.md, "Configuration files".

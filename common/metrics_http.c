@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The /metrics responder (metrics_http.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A tiny HTTP responder for Prometheus: GET /metrics answered with what a render function
  * writes (text format 0.0.4), one short request at a time, from a detached thread of its own,
  * so that the daemon that keeps the figures never waits on a scrape. Used by profile_ingest and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The profile format: the one definition shared by the writer (profiler/, inside every user
  * process) and the reader (profile_ingest/, which validates with Jansson).

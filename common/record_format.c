@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Job and step records: field tables and spool names (see record_format.h). */
 #include "record_format.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Job and step records (docs/record-format.md): the one definition shared by the writer
  * (joblog/, run by the SPANK plugin as root or by the joblog command) and the reader

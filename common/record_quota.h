@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The job's record quota on a node: the file RECORD_DIR/job.<id>/.quota.<node>, one page, made
  * by the plugin (root) with the caps of plugstack.conf (record_quota=, record_files=) and given

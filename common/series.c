@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Per-slice series codec: see series.h. */
 #include "series.h"
 

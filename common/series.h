@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Per-slice series as the database stores them (docs/schema.md, "Series"): the values of one
  * metric over a run of consecutive slices, packed with a frame of reference. Layout:

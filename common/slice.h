@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Time slices aligned across the whole cluster: slice = floor(wall-clock seconds / length).
  * Every part (profiler, ingest, web) computes slices through these two functions so that the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * joblog: scheduler metadata of jobs and steps, written as job and step records
  * (docs/record-format.md) into the spool (docs/spool.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * joblog: write the job record of a job from what Slurm still knows, into the jobscreen spool
  * (or to standard output).  For a job epilog (the job id comes from SLURM_JOB_ID) or to

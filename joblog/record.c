@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* joblog: the job and step records as C structures and as JSON (docs/record-format.md). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* joblog: what slurmctld still knows about a job (slurm_load_job). */
 #include "config.h"
 

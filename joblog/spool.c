@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* joblog: the job's directory in the spool and atomic record files (docs/spool.md).
  * Everything goes through directory file descriptors, O_NOFOLLOW and fchown/fchmod on open
  * descriptors, so that no symbolic link or renamed directory can redirect a root write. */

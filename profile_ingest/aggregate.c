@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The rows of one step on one node, assembled from the profiles that passed the checks
  * (validate.c): its processes, slices, files, software trees and renames, merged as they come

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A step-node's budget (issue 35): what its accepted processes add up to, per slice and in
  * total, held against what one node can do in that time. Each profile is checked alone by

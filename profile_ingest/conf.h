@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The daemon's configuration: a file of "key = value" lines and the same keys as flags
  * (profile_ingest(8) lists them). */
 #ifndef PI_CONF_H

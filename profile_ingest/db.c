@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The ingest's database session: connection and migrations, and the statements outside a step
  * record's transaction (dbstep.c): lookups of what was ingested, a job's own record, quarantine

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The database side of the ingest: connection, migrations, the one transaction per step
  * record (COPY for the bulk rows), and what --status reports. */
 #ifndef PI_DB_H

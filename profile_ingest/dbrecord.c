@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A validated job or step record as the typed values of js_data.job_record_values /
  * step_record_values (sql/types/): the record is parsed here, once, driven by

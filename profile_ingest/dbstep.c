@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One step record's transaction (and one live snapshot's): the step-node's rows made from its
  * assembled step (aggregate.c), COPY for the bulk of them, written after the exactly-once key

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Helpers of the ingest's database code: COPY buffers, result checks, queries. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Helpers shared by the ingest's database code (db.c: the session; dbstep.c: one step record;
  * dbrecord.c: a record's values as parameters;

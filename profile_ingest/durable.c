@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What leaves the spool, and when: nothing before the database holds it durably. A step
  * record's files go once the commit that wrote it is durable (the step transactions commit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The fold: step-nodes queued in js_data.totals_pending are added into the series of their
  * step (over its nodes), of their nodes (over the steps on each) and of the cluster

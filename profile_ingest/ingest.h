@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The daemon's own parts, and the one context they share (struct ctx, made by main.c): the
  * daemon (main.c), one pass over the spool (pass.c), one step record's way through a pass

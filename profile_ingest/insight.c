@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The insight driver (docs/insight.md): after a pass's fold, the steps due in
  * js_data.insight_pending are taken one transaction each, their figures read (the step, its

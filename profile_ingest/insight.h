@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Insight (issue 18, docs/insight.md): the methods, as pure functions over a step's figures
  * (insight_method.c, unit-tested), and the driver that reads the figures from the database and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The methods of insight (docs/insight.md), over figures a caller has read: no database here,
  * so that tests/unit/test_insight_method.c can check each on made-up series.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The insight's view of a step's slices (docs/insight.md, "Cost"): its own rates and the
  * background beside them, read from the stored series (docs/schema.md, "Series") and decoded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A job directory of the spool (SPOOL/job.<id>, docs/spool.md) once no step record is left in
  * it: its job row kept up to date (job.json becomes final at the job's end), and once the job

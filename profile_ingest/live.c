@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Live snapshots (profiles/.live.<step>.<node>.json: the processes of a running step on a
  * node, docs/spool.md): for a step-node with no step record in its job directory yet, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Logging with levels, to stderr or syslog (profile_ingest(8), "log" in the config). */
 #ifndef PI_LOG_H
 #define PI_LOG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * profile_ingest: loads the jobscreen spool into PostgreSQL (profile_ingest(8), docs/ingest.md).
  *

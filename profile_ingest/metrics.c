@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The ingest's metrics (metrics.h): Prometheus text format 0.0.4. */
 #include "config.h"
 

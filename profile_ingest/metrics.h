@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The ingest's health for Prometheus (docs/ingest.md, "Metrics"): counters and gauges the
  * daemon keeps, served in Prometheus' text format at http://metrics_listen/metrics by a thread
  * of its own. The ingest never waits on it: an update is a few additions under a mutex. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The schema's files of sql/, embedded at build time (embed-sql; sql/objects.am). */
 #ifndef PI_MIGRATIONS_H
 #define PI_MIGRATIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One pass over the spool: list its job directories and their step records in name order,
  * plan the pass (each user's share and the budgets, plan.h), take the step records through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The order of a pass's step records and what the pass leaves for the next one (docs/ingest.md,
  * "Fairness and bounded cost"). Pure: no I/O, unit-tested. */
 #ifndef PI_PLAN_H

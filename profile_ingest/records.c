@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The plugin's records in the spool (job.json, step.<step>.<node>.json): read safely, checked
  * (validate.c), and matched against each other; and the files the ingest keeps, logged once,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The jobs seen, as a hash table of job ids (seen.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The jobs whose job.json this process wrote to the database (jobdir.c), as a hash table of
  * job ids (open addressing, linear probing): a lookup costs the same however many jobs the
  * spool holds, and the table holds only the jobs whose directories are in the spool: a job is

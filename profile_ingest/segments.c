@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * MPI segments of profile format 6 ("mpi_segments", docs/profile-format.md): the checks of a
  * profile's member, and its groups and slowest segments added into the step-node's (summed by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * profile_ingest --setup-roles: the one recipe for the database and its roles (docs/reports.md,
  * "Roles"), run by a PostgreSQL superuser or a role with CREATEROLE and CREATEDB:

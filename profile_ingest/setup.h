@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* profile_ingest --setup-roles: the database, the ingest's owner role, jobscreen_report and the
  * web CGI's role, each created when absent, and the schema migrated as the owner
  * (docs/reports.md, "Roles"). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Safe access to the spool: everything is opened relative to a directory descriptor with
  * O_NOFOLLOW, checked for type, owner and size before a byte is parsed. */
 #ifndef PI_SPOOL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One step record's way through a pass (struct item): prepared on the main thread (its job
  * and step records read and checked), loaded on a worker thread (its profiles read, checked

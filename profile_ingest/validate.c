@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The checks of what the spool holds, against the one definition of each format
  * (common/record_format.h, common/profile_format.h): job and step records, profiles and

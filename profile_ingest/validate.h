@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Validation of what the spool holds against the one definition of each format
  * (common/record_format.h, common/profile_format.h: validate.c), and the aggregation of one
  * step record's profiles into the rows the ingest writes (aggregate.c).  No I/O here:

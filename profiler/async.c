@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * I/O that does not pass through read/write: memory mappings, Linux AIO (libaio's io_submit),
  * POSIX AIO (aio_read/aio_write/lio_listio, bytes at aio_return), io_uring (liburing's exported

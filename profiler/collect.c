@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * jobscreen-collect: turns the records that profiled processes left in a profile directory
  * (profile.h) into profiles (docs/profile-format.md), in bundles per step and node, and

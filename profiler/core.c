@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The profiler's core: start-up from the environment, thread blocks, the heartbeat thread that
  * closes slices, fork handling and the end of an image (exit, exec, _exit).

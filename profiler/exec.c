@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The ends of an image and the calls that need the heartbeat out of the way.
  * exec: the profile is written just before; if exec returns, it is taken back and the image

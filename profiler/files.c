@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The file-access list: a fixed pool of JS_PROFILE_MAX_FILES entries, one per (path, layer),
  * found by hash at open; a table from descriptor to entry for the reads and writes (lock-free

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The profiler's private header: thread blocks, the hot-path helpers every wrapper uses,
  * the file table and the real (next) symbols. See docs/profiler.md for the design.

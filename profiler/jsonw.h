@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A tiny JSON text writer for the profiler: no allocation, no stdio, no locale; buffered
  * output through a caller-given write function (the real write(2), never the wrapped one).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * MPI wrappers. Compiled against the system mpi.h for the prototypes, but the library links no
  * libmpi: each wrapper finds the next definition once with dlsym, so in a program that is not

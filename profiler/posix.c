@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * POSIX I/O wrappers: each finds the next definition once (RTLD_NEXT, so other preload tools
  * still stack), calls it, and counts into the calling thread's block: no lock and no errno

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The record of one process image: a file in the profile directory, mapped shared from the
  * first counted call on, so that everything counted survives the process however it ends

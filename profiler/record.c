@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The record file of a process image (layout in profile.h, design in docs/profiler.md):
  * taken from the pool the step's collector keeps or made at start, copied under the child's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the profiler and jobscreen-collect both need of a record: its layout and size, the
  * bytes it holds, and the job's share of the spool on a node (common/record_quota.h), charged by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * MPI segments (profile format 6, docs/profiler.md "MPI segments"): the durations of the
  * stretches between global blocking collectives, grouped by what the stretch did (its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Compact storage of per-slice vectors (JS_SLICE_COLS: the metrics, then the kernel's counts)
  * in a fixed budget: per active slice, a varint of the slice's distance to the previous one, a

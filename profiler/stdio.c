@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stdio wrappers. glibc's stdio reaches the kernel through internal calls that do not pass
  * through our POSIX wrappers, so a stdio request is counted once, here. Per-file counts go to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The wait family: a child we reap leaves its status (and, through wait4, its CPU time and peak
  * memory) in its record, so that a process killed by a signal, which cannot say so itself,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jobscreen plugin: plugstack.conf arguments, the profiling decision, LD_PRELOAD editing. */
 #include "config.h"
 

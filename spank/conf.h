@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * jobscreen plugin: what does not need Slurm (and is unit-tested without it): the
  * plugstack.conf arguments, the profiling decision, LD_PRELOAD editing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * jobscreen SPANK plugin: state shared between the entry points (jobscreen.c) and the
  * per-context code (slurmstepd.c).  One slurmstepd runs one step, so the state of a step is

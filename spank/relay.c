@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jobscreen plugin: the relay, root's side of collection (relay.h, docs/spool.md). */
 #include "config.h"
 

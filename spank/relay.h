@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * jobscreen plugin: the relay, root's side of collection (docs/spool.md, "Two places").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jobscreen plugin: the job epilog's removal of a job's directory in the record area (relay.h).
  *
  * The directory is the job user's, and so is everything in it: a user's process may have made

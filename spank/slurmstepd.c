@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * jobscreen plugin in slurmstepd (remote context): everything that happens in a step.
  *

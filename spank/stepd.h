@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * jobscreen plugin in slurmstepd: the state of the step (one slurmstepd runs one step, so it is
  * plain static memory), shared by the callbacks (slurmstepd.c) and the step's collection

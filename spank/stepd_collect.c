@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jobscreen plugin in slurmstepd: the step's collection (stepd.h). The record quota ledger in
  * the record area; while the step runs, the relay (root, a child of slurmstepd) and under it
  * jobscreen-collect --watch as the job's user; at its end jobscreen-collect --final as the user

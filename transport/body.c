@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading a request's body in bounded memory (body.h). */
 #include "config.h"
 

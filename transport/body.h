@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The body of a request, read in bounded memory (docs/transport.md, "Storing"): a small one
  * into memory, a larger one into an unnamed temporary file (O_TMPFILE) in the received spool,
  * mapped read-only once it is in, so that a parcel of 64 MiB costs the receiver a buffer of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Parcels: writer and strict reader (parcel.h, docs/transport.md). */
 #include "config.h"
 

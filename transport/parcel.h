@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Parcels: what jobscreen-send posts and jobscreen-receive stores (docs/transport.md).
  *

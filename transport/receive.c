@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * jobscreen-receive: the CGI at POST /receive that takes parcels from the nodes' senders
  * (docs/transport.md). It stores a parcel only when its munge credential was made by root

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * jobscreen-send: ships a node-local spool to the server's receiver (docs/transport.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jobscreen-send's parts (send.c: the passes over the spool and main; send_io.c: the log,
  * reading root's files, the HTTP post and the metrics). */
 #ifndef JT_SEND_H

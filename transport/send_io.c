@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jobscreen-send's input and output (send.h): the log, root's files, the HTTP post, metrics. */
 #include "config.h"
 

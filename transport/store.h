@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The receiver's side of the spool: a parsed parcel into RECEIVED/job.<id>/, atomically
  * and durably (docs/transport.md, "Storing"). */
 #ifndef JT_STORE_H

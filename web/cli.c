@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jobscreen(1): the terminal report of one of the caller's jobs or workflows, from the site's
  * jobscreen.cgi (docs/cli.md). The caller's identity is proven as Slurm's own commands prove
  * it: a munge credential, made here as the calling user, covers the exact request and the CGI

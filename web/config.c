@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The CGI's configuration file (jobscreen-web.conf(5)), read by common/kvconf.c. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The database: one libpq connection per request (plain CGI) or per process (FastCGI),
  * read-only, parameterised queries only (PQexecParams with the SQL text of queries.sql, or
  * the same text prepared once per kept connection), rows turned into typed JSON. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The endpoints of docs/api.md. Every query gets the viewer as $1 (user name) and $2 (admin:
  * 't' or 'f') and filters by them itself, so that no endpoint can forget access control:
  * a user sees rows of their own jobs, an admin sees all. Another user's object is a 404,

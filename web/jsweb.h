@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jobscreen.cgi: the JSON API behind the workflow viewer.
  *
  * One header for the CGI's parts; every name starts with jsw_. The CGI trusts only the user

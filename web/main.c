@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jobscreen.cgi: see jsweb.h and docs/api.md.
  *
  * The same binary is a plain CGI (one request per process, as a web server's mod_cgi runs it)

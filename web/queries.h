@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The named SQL queries of queries.sql, compiled in. */
 #ifndef JSWEB_QUERIES_H
 #define JSWEB_QUERIES_H

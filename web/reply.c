@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The reply: a CGI header block and a JSON body, errors included; gzipped when the client
  * accepts it and the body is not tiny. Written to the request's output (stdout for a plain
  * CGI, the FastCGI request's stream otherwise) in one piece, with its Content-Length. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The terminal report of jobscreen(1) (report.h). */
 #include "config.h"
 

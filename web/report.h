@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The terminal report of jobscreen(1): replies of the JSON API (docs/api.md) written as text
  * that fits an 80-column terminal, in human units and the terminal's local time. Every string
  * that comes from the server (job, step and file names are the user's) is written with its

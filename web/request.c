@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The request: query-string decoding and strict typed parameters. Anything not exactly as
  * documented in docs/api.md is a 400 with a message naming the parameter. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Per-slice series of the database decoded for the step and background endpoints: the CGI
  * reads the encoded series (common/series.h) and adds them up here, a few ns per value,
  * instead of having SQL decode and sum them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One request, start to end: configuration, who asks, which endpoint, the reply. A plain CGI
  * answers one request per process; a FastCGI process answers many with one jsw_server, which
  * keeps the configuration and the database connection and nothing of any request. */

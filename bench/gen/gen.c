@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jsgen: synthetic spools, of a cluster or uniform.  See gen.h and docs/benchmarks.md. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * jsgen: THE generator of synthetic spools (docs/spool.md), for the benchmarks and the tests.
  * Two shapes:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jsgen: write a synthetic spool (see gen.h); prints a summary as "name: value". */
 #include "config.h"
 

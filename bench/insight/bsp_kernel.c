@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bsp_kernel: the bulk-synchronous MPI victim of bench/insight. Each iteration computes a
  * fixed amount of work (work.h), exchanges a small halo with both ring neighbours and ends in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * inject: the disturber of bench/insight, run as a Slurm job step of its own (srun) so that
  * the profiler records it and it shows in the victims' background. It loads the machine for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * io_kernel: the I/O victim of bench/insight, a periodic writer. Each cycle computes a fixed
  * amount of work (work.h), writes MIB MiB into a file of the directory (open, 1 MiB writes,

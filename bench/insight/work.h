@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The victims' and the CPU hog's unit of work: a dependent chain of multiply-adds, so that a
  * unit costs the same on every run (no memory traffic, no branches that depend on data) and

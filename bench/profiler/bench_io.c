@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench_io: the loops that bench/profiler/run times with and without a preloaded profiler
  * (jobscreen's, Darshan's). Files go to $TMPDIR (default /tmp): a scratch directory, since

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #!/usr/bin/env node
 /* The time the viewer takes to fetch and draw a workflow, per layout, in headless Chromium
  * (playwright-core from tests/web). Prints "web viewer ...: N ms" lines, each the median of

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Synthetic data for the web benchmarks (bench/web/run) and the viewer's scale test: NOT the
 -- output of real runs. It writes the js_data tables of sql/ directly, in the shapes the
 -- ingest produces, at sizes no test cluster reaches:

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- The application a step ran: the base name of its executable; the batch step runs the
 -- job's script (a spool path), so it is named by the job.
 CREATE FUNCTION js.application(p_step_id text, p_executable text, p_job_name text) RETURNS text

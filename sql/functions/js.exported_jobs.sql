@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- the jobs an export holds: those of workflow p_workflow_id or the job p_job_id that the viewer
 -- may see, in the export's order, at most p_limit. Rows of js.jobs, so that export_jobs reads
 -- each job once and the queries of its steps, files and digest take the keys alone (the

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- the worst light first: red, yellow, green, grey. In js, so that the web's queries (which roll
 -- the lights up per job and workflow) rank them the same way; inlined by the planner.
 CREATE FUNCTION js.light_rank(p_light text) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Which jobs a viewer may see, stated once (issue 19).
 --
 -- Every query of the web CGI (web/queries.sql) takes the viewer: $1 the user name, $2 admin,

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- A sum as bigint, at the ends of bigint rather than an error (issue 35): summed over many steps
 -- or nodes, values that each stay within a node's bounds can pass 2^63 - 1 (292 CPU-years in
 -- ns: a 10,000-node job's two hours), and "bigint out of range" would fail the page or the

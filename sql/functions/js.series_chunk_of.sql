@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- The web CGI reads through schema js only (issue 17: one recipe for the roles): a role without
 -- USAGE on js_data (a member of jobscreen_report, docs/reports.md) cannot reach
 -- js_data.series_chunk_of; this is the same arithmetic in schema js, so that the web role is

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE FUNCTION js.series_decode(p bytea, p_n integer) RETURNS bigint[]
     LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
     AS 'SELECT js_data.series_decode(p, p_n)';

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Time edges (derived here, not stored, so that the order of ingest does not matter): job B
 -- depends in time on job A when both belong to the same user and carry the same workflow tag
 -- (or both none), B started at most js.time_edge_window() after A ended (1 s of slack: Slurm's

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE FUNCTION js_data.add_quarantine(p_cluster smallint, p_job bigint, p_step text, p_node text,
         p_file text, p_moved_to text, p_reason text) RETURNS void
 LANGUAGE sql AS $$

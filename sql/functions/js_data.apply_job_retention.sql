@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Jobs that ended before p_now - keep, and everything they hold. Tables are found by their
 -- columns, so that one added later with (cluster_id, job_id) is covered too; dependencies by
 -- either end. With p_dry_run only counts.

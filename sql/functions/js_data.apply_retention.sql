@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Drop the partitions of the per-slice tables whose every slice ended before p_now - p_keep
 -- (default: now() - js_data.retention_settings.slice_keep), after rolling up the UTC days they
 -- cover.  With p_dry_run only reports what it would drop; p_now previews a later run (and lets

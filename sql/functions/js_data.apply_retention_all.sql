@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Every class at once, logged in js_data.retention_runs: the per-slice detail (slice_keep),
 -- jobs (job_keep), quarantine rows (quarantine_keep), daily rollups (rollup_keep).
 CREATE FUNCTION js_data.apply_retention_all(p_dry_run boolean DEFAULT false, p_now timestamptz DEFAULT now())

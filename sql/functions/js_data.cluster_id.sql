@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- The cluster's id, made on first sight.
 CREATE FUNCTION js_data.cluster_id(p_name text, p_slice_seconds integer) RETURNS smallint
 LANGUAGE plpgsql AS $$

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Partitions of the series tables, as before for the per-slice tables.
 CREATE FUNCTION js_data.ensure_slice_partitions(first bigint, last bigint) RETURNS integer
 LANGUAGE plpgsql AS $$

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE FUNCTION js_data.grant_reporting(p_role name) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- What is missing of a step on one node (p_node), or of the whole step (p_node NULL), in
 -- words: the refused profiles by reason, the processes not recorded by reason (summed over
 -- the nodes), then the processes by what their profile says is missing; most frequent first

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE FUNCTION js_data.ingest_begin(p_cluster smallint, p_job js_data.job_record_values,
         p_step js_data.step_record_values, p_profiles integer, p_quarantined integer, p_by text) RETURNS text
 LANGUAGE plpgsql AS $$

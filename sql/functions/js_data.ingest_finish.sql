@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE FUNCTION js_data.ingest_finish(p_cluster smallint, p_job bigint, p_step text, p_node text,
         p_no_edge_prefixes text[]) RETURNS void
 LANGUAGE plpgsql AS $$

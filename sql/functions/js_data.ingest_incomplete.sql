@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Called by profile_ingest in a step record's transaction, after its processes and
 -- quarantine rows, when a profile was refused or says something is missing: marks the
 -- step-node and the step incomplete and says why (the step counted over all its nodes; the

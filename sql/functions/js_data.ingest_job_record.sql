@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- The job record. The newer record (written_ns) wins; the fields an older
 -- one captured and the newer lacks (job_record_keep's) are kept, from the stored row's columns
 -- (the ingest writes them from the record it stores) and in the stored record by job_record_keep.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- mmap of files: the (rare) files of a step record that were mapped, after ingest_finish
 CREATE FUNCTION js_data.ingest_mapped(p_cluster smallint, p_job bigint, p_step text, p_node text,
         p_paths text[], p_local boolean[], p_bytes bigint[]) RETURNS void

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- A step record's segments, in its transaction (profile_ingest): p_seg is
 -- {"processes", "boundaries", "ungrouped", "ungrouped_ns", "groups": [{signature, boundary,
 -- processes, count, sum_ns, min_ns, max_ns, bins, counts}], "slowest": [{rank, end_ns, ns, signature}]}.

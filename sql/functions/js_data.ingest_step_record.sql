@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- The step record of one node: its step-node row, and the step's row merged over its nodes.
 CREATE FUNCTION js_data.ingest_step_record(p_cluster smallint, p js_data.step_record_values, p_profiles integer,
         p_quarantined integer, p_by text) RETURNS boolean

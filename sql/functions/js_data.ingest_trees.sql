@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE FUNCTION js_data.ingest_trees(p_cluster smallint, p_job bigint, p_step text, p_node text, p_trees jsonb) RETURNS void
 LANGUAGE sql AS $$
     INSERT INTO js_data.step_trees (cluster_id, job_id, step_id, node, tree, processes, opens, read_bytes, write_bytes)

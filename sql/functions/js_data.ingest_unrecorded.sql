@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Called by profile_ingest in a step record's transaction, before js_data.ingest_incomplete,
 -- when the step's bundles on this node said that processes were not recorded.
 CREATE FUNCTION js_data.ingest_unrecorded(p_cluster smallint, p_job bigint, p_step text, p_node text,

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE FUNCTION js_data.insight_queue_step() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO js_data.insight_pending (cluster_id, job_id, step_id)

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Having computed step (p_cluster, p_job, p_step): its neighbours (steps of the cluster whose
 -- slices overlap its own) with an insight older than the step's last record were computed
 -- without it in their background. Each is queued again, due after a back-off: as long after

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- the steps due: rested p_settle (NULL: every queued step, due or not), at most p_limit, taken
 -- from the queue (the caller computes them in its transaction; another daemon skips the rows it
 -- holds). The choice is a MATERIALIZED CTE, made once: as a subquery of the DELETE the planner

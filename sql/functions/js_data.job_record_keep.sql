@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- What an older record captured while the job was alive and a newer one lacks (a record
 -- written where the plugin's was not: another node's epilog, the controller's): kept, as
 -- joblog keeps it in one spool (joblog_job_merge_previous).

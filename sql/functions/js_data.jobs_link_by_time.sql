@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE FUNCTION js_data.jobs_link_by_time() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- one function for the three triggers: the workflows of the rows before (old_jobs) and after
 -- (new_jobs) the statement
 CREATE FUNCTION js_data.jobs_summarise_workflows() RETURNS trigger

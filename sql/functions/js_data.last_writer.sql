@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- The last write before a read: of all accesses of the file (any job, the reader's own job
 -- too) whose last write is at or before the read, the latest; an edge when it is another job's.
 CREATE FUNCTION js_data.last_writer(p_cluster smallint, p_file bigint, p_read timestamptz,

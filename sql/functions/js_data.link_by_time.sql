@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE FUNCTION js_data.link_by_time(p_cluster smallint, p_job bigint) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE

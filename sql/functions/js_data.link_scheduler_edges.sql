@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- The scheduler edges of one job, as dependant and as upstream, from the references stored so
 -- far: a whole reference (ref_task NULL) gives an edge from the job of that id (kept even
 -- before that job arrives) and from every task of the array of that id; a task reference only

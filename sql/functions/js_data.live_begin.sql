@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE FUNCTION js_data.live_begin(p_cluster smallint, p_job js_data.job_record_values, p_job_id bigint, p_step text,
         p_node text, p_snapshot_ns bigint, p_start_ns bigint, p_profiles integer, p_running integer, p_by text) RETURNS text
 LANGUAGE plpgsql AS $$

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Merging workflows along a job's edges: the pairs come from the job's own edges and array
 -- (a handful of rows), computed first; without the fence the planner, with the statistics of
 -- the small tables it planned on, walked every job of the cluster for each call (2.3 ms a call

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- a row of js_data.retention_runs, unless it is a dry run
 CREATE FUNCTION js_data.retention_note(p_dry_run boolean, p_class text, p_item text, p_rows bigint, p_cutoff timestamptz)
 RETURNS void LANGUAGE sql AS $$

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- The daily usage rollups of the days from p_from to p_to (docs/reports.md), read from the
 -- series of the days' chunks only.
 CREATE FUNCTION js_data.rollup_usage(p_from date, p_to date) RETURNS integer

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- The SQL twin of common/series.c. Decoding splits the hex text of the values with one
 -- regular expression (C speed); get_byte per value would detoast the series at every call.
 -- It names no other function: the views inline it, and the reporting role may not use js_data.

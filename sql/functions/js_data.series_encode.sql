@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE FUNCTION js_data.series_encode(p bigint[]) RETURNS bytea
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT CASE WHEN coalesce(s.lo, 0) = 0 AND coalesce(s.hi, 0) = 0 THEN NULL::bytea

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE FUNCTION js_data.series_width(p_span bigint) RETURNS integer
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT CASE WHEN p_span = 0 THEN 0 WHEN p_span < 256 THEN 1 WHEN p_span < 65536 THEN 2

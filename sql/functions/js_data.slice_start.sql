@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- The views compute slice start times with js_data.slice_start(), which reads
 -- js_data.clusters; a view's functions run with the privileges of the caller, so it runs as
 -- its owner instead, to let a role without access to js_data read those views.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- A step's segment groups summed over its nodes: the histograms added bin by bin.
 CREATE FUNCTION js_data.step_segment_groups(p_cluster smallint, p_job bigint, p_step text)
 RETURNS TABLE (signature text, boundary text, processes integer, count bigint, sum_ns bigint, min_ns bigint, max_ns bigint,

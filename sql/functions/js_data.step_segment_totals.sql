@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE FUNCTION js_data.step_segment_totals(p_cluster smallint, p_job bigint, p_step text,
         OUT boundaries bigint, OUT ungrouped bigint, OUT ungrouped_ns bigint, OUT processes integer)
 LANGUAGE sql STABLE AS $$

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE FUNCTION js_data.step_slow_segments(p_cluster smallint, p_job bigint, p_step text)
 RETURNS TABLE (node text, rank integer, end_ns bigint, ns bigint, signature text)
 LANGUAGE sql STABLE AS $$

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Every step's sums computed from its step-nodes', for steps that hold none yet
 -- (synthetic data written straight into the tables, bench/web/synth.sql): one pass over the
 -- processes.

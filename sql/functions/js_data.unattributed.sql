@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- What the kernel counted beyond what the wrappers saw (raw system calls, static helpers, stdio
 -- buffers filled ahead, a path not wrapped): NULL when the kernel's count is unknown.
 CREATE FUNCTION js_data.unattributed(p_kernel bigint, p_seen bigint) RETURNS bigint

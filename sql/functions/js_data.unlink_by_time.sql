@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- a file edge into a job explains its start: its time edge goes (ingest_finish calls this)
 CREATE FUNCTION js_data.unlink_by_time(p_cluster smallint, p_jobs bigint[]) RETURNS void
 LANGUAGE sql AS $$

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- the summary of the workflows p_ids of cluster p_cluster, from their jobs (rows that would not
 -- change are left alone)
 CREATE FUNCTION js_data.workflow_summarise(p_cluster smallint, p_ids bigint[]) RETURNS void

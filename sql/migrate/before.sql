@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- What migrate runs first, in the transaction of the whole migrate (docs/schema.md, "Migrations").
 --
 -- The views, functions and types of sql/views/, sql/functions/ and sql/types/ hold no data:

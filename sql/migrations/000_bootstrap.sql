@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- jobscreen schema bootstrap: run by profile_ingest before every migration check (idempotent).
 -- The pending migrations of sql/migrations/ are applied in order and recorded here, in the one
 -- transaction of a migrate that also creates the definitions anew (docs/schema.md, "Migrations").

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- jobscreen schema, migration 033: the tables of release 0.1.0, squashed.
 --
 -- Migrations 001-033 of release 0.1.0 built these tables, indexes and constraints step by step;

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- jobscreen schema, migration 036: the durations of MPI segments (issue 18, part 2).
 --
 -- A segment of an MPI process ends at each blocking all-to-all-style collective on a

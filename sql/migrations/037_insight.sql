@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- jobscreen schema, migration 037: insight (issue 18). For every step, after its ingest, an
 -- answer to "was this run disturbed, by what, and what should I change": a disturbance verdict
 -- with its evidence, the single-run interference estimate of bulk-synchronous MPI codes, the

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- beside: what ran beside a given job.  For every slice in the span of any of the job's steps,
 -- the steps of other jobs that were active in that slice (anywhere on the cluster; same_node
 -- when they shared a node with the job's step), ranked by the bytes they moved, with their

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- failed: failed jobs and steps, and the dependent jobs they left waiting.  A job failed when
 -- its state is a failure (FAILED, CANCELLED, TIMEOUT, NODE_FAIL, OUT_OF_MEMORY, BOOT_FAIL,
 -- DEADLINE, PREEMPTED) or one of its steps did not complete.  A dependant is left waiting when

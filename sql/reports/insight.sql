@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- insight: which steps other jobs disturbed, by how much and by what, and which advice the
 -- steps got (js.step_insights, js.step_advice: sql/views/; the method in docs/insight.md). From
 -- the insight that profile_ingest computes per step: the disturbed steps (those that lost at

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- node-anomalies: nodes on which the same step is consistently slower than on its peers.
 -- 1. Multi-node steps: for each step profiled on two nodes or more, each node's mean compute
 --    time per process is compared with the median over the step's nodes (a slow node makes

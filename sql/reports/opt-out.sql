@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- opt-out: how many steps ran without the profiler, and why, by user and application.
 -- opted_out: the user chose it (--no-profile, JOBSCREEN_NO_PROFILE); excluded: the site's
 -- configuration left the step out (default off, excluded user, partition or executable);

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- runtime-shares: steps that spent a high share of their time in MPI, in I/O, or idle, by user
 -- and application.  A step's MPI or I/O share is the time its processes spent in MPI calls
 -- (point-to-point and collectives) or in I/O calls (POSIX, stdio, MPI-IO), over the summed wall

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- top-io: who moves the most data, and who makes the most metadata operations (small-file
 -- storms).  Users, jobs and workflows ranked by I/O volume (bytes read + written by their
 -- profiled processes, all interfaces), then by metadata operations (meta_ops: POSIX open,

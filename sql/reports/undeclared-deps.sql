@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- undeclared-deps: jobs that waited on data nobody declared to Slurm.  A pair of jobs where a
 -- step of the later one read a file that a step of the earlier one wrote (a file edge) but no
 -- chain of scheduler edges leads from the writer to the reader: a workflow engine or a

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- usage-daily: usage per UTC day and user, from the rollup js.usage_daily (kept after the
 -- per-slice detail is dropped).  The rollup is as fresh as the last js_data.rollup_usage()
 -- run (cron; computed_at says when); days in [since, until).

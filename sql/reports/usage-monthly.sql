@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- usage-monthly: usage per UTC month and user, the sums of the daily rollup (js.usage_monthly);
 -- months that overlap [since, until) (default: the last 7 days, so give a wider window).
 --   psql -f sql/reports/usage-monthly.sql -v since=2026-01-01 -v until=2027-01-01

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * expand-metrics: write a template with its metric lists expanded from the one definition of
  * the metrics (JS_PROFILE_METRICS and JS_PROFILE_KERNEL_IO_FIELDS in common/profile_format.h).

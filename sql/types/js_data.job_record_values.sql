@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- The values of a job record: its scalar fields in js_job_record_fields' order (integers as
 -- bigint), the dependency list as one array per js_dependency_fields field, then the record.
 -- profile_ingest fills it as ROW($n, ...) in that order: a field added to the table is added here.

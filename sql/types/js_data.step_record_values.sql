@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- The values of a step record: its scalar fields in js_step_record_fields' order (argv and
 -- task_list stay in the record), then the record.
 CREATE TYPE js_data.step_record_values AS (

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.dependencies AS
     SELECT d.cluster_id, d.kind, d.from_job, d.from_step, d.to_job, d.to_step, ja.uid AS from_uid, jb.uid AS to_uid,
            d.condition, nullif(d.file_id, 0) AS file_id, f.path, d.from_time, d.to_time

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.file_accesses AS
     SELECT a.cluster_id, a.job_id, a.step_id, a.node, j.uid, a.file_id, f.path, f.scope, f.node AS file_node,
            a.mode, CASE a.mode WHEN 'r' THEN 'read-only' WHEN 'w' THEN 'write-only' ELSE 'read-write' END AS access,

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.ingest_rate AS
     SELECT date_trunc('minute', ingested_at) AS minute, count(*)::integer AS step_nodes,
            sum(profiles)::integer AS profiles, sum(quarantined)::integer AS quarantined

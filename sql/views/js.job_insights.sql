@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.job_insights AS
     SELECT i.cluster, i.cluster_id, i.job_id, i.user_name, count(*)::integer AS steps,
            (array_agg(i.light ORDER BY js.light_rank(i.light) DESC))[1] AS light,

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.job_report AS
     SELECT j.cluster_id, j.cluster, j.job_id, j.uid, j.user_name, j.name, j.account, j.partition, j.workflow_id,
            j.workflow_name, j.workflow_tag, j.state, j.exit_code, j.final, j.dependency, j.submit_time, j.start_time,

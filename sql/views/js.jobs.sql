@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Jobs with their cluster and user names and what their records say. The job fields Slurm
 -- gives (issue 16: quality of service, the time the job became eligible to run, the batch
 -- script's path as submitted) are read from the kept job record (docs/record-format.md), as its

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.live_step_nodes AS
     SELECT l.cluster_id, l.job_id, l.step_id, l.node, l.start_time, l.snapshot_time, l.profiles, l.running,
            l.ingested_at, j.uid

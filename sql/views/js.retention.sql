@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.retention AS
     SELECT s.slice_keep, now() - s.slice_keep AS cutoff, h.slice AS horizon_slice,
            to_timestamp(h.slice * (SELECT coalesce(max(slice_seconds), 4) FROM js_data.clusters)) AS horizon,

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- retention drops the partitions of the series tables (rows_dropped counts chunk rows)
 CREATE VIEW js.slice_partitions AS
     SELECT c.relname::text AS partition, pc.relname::text AS parent,

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.step_advice AS
     SELECT c.name AS cluster, a.cluster_id, a.job_id, a.step_id, u.name AS user_name,
            a.code, a.severity, a.message, a.figures

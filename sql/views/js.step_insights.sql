@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.step_insights AS
     SELECT c.name AS cluster, i.cluster_id, i.job_id, i.step_id, u.name AS user_name, i.computed_at,
            i.light, i.disturbed, i.cause, i.lost_s, i.lost_pct, i.slices, i.dented_slices, i.disturbed_slices,

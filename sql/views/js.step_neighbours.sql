@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.step_neighbours AS
     SELECT s.cluster_id, s.job_id, s.step_id, m.slice, js_data.slice_start(s.cluster_id, m.slice) AS slice_start,
            m.job_id AS other_job, m.step_id AS other_step, m.node AS other_node, o.uid AS other_uid,

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Per node of a multi-node step: the mean compute time of its processes against the median
 -- of the step's nodes (a slow node makes the others wait in MPI, so their compute time is
 -- the comparable part).

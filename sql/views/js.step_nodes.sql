@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.step_nodes AS
     SELECT sn.cluster_id, sn.job_id, sn.step_id, sn.node, sn.start_time, sn.end_time, sn.state, sn.exit_code, sn.num_tasks,
            sn.profiles, sn.quarantined, sn.incomplete, sn.ingested_at, sn.ingested_by, sn.incomplete_reason,

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.step_report AS
     SELECT s.cluster_id, s.job_id, s.step_id, s.uid, j.user_name, j.name AS job_name, j.account, j.partition,
            j.workflow_id, j.workflow_name, js.application(s.step_id, s.name, j.name) AS application,

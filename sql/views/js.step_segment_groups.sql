@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- The public side (js): the same per step, with the job's uid for the viewer's access check.
 CREATE VIEW js.step_segment_groups AS
     SELECT s.cluster_id, s.job_id, s.step_id, j.uid, g.*

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.step_segment_totals AS
     SELECT n.cluster_id, n.job_id, n.step_id, j.uid, js.saturated(sum(n.segment_boundaries)) AS boundaries,
            js.saturated(sum(n.segment_ungrouped)) AS ungrouped, js.saturated(sum(n.segment_ungrouped_ns)) AS ungrouped_ns,

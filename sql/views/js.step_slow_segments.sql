@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.step_slow_segments AS
     SELECT s.cluster_id, s.job_id, s.step_id, j.uid, s.node, s.rank, s.end_ns, s.ns, s.signature
     FROM js_data.step_slow_segments s

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.step_trees AS
     SELECT t.cluster_id, t.job_id, t.step_id, j.uid, t.tree, sum(t.processes)::integer AS processes,
            js.saturated(sum(t.opens)) AS opens, js.saturated(sum(t.read_bytes)) AS read_bytes, js.saturated(sum(t.write_bytes)) AS write_bytes,

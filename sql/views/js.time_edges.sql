@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.time_edges AS
     SELECT d.cluster_id, d.from_job, d.to_job, d.from_time, d.to_time
     FROM js_data.dependencies d WHERE d.kind = 'time';

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.usage_daily AS
     SELECT d.cluster_id, c.name AS cluster, d.day, d.uid, u.name AS user_name, d.jobs_started, d.steps_started,
            d.steps_failed, d.steps_opted_out, d.cpu_seconds, d.node_seconds, d.read_bytes, d.write_bytes,

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.usage_monthly AS
     SELECT cluster_id, cluster, date_trunc('month', day)::date AS month, uid, user_name,
            sum(jobs_started)::integer AS jobs_started, sum(steps_started)::integer AS steps_started,

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.users AS
     SELECT u.cluster_id, c.name AS cluster, u.uid, u.name AS user_name
     FROM js_data.users u

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.workflow_insights AS
     SELECT j.cluster, j.cluster_id, j.workflow_id, j.user_name, count(*)::integer AS jobs,
            (array_agg(i.light ORDER BY js.light_rank(i.light) DESC))[1] AS light,

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.workflows AS
     SELECT w.cluster_id, c.name AS cluster, w.workflow_id, w.uid, u.name AS user_name, w.tag, w.name,
            w.tag IS NULL AS derived, w.jobs, w.first_submit, w.first_start, w.last_end, w.jobs_not_ok

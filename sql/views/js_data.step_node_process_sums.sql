@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- A step-node's sums over its processes, as js.steps shows them for a step (the expressions of
 -- every sum, once: the ingest adds one step-node's into its step, steps_resum all of a step's).
 CREATE VIEW js_data.step_node_process_sums AS

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Brings up the real single-node cluster that the other integration tests use.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 [ "$(id -u)" -eq 0 ] || skip_all "integration tests need root"

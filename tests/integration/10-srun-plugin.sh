@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # srun runs a step on the real cluster with the jobscreen SPANK plugin loaded.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster

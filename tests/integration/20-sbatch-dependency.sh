@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # sbatch --dependency=afterok:N runs after N, and not before.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The profiler counts a program's known POSIX and stdio I/O exactly, per process, per file and
 # per slice, in a real srun step, and writes a profile that follows docs/profile-format.md.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Threads writing at once are counted exactly without locks; fork, exec and _exit each leave
 # the right profile: a forked child its own, an exec'd image its own under the same pid.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"

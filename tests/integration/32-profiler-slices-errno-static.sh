@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A program running across slice boundaries gets one vector per active slice; errno is what
 # libc alone gives; a static binary runs unprofiled; an opted-out step or an unwritable spool
 # changes nothing for the program. The runtime share is measured: a sleep is idle, two compute

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A 2-rank MPI program under srun --mpi=pmix: exact point-to-point and collective counts and
 # bytes per rank through PMPI, and MPI's own POSIX traffic kept out of the application's.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"

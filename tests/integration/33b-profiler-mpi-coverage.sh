@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # MPI coverage (issue 15): Fortran (use mpi, mpif.h, mpi_f08) counted like C; non-blocking
 # point-to-point, collectives and MPI-IO counted, with the time of their waits booked to the
 # class of the requests completed; MPI_Init/MPI_Finalize not collectives; and the profiler stacked

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # MPI segments (profile format 6) of a real 2-rank step over 2 nodes under the plugin: 60
 # iterations of 20 ms of arithmetic and an allreduce of 8 B, of which 5 are held up 200 ms on
 # rank 0, then 10 allreduces of 32 B; a barrier on a one-rank communicator and a non-blocking

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # vfork + exec, posix_spawn, dlopen/dlclose and closing every descriptor at once: each image
 # profiles itself, the vfork child writes nothing of its own, and a descriptor number reused
 # after close_range counts for its new file.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A threaded program across slice boundaries: the heartbeat thread (started at the program's
 # first pthread_create) closes the slices and no count is lost or doubled. A signal handler
 # doing I/O while the program is inside I/O calls neither deadlocks nor miscounts.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # End to end with the plugin: a plain srun as a test user gets the profiler injected by the
 # SPANK plugin, and the profiles land in the job's spool directory, owned by the user, with the
 # ids the plugin set and exact counts; the exec'd image gets <pid>-1 beside its shell's profile.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The spool's faults never reach the program: a full file system and a directory the user
 # cannot write leave the program's exit status and output as they were, and no stray files.
 # A record that the job's record quota stops from growing keeps what it holds and says what it

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The profiler never changes a program's thread life: a main thread that ends with
 # pthread_exit() lets the process end when its last worker does, and once the program's own
 # threads have ended the process has one thread again (no heartbeat left behind), so Python's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A process that dies by a signal keeps everything it counted: a program that writes 10 MiB and
 # then raises SIGKILL, crashes with SIGSEGV, calls abort(), is cancelled with scancel, runs into
 # its job's time limit or is killed by the OOM killer shows the 10 MiB in js.steps after the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # An srun -N2 -n4 step as a test user: one step record per node with the step's exact facts,
 # two profiles per node owned by the user when the profiler is installed, a provisional job
 # record for the srun-only job, and a failing step recorded as FAILED with its exit code.

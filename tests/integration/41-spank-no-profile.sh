@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Opting out: srun --no-profile, JOBSCREEN_NO_PROFILE=1 and sbatch --no-profile leave the
 # profiler out of the tasks (even when a profiled batch step handed it down) and still record
 # the step, marked with the reason; a profiled step inside a profiled batch step holds the

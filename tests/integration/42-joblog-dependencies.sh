@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The job record keeps what Slurm forgets: afterok, afterany, several dependencies, '?' (any),
 # array tasks and whole arrays, and the workflow tag (--workflow or JOBSCREEN_WORKFLOW).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The joblog command: prints or writes a job record from what slurmctld still knows, keeps the
 # dependency and workflow the plugin captured while the job was alive, backfills a job that
 # never ran, and takes its job id from SLURM_JOB_ID as in an epilog.

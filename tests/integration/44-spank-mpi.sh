@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A 2-rank MPI step across two nodes (srun --mpi=pmix -N2) under the plugin: it runs and
 # communicates as without it, a step record on each node with its rank, and a profile per rank
 # in its node's bundle when the profiler is installed.

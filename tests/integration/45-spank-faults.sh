@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Faults never harm a job: a missing spool, a spool that is a file or belongs to a user, a
 # planted symbolic link, a missing profiler library, a bad plugstack argument.  Each job exits
 # 0 and the slurmd log says why with "jobscreen:".  Only fail_on_error=yes fails a step.

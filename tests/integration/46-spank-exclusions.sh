@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Site exclusions and the default: exclude_users, exclude_partitions, exclude_exe patterns,
 # default=off with the user's opt-in JOBSCREEN_NO_PROFILE=0, and slice= reaching the tasks.
 # Changes plugstack.conf (restored on exit); must not run beside other integration tests.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Jobs without a batch script and records of live jobs: salloc with two steps ending at once
 # (both rewrite job.json: it stays whole), salloc --no-profile and --workflow reaching every
 # step, srun --dependency captured, and a batch job's record on disk with its dependency while

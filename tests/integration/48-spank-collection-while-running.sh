@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # While a step runs, the plugin's collector (jobscreen-collect --watch, as the job's user) turns
 # the records of processes that ended into bundles, and its relay (root) moves them into the
 # spool: a step that runs 1,000 short commands leaves a bounded number of files in the record

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # One user cannot take the spool from everyone. The user's processes write only into their
 # job's directory of the record area (record_dir=, memory); the spool is root's, and the
 # plugin's relay puts each bundle there charged to the job's share on the node

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A step's live snapshot costs the spool what its bundles do: the relay (root) copies the
 # user's .live.<step>.<node>.json into the spool charged to the job's share on the node
 # (spool_quota=), a copy replacing its predecessor in the ledger; one that does not fit is not

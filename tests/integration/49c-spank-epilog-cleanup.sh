@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Nothing of a job is left in the record area (memory, outside any job's cgroup once the job
 # is gone) after its epilog, however deep its processes made a tree there, and nothing outside
 # it is touched through a link: jsalice's step makes a tree 12 levels deep with 1 MiB at each

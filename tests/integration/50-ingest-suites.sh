@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The data-driven suites of tests/ingest-suites (as Jansson's test/suites): each valid case is
 # a spool whose ingest must produce exactly the rows in its "rows" file (and again exactly
 # those after the same spool is ingested a second time: exactly once); each invalid case

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The schema: migrations apply once and again without change, a database of release 0.1.0 gains
 # the new migrations and definitions on top and then equals one migrated from nothing, an older
 # one or one an admin built on is refused by name, the tables' metric columns are the profile

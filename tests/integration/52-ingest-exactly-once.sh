@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Exactly once, whatever happens: profile_ingest killed with SIGKILL at random points and
 # restarted; PostgreSQL stopped (immediate) and started again under a running daemon; two
 # daemons on one spool. Each time the database ends up exactly as one clean ingest makes it:

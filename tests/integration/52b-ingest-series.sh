@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The per-slice series (js_data.series_* of sql/migrations/033_base.sql, common/series.h) on a
 # synthetic cluster's real spool
 # (bench/gen/jsgen: MPI, I/O bursts, arrays, 1-8 nodes per step, 4 processes per node):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A job directory that never got a job record (the plugin could not write it, or a user filled
 # the spool through it) does not hold the spool for ever: once nothing in it has changed for
 # orphan_grace_seconds, its files are quarantined with the reason and the directory removed.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Steps that span nodes and jobs that share them, through the ingest into the js.* views:
 # a 3-node MPI step gives one step-node row per node and slices aligned across its nodes; a
 # node-local /tmp/x written on three nodes is three files, a file in the shared directory one;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Junk is cheap (issue 13): one user's big junk step-node (3000 tiny profiles and 2000 files that
 # are no profile at all) and 200 tiny jobs do not hold another user's step records back. With a
 # user's budget a pass, the other user's step records are all committed before any of the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # End to end: the demo's sample workflow (contrib/examples/workflow) runs on the real cluster
 # with the real SPANK plugin and profiler, and the cluster's pipeline (node-local spools, the
 # nodes' senders, the receiver, the ingest daemon) brings it into JS_DB with nothing run by hand:

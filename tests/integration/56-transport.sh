@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # From node to server: jobs' files split into node-local spools (a job spanning two nodes, a
 # job on one), shipped by jobscreen-send through lighttpd to jobscreen-receive, ingested from
 # the received spool (received = yes) by the cluster's ingest daemon into JS_DB, give the same

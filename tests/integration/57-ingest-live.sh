@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A running step is visible in the database within 60 s of its start: one ingest pass stores its
 # live snapshot (and the bundles so far) as provisional rows, js.steps shows it RUNNING with the
 # bytes it wrote and js.step_slices its slices so far; a newer snapshot replaces them; the ingest

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The cluster's pipeline as a site runs it (tests/cluster up: node-local spools, a
 # jobscreen-send daemon per node, the receiver behind lighttpd, the ingest daemon on the received
 # spool): a batch job on three nodes and an srun-only job on two reach JS_DB with nothing run

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The ingest daemon's /metrics (metrics_listen, Prometheus text format) and the first node's
 # sender's (--metrics-listen): after a job on two nodes went through the pipeline, the sender
 # counted the parcels it shipped with nothing waiting and the receiver up; the ingest the step records, profiles and slice rows it committed are

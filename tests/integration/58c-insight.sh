@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Insight (docs/insight.md) on real runs through the cluster's pipeline, with nothing run by hand:
 # a computing step alone on n1 is judged undisturbed (green); the same step with a CPU hog of
 # another job on its node for part of its run is judged disturbed, cause cpu, the evidence

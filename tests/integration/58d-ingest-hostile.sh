@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Hostile input (issue 35): what one user's processes write changes nothing another user sees,
 # and makes no reply fail. jsbob's forged step-nodes beside jsalice's jobs (jsgen's spools,
 # edited as a hostile process would write them), ingested by the real profile_ingest into a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Nothing lost, nothing doubled, for real: a node spool of 240 step records (bench/gen/jsgen,
 # bundled as the relay leaves them) shipped by a jobscreen-send daemon that is killed with SIGKILL in
 # the middle and started again, receivers killed with SIGKILL in the middle of their requests,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The receiver refuses before it reads (issue 35, item 6), through the cluster's lighttpd: a
 # POST of 100 MB without a credential is refused (403) with none of its body read by the
 # receiver and almost none taken by the web server; a Content-Length above max_bytes (413) and

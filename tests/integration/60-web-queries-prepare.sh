@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every query of web/queries.sql prepares against the schema of sql/ (the js.* views): a
 # renamed view or column breaks this test, not a user's page. Each is prepared and run as the
 # web's role of docs/web.md, a login role that is only a member of jobscreen_report (schema js,

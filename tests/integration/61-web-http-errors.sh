@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The CGI behind the real web server: authentication is the server's (401 without or with a
 # wrong password), the CGI answers JSON errors with the right status for bad requests, and
 # knows who is an admin from its configuration.

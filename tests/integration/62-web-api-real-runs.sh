@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The JSON API on data from real runs: jsalice runs the sample workflow (contrib/examples/
 # workflow) and a job with a hostile name, jsbob runs a job that reads a file jsalice's
 # workflow wrote; the SPANK plugin and the profiler screen them, the cluster's pipeline (the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The insight of a step (sql/037_insight.sql) through the JSON API, on the real runs of 62: the
 # test clears what the ingest computed and writes known insight and advice rows itself
 # (tests/lib/insight.sh; test 58c checks the analysis) for jsalice's simulate (step 0 red: disturbed, with evidence, the MPI

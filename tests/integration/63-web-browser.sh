@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The viewer in headless Chromium (playwright-core driving /usr/bin/chromium) on the sample
 # workflow that 62 ran for real: job and step boxes, the three edge kinds, the three layouts,
 # a step's background chart, a step whose process was killed by SIGKILL, a step still running

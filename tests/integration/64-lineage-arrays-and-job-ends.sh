@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Arrays and every job's end, through the cluster's pipeline into JS_DB and the API (issue 14):
 # an array of four tasks keeps its task indexes (35_1), a dependant of the whole array gets a
 # scheduler edge from every task, one of a single task from that task only, in either order of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Lineage on real workflows (issue 14), run for real and brought into JS_DB by the cluster's
 # pipeline, read back through js.* and the API:
 # - a Python step that imports 500 modules and then reads and writes data files lists its data

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What the profiler now sees (issue 15), run for real and brought into JS_DB by the cluster's
 # pipeline, read back through js.*:
 # - fio with every engine (sync, psync, pvsync2, libaio, io_uring, posixaio, mmap): the file's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # jobscreen.cgi as a FastCGI responder: the test cluster's lighttpd serves it so at
 # /cgi-bin/jobscreen.cgi (JS_WEB_FCGI_PROCS processes) and as a plain CGI at /cgi-plain/.
 # - A process keeps one database connection across requests (its backend stays in

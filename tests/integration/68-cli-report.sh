@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The terminal report, jobscreen(1), on the real cluster through the running pipeline: jsalice's
 # job on two nodes (a step that writes and computes on both, a step that reads) and a job that
 # depends on it and reads its file; run by jsalice on a "login node" (her shell, her munge

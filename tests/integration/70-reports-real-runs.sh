@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The cases the reports must find, run for real: batch jobs of jsalice and jsbob under the
 # SPANK plugin and the profiler (an I/O-heavy dd, a small-file storm, a compute-only loop, an
 # MPI program waiting half its time, a failing job with afterok and afterany dependants, a

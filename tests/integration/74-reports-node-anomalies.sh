@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # node-anomalies: a node on which the same step computes consistently longer than on its peers
 # is reported; a balanced step and a node slow only once are not; a node on which the
 # single-node steps of one application compute longer than on the other nodes is reported too.  The test cluster has one

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The read-only reporting role (sql/023_roles.sql, docs/reports.md): a login role made a
 # member of jobscreen_report runs every report and reads the views, and can neither read nor
 # write a js_data table, write through a view, create objects in js, nor run the owner's

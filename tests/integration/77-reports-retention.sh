@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Retention (sql/022_retention.sql) on a copy of the real runs of 70: a dry run lists the
 # per-slice partitions and drops nothing; with the default age nothing is that old; run as
 # if three days later with one day kept, it rolls up their days, drops every partition of the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # profile_ingest --setup-roles (docs/reports.md, "Roles"): run by the superuser, it creates the
 # owner role, the web role (a member of jobscreen_report) and the database, and migrates it as
 # the owner; a second run finds everything in place and changes nothing.  The web role reads

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # insight on the real runs of 70: the test clears what the ingest computed and writes known
 # insight and advice rows (tests/lib/insight.sh; test 58c checks the analysis) for jsalice's besidex (red, I/O, 12.3 s
 # lost), storm (yellow, metadata, 6 s) and crunch (grey), and jsbob's bigio (step 0 red, CPU,

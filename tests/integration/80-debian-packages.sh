@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The Debian packages (debian/, docs/building.md "Debian packages"): dpkg-buildpackage builds
 # them from the sources, split the way sites deploy; lintian finds no error and no warning;
 # installing them creates the service account and the directories and starts or enables nothing;

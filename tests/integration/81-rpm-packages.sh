@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The RPM packages (jobscreen.spec, from contrib/rpm/jobscreen.spec.in; docs/building.md "RPM
 # packages"): `rpmbuild -ta` builds them from the `make dist` tarball alone, split as the Debian
 # packages are, with no file left unpackaged; unpacked into a scratch root, the plugstack.conf

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Stops the cluster by PID and proves that nothing of it is left running.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 [ "$(id -u)" -eq 0 ] || skip_all "integration tests need root"

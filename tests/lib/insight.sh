@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Insight rows for the tests of what shows them (62b, 63, 68, 79): profile_ingest computes
 # insight (docs/insight.md; test 58c checks the analysis on real runs), but what these tests
 # show must be known figures: a test lets the ingest finish, clears what it computed, and writes

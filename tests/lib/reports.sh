@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for the sql report tests (70-79): source after tap.sh and need_cluster.
 # 70 leaves the database js_reports and the ids of the jobs it ran in $JS_CLUSTER_DIR/reports.ids.
 REPORTS=$JS_TOP_SRCDIR/sql/reports

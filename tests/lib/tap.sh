@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # TAP helpers for the shell integration tests: source this file, call plan N, then ok/is/...
 # Every test function records one TAP line; `done_testing` checks the plan.
 _tap_n=0

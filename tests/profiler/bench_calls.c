@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench_calls OP N: N intercepted calls in a loop, prints the mean ns per call.
  * OP: write (1 B to /dev/null), read (1 B from /dev/zero), openclose (open+close of a file in

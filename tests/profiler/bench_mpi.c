@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench_mpi N: 2 ranks; rank 0 sends N messages of 8 B with MPI_Send, rank 1 receives them;
  * rank 0 prints the mean ns per MPI_Send.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * churn FILE N: N short threads one after another (create, write 1 B to FILE, exit, join):
  * more threads over the life of the process than the profiler has counter blocks (4096), so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A program that writes 10 MiB to FILE (ten writes of 1 MiB), notes READY=FILE.ready, then
  * ends as MODE says (tests/integration/39):
  *   kill  raise(SIGKILL)          segv  a store through a null pointer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * errno_check DIR: errno after each intercepted call is what libc alone gives. Prints one
  * line "name errno" per check; the test runs it with and without the profiler and compares.

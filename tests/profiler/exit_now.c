@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exit_now FILE: writes 5 B to FILE, then _exit(3) without running exit handlers. */
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * forkexec DIR: a fork and exec chain with known I/O per image.
  *  image 1 (origin start, end exec): writes 1 x 111 B to DIR/parent.dat; forks a child that

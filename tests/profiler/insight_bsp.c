@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * insight_bsp SECONDS: a bulk-synchronous MPI kernel for test 58c. Until SECONDS have passed
  * (rank 0's clock, agreed in the reduction), each iteration computes a fixed amount of work

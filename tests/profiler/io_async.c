@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* I/O through the asynchronous and other paths of issue 15, each on its own file with known
  * bytes. Usage: io_async DIR [child]. Known totals per file (test 30):
  *   aio.dat      libaio io_submit: 2 writes of 4096 B, 1 read of 4096 B

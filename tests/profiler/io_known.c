@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Known I/O, for exact counts (tests/integration/30-profiler-posix-stdio.sh):
  *   io_known DIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* I/O through paths the profiler covers beyond plain read/write (issue 15): built with
  * -D_FILE_OFFSET_BITS=64, so pwritev2/preadv2 are pwritev64v2/preadv64v2 (fio's pvsync2);
  * dprintf; a descriptor copied with fcntl(F_DUPFD); splice through a pipe. Usage: io_paths DIR.

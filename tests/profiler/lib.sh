@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for the profiler's integration tests: source after tests/lib/tap.sh and need_cluster.
 # Until the plugin injects the library, a step's task sets what the plugin would set
 # (docs/spool.md) and execs the program with the profiler preloaded: a real Slurm step all the same.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mpi_abort DIR: each rank writes 1 MiB to DIR/rank<r>.dat, then rank 1 calls MPI_Abort (code 3)
  * while the others wait to be killed (tests/integration/39). */
 #include <mpi.h>

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: GPL-2.0-or-later
 ! mpi_fortran: the traffic of mpi_pingpong.c, and MPI-IO, from Fortran (use mpi; the same
 ! source is built with mpif.h and with mpi_f08 by tests/profiler.am: JS_F08 / JS_MPIFH).
 ! Ranks in pairs (0-1, 2-3, ...; an even number of ranks):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mpi_nonblocking MODE [FILE]: non-blocking MPI with known traffic, ranks in pairs (0-1, 2-3, ...;
  * an even number of ranks). Each mode does only what it says, so that the time of its waits can

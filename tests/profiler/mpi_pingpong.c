@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mpi_pingpong: 2 ranks, known traffic.
  *  rank 0: MPI_Send 10 x 1000 MPI_INT (4000 B) to rank 1; MPI_Recv 5 x 100 MPI_DOUBLE (800 B).

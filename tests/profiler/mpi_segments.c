@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mpi_segments [N]: 2 ranks (or more). Loop 1: N iterations of about 20 ms of arithmetic then an
  * MPI_Allreduce of one double; in iterations 30-34 rank 0 also sleeps 200 ms (an interfered

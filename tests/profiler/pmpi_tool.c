@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pmpi_tool: a small PMPI interposer for the stacking test (test 33b), preloaded with the
  * profiler in either order. It counts the calls it sees of a few functions and, in its

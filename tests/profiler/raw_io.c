@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* raw_io FILE N: writes N bytes to FILE and reads them back with system calls made inline (no
  * libc function, so no wrapper sees them), as a statically linked helper or a runtime with its
  * own system-call layer does. The profiler's kernel_io counts them; its wrappers do not: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * signals DIR: I/O from a signal handler while the program itself is inside I/O calls.
  * An interval timer fires every 500 us; its SIGALRM handler opens DIR/h<k>.dat, writes 1 B and

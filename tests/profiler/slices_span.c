@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * slices_span FILE K: writes 1 B to FILE every 200 ms, K times, with slices of 1 s
  * (JOBSCREEN_SLICE_SECONDS=1) the writes fall into several slices; their sum is K.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * spawn_misc DIR: the awkward ways of starting processes and touching descriptors.
  *  - vfork + execv("/bin/true"): the vfork child writes nothing itself; /bin/true profiles itself.

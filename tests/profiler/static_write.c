@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* static_write FILE: a static binary (LD_PRELOAD does not apply): writes 4 B, runs unprofiled. */
 #include <fcntl.h>
 #include <unistd.h>

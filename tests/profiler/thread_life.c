@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Thread lifecycles the profiler must not change (tests/integration/38):
  *   thread_life pexit DIR    main ends with pthread_exit() while a worker writes DIR/pexit.dat
  *                            (100 x 1 KiB, then 300 ms asleep) and ends: the process must end then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * threads DIR T N [PAUSE_US]: T threads each write N records of 10 B to its own file
  * DIR/t<i>.dat and N records of 1 B to the shared DIR/shared.dat (O_APPEND), all at once,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mpi_wait: 2 ranks that spend about half their time waiting in MPI (for the runtime-shares
  * report): each rank in turn sleeps while the other waits for its message, for ROUNDS rounds.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # profile_ingest/ stays split by concern (docs/architecture.md): no C file (source or header)
 # above 800 lines, no function above 100 lines. A function's length runs from the first line of
 # its signature to its closing brace, as the house style writes them: the signature starts at

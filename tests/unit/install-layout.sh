@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make install puts what a site needs where this build's configure said, and the deployment
 # files it installs name those places: the plugstack.conf snippet names the installed plugin and
 # profiler, the systemd units the installed daemons, the web server configurations the installed

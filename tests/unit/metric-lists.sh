@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The metric list lives once, in common/profile_format.h (JS_PROFILE_METRICS and
 # JS_PROFILE_KERNEL_IO_FIELDS): no other source file spells it. A file "spells the list" where 16
 # or more of the metrics follow each other in the list's order (each may be named several times

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every function the profiler wraps is exported under each name the loaded glibc gives it: glibc
 # defines many functions under several names at one address (read and __read, pread64 and
 # __pread64, getc and _IO_getc, fopen and _IO_fopen ...), and a program, or a library built

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The access rule of the web (which jobs a viewer may see) is stated once, by js.may_see
 # (sql/functions/js.may_see.sql), and every query of web/queries.sql(.in) applies it: each calls js.may_see, or
 # a function of schema js that does (js.exported_jobs), with the viewer ($1, $2, $3), and

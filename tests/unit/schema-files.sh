@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The schema's present is in one place (docs/schema.md, "Migrations"): each view, function and
 # type of schemas js and js_data is defined by exactly one file, sql/views/NAME.sql,
 # sql/functions/NAME.sql or sql/types/NAME.sql (or its template NAME.sql.in), named after it;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the spool generator (bench/gen, jsgen): the same seed gives the same files byte
  * for byte, and what it writes validates against the one definition of each format

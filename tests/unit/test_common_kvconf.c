@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the one configuration reader (common/kvconf.c): comments, blank lines,
  * trimming, values holding '=' and blanks, errors with their line, each boolean spelling,
  * whole numbers and sizes with their ranges, lists. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of profile_ingest's configuration (profile_ingest/conf.c) and its quarantine's retention. */
 #include "config.h"
 

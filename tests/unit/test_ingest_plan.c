@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the order of an ingest pass and its budgets (profile_ingest/plan.c). */
 #include "config.h"
 

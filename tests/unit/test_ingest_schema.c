@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The schema's definitions follow the one metric list and the record format: js_data.rollup_totals
  * writes every metric into the three totals and the decoding views read every metric
  * (sql/functions/, sql/views/); js.processes spells out every metric in order; the types that

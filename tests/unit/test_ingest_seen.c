@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the ingest's jobs seen (profile_ingest/seen.c): a hash table that answers as a
  * plain list would, and that holds no more jobs than the spool however many went through. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of profile_ingest's validation and aggregation (profile_ingest/validate.c), fed
  * with the files of the data-driven suite tests/ingest-suites (placeholders filled in). */
 #include "config.h"

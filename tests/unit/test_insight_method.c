@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the methods of insight (profile_ingest/insight_method.c, docs/insight.md), on
  * made-up series whose answer is known. */
 #include "config.h"

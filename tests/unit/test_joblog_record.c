@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of joblog's records: dependency parsing, and that the JSON written for a job and a
  * step has exactly the fields, types and nullability that common/record_format.h defines. */
 #include <setjmp.h>

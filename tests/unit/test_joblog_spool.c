@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of joblog's spool handling: the job directory and profiles/ with the right owner
  * and mode, no symbolic link followed, records written atomically, a previous job record merged. */
 #include <setjmp.h>

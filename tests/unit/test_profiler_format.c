@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the profile format tables (common/profile_format.c), which writer and reader share. */
 #include <setjmp.h>
 #include <stdarg.h>

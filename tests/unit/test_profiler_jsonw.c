@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the profiler's hand-made JSON writer (profiler/jsonw.c). */
 #include <errno.h>
 #include <setjmp.h>

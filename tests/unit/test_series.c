@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the per-slice series codec (common/series.c): round trips, widths, the
  * all-zero case, malformed input, saturation, chunk arithmetic and bytea text. */
 #include <setjmp.h>

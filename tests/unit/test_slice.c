@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the cluster-wide slice arithmetic (common/slice.c). */
 #include <setjmp.h>
 #include <stdarg.h>

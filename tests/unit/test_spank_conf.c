@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the plugin's Slurm-free parts: plugstack.conf arguments (strict, the bad one
  * named), the profiling decision, and LD_PRELOAD editing (the profiler once, and out again). */
 #define _GNU_SOURCE /* dladdr */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the plugin's relay (spank/relay.h): finished bundles move from the record area
  * into the spool's profiles/ under names root chooses, the job's share is charged and enforced
  * there, a refused bundle is counted in processes, a bundle stopped half way is finished

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the receiver's body reading (transport/body.c, docs/transport.md, "Storing"):
  * a small body in memory, a large one through an unnamed temporary file and mapped (when the
  * file system has O_TMPFILE), each hashed as it came; a body that ends early says so. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the parcel format (transport/parcel.c, docs/transport.md): what the writer
  * makes the reader takes back byte for byte; every malformed parcel is refused with its
  * reason; only the spool's names pass. */

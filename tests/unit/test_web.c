@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of jobscreen.cgi's request handling (web/): configuration, user names, query
  * strings, typed parameters, routing, error bodies. What reaches the database is decided here. */
 #include <setjmp.h>

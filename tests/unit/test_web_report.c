@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the terminal report's text (web/report.c): human units, strings made safe for
  * a terminal, and whole reports of crafted replies: 80 columns, no control character from the
  * reply, the figures computed right. */

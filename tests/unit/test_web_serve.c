@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of jobscreen.cgi's serving (web/serve.c, web/reply.c): the request's variables
  * come from its own parameters only (a FastCGI request never sees the process environment
  * nor an earlier request), replies go to the request's output, gzip when Accept-Encoding

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The workflow graph of the API (docs/api.md, workflow: records as arrays named by job_fields,
 # step_fields and runtime_fields, times in ms after t0, edges by kind) decoded into objects:
 #   {workflow, jobs: [{id, name, state, submit, start, end, array_job_id, array_task_id,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* jobscreen viewer: the list of workflows and jobs, and a workflow page with the graph
  * (cytoscape + dagre) and the info tabs (Chart.js). It talks to nothing but the JSON API of
  * docs/api.md. Every string from the API reaches the page through textContent or a chart

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A small sample workflow, as a user would write it by hand: five sbatch jobs, several srun
 # steps each. Some jobs are chained through the scheduler (--dependency); "analyze" is
 # submitted by this script only once "simulate" has ended, as workflow engines do, so the
