@@ -1,5 +1,5 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
 #!/usr/bin/env node
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The time the viewer takes to fetch and draw a workflow, per layout, in headless Chromium
  * (playwright-core from tests/web). Prints "web viewer ...: N ms" lines, each the median of
  * JS_BENCH_VIEWER_ROUNDS (5) runs; a step is done when cytoscape has drawn its first frame

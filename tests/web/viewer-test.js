@@ -1,5 +1,5 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
 #!/usr/bin/env node
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Browser test of the jobscreen viewer: playwright-core drives the system's Chromium
  * (/usr/bin/chromium; it never downloads a browser). Prints TAP.
  *
