@@ -3,7 +3,7 @@
  * The rows of one step on one node, assembled from the profiles that passed the checks
  * (validate.c): its processes, slices, files, software trees and renames, merged as they come
  * so that memory stays bounded (docs/ingest.md, "Fairness and bounded cost"), then finished
- * (merged, renames applied, images numbered) for db.c to write. No I/O: unit-tested.
+ * (merged, renames applied, images numbered) for ingest_db.c to write. No I/O: unit-tested.
  */
 #include "config.h"
 

@@ -3,12 +3,12 @@
  * One step record's transaction (and one live snapshot's): the step-node's rows made from its
  * assembled step (aggregate.c), COPY for the bulk of them, written after the exactly-once key
  * claims it, so that a step record is ingested once whatever the daemons and the retries
- * (docs/ingest.md). db.c holds the connection and the other statements.
+ * (docs/ingest.md). ingest_db.c holds the connection and the other statements.
  */
 #include "config.h"
 
-#include "db.h"
 #include "dbutil.h"
+#include "ingest_db.h"
 #include "log.h"
 #include "record_format.h"
 #include "series.h"

@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Helpers shared by the ingest's database code (db.c: the session; dbstep.c: one step record;
- * dbrecord.c: a record's values as parameters;
- * fold.c: the totals): a growing buffer for COPY text data, result checks that tell a transient
- * error (retry) from a lasting one, and a few query shorthands. All take the session of struct
- * pi_db.
+ * Helpers shared by the ingest's database code (ingest_db.c: the session; dbstep.c: one step
+ * record; dbrecord.c: a record's values as parameters; fold.c: the totals): a growing buffer for
+ * COPY text data, result checks that tell a transient error (retry) from a lasting one, and a
+ * few query shorthands. All take the session of struct pi_db.
  */
 #ifndef PI_DBUTIL_H
 #define PI_DBUTIL_H
 
-#include "db.h"
+#include "ingest_db.h"
 
 #include <stddef.h>
 #include <stdint.h>

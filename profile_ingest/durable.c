@@ -9,9 +9,9 @@
 #include "config.h"
 
 #include "ingest.h"
+#include "ingest_spool.h"
 #include "log.h"
 #include "record_quota.h"
-#include "spool.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -15,8 +15,8 @@
  */
 #include "config.h"
 
-#include "db.h"
 #include "dbutil.h"
+#include "ingest_db.h"
 #include "log.h"
 #include "series.h"
 

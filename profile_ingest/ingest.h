@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The daemon's own parts, and the one context they share (struct ctx, made by main.c): the
- * daemon (main.c), one pass over the spool (pass.c), one step record's way through a pass
- * (step.c), live snapshots (live.c), a job directory whose step records are all in (jobdir.c),
- * what leaves the spool and when (durable.c), and reading the plugin's records (records.c).
+ * The daemon's own parts, and the one context they share (struct ctx, made by ingest_main.c):
+ * the daemon (ingest_main.c), one pass over the spool (pass.c), one step record's way through a
+ * pass (step.c), live snapshots (live.c), a job directory whose step records are all in
+ * (jobdir.c), what leaves the spool and when (durable.c), and reading the plugin's records
+ * (records.c).
  * Internal to profile_ingest: the checks, the assembly of a step and the database code have
- * headers of their own (validate.h, db.h).
+ * headers of their own (validate.h, ingest_db.h).
  */
 #ifndef PI_INGEST_H
 #define PI_INGEST_H
 
-#include "conf.h"
-#include "db.h"
+#include "ingest_conf.h"
+#include "ingest_db.h"
 #include "seen.h"
 #include "validate.h"
 

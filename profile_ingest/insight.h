@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "db.h"
+#include "ingest_db.h"
 
 /* the step's progress rates, per second of a slice */
 enum pi_own { PI_OWN_CPU, PI_OWN_IO, PI_OWN_MPI, PI_OWN_COUNT };
@@ -153,7 +153,7 @@ int pi_in_series_slices(PGresult *const *results, const char *const key[3], int6
 
 /* The driver (insight.c): compute the steps due in js_data.insight_pending (rested settle
  * seconds; every queued one, due or not, when settle < 0), at most a batch and a few seconds.
- * Returns PI_DB_OK or an error of db.h; *done and *failed count the steps, *queued says how
+ * Returns PI_DB_OK or an error of ingest_db.h; *done and *failed count the steps, *queued says how
  * many are left in the queue. */
 int pi_db_insight(struct pi_db *db, int settle_seconds, long *done, long *failed, long *queued);
 

@@ -9,9 +9,9 @@
 #include "config.h"
 
 #include "ingest.h"
+#include "ingest_spool.h"
 #include "log.h"
 #include "slice.h"
-#include "spool.h"
 
 #include <dirent.h>
 #include <errno.h>

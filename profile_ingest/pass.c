@@ -9,11 +9,11 @@
 #include "config.h"
 
 #include "ingest.h"
+#include "ingest_spool.h"
 #include "insight.h"
 #include "log.h"
 #include "metrics.h"
 #include "plan.h"
-#include "spool.h"
 
 #include <dirent.h>
 #include <errno.h>

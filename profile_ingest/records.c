@@ -7,8 +7,8 @@
 #include "config.h"
 
 #include "ingest.h"
+#include "ingest_spool.h"
 #include "log.h"
-#include "spool.h"
 
 #include <stdio.h>
 #include <stdlib.h>

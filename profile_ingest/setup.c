@@ -19,7 +19,7 @@
 
 #include "setup.h"
 
-#include "db.h"
+#include "ingest_db.h"
 #include "log.h"
 
 #include <libpq-fe.h>

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "conf.h"
+#include "ingest_conf.h"
 #include "profile_format.h"
 #include "record_format.h"
 
@@ -212,8 +212,8 @@ int pi_bundle_add(struct pi_step *st, const struct pi_conf *conf, const json_t *
 int pi_bundle_check(const struct pi_step *st, const json_t *b, int64_t *unrecorded, const char **unrecorded_reason,
                     char *reason, size_t size);
 
-/* MPI segments (segments.c): check a version 6 profile's "mpi_segments" (PI_OK, or PI_INVALID
- * with the reason set), and add a checked one into the step-node's. */
+/* MPI segments (ingest_segments.c): check a version 6 profile's "mpi_segments" (PI_OK, or
+ * PI_INVALID with the reason set), and add a checked one into the step-node's. */
 int pi_segments_check(const json_t *p, char *reason, size_t size);
 void pi_segments_add(struct pi_step *st, const json_t *p);
 

@@ -1357,10 +1357,11 @@ static size_t ready_count(void)
     return ready;
 }
 
-/* Records made ahead for the step's processes to claim (profiler/record.c): .pool.<step>.<node>.<k>,
- * sized and their first chunks written, charged to the quota like the records they become.
- * The pool starts small (a step that starts few processes pays little for it) and doubles,
- * up to JS_REC_POOL, each time it is found more than half taken. Returns how many it made. */
+/* Records made ahead for the step's processes to claim (profiler/image_record.c):
+ * .pool.<step>.<node>.<k>, sized and their first chunks written, charged to the quota like the
+ * records they become. The pool starts small (a step that starts few processes pays little for
+ * it) and doubles, up to JS_REC_POOL, each time it is found more than half taken. Returns how
+ * many it made. */
 static unsigned pool_target = 4;
 
 static unsigned pool_fill(void)

@@ -50,7 +50,7 @@ struct js_reaped {
     uint64_t utime_ns, stime_ns, maxrss_kib; /* wait4's rusage (0 when unknown) */
 };
 
-/* MPI segments (segments.c, docs/profiler.md "MPI segments"): the region at off_segs, its first
+/* MPI segments (mpi_segments.c, docs/profiler.md "MPI segments"): the region at off_segs, its first
  * chunk this store, then one chunk per group: its histogram (JS_SEG_BINS uint32 = 4 KiB), allocated
  * when the group is made. Updated with atomics by any thread that ends a segment. */
 enum { JS_SEG_FREE = 0, JS_SEG_CLAIMING = 1, JS_SEG_READY = 2, JS_SEG_NO_ROOM = 3 };
@@ -145,7 +145,7 @@ int js_hb_start(void);
 void js_hb_halt(int join);
 int js_hb_is_running(void);
 
-/* record.c */
+/* image_record.c */
 int js_rec_create(void);                 /* map a new record and move js_g into it; 0 or -1 */
 void js_rec_publish(void);               /* its header is complete: valid for readers from now on */
 int js_rec_rehome(void);                 /* a copy under this process's pid (fork child, failed exec) */
@@ -161,7 +161,7 @@ int js_quota_charge(struct js_quota *q, int64_t files, int64_t bytes); /* 0, or 
 void js_quota_refused(struct js_quota *q, const char *step);         /* a process of step not recorded */
 int64_t js_quota_take_refused(struct js_quota *q, const char *step); /* how many, reset to 0 */
 
-/* segments.c */
+/* mpi_segments.c */
 struct js_thread;
 void js_seg_init_done(void);             /* MPI_Init(_thread) returned: segments start now */
 void js_seg_thread_start(struct js_thread *t); /* a block handed to a new thread */

@@ -17,8 +17,8 @@
 
 #include <slurm/spank.h>
 
-#include "conf.h"
 #include "jobscreen.h"
+#include "plugstack_conf.h"
 #include "relay.h"
 
 SPANK_PLUGIN(jobscreen, 1);

@@ -40,9 +40,9 @@
 
 #include <slurm/spank.h>
 
-#include "conf.h"
-#include "jobscreen.h"
 #include "joblog.h"
+#include "jobscreen.h"
+#include "plugstack_conf.h"
 #include "record_format.h"
 #include "stepd.h"
 

@@ -13,9 +13,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "conf.h"
 #include "joblog.h"
 #include "jobscreen.h"
+#include "plugstack_conf.h"
 
 struct js_stepd {
     int enabled;              /* plugstack.conf parsed and the step is one we record */

@@ -133,7 +133,7 @@ json_t *jsw_db_row(jsw_db *db, const char *query_name, int nparams, const char *
 /* The SQL text of a named query (compiled in from queries.sql), or NULL. */
 const char *jsw_query_text(const char *name);
 
-/* --- per-slice series (series.c) ------------------------------------------------------------ */
+/* --- per-slice series (web_series.c) ------------------------------------------------------- */
 /* The slices first .. first + n - 1 of a step, decoded from the series queries of queries.sql
  * (series_own, series_cluster, series_nodes: docs/schema.md, "Series"): per slice a count
  * (nodes or step-nodes), processes, and the metrics of JS_PROFILE_METRICS (all, or the one
@@ -185,7 +185,7 @@ extern const struct jsw_route jsw_routes[];
  * QUERY_STRING, JOBSCREEN_CONF): what main() calls. Returns the HTTP status sent. */
 int jsw_serve(void);
 
-/* --- serving many requests: plain CGI or FastCGI (serve.c, reply.c, db.c, main.c) ---------- */
+/* --- serving many requests: plain CGI or FastCGI (serve.c, reply.c, web_db.c, cgi_main.c) -- */
 /* Where a request's variables come from and where its reply goes. envp NULL: the process
  * environment (plain CGI); else the request's FastCGI parameters ("NAME=value", NULL-ended),
  * and nothing of the process environment is read for the request (JOBSCREEN_CONF excepted).
@@ -213,7 +213,7 @@ void jsw_reply_to(const struct jsw_io *io, const char *accept_encoding);
 bool jsw_accepts_gzip(const char *accept_encoding);
 /* Replies of at least this many bytes are compressed when the client accepts gzip. */
 #define JSW_GZIP_MIN 1024
-/* db.c: run the named queries as prepared statements (PQprepare once per connection, then
+/* web_db.c: run the named queries as prepared statements (PQprepare once per connection, then
  * PQexecPrepared), for connections that serve many requests. Off: PQexecParams. */
 void jsw_db_use_prepared(bool on);
 /* After a request: end any transaction left open; false when the connection is unusable. */

@@ -183,7 +183,7 @@ for scope in cluster nodes; do
   get jsalice --data-urlencode q=background --data-urlencode "job=$sim" --data-urlencode step=0 --data-urlencode "scope=$scope"
   jq -e '(.slices | length) >= 1 and (.slices[0] | has("own") and has("others")) and (has("top") | not)' <<< "$body" >/dev/null
   ok $? "background ($scope): own metrics next to the sum over other jobs, no job named"
-  # the CGI decodes the series itself (web/series.c); the SQL views decode them in SQL
+  # the CGI decodes the series itself (web/web_series.c); the SQL views decode them in SQL
   # (sql/025_series.sql): slice by slice and metric by metric, the same numbers. Other jobs
   # are still being ingested, so the totals may move: the view is read before and after.
   view_rows() {
@@ -291,7 +291,7 @@ ok $? "admin: the job list holds both users"
 get jsadmin --data-urlencode q=background --data-urlencode "job=$sim" --data-urlencode step=0 --data-urlencode top=5 --data-urlencode metric=cpu_ns
 jq -e 'has("top") and (.top | type == "array")' <<< "$body" >/dev/null
 ok $? "admin: the background names its top contributing jobs"
-# the CGI ranks them from the series (web/series.c); the same ranking in SQL over the decoded
+# the CGI ranks them from the series (web/web_series.c); the same ranking in SQL over the decoded
 # per-node slices, read before and after (other jobs may still be folded in)
 for scope in cluster nodes; do
   top_sql() {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests of profile_ingest's configuration (profile_ingest/conf.c) and its quarantine's retention. */
+/* Unit tests of profile_ingest's configuration (profile_ingest/ingest_conf.c) and its
+ * quarantine's retention. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -16,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "conf.h"
-#include "spool.h"
+#include "ingest_conf.h"
+#include "ingest_spool.h"
 
 static void defaults_are_documented_values(void **state)
 {

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "conf.h"
+#include "plugstack_conf.h"
 
 #define ARGS(...) (char *[]){ __VA_ARGS__ }
 #define NARGS(...) (int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *))

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The database side of the ingest: connection, migrations, the one transaction per step
  * record (COPY for the bulk rows), and what --status reports. */
-#ifndef PI_DB_H
-#define PI_DB_H
+#ifndef PI_INGEST_DB_H
+#define PI_INGEST_DB_H
 
 #include <libpq-fe.h>
 
-#include "conf.h"
+#include "ingest_conf.h"
 #include "validate.h"
 
 /* Results: PI_DB_OK; PI_DB_DONE (already ingested); PI_DB_BUSY (another daemon holds it);

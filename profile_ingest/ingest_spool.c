@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "config.h"
 
-#include "spool.h"
+#include "ingest_spool.h"
 #include "log.h"
 
 #include <dirent.h>

@@ -6,7 +6,7 @@
  */
 #include "config.h"
 
-#include "db.h"
+#include "ingest_db.h"
 #include "dbutil.h"
 #include "log.h"
 #include "migrations.h"

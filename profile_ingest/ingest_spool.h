@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Safe access to the spool: everything is opened relative to a directory descriptor with
  * O_NOFOLLOW, checked for type, owner and size before a byte is parsed. */
-#ifndef PI_SPOOL_H
-#define PI_SPOOL_H
+#ifndef PI_INGEST_SPOOL_H
+#define PI_INGEST_SPOOL_H
 
 #include <stddef.h>
 #include <sys/types.h>

@@ -12,13 +12,13 @@
  */
 #include "config.h"
 
-#include "conf.h"
-#include "kvconf.h"
 #include "ingest.h"
+#include "ingest_conf.h"
+#include "ingest_spool.h"
+#include "kvconf.h"
 #include "log.h"
 #include "metrics.h"
 #include "setup.h"
-#include "spool.h"
 
 #include <errno.h>
 #include <getopt.h>

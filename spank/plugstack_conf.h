@@ -3,8 +3,8 @@
  * jobscreen plugin: what does not need Slurm (and is unit-tested without it): the
  * plugstack.conf arguments, the profiling decision, LD_PRELOAD editing.
  */
-#ifndef JOBSCREEN_CONF_H
-#define JOBSCREEN_CONF_H
+#ifndef JOBSCREEN_PLUGSTACK_CONF_H
+#define JOBSCREEN_PLUGSTACK_CONF_H
 
 #include <limits.h>
 #include <stddef.h>

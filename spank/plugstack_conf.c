@@ -2,7 +2,7 @@
 /* jobscreen plugin: plugstack.conf arguments, the profiling decision, LD_PRELOAD editing. */
 #include "config.h"
 
-#include "conf.h"
+#include "plugstack_conf.h"
 
 #include <elf.h>
 #include <errno.h>

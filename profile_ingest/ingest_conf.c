@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "config.h"
 
-#include "conf.h"
+#include "ingest_conf.h"
 #include "kvconf.h"
 #include "log.h"
 #include "profile_format.h"

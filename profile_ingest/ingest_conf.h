@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The daemon's configuration: a file of "key = value" lines and the same keys as flags
  * (profile_ingest(8) lists them). */
-#ifndef PI_CONF_H
-#define PI_CONF_H
+#ifndef PI_INGEST_CONF_H
+#define PI_INGEST_CONF_H
 
 #include <stddef.h>
 
