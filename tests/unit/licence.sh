@@ -7,6 +7,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 cd "$JS_TOP_SRCDIR" || bail "no source tree"
 git rev-parse --git-dir >/dev/null 2>&1 || skip_all "not a git checkout (the sources tracked are the ones checked)"
+[ -z "$(git rev-parse --show-prefix)" ] || skip_all "not the top of a git checkout (the tarball's copy)"
 plan 4
 id='SPDX-License-Identifier: GPL-2.0-or-later'
 mapfile -t files < <(git ls-files | grep -v -E '^(web/static/vendor/|tests/ingest-suites/|tests/sql/release-|debian/)|\.(json|md|gitignore|csv|xz|keep|txt|png)$|(^|/)(README|COPYING)$')

@@ -9,6 +9,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 cd "$JS_TOP_SRCDIR" || bail "no source tree"
 git rev-parse --git-dir >/dev/null 2>&1 || skip_all "not a git checkout (the sources tracked are the ones checked)"
+[ -z "$(git rev-parse --show-prefix)" ] || skip_all "not the top of a git checkout (the tarball's copy)"
 plan 5
 
 # "FILE OBJECT" for every CREATE of a view, function or type in the tracked files of sql/
