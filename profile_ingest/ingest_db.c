@@ -155,8 +155,8 @@ static int migrate_apply(struct pi_db *db, const char *applied, const char *dige
     int rc = dbu_exec(db, "BEGIN", "begin migration");
     if (rc == PI_DB_OK)
         rc = dbu_exec(db, "SET LOCAL check_function_bodies = off", "migration settings");
-    for (const struct pi_migration *d = pi_definitions; rc == PI_DB_OK && d == pi_definitions; d++)
-        rc = dbu_exec(db, d->sql, d->name);
+    if (rc == PI_DB_OK) /* migrate/before.sql, the first definition: the others are dropped */
+        rc = dbu_exec(db, pi_definitions[0].sql, pi_definitions[0].name);
     for (const struct pi_migration *m = pi_migrations; rc == PI_DB_OK && m->version >= 0; m++) {
         if (m->version == 0 || applied[m->version])
             continue;
