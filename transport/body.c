@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "body.h"
+#include "store.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,20 +21,6 @@ static ssize_t read_some(int fd, void *buf, size_t len)
         r = read(fd, buf, len);
     while (r < 0 && errno == EINTR);
     return r;
-}
-
-static int write_all(int fd, const char *p, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        len -= (size_t)w;
-    }
-    return 0;
 }
 
 /* Into memory: want bytes at most, all at once. */
@@ -74,7 +61,7 @@ static int read_to_file(int fd, int tfd, size_t want, struct jt_body *b, struct 
         ssize_t r = read_some(fd, buf, ask);
         if (r <= 0)
             break;
-        if (js_sha256_add(h, buf, (size_t)r) < 0 || write_all(tfd, buf, (size_t)r) < 0) {
+        if (js_sha256_add(h, buf, (size_t)r) < 0 || jt_write_all(tfd, buf, (size_t)r) < 0) {
             snprintf(reason, rsize, "cannot hold the body in a temporary file: %s", errno ? strerror(errno) : "SHA-256 failed");
             rc = -2;
             break;

@@ -16,7 +16,7 @@
 
 #include "record_format.h"
 
-static int write_all(int fd, const char *p, size_t len)
+int jt_write_all(int fd, const char *p, size_t len)
 {
     while (len > 0) {
         ssize_t w = write(fd, p, len);
@@ -41,7 +41,7 @@ static int store_file(int dirfd, const char *base, const char *data, size_t len,
         snprintf(reason, rsize, "cannot create %s: %s", tmp, strerror(errno));
         return -1;
     }
-    if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+    if (jt_write_all(fd, data, len) < 0 || fsync(fd) < 0) {
         snprintf(reason, rsize, "cannot write %s: %s", tmp, strerror(errno));
         close(fd);
         unlinkat(dirfd, tmp, 0);

@@ -13,4 +13,7 @@
  * A job directory must be the caller's own (euid). 0, or -1 with the reason. */
 int jt_store(int spoolfd, const struct jt_parcel *p, char *reason, size_t rsize);
 
+/* Write all of p (len bytes), again after EINTR: 0, or -1 with errno. */
+int jt_write_all(int fd, const char *p, size_t len);
+
 #endif
