@@ -19,21 +19,19 @@
 
 #define EMPTY INT64_MIN
 
-/* The most a node does in `seconds` of value col of a slice row (or of the totals): bytes and
- * calls at the node's rates; CPU time at its CPUs, twice over for a slice (a process killed
- * between two folds leaves the CPU time since the last one in its last slice); times in calls
- * are bounded per process only (a call that waited hours ends in one slice): here they must
- * only not overflow. */
+/* Times in calls are bounded per process only (a call that waited hours ends in one slice):
+ * summed, they must only not overflow. */
+static int overflow_only(int col) { return col != JS_M_CPU_NS && !strcmp(js_profile_slice_cols[col].unit, "ns"); }
+
+/* The most a node does in `seconds` of value col of a slice row (or of the totals), at
+ * validate.c's rates; CPU time twice over for a slice (a process killed between two folds
+ * leaves the CPU time since the last one in its last slice). */
 static double node_bound(const struct pi_conf *conf, int col, double seconds, int slice)
 {
-    const char *unit = js_profile_slice_cols[col].unit;
-    if (col == JS_M_CPU_NS)
-        return (slice ? 2.0 : 1.0) * conf->node_cpus_max * 1e9 * seconds;
-    if (!strcmp(unit, "bytes"))
-        return (double)conf->node_bytes_per_second_max * seconds;
-    if (!strcmp(unit, "calls"))
-        return PI_CALLS_PER_SECOND_MAX * seconds;
-    return (double)INT64_MAX;
+    if (overflow_only(col))
+        return (double)INT64_MAX;
+    double rate = pi_node_rate(conf, js_profile_slice_cols[col].unit, col == JS_M_CPU_NS);
+    return (col == JS_M_CPU_NS && slice ? 2.0 : 1.0) * rate * seconds;
 }
 
 static size_t slot_of(const struct pi_budget *b, int64_t slice)
@@ -89,16 +87,11 @@ static int fits(int64_t have, int64_t v, double bound, const char *where, int co
     int64_t sum;
     if (!__builtin_add_overflow(have, v, &sum) && (double)sum <= bound)
         return 0;
-    const char *unit = js_profile_slice_cols[col].unit;
     char why[96];
-    if (col == JS_M_CPU_NS)
-        snprintf(why, sizeof why, "the most %d CPUs (node_cpus_max) use in %.0f s", conf->node_cpus_max, seconds);
-    else if (!strcmp(unit, "bytes"))
-        snprintf(why, sizeof why, "the most a node moves in %.0f s (node_bytes_per_second_max)", seconds);
-    else if (!strcmp(unit, "calls"))
-        snprintf(why, sizeof why, "the most calls a node makes in %.0f s", seconds);
-    else
+    if (overflow_only(col))
         snprintf(why, sizeof why, "more than a 64-bit sum holds");
+    else
+        pi_node_rate_words(conf, js_profile_slice_cols[col].unit, col == JS_M_CPU_NS, seconds, why, sizeof why);
     pi_invalid(reason, size, "%s: %s of the step-node with this process would be %.4g, more than %.3g, %s: not plausible",
                where, js_profile_slice_cols[col].name, (double)have + (double)v, bound, why);
     return -1;

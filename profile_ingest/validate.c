@@ -306,40 +306,36 @@ static const char *ptype_name(char t)
 
 /* --- plausibility: values no node could produce (a forged profile's 4e18 CPU ns would show in
  * every user's background, three of them wrap the totals) are refused with the bound named ---
- * Rates per second of a node, by unit; a figure over a span of s seconds may reach rate x s. */
-struct pi_bounds {
-    double ns, cpu_ns, bytes, calls; /* per second */
-    const struct pi_conf *conf;
-};
-
-static struct pi_bounds bounds_of(const struct pi_conf *conf)
+ * Rates per second of a node, by unit; a figure over a span of s seconds may reach rate x s.
+ * budget.c holds a step-node's sums to the same rates. */
+double pi_node_rate(const struct pi_conf *conf, const char *unit, int is_cpu)
 {
-    struct pi_bounds b = { 1e9 * JS_PROFILE_MAX_THREADS, 1e9 * conf->node_cpus_max, (double)conf->node_bytes_per_second_max,
-                           PI_CALLS_PER_SECOND_MAX, conf };
-    return b;
+    return is_cpu ? 1e9 * conf->node_cpus_max
+         : !strcmp(unit, "ns") ? 1e9 * JS_PROFILE_MAX_THREADS
+         : !strcmp(unit, "bytes") ? (double)conf->node_bytes_per_second_max : PI_CALLS_PER_SECOND_MAX;
 }
 
-static double rate_of(const struct pi_bounds *b, const char *unit, int is_cpu)
+void pi_node_rate_words(const struct pi_conf *conf, const char *unit, int is_cpu, double seconds, char *out, size_t size)
 {
-    return is_cpu ? b->cpu_ns : !strcmp(unit, "ns") ? b->ns : !strcmp(unit, "bytes") ? b->bytes : b->calls;
+    if (is_cpu)
+        snprintf(out, size, "the most %d CPUs (node_cpus_max) use in %.0f s", conf->node_cpus_max, seconds);
+    else if (!strcmp(unit, "ns"))
+        snprintf(out, size, "the most %d threads spend in %.0f s", JS_PROFILE_MAX_THREADS, seconds);
+    else if (!strcmp(unit, "bytes"))
+        snprintf(out, size, "the most a node moves in %.0f s (node_bytes_per_second_max)", seconds);
+    else
+        snprintf(out, size, "the most calls a node makes in %.0f s", seconds);
 }
 
 /* value of what (in where) over seconds at the rate of unit: 0, or -1 with the reason */
-static int plausible(const struct pi_bounds *b, const char *where, const char *what, const char *unit, int is_cpu,
+static int plausible(const struct pi_conf *conf, const char *where, const char *what, const char *unit, int is_cpu,
                      json_int_t value, double seconds, char *reason, size_t size)
 {
-    double max = rate_of(b, unit, is_cpu) * seconds;
+    double max = pi_node_rate(conf, unit, is_cpu) * seconds;
     if ((double)value <= max)
         return 0;
     char why[96];
-    if (is_cpu)
-        snprintf(why, sizeof why, "the most %d CPUs (node_cpus_max) use in %.0f s", b->conf->node_cpus_max, seconds);
-    else if (!strcmp(unit, "ns"))
-        snprintf(why, sizeof why, "the most %d threads spend in %.0f s", JS_PROFILE_MAX_THREADS, seconds);
-    else if (!strcmp(unit, "bytes"))
-        snprintf(why, sizeof why, "the most a node moves in %.0f s (node_bytes_per_second_max)", seconds);
-    else
-        snprintf(why, sizeof why, "the most calls a node makes in %.0f s", seconds);
+    pi_node_rate_words(conf, unit, is_cpu, seconds, why, sizeof why);
     return pi_invalid(reason, size, "%s%s%s %" JSON_INTEGER_FORMAT " is more than %.3g, %s: not plausible", where, *where ? ": " : "",
                 what, value, max, why);
 }
@@ -347,7 +343,7 @@ static int plausible(const struct pi_bounds *b, const char *where, const char *w
 /* The slice rows: a slice holds the bytes and calls made in it, but a call's whole time (a read
  * that waited hours on a pipe) and, for a process killed long after its last fold, the CPU time
  * since: L seconds for the first, span for the second. */
-static int plausible_slices(const struct pi_bounds *b, const json_t *p, json_int_t version, double L, double span,
+static int plausible_slices(const struct pi_conf *conf, const json_t *p, json_int_t version, double L, double span,
                             char *reason, size_t size)
 {
     char where[64];
@@ -357,7 +353,7 @@ static int plausible_slices(const struct pi_bounds *b, const json_t *p, json_int
     int ncols = pi_slice_cols_of(version);
     for (int m = 0; m < ncols; m++) {
         const char *unit = js_profile_slice_cols[m].unit;
-        most[m] = rate_of(b, unit, m == JS_M_CPU_NS) * (strcmp(unit, "ns") ? L : span);
+        most[m] = pi_node_rate(conf, unit, m == JS_M_CPU_NS) * (strcmp(unit, "ns") ? L : span);
     }
     json_array_foreach(json_object_get(p, "slices"), i, row)
         for (int m = 0; m < ncols; m++) {
@@ -366,61 +362,61 @@ static int plausible_slices(const struct pi_bounds *b, const json_t *p, json_int
                 continue;
             const char *unit = js_profile_slice_cols[m].unit;
             snprintf(where, sizeof where, "slices[%zu]", i);
-            if (plausible(b, where, js_profile_slice_cols[m].name, unit, m == JS_M_CPU_NS, v, strcmp(unit, "ns") ? L : span, reason, size))
+            if (plausible(conf, where, js_profile_slice_cols[m].name, unit, m == JS_M_CPU_NS, v, strcmp(unit, "ns") ? L : span, reason, size))
                 return -1;
         }
     return 0;
 }
 
 /* The process's totals, CPU time, runtime and the kernel's counts, over its span. */
-static int plausible_process(const struct pi_bounds *b, const json_t *p, json_int_t version, double span, char *reason,
+static int plausible_process(const struct pi_conf *conf, const json_t *p, json_int_t version, double span, char *reason,
                              size_t size)
 {
     const json_t *tot = json_object_get(p, "totals");
     for (int m = 0; m < JS_M_COUNT; m++)
-        if (plausible(b, "totals", js_profile_metrics[m].name, js_profile_metrics[m].unit, m == JS_M_CPU_NS,
+        if (plausible(conf, "totals", js_profile_metrics[m].name, js_profile_metrics[m].unit, m == JS_M_CPU_NS,
                       I64(tot, js_profile_metrics[m].name), span, reason, size))
             return -1;
     /* each alone first: two values near 2^62 would wrap their sum negative */
     int64_t cpu;
-    if (plausible(b, "", "cpu_user_ns", "ns", 1, I64(p, "cpu_user_ns"), span, reason, size) ||
-        plausible(b, "", "cpu_sys_ns", "ns", 1, I64(p, "cpu_sys_ns"), span, reason, size))
+    if (plausible(conf, "", "cpu_user_ns", "ns", 1, I64(p, "cpu_user_ns"), span, reason, size) ||
+        plausible(conf, "", "cpu_sys_ns", "ns", 1, I64(p, "cpu_sys_ns"), span, reason, size))
         return -1;
     if (__builtin_add_overflow(I64(p, "cpu_user_ns"), I64(p, "cpu_sys_ns"), &cpu))
         return pi_invalid(reason, size, "cpu_user_ns + cpu_sys_ns overflows: not plausible");
-    if (plausible(b, "", "cpu_user_ns + cpu_sys_ns", "ns", 1, cpu, span, reason, size))
+    if (plausible(conf, "", "cpu_user_ns + cpu_sys_ns", "ns", 1, cpu, span, reason, size))
         return -1;
     const json_t *rt = json_object_get(p, "runtime");
     for (size_t k = 0; k < sizeof runtime_fields / sizeof runtime_fields[0]; k++)
-        if (plausible(b, "runtime", runtime_fields[k], "ns", !strcmp(runtime_fields[k], "compute_ns"),
+        if (plausible(conf, "runtime", runtime_fields[k], "ns", !strcmp(runtime_fields[k], "compute_ns"),
                       I64(rt, runtime_fields[k]), span, reason, size))
             return -1;
     const json_t *kio = json_object_get(p, "kernel_io");
     for (int k = 0; version >= 4 && k < JS_KIO_COUNT && json_object_size(kio) > 0; k++)
-        if (plausible(b, "kernel_io", kernel_io_fields[k], k == JS_KIO_SYSCR || k == JS_KIO_SYSCW ? "calls" : "bytes", 0,
+        if (plausible(conf, "kernel_io", kernel_io_fields[k], k == JS_KIO_SYSCR || k == JS_KIO_SYSCW ? "calls" : "bytes", 0,
                       I64(kio, kernel_io_fields[k]), span, reason, size))
             return -1;
     return 0;
 }
 
 /* Each kind of MPI collective's calls, bytes and time. */
-static int plausible_collectives(const struct pi_bounds *b, const json_t *p, double span, char *reason, size_t size)
+static int plausible_collectives(const struct pi_conf *conf, const json_t *p, double span, char *reason, size_t size)
 {
     char where[64];
     const char *kind;
     const json_t *c;
     json_object_foreach((json_t *)json_object_get(p, "mpi_collectives"), kind, c) {
         snprintf(where, sizeof where, "mpi_collectives.%.32s", kind);
-        if (plausible(b, where, "calls", "calls", 0, I64(c, "calls"), span, reason, size) ||
-            plausible(b, where, "bytes", "bytes", 0, I64(c, "bytes"), span, reason, size) ||
-            plausible(b, where, "ns", "ns", 0, I64(c, "ns"), span, reason, size))
+        if (plausible(conf, where, "calls", "calls", 0, I64(c, "calls"), span, reason, size) ||
+            plausible(conf, where, "bytes", "bytes", 0, I64(c, "bytes"), span, reason, size) ||
+            plausible(conf, where, "ns", "ns", 0, I64(c, "ns"), span, reason, size))
             return -1;
     }
     return 0;
 }
 
 /* Each file's bytes and calls, and its mapping. */
-static int plausible_files(const struct pi_bounds *b, const json_t *p, double span, char *reason, size_t size)
+static int plausible_files(const struct pi_conf *conf, const json_t *p, double span, char *reason, size_t size)
 {
     char where[64];
     const json_t *fe;
@@ -430,10 +426,10 @@ static int plausible_files(const struct pi_bounds *b, const json_t *p, double sp
         static const char *const calls[] = { "opens", "read_calls", "write_calls" };
         snprintf(where, sizeof where, "files[%zu]", i);
         for (size_t k = 0; k < sizeof bytes / sizeof bytes[0]; k++)
-            if (plausible(b, where, bytes[k], "bytes", 0, I64(fe, bytes[k]), span, reason, size))
+            if (plausible(conf, where, bytes[k], "bytes", 0, I64(fe, bytes[k]), span, reason, size))
                 return -1;
         for (size_t k = 0; k < sizeof calls / sizeof calls[0]; k++)
-            if (plausible(b, where, calls[k], "calls", 0, I64(fe, calls[k]), span, reason, size))
+            if (plausible(conf, where, calls[k], "calls", 0, I64(fe, calls[k]), span, reason, size))
                 return -1;
         /* a mapping is address space, not a rate: 2^57 bytes is more than any machine addresses */
         if (I64(fe, "mapped_bytes") > (1LL << 57))
@@ -448,15 +444,14 @@ static int plausible_files(const struct pi_bounds *b, const json_t *p, double sp
  * which must be that span (docs/profile-format.md). */
 static int check_plausible(const struct pi_conf *conf, const json_t *p, json_int_t version, char *reason, size_t size)
 {
-    struct pi_bounds b = bounds_of(conf);
     double L = (double)I64(p, "slice_seconds");
     int64_t own = I64(p, "end_ns") - I64(p, "start_ns");
     if (I64(p, "wall_ns") > own + 1000000000LL)
         return pi_invalid(reason, size, "wall_ns %" PRId64 " is more than end_ns - start_ns (%" PRId64 "): not plausible",
                           I64(p, "wall_ns"), own);
     double span = (double)own / 1e9 + 2 * L; /* the slices its time touches */
-    if (plausible_slices(&b, p, version, L, span, reason, size) || plausible_process(&b, p, version, span, reason, size) ||
-        plausible_collectives(&b, p, span, reason, size) || plausible_files(&b, p, span, reason, size))
+    if (plausible_slices(conf, p, version, L, span, reason, size) || plausible_process(conf, p, version, span, reason, size) ||
+        plausible_collectives(conf, p, span, reason, size) || plausible_files(conf, p, span, reason, size))
         return -1;
     return 0;
 }

@@ -155,6 +155,12 @@ struct pi_step {
 /* a system call takes > 50 ns: 4096 threads make < 10^11 a second */
 #define PI_CALLS_PER_SECOND_MAX 1e11
 
+/* The most a node does of unit ("bytes", "calls", "ns") in a second, CPU time when is_cpu
+ * (node_cpus_max, node_bytes_per_second_max; validate.c), and that bound over seconds in words
+ * ("the most a node moves in 4 s (node_bytes_per_second_max)"). */
+double pi_node_rate(const struct pi_conf *conf, const char *unit, int is_cpu);
+void pi_node_rate_words(const struct pi_conf *conf, const char *unit, int is_cpu, double seconds, char *out, size_t size);
+
 /* a + b, at INT64_MAX (INT64_MIN) rather than wrapping */
 static inline int64_t pi_sat_add(int64_t a, int64_t b)
 {
