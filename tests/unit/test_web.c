@@ -22,7 +22,8 @@ static void config_parses_keys_comments_and_admin_lists(void **state)
     assert_int_equal(jsw_config_parse(&c,
                                       "# comment\n\nconninfo = host=db port=5432 dbname=js  # trailing\n"
                                       "admins = ann, bob carl\nadmin_group = hpcadm\n"
-                                      "statement_timeout = 2500\nmax_rows=10\n",
+                                      "statement_timeout = 2500\nmax_rows=10\n"
+                                      "background_min_jobs = 5\nusers_cluster = c1\n",
                                       err, sizeof err),
                      0);
     assert_string_equal(c.conninfo, "host=db port=5432 dbname=js");
@@ -31,6 +32,8 @@ static void config_parses_keys_comments_and_admin_lists(void **state)
     assert_string_equal(c.admin_group, "hpcadm");
     assert_int_equal(c.statement_timeout_ms, 2500);
     assert_int_equal(c.max_rows, 10);
+    assert_int_equal(c.background_min_jobs, 5);
+    assert_string_equal(c.users_cluster, "c1");
     assert_true(jsw_is_admin(&c, "bob"));
     assert_false(jsw_is_admin(&c, "bo"));
     assert_false(jsw_is_admin(&c, "bobby"));
@@ -54,6 +57,10 @@ static void config_rejects_unknown_keys_and_bad_values_with_line_numbers(void **
     assert_string_equal(err, "line 1: munge_auth: 'maybe' is not yes or no");
     assert_int_equal(jsw_config_parse(&c, "munge_socket = run/munge\n", err, sizeof err), -1);
     assert_non_null(strstr(err, "line 1: munge_socket: 'run/munge' is not an absolute path"));
+    assert_int_equal(jsw_config_parse(&c, "background_min_jobs = 0\n", err, sizeof err), -1);
+    assert_string_equal(err, "line 1: background_min_jobs: '0' is not 1-1000");
+    assert_int_equal(jsw_config_parse(&c, "users_cluster = a;b\n", err, sizeof err), -1);
+    assert_string_equal(err, "line 1: users_cluster: 'a;b' is not a valid cluster name");
 }
 
 static void config_munge_auth_is_off_unless_asked_for(void **state)
@@ -63,6 +70,8 @@ static void config_munge_auth_is_off_unless_asked_for(void **state)
     jsw_config_defaults(&c);
     assert_false(c.munge_auth);
     assert_string_equal(c.munge_socket, "");
+    assert_int_equal(c.background_min_jobs, 3);
+    assert_string_equal(c.users_cluster, "");
     assert_int_equal(jsw_config_parse(&c, "munge_auth = yes\nmunge_socket = /run/m/s.2\n", err, sizeof err), 0);
     assert_true(c.munge_auth);
     assert_string_equal(c.munge_socket, "/run/m/s.2");
