@@ -102,3 +102,8 @@ int js_seg_bin_of(uint64_t ns)
     }
     return lo;
 }
+
+int js_profile_member_bundled(const char *name)
+{
+    return strcmp(name, "slice_metrics") != 0 && strcmp(name, "slices") != 0;
+}

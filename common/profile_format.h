@@ -17,19 +17,24 @@
 #include <stdint.h>
 
 #define JS_PROFILE_FORMAT_NAME "jobscreen-profile"
-#define JS_PROFILE_VERSION 6
+#define JS_PROFILE_VERSION 7
 #define JS_PROFILE_VERSION_MIN 1 /* oldest version a reader still accepts (v1 lacks exit_code, signal, missing;
                                   * v2 lacks trees, renames, renames_dropped and the files' opened_as;
                                   * v3 lacks kernel_io, the files' mapped_bytes, and runtime's mpi_setup_ns,
                                   * cpu_wait_ns and idle_ns; its compute_ns is wall time minus I/O and MPI;
                                   * v4 lacks the kernel's counts per slice: its rows end with the metrics;
-                                  * v5 lacks mpi_segments) */
+                                  * v5 lacks mpi_segments;
+                                  * v6 profiles always carry their slices; from v7 a profile in a
+                                  * bundle of version 2 has no slice_metrics and slices: they are
+                                  * summed on the node into the bundle's series) */
 
 /* jobscreen-collect writes the profiles of a step on a node in bundles, <step>.<node>.b<N>.json:
- * {"format": JS_PROFILE_BUNDLE_FORMAT_NAME, "version": 1, "profiles": [profile, ...]}, at most
- * JS_PROFILE_BUNDLE_MAX profiles each (docs/profile-format.md). */
+ * {"format": JS_PROFILE_BUNDLE_FORMAT_NAME, "version": 2, "profiles": [profile, ...],
+ * "series": the fold of their slices (bundle_series.h)}, at most JS_PROFILE_BUNDLE_MAX profiles
+ * each (docs/profile-format.md). Version 1 had no series: its profiles (versions 1 to 6) carried
+ * their own slices. */
 #define JS_PROFILE_BUNDLE_FORMAT_NAME "jobscreen-profile-bundle"
-#define JS_PROFILE_BUNDLE_VERSION 1
+#define JS_PROFILE_BUNDLE_VERSION 2
 #define JS_PROFILE_BUNDLE_MAX 2048
 
 /* Bounds the writer keeps and the reader may enforce (a file beyond them is not ours). */
@@ -204,8 +209,8 @@ int js_seg_bin_of(uint64_t ns);
     X(TOTALS,          "totals",          'o', "",      "every metric of JS_PROFILE_METRICS over the whole image") \
     X(MPI_COLLECTIVES, "mpi_collectives", 'o', "",      "per kind of JS_PROFILE_COLL_KINDS: {calls, bytes, ns}; only kinds used") \
     X(MPI_SEGMENTS,    "mpi_segments",    'o', "",      "(since version 6) durations of the segments between global blocking collectives, see JS_PROFILE_SEGMENT_FIELDS; {} when not an MPI process") \
-    X(SLICE_METRICS,   "slice_metrics",   'a', "",      "the names of the values of a slice row: those of JS_PROFILE_METRICS, then (since version 5) \"kernel_\" and each name of JS_PROFILE_KERNEL_IO_FIELDS, in order") \
-    X(SLICES,          "slices",          'a', "",      "rows [slice index, value per slice_metrics...] for slices with activity, ascending") \
+    X(SLICE_METRICS,   "slice_metrics",   'a', "",      "(not in a bundle of version 2) the names of the values of a slice row: those of JS_PROFILE_METRICS, then (since version 5) \"kernel_\" and each name of JS_PROFILE_KERNEL_IO_FIELDS, in order") \
+    X(SLICES,          "slices",          'a', "",      "(not in a bundle of version 2) rows [slice index, value per slice_metrics...] for slices with activity, ascending") \
     X(SLICES_TRUNCATED,"slices_truncated",'b', "",      "true when the slice budget was exhausted: later slices are missing") \
     X(FILES,           "files",           'a', "",      "file-access list, objects of JS_PROFILE_FILE_FIELDS") \
     X(FILES_DROPPED,   "files_dropped",   'u', "files", "files not listed because the list was full") \
@@ -319,6 +324,11 @@ extern const struct js_metric_def js_profile_metrics[JS_M_COUNT];
 extern const char *const js_profile_coll_kinds[JS_COLL_COUNT];
 /* The values of a slice row (JS_SLICE_COLS): the metrics, then "kernel_rchar", ... */
 extern const struct js_metric_def js_profile_slice_cols[JS_SLICE_COLS];
+
+/* Whether a top-level member (JS_PROFILE_FIELDS) is in a profile inside a bundle of version 2:
+ * not slice_metrics and slices, which are summed into the bundle's series (a profile in a file
+ * of its own keeps them). */
+int js_profile_member_bundled(const char *name);
 
 /* Index of a metric or collective kind by JSON name; -1 when unknown. */
 int js_profile_metric_index(const char *name);

@@ -235,11 +235,13 @@ static struct pi_proc *add_process(struct pi_step *st, const json_t *p, json_int
     return pr;
 }
 
-/* Its slices (merged over processes in pi_step_finish): ncols values of each row. */
+/* Its slices, profile versions 1 to 6 (merged over processes in pi_step_finish): ncols values
+ * of each row, the process alone its spread. */
 static void add_slices(struct pi_step *st, const json_t *p, int ncols)
 {
     const json_t *row;
     size_t i;
+    int64_t pid = I64(p, "pid");
     json_array_foreach(json_object_get(p, "slices"), i, row) {
         st->slices = grow(st->slices, &st->capslices, st->nslices + 1, sizeof *st->slices);
         struct pi_slice *s = &st->slices[st->nslices++];
@@ -248,7 +250,19 @@ static void add_slices(struct pi_step *st, const json_t *p, int ncols)
         s->processes = 1;
         for (int k = 0; k < ncols; k++)
             s->m[k] = json_integer_value(json_array_get(row, (size_t)k + 1));
+        for (int k = 0; k < JS_SPREAD_COUNT; k++) {
+            s->lo[k] = s->hi[k] = js_spread_value(s->m, k);
+            s->hi_pid[k] = pid;
+        }
     }
+}
+
+void pi_step_add_slices(struct pi_step *st, const struct pi_slice *s, size_t n)
+{
+    st->slices = grow(st->slices, &st->capslices, st->nslices + n, sizeof *st->slices);
+    memcpy(st->slices + st->nslices, s, n * sizeof *s);
+    st->nslices += n;
+    merge_some(st);
 }
 
 /* Its files (merged by path in pi_step_finish), as read or written by its last process. */
@@ -344,11 +358,15 @@ int pi_bundle_add(struct pi_step *st, const struct pi_conf *conf, const json_t *
     if (pi_bundle_check(st, b, &unrec, &ureason, reason, size) != PI_OK)
         return PI_INVALID;
     const json_t *list = json_object_get(b, "profiles");
+    int version = (int)json_integer_value(json_object_get(b, "version"));
+    if (version >= 2 && pi_series_take(st, conf, json_object_get(b, "series"), reason, size) != PI_OK)
+        return PI_INVALID; /* the processes' slices are in it: the bundle is refused whole */
     st->unrecorded += unrec;
     if (ureason && ureason[0] && !st->unrecorded_reason[0])
         snprintf(st->unrecorded_reason, sizeof st->unrecorded_reason, "%s", ureason);
     int rc = PI_OK;
     char why[PI_REASON_MAX];
+    st->bundle_version = version;
     for (size_t i = 0; i < json_array_size(list); i++) {
         if (++*count > conf->max_profiles) {
             if (rc == PI_OK) {
@@ -363,6 +381,7 @@ int pi_bundle_add(struct pi_step *st, const struct pi_conf *conf, const json_t *
             rc = r;
         }
     }
+    st->bundle_version = 0;
     return rc;
 }
 
@@ -544,9 +563,17 @@ static void merge_slices(struct pi_step *st)
     for (size_t i = 0; i < st->nslices; i++) {
         if (n > 0 && st->slices[n - 1].slice == st->slices[i].slice) {
             struct pi_slice *d = &st->slices[n - 1];
-            d->processes += st->slices[i].processes;
+            const struct pi_slice *x = &st->slices[i];
+            for (int k = 0; k < JS_SPREAD_COUNT; k++) {
+                d->lo[k] = x->lo[k] < d->lo[k] ? x->lo[k] : d->lo[k];
+                if (x->hi[k] > d->hi[k] || (x->hi[k] == d->hi[k] && x->hi_pid[k] < d->hi_pid[k])) {
+                    d->hi[k] = x->hi[k];
+                    d->hi_pid[k] = x->hi_pid[k];
+                }
+            }
+            d->processes += x->processes;
             for (int k = 0; k < JS_SLICE_COLS; k++) /* within the budget: saturating only to be sure */
-                d->m[k] = pi_sat_add(d->m[k], st->slices[i].m[k]);
+                d->m[k] = pi_sat_add(d->m[k], x->m[k]);
         } else {
             st->slices[n++] = st->slices[i];
         }

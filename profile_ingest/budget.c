@@ -97,55 +97,88 @@ static int fits(int64_t have, int64_t v, double bound, const char *where, int co
     return -1;
 }
 
-/* Whether the profile's slices fit (ncols values a row). */
-static int slices_fit(const struct pi_step *st, const struct pi_conf *conf, const json_t *p, int ncols, char *reason,
-                      size_t size)
+/* Whether a row of ncols values of slice `slice` fits with the sums so far (where: the row's
+ * name in the reason). */
+static int row_fits(const struct pi_step *st, const struct pi_conf *conf, int64_t slice, const int64_t *v, int ncols,
+                    const char *where, char *reason, size_t size)
 {
     double L = (double)st->slice_seconds;
-    const json_t *row;
-    size_t i;
-    char where[64];
-    json_array_foreach(json_object_get(p, "slices"), i, row) {
-        const int64_t *have = sums_of(&st->budget, json_integer_value(json_array_get(row, 0)));
-        for (int k = 0; k < ncols; k++) {
-            int64_t v = json_integer_value(json_array_get(row, (size_t)k + 1));
-            snprintf(where, sizeof where, "slices[%zu]", i);
-            if (fits(have ? have[k] : 0, v, node_bound(conf, k, L, 1), where, k, L, conf, reason, size))
-                return -1;
-        }
+    const int64_t *have = sums_of(&st->budget, slice);
+    for (int k = 0; k < ncols; k++)
+        if (fits(have ? have[k] : 0, v[k], node_bound(conf, k, L, 1), where, k, L, conf, reason, size))
+            return -1;
+    return 0;
+}
+
+static void row_take(struct pi_budget *b, int64_t slice, const int64_t *v, int ncols)
+{
+    if ((b->n + 1) * 2 > b->cap && grow(b) != 0)
+        abort(); /* as grow() in aggregate.c: out of memory */
+    size_t j = slot_of(b, slice);
+    if (b->keys[j] == EMPTY) {
+        b->keys[j] = slice;
+        b->n++;
     }
+    for (int k = 0; k < ncols; k++)
+        b->sums[j][k] += v[k];
+}
+
+/* A profile's slice row as values (ncols of them). */
+static int64_t row_values(const json_t *row, int ncols, int64_t *v)
+{
+    for (int k = 0; k < ncols; k++)
+        v[k] = json_integer_value(json_array_get(row, (size_t)k + 1));
+    return json_integer_value(json_array_get(row, 0));
+}
+
+/* The totals of a profile within the step-node's, over the node's span. */
+static int totals_fit(const struct pi_step *st, const struct pi_conf *conf, const json_t *tot, char *reason, size_t size)
+{
+    double span = (double)(st->end_ns - st->start_ns + 2 * PI_PROFILE_SLACK_NS) / 1e9 + 2.0 * (double)st->slice_seconds;
+    for (int m = 0; m < JS_M_COUNT; m++)
+        if (fits(st->budget.totals[m], (int64_t)json_integer_value(json_object_get(tot, js_profile_metrics[m].name)),
+                 node_bound(conf, m, span, 0), "totals", m, span, conf, reason, size))
+            return -1;
     return 0;
 }
 
 int pi_budget_take(struct pi_step *st, const struct pi_conf *conf, const json_t *p, int ncols, char *reason, size_t size)
 {
-    struct pi_budget *b = &st->budget;
     /* the node's span from the step record, which root wrote: the profile's own times may lie
      * a slack outside it (validate.c) */
-    double span = (double)(st->end_ns - st->start_ns + 2 * PI_PROFILE_SLACK_NS) / 1e9 + 2.0 * (double)st->slice_seconds;
-    const json_t *tot = json_object_get(p, "totals");
-    for (int m = 0; m < JS_M_COUNT; m++)
-        if (fits(b->totals[m], (int64_t)json_integer_value(json_object_get(tot, js_profile_metrics[m].name)),
-                 node_bound(conf, m, span, 0), "totals", m, span, conf, reason, size))
-            return PI_INVALID;
-    if (slices_fit(st, conf, p, ncols, reason, size))
-        return PI_INVALID;
-    for (int m = 0; m < JS_M_COUNT; m++)
-        b->totals[m] += (int64_t)json_integer_value(json_object_get(tot, js_profile_metrics[m].name));
-    const json_t *row;
+    const json_t *tot = json_object_get(p, "totals"), *row;
     size_t i;
+    int64_t v[JS_SLICE_COLS];
+    char where[64];
+    if (totals_fit(st, conf, tot, reason, size))
+        return PI_INVALID;
     json_array_foreach(json_object_get(p, "slices"), i, row) {
-        if ((b->n + 1) * 2 > b->cap && grow(b) != 0)
-            abort(); /* as grow() in aggregate.c: out of memory */
-        int64_t slice = json_integer_value(json_array_get(row, 0));
-        size_t j = slot_of(b, slice);
-        if (b->keys[j] == EMPTY) {
-            b->keys[j] = slice;
-            b->n++;
-        }
-        for (int k = 0; k < ncols; k++)
-            b->sums[j][k] += json_integer_value(json_array_get(row, (size_t)k + 1));
+        int64_t slice = row_values(row, ncols, v);
+        snprintf(where, sizeof where, "slices[%zu]", i);
+        if (row_fits(st, conf, slice, v, ncols, where, reason, size))
+            return PI_INVALID;
     }
+    for (int m = 0; m < JS_M_COUNT; m++)
+        st->budget.totals[m] += (int64_t)json_integer_value(json_object_get(tot, js_profile_metrics[m].name));
+    json_array_foreach(json_object_get(p, "slices"), i, row) {
+        int64_t slice = row_values(row, ncols, v);
+        row_take(&st->budget, slice, v, ncols);
+    }
+    return PI_OK;
+}
+
+int pi_budget_take_slices(struct pi_step *st, const struct pi_conf *conf, const struct pi_slice *s, size_t n, char *reason,
+                          size_t size)
+{
+    char where[64];
+    /* a series holds a slice once: each row against the sums before the series */
+    for (size_t i = 0; i < n; i++) {
+        snprintf(where, sizeof where, "series: slice %" PRId64, s[i].slice);
+        if (row_fits(st, conf, s[i].slice, s[i].m, JS_SLICE_COLS, where, reason, size))
+            return PI_INVALID;
+    }
+    for (size_t i = 0; i < n; i++)
+        row_take(&st->budget, s[i].slice, s[i].m, JS_SLICE_COLS);
     return PI_OK;
 }
 

@@ -193,12 +193,25 @@ static int copy_slices(struct pi_db *db, const struct pi_step *st, const char *c
     return rc;
 }
 
+/* The spread's columns of js_data.series_step_node (migration 040), in the order of a row's
+ * values after the sums: min_, max_ and max_..._pid of each JS_SPREAD_METRICS. */
+static const char *spread_columns(void)
+{
+    static char cols[512];
+    if (!cols[0])
+        for (int k = 0, n = 0; k < JS_SPREAD_COUNT; k++)
+            n += snprintf(cols + n, sizeof cols - (size_t)n, "%smin_%s, max_%s, max_%s_pid", k ? ", " : "",
+                          js_spread_metrics[k].name, js_spread_metrics[k].name, js_spread_metrics[k].name);
+    return cols;
+}
+
 /* COPY the step-node's slice vectors into js_data.series_step_node: one row per chunk of
  * JS_SERIES_CHUNK slices, from its first to its last slice with activity, each metric one
- * encoded series (common/series.h; slices without activity inside are zeros). */
+ * encoded series (common/series.h; slices without activity inside are zeros), then the spread
+ * (NULL where at most one process was active in each of its slices: the sums say it all). */
 static int copy_series(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job)
 {
-    enum { NV = 1 + JS_SLICE_COLS }; /* processes, then the metrics and the kernel's counts */
+    enum { NS = 1 + JS_SLICE_COLS, NV = NS + 3 * JS_SPREAD_COUNT }; /* processes, sums, then the spread */
     int rc = PI_DB_OK;
     struct sbuf b = { 0 };
     int64_t *dense = calloc((size_t)JS_SERIES_CHUNK * NV, sizeof *dense);
@@ -212,12 +225,19 @@ static int copy_series(struct pi_db *db, const struct pi_step *st, const char *c
     for (size_t i = 0; i < st->nslices;) {
         int64_t chunk = js_series_chunk_of(st->slices[i].slice), first = st->slices[i].slice, last = first;
         size_t j = i;
+        int many = 0;
         for (; j < st->nslices && st->slices[j].slice < chunk + JS_SERIES_CHUNK; j++) {
             const struct pi_slice *s = &st->slices[j];
             int64_t *row = dense + (size_t)(s->slice - first) * NV;
             row[0] = s->processes;
             for (int k = 0; k < JS_SLICE_COLS; k++)
                 row[1 + k] = s->m[k];
+            for (int k = 0; k < JS_SPREAD_COUNT; k++) {
+                row[NS + 3 * k] = s->lo[k];
+                row[NS + 3 * k + 1] = s->hi[k];
+                row[NS + 3 * k + 2] = s->hi_pid[k];
+            }
+            many |= s->processes > 1;
             last = s->slice;
         }
         size_t n = (size_t)(last - first + 1);
@@ -228,7 +248,10 @@ static int copy_series(struct pi_db *db, const struct pi_step *st, const char *c
         sb_printf(&b, "\t%" PRId64 "\t%" PRId64 "\t%zu", chunk, first, n);
         for (int k = 0; k < NV; k++) {
             sb_raw(&b, "\t", 1);
-            sb_series(&b, dense + k, n, NV, tmp);
+            if (k < NS || many)
+                sb_series(&b, dense + k, n, NV, tmp);
+            else
+                sb_raw(&b, "\\N", 2);
         }
         sb_raw(&b, "\n", 1);
         memset(dense, 0, n * NV * sizeof *dense);
@@ -239,7 +262,8 @@ static int copy_series(struct pi_db *db, const struct pi_step *st, const char *c
     if (b.len) {
         char sql[4096];
         snprintf(sql, sizeof sql, "COPY js_data.series_step_node (cluster_id, job_id, step_id, node, chunk, first_slice, "
-                                  "slices, processes, %s, %s) FROM STDIN", dbu_metric_columns(), dbu_kernel_columns());
+                                  "slices, processes, %s, %s, %s) FROM STDIN", dbu_metric_columns(), dbu_kernel_columns(),
+                 spread_columns());
         rc = dbu_copy(db, sql, &b, "COPY series_step_node");
     }
     free(b.p);

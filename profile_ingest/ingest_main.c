@@ -126,6 +126,8 @@ static void usage(FILE *f)
         "usage: profile_ingest [options]\n"
         "  --once                 ingest what the spool holds, then exit (for cron and the demo)\n"
         "  --migrate              apply the schema migrations, then exit\n"
+        "  --dump FILE            print a bundle or profile of the spool as readable JSON (a bundle's\n"
+        "                         series decoded slice by slice), then exit; needs no database\n"
         "  --status               print the backlog of the spool and the ingest rate, then exit\n"
         "  --retention            apply the retention settings of the database (every table class), then exit\n"
         "  --retention-dry-run    say what --retention would remove, then exit\n"
@@ -163,6 +165,7 @@ static int wait_events(struct ctx *c, int timeout_ms)
 /* What the command line asks for besides the configuration (whose keys go to c->overrides). */
 struct mode {
     int once, migrate_only, status, setup_roles;
+    const char *dump;          /* --dump FILE */
     int retention;             /* 1: apply, 2: dry run */
     const char *owner, *web_role;
 };
@@ -171,7 +174,7 @@ struct mode {
 static int parse_options(int argc, char **argv, struct ctx *c, struct mode *m)
 {
     enum { O_ONCE = 256, O_MIGRATE, O_STATUS, O_SPOOL, O_DB, O_QUAR, O_ARCH, O_LEVEL, O_SYSLOG, O_NOMIG, O_USER,
-           O_RETENTION, O_RETENTION_DRY, O_SETUP_ROLES, O_OWNER, O_WEB_ROLE };
+           O_RETENTION, O_RETENTION_DRY, O_SETUP_ROLES, O_OWNER, O_WEB_ROLE, O_DUMP };
     static const struct option opts[] = {
         { "once", no_argument, 0, O_ONCE }, { "migrate", no_argument, 0, O_MIGRATE },
         { "status", no_argument, 0, O_STATUS }, { "config", required_argument, 0, 'c' },
@@ -182,7 +185,7 @@ static int parse_options(int argc, char **argv, struct ctx *c, struct mode *m)
         { "no-migrate", no_argument, 0, O_NOMIG }, { "set", required_argument, 0, 's' },
         { "user", required_argument, 0, O_USER },
         { "setup-roles", no_argument, 0, O_SETUP_ROLES }, { "owner", required_argument, 0, O_OWNER },
-        { "web-role", required_argument, 0, O_WEB_ROLE },
+        { "web-role", required_argument, 0, O_WEB_ROLE }, { "dump", required_argument, 0, O_DUMP },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
     };
     int o;
@@ -198,6 +201,7 @@ static int parse_options(int argc, char **argv, struct ctx *c, struct mode *m)
         case O_SETUP_ROLES: m->setup_roles = 1; break;
         case O_OWNER: m->owner = optarg; break;
         case O_WEB_ROLE: m->web_role = optarg; break;
+        case O_DUMP: m->dump = optarg; break;
         case 'c': c->conf_path = optarg; c->conf_required = 1; break;
         case O_SPOOL: OVERRIDE("spool", optarg); break;
         case O_DB: OVERRIDE("db", optarg); break;
@@ -443,6 +447,8 @@ int main(int argc, char **argv)
     int rc = parse_options(argc, argv, &c, &m);
     if (rc >= 0)
         return rc;
+    if (m.dump) /* a file, whoever reads it: no configuration, no database, no privileges */
+        return pi_dump(m.dump);
     /* run by the database's admin (sudo -u postgres), who may not read a file holding the
      * ingest's password: only the connection string is wanted */
     if (m.setup_roles && !c.conf_required && access(c.conf_path, F_OK) == 0 && access(c.conf_path, R_OK) != 0) {

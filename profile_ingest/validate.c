@@ -482,13 +482,19 @@ static int check_profile_version(const json_t *p, json_int_t *version, char *rea
     return PI_OK;
 }
 
-/* The top-level members its version has, of their types. */
-static int check_profile_members(const json_t *p, json_int_t version, char *reason, size_t size)
+/* The top-level members its version has, of their types; in a bundle of version 2 (bundled)
+ * without its slices, which are in the bundle's series. */
+static int check_profile_members(const json_t *p, json_int_t version, int bundled, char *reason, size_t size)
 {
     for (size_t i = 0; i < sizeof profile_fields / sizeof profile_fields[0]; i++) {
         if (profile_since[i] > version)
             continue; /* not in this version's profiles: pi_profile_add supplies its default */
         const json_t *x = json_object_get(p, profile_fields[i].name);
+        if (bundled && !js_profile_member_bundled(profile_fields[i].name)) {
+            if (x) /* they are in the bundle's series: they would count twice */
+                return pi_invalid(reason, size, "field \"%s\" is not in a profile of a version 2 bundle", profile_fields[i].name);
+            continue;
+        }
         if (!x)
             return pi_invalid(reason, size, "field \"%s\" is missing", profile_fields[i].name);
         if (!ptype_ok(x, profile_fields[i].type))
@@ -693,9 +699,12 @@ int pi_profile_check(const struct pi_step *st, const struct pi_conf *conf, const
     int rc = check_profile_version(p, &version, reason, size);
     if (rc != PI_OK)
         return rc;
-    if (check_profile_members(p, version, reason, size) != PI_OK || check_ending(st, p, version, reason, size) != PI_OK ||
+    int bundled = st->bundle_version >= 2;
+    if (bundled && version < 7)
+        return pi_invalid(reason, size, "a version %d profile does not belong in a bundle of version 2", (int)version);
+    if (check_profile_members(p, version, bundled, reason, size) != PI_OK || check_ending(st, p, version, reason, size) != PI_OK ||
         check_whose(st, p, reason, size) != PI_OK || check_counts(p, version, reason, size) != PI_OK ||
-        check_slices(st, p, version, reason, size) != PI_OK || check_files(p, version, reason, size) != PI_OK)
+        (!bundled && check_slices(st, p, version, reason, size) != PI_OK) || check_files(p, version, reason, size) != PI_OK)
         return PI_INVALID;
     if (version >= 3 && (check_trees(p, reason, size) != PI_OK || check_renames(p, reason, size) != PI_OK))
         return PI_INVALID;
@@ -717,8 +726,8 @@ int pi_bundle_check(const struct pi_step *st, const json_t *b, int64_t *unrecord
     const json_t *list = json_object_get(b, "profiles");
     *unrecorded = 0;
     *unrecorded_reason = NULL;
-    if (!json_is_integer(v) || json_integer_value(v) != JS_PROFILE_BUNDLE_VERSION)
-        return pi_invalid(reason, size, "bundle version %s is not one this profile_ingest reads (%d)",
+    if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > JS_PROFILE_BUNDLE_VERSION)
+        return pi_invalid(reason, size, "bundle version %s is not one this profile_ingest reads (1 to %d)",
                     json_is_integer(v) ? "other" : "missing", JS_PROFILE_BUNDLE_VERSION);
     if (!json_is_array(list) || json_array_size(list) > JS_PROFILE_BUNDLE_MAX)
         return pi_invalid(reason, size, "bundle without a \"profiles\" array of at most %d", JS_PROFILE_BUNDLE_MAX);

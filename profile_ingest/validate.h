@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bundle_series.h"
 #include "ingest_conf.h"
 #include "profile_format.h"
 #include "record_format.h"
@@ -28,6 +29,9 @@ struct pi_slice {
     int64_t slice;
     int32_t processes;
     int64_t m[JS_SLICE_COLS]; /* the metrics, then the kernel's counts (0 before format 5, or unknown) */
+    /* the spread over the processes active in the slice (common/bundle_series.h): the least
+     * and the most one of them had, and the pid of the one with the most */
+    int64_t lo[JS_SPREAD_COUNT], hi[JS_SPREAD_COUNT], hi_pid[JS_SPREAD_COUNT];
 };
 
 struct pi_proc {
@@ -132,6 +136,8 @@ struct pi_step {
     /* a live snapshot (no step record yet): a process may end "running"; the step's span is
      * the job's start until the time of the pass */
     int live;
+    /* the version of the bundle whose profiles are being added; 0 for a file of one profile */
+    int bundle_version;
     /* Bounded memory (docs/ingest.md, "Fairness and bounded cost"): the slices, files and trees
      * of the profiles added are merged as they come (once the unmerged ones are as many as the
      * merged ones, and at least PI_MERGE_MIN), not only in pi_step_finish; the processes' and
@@ -172,6 +178,25 @@ static inline int64_t pi_sat_add(int64_t a, int64_t b)
  * when the sums with them stay within what one node can do (budget.c): PI_OK, or PI_INVALID with
  * the reason (nothing taken). */
 int pi_budget_take(struct pi_step *st, const struct pi_conf *conf, const json_t *p, int ncols, char *reason, size_t size);
+/* The same for the n slices of a bundle's series (their sums over its processes). */
+int pi_budget_take_slices(struct pi_step *st, const struct pi_conf *conf, const struct pi_slice *s, size_t n, char *reason,
+                          size_t size);
+
+/* A version-2 bundle's "series" (common/bundle_series.h) into the step-node's slices when it is
+ * well formed, within the step's slices and within the step-node's budget: PI_OK, or PI_INVALID
+ * with the reason (nothing of it taken). node_series.c */
+int pi_series_take(struct pi_step *st, const struct pi_conf *conf, const json_t *series, char *reason, size_t size);
+/* Chunk c of a series decoded into dense (JS_SERIES_CHUNK rows of PI_SERIES_ROW values:
+ * processes, the sums, then min, max and max_pid of each JS_SPREAD_METRICS), its first slice and
+ * length into *first and *n; buf holds JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK). Checks the form
+ * only (pi_series_take checks the values). PI_OK, or PI_INVALID with the reason. */
+#define PI_SERIES_ROW (JS_FOLD_COLS + 3 * JS_SPREAD_COUNT)
+int pi_series_chunk_decode(const json_t *chunk, size_t c, int64_t *first, int64_t *n, int64_t *dense, unsigned char *buf,
+                           char *reason, size_t size);
+/* profile_ingest --dump FILE: the file as readable JSON on stdout (bundle_dump.c); exit status. */
+int pi_dump(const char *path);
+/* Append n checked slices (merged with the others in pi_step_finish). */
+void pi_step_add_slices(struct pi_step *st, const struct pi_slice *s, size_t n);
 void pi_budget_free(struct pi_budget *b);
 
 /* Parse JSON text (len bytes, no NUL needed); NULL with the reason set. */

@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include "js.h"
+#include "bundle_series.h"
 #include "jsonw.h"
 #include "profile.h"
 
@@ -827,7 +828,8 @@ static void write_member(const struct profile_values *v, enum profile_member id)
     }
 }
 
-static void write_profile(struct js_out *o, struct rec *r, const struct mount *mounts, size_t nm)
+/* A profile; in a bundle (bundled) without its slices, which the bundle's series sums. */
+static void write_profile(struct js_out *o, struct rec *r, const struct mount *mounts, size_t nm, int bundled)
 {
     const struct js_global *g = r->g;
     /* slices first (their time values converted), so that the totals of times are their sum */
@@ -850,12 +852,35 @@ static void write_profile(struct js_out *o, struct rec *r, const struct mount *m
     v.rt = runtime_share(r, t, v.wall);
 
     js_out_raw(o, "{", 1);
-    for (size_t i = 0; i < JS_COUNT_OF(profile_member_names); i++) {
-        member_key(o, profile_member_names[i], (int)i);
+    for (size_t i = 0, k = 0; i < JS_COUNT_OF(profile_member_names); i++) {
+        if (bundled && !js_profile_member_bundled(profile_member_names[i]))
+            continue; /* the slices: summed into the bundle's series (fold_rows) */
+        member_key(o, profile_member_names[i], (int)k++);
         write_member(&v, (enum profile_member)i);
     }
     js_out_raw(o, "}\n", 2);
 }
+
+/* The image's slice rows into the bundle's fold (times converted as the totals are). The fold
+ * only fails out of memory: the bundle then says so (fold_failed) and is not published. */
+static int fold_rows(struct js_fold *f, const struct rec *r)
+{
+    struct js_slices_iter it;
+    int64_t s, row[JS_SLICE_COLS];
+    uint64_t vec[JS_SLICE_COLS];
+    js_slices_iter_init(&it, &r->g->slices);
+    while (js_slices_next(&it, &s, vec)) {
+        for (int m = 0; m < JS_SLICE_COLS; m++) {
+            uint64_t x = m < JS_M_COUNT && is_time(m) ? tick_ns(r, vec[m]) : vec[m];
+            row[m] = x > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)x;
+        }
+        if (js_fold_add_row(f, s, row, (int64_t)(uint32_t)r->g->pid) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void emit_out(void *ctx, const char *p, size_t n) { js_out_raw(ctx, p, n); }
 
 static ssize_t plain_write(int fd, const void *p, size_t n) { return write(fd, p, n); }
 
@@ -994,6 +1019,8 @@ struct bundle {
     size_t nmarks;
     int64_t bytes;             /* allocated bytes of the records marked: discharged once published */
     struct js_out out;
+    struct js_fold fold;       /* the profiles' slice rows, summed: the bundle's "series" */
+    int fold_failed;           /* out of memory while folding: the bundle is not published */
 };
 
 static int bundle_name(char *out, size_t size, unsigned seq)
@@ -1005,6 +1032,8 @@ static int bundle_open(struct bundle *b, unsigned seq, const char *tmpname)
 {
     b->seq = seq;
     b->n = 0;
+    js_fold_reset(&b->fold);
+    b->fold_failed = 0;
     snprintf(b->tmp, sizeof b->tmp, "%s", tmpname);
     b->fd = openat(C.dirfd, b->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (b->fd < 0)
@@ -1024,7 +1053,9 @@ static void bundle_add(struct bundle *b, struct rec *r)
 {
     if (b->n++)
         js_out_raw(&b->out, ",", 1);
-    write_profile(&b->out, r, C.mounts, C.nm);
+    write_profile(&b->out, r, C.mounts, C.nm, 1);
+    if (fold_rows(&b->fold, r) != 0)
+        b->fold_failed = 1;
 }
 
 /* Close the bundle and give it its name (final: never over another; live: replace). A bundle
@@ -1032,6 +1063,10 @@ static void bundle_add(struct bundle *b, struct rec *r)
 static int bundle_close(struct bundle *b, const char *name, int replace, int64_t unrecorded)
 {
     js_out_raw(&b->out, "]", 1);
+    comma(&b->out);
+    js_out_key(&b->out, "series");
+    if (b->fold_failed || js_fold_write(&b->fold, emit_out, &b->out) != 0)
+        b->fold_failed = 1;
     if (unrecorded > 0) {
         char why[256];
         snprintf(why, sizeof why, "the job's record quota on this node (%lld B, %lld records) was reached",
@@ -1046,7 +1081,7 @@ static int bundle_close(struct bundle *b, const char *name, int replace, int64_t
     }
     js_out_raw(&b->out, "}\n", 2);
     js_out_flush(&b->out);
-    int werr = b->out.err;
+    int werr = b->fold_failed ? ENOMEM : b->out.err;
     if (fsync(b->fd) != 0 && werr == 0)
         werr = errno;
     if (close(b->fd) != 0 && werr == 0)
@@ -1250,10 +1285,12 @@ static long bundle_pass(void)
         free(names[i]);
     free(names);
     free(b.marks);
+    js_fold_free(&b.fold);
     return errors ? -1 : turned;
 }
 
-/* --each: a profile file per record, <step>.<node>.<pid>[-n].json (tests, by hand). */
+/* --each: a profile file per record, <step>.<node>.<pid>[-n].json (tests, by hand), its slices
+ * in it. */
 static int publish(struct rec *r)
 {
     static struct js_out out;
@@ -1266,7 +1303,7 @@ static int publish(struct rec *r)
     if (fd < 0)
         return bad(r->name, "cannot create its profile");
     js_out_init(&out, fd, plain_write, JS_PROFILE_MAX_BYTES);
-    write_profile(&out, r, C.mounts, C.nm);
+    write_profile(&out, r, C.mounts, C.nm, 0);
     js_out_flush(&out);
     int werr = out.err;
     if (close(fd) != 0 && werr == 0)
@@ -1332,6 +1369,7 @@ static void live_snapshot(void)
         }
         bundle_close(&b, fin, 1, 0);
     }
+    js_fold_free(&b.fold);
     for (size_t i = 0; names && i < n; i++)
         free(names[i]);
     free(names);

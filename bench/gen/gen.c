@@ -4,6 +4,7 @@
 
 #include "gen.h"
 
+#include "bundle_series.h"
 #include "profile_format.h"
 #include "record_format.h"
 #include "slice.h"
@@ -156,6 +157,7 @@ struct ctx {
     int spool_fd;
     struct buf b;
     uint64_t *pids;       /* scratch: the pids of a step-node's processes, ppn of them */
+    struct js_fold fold;  /* the slice rows of the bundle being written: its series */
 };
 
 static int write_at(struct ctx *c, int dirfd, const char *name, const char *data, size_t len, mode_t mode, long uid, long gid)
@@ -679,7 +681,8 @@ static void put_segments(struct buf *b, const struct proc *pr, const uint64_t *t
     b_c(b, '}');
 }
 
-static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, const struct proc *pr)
+/* A profile; in a bundle (bundled) without its slices, which the bundle's series sums. */
+static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, const struct proc *pr, int bundled)
 {
     const struct jsgen_params *p = c->p;
     uint64_t tot[JS_M_COUNT] = { 0 };
@@ -691,6 +694,8 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
     int n = 0;
     b_c(b, '{');
     for (int i = 0; i < PF_COUNT; i++) {
+        if (bundled && !js_profile_member_bundled(pfield_names[i]))
+            continue;
         b_key(b, pfield_names[i], &n);
         switch ((enum pfield)i) {
         case PF_FORMAT: b_str(b, JS_PROFILE_FORMAT_NAME); break;
@@ -1026,17 +1031,61 @@ static int pout_write(struct pout *o, const char *name)
     return write_at(o->c, o->pfd, name, o->c->b.p, o->c->b.n, 0600, uid, o->j->gid);
 }
 
+/* The process's slice rows (the kernel's counts as kernel_of_slice makes them) into the fold. */
+static void fold_rows(struct ctx *c, const struct proc *pr)
+{
+    int64_t row[JS_SLICE_COLS];
+    for (unsigned r = 0; r < pr->nrows; r++) {
+        uint64_t kio[JS_KIO_COUNT];
+        kernel_of_slice(pr->rows[r], r == 0, pr->startup_rchar, kio);
+        for (int m = 0; m < JS_M_COUNT; m++)
+            row[m] = (int64_t)pr->rows[r][m];
+        for (int k = 0; k < JS_KIO_COUNT; k++)
+            row[JS_M_COUNT + k] = (int64_t)kio[k];
+        if (js_fold_add_row(&c->fold, pr->slice_ids ? pr->slice_ids[r] : pr->first_slice + (int64_t)r, row, (int64_t)pr->pid) != 0)
+            abort();
+    }
+}
+
+static void emit_buf(void *ctx, const char *p, size_t n) { b_raw(ctx, p, n); }
+
+/* A bundle's head, then its profiles, then its tail: the series of their slices. */
+static void bundle_head(struct ctx *c)
+{
+    int n = 0;
+    struct buf *b = &c->b;
+    b->n = 0;
+    js_fold_reset(&c->fold);
+    b_c(b, '{');
+    b_key(b, "format", &n);
+    b_str(b, JS_PROFILE_BUNDLE_FORMAT_NAME);
+    b_key(b, "version", &n);
+    b_u64(b, JS_PROFILE_BUNDLE_VERSION);
+    b_key(b, "profiles", &n);
+    b_c(b, '[');
+}
+
+static void bundle_tail(struct ctx *c)
+{
+    b_s(&c->b, "],\"series\":");
+    if (js_fold_write(&c->fold, emit_buf, &c->b) != 0)
+        abort();
+    b_s(&c->b, "}\n");
+}
+
 static int pout_flush(struct pout *o)
 {
     if (!o->in_bundle)
         return 0;
     char name[256];
-    b_s(&o->c->b, "]}\n");
+    bundle_tail(o->c);
     snprintf(name, sizeof name, "%s.%s.b%u.json", o->step, o->node, ++o->bundles);
     o->in_bundle = 0;
     return pout_write(o, name);
 }
 
+/* One profile: a file of its own (<step>.<node>.<pid>.json, its slices in it), or the next in
+ * the step-node's bundle. */
 static int pout_add(struct pout *o, const struct proc *pr)
 {
     struct buf *b = &o->c->b;
@@ -1044,25 +1093,17 @@ static int pout_add(struct pout *o, const struct proc *pr)
     if (!o->c->p->bundle) {
         char name[256];
         b->n = 0;
-        put_profile(o->c, b, o->j, pr);
+        put_profile(o->c, b, o->j, pr, 0);
         b_c(b, '\n');
         snprintf(name, sizeof name, "%s.%s.%" PRIu64 ".json", o->step, o->node, pr->pid);
         return pout_write(o, name);
     }
-    if (!o->in_bundle) {
-        int n = 0;
-        b->n = 0;
-        b_c(b, '{');
-        b_key(b, "format", &n);
-        b_str(b, JS_PROFILE_BUNDLE_FORMAT_NAME);
-        b_key(b, "version", &n);
-        b_u64(b, JS_PROFILE_BUNDLE_VERSION);
-        b_key(b, "profiles", &n);
-        b_c(b, '[');
-    } else {
+    if (!o->in_bundle)
+        bundle_head(o->c);
+    else
         b_c(b, ',');
-    }
-    put_profile(o->c, b, o->j, pr);
+    put_profile(o->c, b, o->j, pr, 1);
+    fold_rows(o->c, pr);
     /* a bundle holds at most JS_PROFILE_BUNDLE_MAX profiles, and stays far below a profile's byte bound */
     if (++o->in_bundle == JS_PROFILE_BUNDLE_MAX || b->n > JS_PROFILE_MAX_BYTES / 2)
         return pout_flush(o);
@@ -1819,6 +1860,7 @@ out:
     free(c.busy);
     free(c.pids);
     free(c.b.p);
+    js_fold_free(&c.fold);
     return rc;
 }
 

@@ -566,6 +566,84 @@ static void both_shapes_pass_the_ingests_validation(void **state)
     }
 }
 
+/* ---- the node's fold: a bundle's series against its processes' own slices -------------- */
+/* The step-nodes of one ingest_spool run, their slices copied (each() has no context). */
+struct seen_step_node {
+    char key[300];
+    struct pi_slice *slices;
+    size_t n, procs;
+};
+static struct seen_step_node seen[4096];
+static size_t nseen;
+
+static void keep_step_node(const struct pi_step *st)
+{
+    assert_true(nseen < sizeof seen / sizeof seen[0]);
+    struct seen_step_node *k = &seen[nseen++];
+    snprintf(k->key, sizeof k->key, "%" PRId64 "/%s/%s", st->job_id, st->step, st->node);
+    k->slices = malloc((st->nslices ? st->nslices : 1) * sizeof *k->slices);
+    memcpy(k->slices, st->slices, st->nslices * sizeof *k->slices);
+    k->n = st->nslices;
+    k->procs = st->nprocs;
+}
+
+static int cmp_seen(const void *a, const void *b)
+{
+    return strcmp(((const struct seen_step_node *)a)->key, ((const struct seen_step_node *)b)->key);
+}
+
+/* The same cluster as files of one profile (their slices in them) and as bundles (their slices
+ * summed on the "node" into the bundle's series): every step-node has the same slices, sums,
+ * process counts and spread (least, most, whose most), slice by slice. */
+static void bundles_series_equal_the_processes_slices(void **state)
+{
+    (void)state;
+    struct seen_step_node *by[2];
+    size_t n[2];
+    for (int bundle = 0; bundle <= 1; bundle++) {
+        char a[] = "/tmp/jsgen-test-XXXXXX";
+        assert_non_null(mkdtemp(a));
+        struct jsgen_params p;
+        struct jsgen_summary s;
+        struct ingested got;
+        small_params(&p, a, 5);
+        p.ppn = 4;
+        p.bundle = bundle;
+        assert_int_equal(jsgen_run(&p, &s), 0);
+        nseen = 0;
+        ingest_spool(a, &got, keep_step_node);
+        rm_rf(a);
+        by[bundle] = malloc(nseen * sizeof *by[bundle]);
+        memcpy(by[bundle], seen, nseen * sizeof *seen);
+        n[bundle] = nseen;
+        qsort(by[bundle], nseen, sizeof *seen, cmp_seen);
+    }
+    assert_int_equal(n[0], n[1]);
+    assert_true(n[0] > 20);
+    size_t many = 0;
+    for (size_t i = 0; i < n[0]; i++) {
+        const struct seen_step_node *f = &by[0][i], *b = &by[1][i];
+        assert_string_equal(f->key, b->key);
+        assert_int_equal(f->procs, b->procs);
+        assert_int_equal(f->n, b->n);
+        for (size_t k = 0; k < f->n; k++) {
+            const struct pi_slice *x = &f->slices[k], *y = &b->slices[k];
+            assert_int_equal(x->slice, y->slice);
+            assert_int_equal(x->processes, y->processes);
+            assert_memory_equal(x->m, y->m, sizeof x->m);
+            assert_memory_equal(x->lo, y->lo, sizeof x->lo);
+            assert_memory_equal(x->hi, y->hi, sizeof x->hi);
+            assert_memory_equal(x->hi_pid, y->hi_pid, sizeof x->hi_pid);
+            many += x->processes > 1 && x->lo[JS_SPREAD_CPU_NS] < x->hi[JS_SPREAD_CPU_NS];
+        }
+        free(f->slices);
+        free(b->slices);
+    }
+    assert_true(many > 0); /* slices where processes differ: the spread is not trivially the sum */
+    free(by[0]);
+    free(by[1]);
+}
+
 /* the uniform shape of gen.h, as the ingest sums a step-node */
 static void check_uniform_step_node(const struct pi_step *st)
 {
@@ -630,6 +708,7 @@ int main(void)
         cmocka_unit_test(same_seed_gives_the_same_files),
         cmocka_unit_test(output_validates_against_the_formats),
         cmocka_unit_test(both_shapes_pass_the_ingests_validation),
+        cmocka_unit_test(bundles_series_equal_the_processes_slices),
         cmocka_unit_test(uniform_values_are_functions_of_their_position),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,12 +142,12 @@ static void profiles_merge_per_slice_file_and_image(void **state)
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
     assert_string_equal(reason, "profile is of job 101 step 0 node node2, not of this step record's job 101 step 0 node node1");
     json_object_set_new(p, "node", json_string("node1"));
-    json_object_set_new(p, "version", json_integer(7));
+    json_object_set_new(p, "version", json_integer(8));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
-    assert_string_equal(reason, "unknown profile format version 7 (this profile_ingest reads versions 1 to 6)");
+    assert_string_equal(reason, "unknown profile format version 8 (this profile_ingest reads versions 1 to 7)");
     json_object_set_new(p, "version", json_integer(0));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
-    assert_string_equal(reason, "unknown profile format version 0 (this profile_ingest reads versions 1 to 6)");
+    assert_string_equal(reason, "unknown profile format version 0 (this profile_ingest reads versions 1 to 7)");
     json_decref(p);
     assert_int_equal(st.nprocs, 3);
     /* the older profiles say nothing of idle time, MPI setup or the kernel's counts */
@@ -603,8 +603,8 @@ static void running_is_an_end_of_live_snapshots_only(void **state)
 
 static json_t *ends_bundle(json_t *u)
 {
-    json_t *b = json_pack("{s:s, s:i, s:[oo]}", "format", JS_PROFILE_BUNDLE_FORMAT_NAME, "version",
-                          JS_PROFILE_BUNDLE_VERSION, "profiles", suite_json(ENDS "profiles/0.node1.1001.json"),
+    /* a bundle of version 1: its profiles carry their slices */
+    json_t *b = json_pack("{s:s, s:i, s:[oo]}", "format", JS_PROFILE_BUNDLE_FORMAT_NAME, "version", 1, "profiles", suite_json(ENDS "profiles/0.node1.1001.json"),
                           suite_json(ENDS "profiles/0.node1.1003.json"));
     assert_non_null(b);
     if (u)
