@@ -208,7 +208,8 @@ static const char *spread_columns(void)
 /* COPY the step-node's slice vectors into js_data.series_step_node: one row per chunk of
  * JS_SERIES_CHUNK slices, from its first to its last slice with activity, each metric one
  * encoded series (common/series.h; slices without activity inside are zeros), then the spread
- * (NULL where at most one process was active in each of its slices: the sums say it all). */
+ * (min and max NULL where at most one process was active in each of its slices: the sums say
+ * it; whose most always). */
 static int copy_series(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job)
 {
     enum { NS = 1 + JS_SLICE_COLS, NV = NS + 3 * JS_SPREAD_COUNT }; /* processes, sums, then the spread */
@@ -248,7 +249,7 @@ static int copy_series(struct pi_db *db, const struct pi_step *st, const char *c
         sb_printf(&b, "\t%" PRId64 "\t%" PRId64 "\t%zu", chunk, first, n);
         for (int k = 0; k < NV; k++) {
             sb_raw(&b, "\t", 1);
-            if (k < NS || many)
+            if (k < NS || many || (k - NS) % 3 == 2) /* the pids always: one process's too */
                 sb_series(&b, dense + k, n, NV, tmp);
             else
                 sb_raw(&b, "\\N", 2);

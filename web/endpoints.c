@@ -765,9 +765,18 @@ static json_t *h_step(jsw_db *db, const struct jsw_request *req, int *status, ch
         json_decref(s);
         DBFAIL();
     }
-    json_object_set_new(s, "slices", own.n ? step_slices_json(&own, (double)int_or(json_object_get(s, "slice_seconds"), 4), points)
-                                           : json_array());
+    double len = (double)int_or(json_object_get(s, "slice_seconds"), 4);
+    json_object_set_new(s, "slices", own.n ? step_slices_json(&own, len, points) : json_array());
+    /* the spread of its processes, in the same runs of slices */
+    json_t *spread = own.n ? jsw_step_spread(db, a.n, a.v, own.first, own.first + (int64_t)own.n - 1, len,
+                                             group_width(own.n, points), err, errlen)
+                           : json_array();
     jsw_slices_free(&own);
+    if (!spread) {
+        json_decref(s);
+        DBFAIL();
+    }
+    json_object_set_new(s, "spread", spread);
     static const char *const parts[][2] = { { "digest", "step_digest" },
                                             { "files", "step_files" } };
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {

@@ -153,6 +153,11 @@ int jsw_slices_add(struct jsw_slices *s, jsw_db *db, const char *query_name, int
 /* Add the rows of series_kernel: the kernel's counts per slice (profile format 5). */
 int jsw_slices_add_kernel(struct jsw_slices *s, jsw_db *db, int nparams, const char *const *params,
                           char *err, size_t errlen);
+/* The spread of the step's processes per slice of first..last (web_spread.c, query step_spread
+ * with the step endpoint's parameters): rows {slice, t, processes, <value>: {min, max, node,
+ * pid}} for the slices with a known spread, runs of width slices as one; NULL on error (err). */
+json_t *jsw_step_spread(jsw_db *db, int nparams, const char *const *params, int64_t first, int64_t last, double len,
+                        size_t width, char *err, size_t errlen);
 /* Add the rows of series_live (plain per-slice vectors; the kernel's counts too when s has them). */
 int jsw_slices_add_live(struct jsw_slices *s, jsw_db *db, int nparams, const char *const *params,
                         char *err, size_t errlen);

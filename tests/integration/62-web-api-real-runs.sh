@@ -19,7 +19,7 @@ command -v jq >/dev/null || skip_all "jq is not installed"
 api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"
 state=$JS_CLUSTER_DIR/web-e2e.env
 work=$JS_CLUSTER_DIR/web-e2e
-plan 72
+plan 74
 
 # --- real runs -----------------------------------------------------------------------------
 rm -rf "$work"; install -d -m 755 "$work"
@@ -220,6 +220,19 @@ want=$(psql -qAtX -c "SELECT coalesce(jsonb_agg((SELECT coalesce(jsonb_object_ag
        FROM js.step_kernel_slices s WHERE s.job_id = $sim AND s.step_id = '0'" | jq -S -c .)
 is "$(jq -S -c '[.step.slices[] | .m | with_entries(select(.key | test("^(kernel|unattributed)_")))]' <<< "$body")" "$want" \
   "step: the kernel's counts and the unattributed bytes of its slices equal js.step_kernel_slices (2 nodes)"
+# the spread across the step's processes (the node keeps it as it folds, migration 040): per slice
+# the most one process had over both nodes, as the step-nodes' own series say it
+want=$(psql -qAtX -c "SELECT coalesce(jsonb_agg(jsonb_build_array(slice, mx, mn) ORDER BY slice), '[]') FROM (
+          SELECT x.first_slice + u.i - 1 AS slice, max(coalesce(u.hi, u.c)) AS mx, min(coalesce(u.lo, u.c)) AS mn
+          FROM js.series_step_node x, unnest(js.series_decode(x.processes, x.slices), js.series_decode(x.cpu_ns, x.slices),
+               js.series_decode(x.max_cpu_ns, x.slices), js.series_decode(x.min_cpu_ns, x.slices)) WITH ORDINALITY AS u(p, c, hi, lo, i)
+          WHERE x.job_id = $sim AND x.step_id = '0' AND u.p > 0 GROUP BY 1) t" | jq -c .)
+is "$(jq -c '[.step.spread[] | [.slice, .cpu_ns.max, .cpu_ns.min]]' <<< "$body")" "$want" \
+  "step: spread: per slice the most and the least CPU one process had over both nodes, as its series say"
+pids=$(jq -c '[.step.process_list[] | [.node, .pid]] | unique' <<< "$body")
+jq -e --argjson p "$pids" '(.step.spread | length) > 0 and all(.step.spread[]; . as $r | [$r.cpu_ns.node, $r.cpu_ns.pid] as $w
+       | ($p | index([$w]) != null) and $r.cpu_ns.min <= $r.cpu_ns.max and $r.io_bytes.min <= $r.io_bytes.max)' <<< "$body" >/dev/null
+ok $? "step: spread: the most is a process of the step on its node (pid), never below the least"
 jq -e '[.step.slices[].m.kernel_wchar // 0] | add > 0' <<< "$body" >/dev/null
 ok $? "step: the kernel counted the writes of its slices (profile format 5)"
 is "$(steps_sums_differ "$JS_DB")|$(psql -qAtX -c "SELECT num_nodes || ':' || (processes > 1) FROM js_data.steps WHERE job_id = $sim AND step_id = '0'")" "0|2:true" \

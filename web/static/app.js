@@ -1234,6 +1234,30 @@
 
   /* A running step's page reloads itself every LIVE_REFRESH_MS while it is shown. */
   const LIVE_REFRESH_MS = 30000;
+  /* How far apart the step's processes were, slice by slice: the most and the least one process
+   * had (the node keeps them when it folds; docs/api.md, "spread"), where several ran at once. */
+  const SPREAD = [{ key: 'cpu_ns', label: 'CPU', unit: 'CPUs', scale: 1e-9 }, { key: 'mpi_ns', label: 'Time in MPI calls', unit: 'threads', scale: 1e-9 },
+    { key: 'io_ns', label: 'Time in I/O calls', unit: 'threads', scale: 1e-9 }, { key: 'io_bytes', label: 'I/O bytes', unit: 'B/s', scale: 1 }];
+  function spreadCharts(T, s, L) {
+    const rows = (s.spread || []).filter(r => r.processes > 1);
+    const used = SPREAD.filter(v => rows.some(r => r[v.key] && r[v.key].max > r[v.key].min));
+    if (!used.length) return;
+    T.appendChild(el('h4', { text: 'Spread across processes per slice: the most and the least one process had' }));
+    const box = el('div', { class: 'cards spread' });
+    T.appendChild(box);
+    for (const v of used) {
+      const card = el('div', { class: 'card' }, el('h4', { text: v.label + ' (' + v.unit + ')' }));
+      box.appendChild(card);
+      const pt = (r, k) => ({ x: r.t, y: (r[v.key] ? r[v.key][k] : 0) * v.scale / (L * (r.slices || 1)) });
+      chart('step', card, '', { type: 'line', data: { datasets: [
+        { label: 'most', data: rows.map(r => pt(r, 'max')), borderColor: palette(1), backgroundColor: palette(1), pointRadius: rows.length < 60 ? 3 : 0, stepped: true },
+        { label: 'least', data: rows.map(r => pt(r, 'min')), borderColor: palette(2), backgroundColor: palette(2), pointRadius: rows.length < 60 ? 3 : 0, stepped: true }] },
+        options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : 0) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true } } } });
+      const top = rows.reduce((a, r) => (r[v.key] && (!a || r[v.key].max > a[v.key].max) ? r : a), null);
+      if (top) card.appendChild(el('p', { class: 'note', text: 'The most: ' + (top[v.key].pid != null ? 'process ' + top[v.key].pid + ' on ' : '') + top[v.key].node + ' at ' + fmtTime(top.t) + '.' }));
+    }
+  }
+
   async function renderStep(job, step) {
     if (S.liveTimer) { clearTimeout(S.liveTimer); S.liveTimer = null; }
     destroyCharts('step');
@@ -1283,6 +1307,7 @@
       chart('step', card, '', { type: 'line', data: { datasets: used.map((m, i) => ({ label: m, data: slices.map(r => ({ x: r.t, y: (Number((r.m || {})[m]) || 0) * (g.scale || 1) / (L * (r.slices || 1)) })), borderColor: palette(i + 2), backgroundColor: palette(i + 2), pointRadius: slices.length < 60 ? 3 : 0, stepped: true })) }, options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : 0) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true } } } });
     }
     if (!slices.length) series.appendChild(el('p', { class: 'empty', text: 'No per-slice metrics for this step.' }));
+    spreadCharts(T, s, L);
 
     /* the answer first: was it disturbed, by what, what to change; then the background */
     T.appendChild(insightPanel(s));
