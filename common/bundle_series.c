@@ -109,19 +109,26 @@ static struct js_fold_slice *entry(struct js_fold *f, int64_t slice)
     return e;
 }
 
-void js_fold_slice_merge(struct js_fold_slice *d, const struct js_fold_slice *x)
+void js_spread_merge(int64_t *lo, int64_t *hi, int64_t *pid, const int64_t *xlo, const int64_t *xhi, const int64_t *xpid)
 {
-    if (x->v[0] <= 0)
-        goto sums;
     for (int k = 0; k < JS_SPREAD_COUNT; k++) {
-        if (d->v[0] <= 0 || x->lo[k] < d->lo[k])
-            d->lo[k] = x->lo[k];
-        if (d->v[0] <= 0 || x->hi[k] > d->hi[k] || (x->hi[k] == d->hi[k] && x->hi_pid[k] < d->hi_pid[k])) {
-            d->hi[k] = x->hi[k];
-            d->hi_pid[k] = x->hi_pid[k];
+        lo[k] = xlo[k] < lo[k] ? xlo[k] : lo[k];
+        if (xhi[k] > hi[k] || (xhi[k] == hi[k] && xpid[k] < pid[k])) {
+            hi[k] = xhi[k];
+            pid[k] = xpid[k];
         }
     }
-sums:
+}
+
+void js_fold_slice_merge(struct js_fold_slice *d, const struct js_fold_slice *x)
+{
+    if (x->v[0] > 0 && d->v[0] > 0)
+        js_spread_merge(d->lo, d->hi, d->hi_pid, x->lo, x->hi, x->hi_pid);
+    else if (x->v[0] > 0) {
+        memcpy(d->lo, x->lo, sizeof d->lo);
+        memcpy(d->hi, x->hi, sizeof d->hi);
+        memcpy(d->hi_pid, x->hi_pid, sizeof d->hi_pid);
+    }
     for (int c = 0; c < JS_FOLD_COLS; c++)
         d->v[c] = sat(d->v[c], x->v[c]);
 }

@@ -65,6 +65,10 @@ int js_fold_add_row(struct js_fold *f, int64_t slice, const int64_t *row, int64_
 /* A slice of another fold (sums added, spreads merged). 0, -1 when out of memory. */
 int js_fold_merge(struct js_fold *f, const struct js_fold_slice *x);
 
+/* Another's spread (xlo, xhi, xpid: JS_SPREAD_COUNT values each) into lo, hi, pid: the least,
+ * the most and whose most (the lower pid among equals). Both of slices with processes. */
+void js_spread_merge(int64_t *lo, int64_t *hi, int64_t *pid, const int64_t *xlo, const int64_t *xhi, const int64_t *xpid);
+
 /* Merge x's spread and sums into d (same slice). */
 void js_fold_slice_merge(struct js_fold_slice *d, const struct js_fold_slice *x);
 

@@ -564,13 +564,7 @@ static void merge_slices(struct pi_step *st)
         if (n > 0 && st->slices[n - 1].slice == st->slices[i].slice) {
             struct pi_slice *d = &st->slices[n - 1];
             const struct pi_slice *x = &st->slices[i];
-            for (int k = 0; k < JS_SPREAD_COUNT; k++) {
-                d->lo[k] = x->lo[k] < d->lo[k] ? x->lo[k] : d->lo[k];
-                if (x->hi[k] > d->hi[k] || (x->hi[k] == d->hi[k] && x->hi_pid[k] < d->hi_pid[k])) {
-                    d->hi[k] = x->hi[k];
-                    d->hi_pid[k] = x->hi_pid[k];
-                }
-            }
+            js_spread_merge(d->lo, d->hi, d->hi_pid, x->lo, x->hi, x->hi_pid);
             d->processes += x->processes;
             for (int k = 0; k < JS_SLICE_COLS; k++) /* within the budget: saturating only to be sure */
                 d->m[k] = pi_sat_add(d->m[k], x->m[k]);
