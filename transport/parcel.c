@@ -229,7 +229,9 @@ static int parse_size(const char *s, long long max, size_t *out)
     return 0;
 }
 
-int jt_parcel_parse(const char *body, size_t len, struct jt_parcel *p, char *reason, size_t rsize)
+/* One parcel at the start of body: with used, it may be followed by more (*used: its length);
+ * without, "end\n" must end the body. */
+static int parse_one(const char *body, size_t len, size_t *used, struct jt_parcel *p, char *reason, size_t rsize)
 {
     memset(p, 0, sizeof *p);
     char line[JT_NAME_MAX + 64];
@@ -325,7 +327,9 @@ int jt_parcel_parse(const char *body, size_t len, struct jt_parcel *p, char *rea
                     break;
                 }
     }
-    if (pos != len) {
+    if (used)
+        *used = pos;
+    if (!used && pos != len) {
         size_t extra_bytes = len - pos;
         jt_parcel_free(p);
         return fail(reason, rsize, "%zu bytes after \"end\"", extra_bytes);
@@ -333,6 +337,57 @@ int jt_parcel_parse(const char *body, size_t len, struct jt_parcel *p, char *rea
     if (p->nfiles == 0) {
         jt_parcel_free(p);
         return fail(reason, rsize, "no file in the parcel");
+    }
+    return 0;
+}
+
+int jt_parcel_parse(const char *body, size_t len, struct jt_parcel *p, char *reason, size_t rsize)
+{
+    return parse_one(body, len, NULL, p, reason, rsize);
+}
+
+void jt_post_free(struct jt_post *post)
+{
+    for (size_t i = 0; i < post->n; i++)
+        jt_parcel_free(&post->parcels[i]);
+    free(post->parcels);
+    memset(post, 0, sizeof *post);
+}
+
+int jt_post_parse(const char *body, size_t len, struct jt_post *post, char *reason, size_t rsize)
+{
+    memset(post, 0, sizeof *post);
+    size_t pos = 0, cap = 0;
+    char r[JT_REASON_MAX];
+    while (pos < len || post->n == 0) {
+        size_t used = 0;
+        if (post->n == JT_POST_MAX_PARCELS) {
+            jt_post_free(post);
+            return fail(reason, rsize, "more than %d parcels in one post", JT_POST_MAX_PARCELS);
+        }
+        if (post->n == cap) {
+            cap = cap ? cap * 2 : 8;
+            struct jt_parcel *np = realloc(post->parcels, cap * sizeof *np);
+            if (!np) {
+                jt_post_free(post);
+                return fail(reason, rsize, "out of memory");
+            }
+            post->parcels = np;
+        }
+        if (parse_one(body + pos, len - pos, &used, &post->parcels[post->n], r, sizeof r) < 0) {
+            size_t k = post->n + 1;
+            jt_post_free(post);
+            /* a post of one parcel is told as before, without its number */
+            if (k == 1)
+                return fail(reason, rsize, "%s", r);
+            return fail(reason, rsize, "parcel %zu (byte %zu): %s", k, pos, r);
+        }
+        post->nfiles += post->parcels[post->n++].nfiles;
+        pos += used;
+        if (post->nfiles > JT_POST_MAX_FILES) {
+            jt_post_free(post);
+            return fail(reason, rsize, "more than %d files in one post", JT_POST_MAX_FILES);
+        }
     }
     return 0;
 }
