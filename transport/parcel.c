@@ -229,17 +229,9 @@ static int parse_size(const char *s, long long max, size_t *out)
     return 0;
 }
 
-/* One parcel at the start of body: with used, it may be followed by more (*used: its length);
- * without, "end\n" must end the body. */
-static int parse_one(const char *body, size_t len, size_t *used, struct jt_parcel *p, char *reason, size_t rsize)
+/* "jobscreen-parcel 1 job.<id>": the id into *job_id. 0, or -1 with the reason. */
+static int parse_header(const char *line, uint32_t *job_id, char *reason, size_t rsize)
 {
-    memset(p, 0, sizeof *p);
-    char line[JT_NAME_MAX + 64];
-    size_t pos = 0;
-    if ((long long)len > JT_PARCEL_MAX_BYTES)
-        return fail(reason, rsize, "parcel larger than %lld bytes", JT_PARCEL_MAX_BYTES);
-    if (take_line(body, len, &pos, line, sizeof line - 1) < 0)
-        return fail(reason, rsize, "no header line");
     char magic[32], job[32], extra;
     int version;
     if (sscanf(line, "%31s %d %31s%c", magic, &version, job, &extra) != 3 || strcmp(magic, JT_PARCEL_MAGIC) != 0)
@@ -252,7 +244,23 @@ static int parse_one(const char *body, size_t len, size_t *used, struct jt_parce
         parse_size(job + strlen(JS_JOB_DIR_PREFIX), UINT32_MAX, &id) < 0 || id == 0 ||
         (snprintf(expect, sizeof expect, "%s %d %s", JT_PARCEL_MAGIC, version, job), strcmp(expect, line) != 0))
         return fail(reason, rsize, "header: \"%s\" is not job.<id> with an id from 1 to %u", job, UINT32_MAX);
-    p->job_id = (uint32_t)id;
+    *job_id = (uint32_t)id;
+    return 0;
+}
+
+/* One parcel at the start of body: with used, it may be followed by more (*used: its length);
+ * without, "end\n" must end the body. */
+static int parse_one(const char *body, size_t len, size_t *used, struct jt_parcel *p, char *reason, size_t rsize)
+{
+    memset(p, 0, sizeof *p);
+    char line[JT_NAME_MAX + 64];
+    size_t pos = 0;
+    if ((long long)len > JT_PARCEL_MAX_BYTES)
+        return fail(reason, rsize, "parcel larger than %lld bytes", JT_PARCEL_MAX_BYTES);
+    if (take_line(body, len, &pos, line, sizeof line - 1) < 0)
+        return fail(reason, rsize, "no header line");
+    if (parse_header(line, &p->job_id, reason, rsize) < 0)
+        return -1;
     size_t cap = 0;
     const struct jt_name *pinned = NULL; /* the step-node every file of the parcel belongs to */
     for (;;) {
