@@ -16,7 +16,7 @@ need_cluster
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 INGEST=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest GEN=$JS_TOP_BUILDDIR/bench/gen/jsgen
 [ -x "$GEN" ] || skip_all "bench/gen/jsgen is not built"
-plan 9
+plan 10
 q() { psql -X -q -At -F' ' -d "${DB:-$JS_DB}" -c "$1"; }
 cluster() { "$JS_TOP_SRCDIR/tests/cluster" "$@" --dir "$JS_CLUSTER_DIR"; }
 T=$(mktemp -d /var/tmp/js59c.XXXXXX)
@@ -26,6 +26,17 @@ cluster receivers 2 2>"$T/switch.log"
 . "$JS_CLUSTER_DIR/env"
 is "$JS_RECEIVERS $(wc -w <<< "$JS_RECEIVED_DIRS") $(pgrep -cf "profile_ingest .*--spool $JS_CLUSTER_DIR/received2 ")" "2 2 1" \
   "two receivers, two received spools, an ingest daemon on the second"
+# each URL stores into its own spool (a bundle of a job that never was, taken away at once)
+cred() { openssl dgst -sha256 -binary "$1" | munge -S "$JS_MUNGE_SOCKET"; }
+printf 'jobscreen-parcel 1 job.999995\nprofiles/0.n1.b1.json 2\n{}end\n' > "$T/probe.parcel"
+read -r -a urls <<< "$JS_RECEIVE_URLS"; read -r -a spools <<< "$JS_RECEIVED_DIRS"
+where=
+for u in "${urls[@]}"; do
+  curl -s -o /dev/null -X POST --data-binary "@$T/probe.parcel" -H "X-Jobscreen-Credential: $(cred "$T/probe.parcel")" "$u"
+  for s in "${spools[@]}"; do [ -e "$s/job.999995/profiles/0.n1.b1.json" ] && where="$where ${s##*/}"; done
+  for s in "${spools[@]}"; do rm -rf "$s/job.999995"; done
+done
+is "$where" " received received2" "/receive stores into received, /receive2 into received2"
 
 # --- real jobs across the nodes of both receivers ---
 w=$(work_dir jsalice)
