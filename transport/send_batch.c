@@ -175,6 +175,12 @@ int batch_flush(struct pass *ps)
             pass_waiting(ps, bt.done[i].mtime);
     }
     drop(0);
+    /* a backlog's large post does not stay in a compute node's memory afterwards */
+    if (bt.cap > (1u << 20)) {
+        free(bt.data);
+        bt.data = NULL;
+        bt.cap = 0;
+    }
     return ps->sending ? 0 : -1;
 }
 
