@@ -229,15 +229,9 @@ static int parse_size(const char *s, long long max, size_t *out)
     return 0;
 }
 
-int jt_parcel_parse(const char *body, size_t len, struct jt_parcel *p, char *reason, size_t rsize)
+/* "jobscreen-parcel 1 job.<id>": the id into *job_id. 0, or -1 with the reason. */
+static int parse_header(const char *line, uint32_t *job_id, char *reason, size_t rsize)
 {
-    memset(p, 0, sizeof *p);
-    char line[JT_NAME_MAX + 64];
-    size_t pos = 0;
-    if ((long long)len > JT_PARCEL_MAX_BYTES)
-        return fail(reason, rsize, "parcel larger than %lld bytes", JT_PARCEL_MAX_BYTES);
-    if (take_line(body, len, &pos, line, sizeof line - 1) < 0)
-        return fail(reason, rsize, "no header line");
     char magic[32], job[32], extra;
     int version;
     if (sscanf(line, "%31s %d %31s%c", magic, &version, job, &extra) != 3 || strcmp(magic, JT_PARCEL_MAGIC) != 0)
@@ -250,7 +244,23 @@ int jt_parcel_parse(const char *body, size_t len, struct jt_parcel *p, char *rea
         parse_size(job + strlen(JS_JOB_DIR_PREFIX), UINT32_MAX, &id) < 0 || id == 0 ||
         (snprintf(expect, sizeof expect, "%s %d %s", JT_PARCEL_MAGIC, version, job), strcmp(expect, line) != 0))
         return fail(reason, rsize, "header: \"%s\" is not job.<id> with an id from 1 to %u", job, UINT32_MAX);
-    p->job_id = (uint32_t)id;
+    *job_id = (uint32_t)id;
+    return 0;
+}
+
+/* One parcel at the start of body: with used, it may be followed by more (*used: its length);
+ * without, "end\n" must end the body. */
+static int parse_one(const char *body, size_t len, size_t *used, struct jt_parcel *p, char *reason, size_t rsize)
+{
+    memset(p, 0, sizeof *p);
+    char line[JT_NAME_MAX + 64];
+    size_t pos = 0;
+    if ((long long)len > JT_PARCEL_MAX_BYTES)
+        return fail(reason, rsize, "parcel larger than %lld bytes", JT_PARCEL_MAX_BYTES);
+    if (take_line(body, len, &pos, line, sizeof line - 1) < 0)
+        return fail(reason, rsize, "no header line");
+    if (parse_header(line, &p->job_id, reason, rsize) < 0)
+        return -1;
     size_t cap = 0;
     const struct jt_name *pinned = NULL; /* the step-node every file of the parcel belongs to */
     for (;;) {
@@ -325,7 +335,9 @@ int jt_parcel_parse(const char *body, size_t len, struct jt_parcel *p, char *rea
                     break;
                 }
     }
-    if (pos != len) {
+    if (used)
+        *used = pos;
+    if (!used && pos != len) {
         size_t extra_bytes = len - pos;
         jt_parcel_free(p);
         return fail(reason, rsize, "%zu bytes after \"end\"", extra_bytes);
@@ -333,6 +345,57 @@ int jt_parcel_parse(const char *body, size_t len, struct jt_parcel *p, char *rea
     if (p->nfiles == 0) {
         jt_parcel_free(p);
         return fail(reason, rsize, "no file in the parcel");
+    }
+    return 0;
+}
+
+int jt_parcel_parse(const char *body, size_t len, struct jt_parcel *p, char *reason, size_t rsize)
+{
+    return parse_one(body, len, NULL, p, reason, rsize);
+}
+
+void jt_post_free(struct jt_post *post)
+{
+    for (size_t i = 0; i < post->n; i++)
+        jt_parcel_free(&post->parcels[i]);
+    free(post->parcels);
+    memset(post, 0, sizeof *post);
+}
+
+int jt_post_parse(const char *body, size_t len, struct jt_post *post, char *reason, size_t rsize)
+{
+    memset(post, 0, sizeof *post);
+    size_t pos = 0, cap = 0;
+    char r[JT_REASON_MAX];
+    while (pos < len || post->n == 0) {
+        size_t used = 0;
+        if (post->n == JT_POST_MAX_PARCELS) {
+            jt_post_free(post);
+            return fail(reason, rsize, "more than %d parcels in one post", JT_POST_MAX_PARCELS);
+        }
+        if (post->n == cap) {
+            cap = cap ? cap * 2 : 8;
+            struct jt_parcel *np = realloc(post->parcels, cap * sizeof *np);
+            if (!np) {
+                jt_post_free(post);
+                return fail(reason, rsize, "out of memory");
+            }
+            post->parcels = np;
+        }
+        if (parse_one(body + pos, len - pos, &used, &post->parcels[post->n], r, sizeof r) < 0) {
+            size_t k = post->n + 1;
+            jt_post_free(post);
+            /* a post of one parcel is told as before, without its number */
+            if (k == 1)
+                return fail(reason, rsize, "%s", r);
+            return fail(reason, rsize, "parcel %zu (byte %zu): %s", k, pos, r);
+        }
+        post->nfiles += post->parcels[post->n++].nfiles;
+        pos += used;
+        if (post->nfiles > JT_POST_MAX_FILES) {
+            jt_post_free(post);
+            return fail(reason, rsize, "more than %d files in one post", JT_POST_MAX_FILES);
+        }
     }
     return 0;
 }

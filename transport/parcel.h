@@ -89,4 +89,19 @@ struct jt_parcel {
 int jt_parcel_parse(const char *body, size_t len, struct jt_parcel *p, char *reason, size_t rsize);
 void jt_parcel_free(struct jt_parcel *p);
 
+/* A post (the body of one POST /receive) carries one or more parcels back to back, so that
+ * one request, one credential and one round of directory fsyncs take many step-nodes. Bounds
+ * on what one post makes the receiver hold (the sender keeps to them): */
+#define JT_POST_MAX_PARCELS 4096
+#define JT_POST_MAX_FILES 16384
+struct jt_post {
+    struct jt_parcel *parcels;
+    size_t n, nfiles;
+};
+/* Parse every parcel of body, each strictly (jt_parcel_parse), with no byte after the last.
+ * A refusal names the parcel ("parcel 3 (byte 5121): entry 2: ..."; for the first parcel of
+ * a post, the reason of jt_parcel_parse alone). 0, or -1 with the reason. */
+int jt_post_parse(const char *body, size_t len, struct jt_post *post, char *reason, size_t rsize);
+void jt_post_free(struct jt_post *post);
+
 #endif

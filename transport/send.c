@@ -77,19 +77,14 @@ struct job {
     char record_hex[2 * JS_DIGEST_BYTES + 1];
     struct entry *steps, *profiles;
     size_t nsteps, nprofiles;
+    int record_pending; /* the job record rides in a parcel of the post in the making */
 };
 
-static void waiting(struct pass *ps, time_t mtime)
+void pass_waiting(struct pass *ps, time_t mtime)
 {
     ps->waiting++;
     if (mtime && (!ps->oldest || mtime < ps->oldest))
         ps->oldest = mtime;
-}
-
-static void failed(struct pass *ps, const char *reason)
-{
-    snprintf(ps->failure, sizeof ps->failure, "%s", reason);
-    ps->sending = 0;
 }
 
 static int add_entry(struct entry **v, size_t *n, const char *name, const struct jt_name *jn, time_t mtime)
@@ -147,16 +142,6 @@ static int has_step_record(const struct job *j, const struct jt_name *n)
         if (!strcmp(j->steps[i].n.step, n->step) && !strcmp(j->steps[i].n.node, n->node))
             return 1;
     return 0;
-}
-
-static void mark_job_record_sent(struct job *j)
-{
-    char have[2 * JS_DIGEST_BYTES + 1];
-    if (!j->record)
-        return;
-    sent_digest(j->fd, have);
-    if (strcmp(have, j->record_hex) != 0 && write_sent_digest(j->fd, j->record_hex) < 0)
-        log_warn("%s/" SENT_LEDGER ": cannot write: %s (the job record will be sent again)", j->dirname, strerror(errno));
 }
 
 /* Whether a file of len bytes named name still fits in parcel b (and its "end\n") within
@@ -219,23 +204,19 @@ static int add_step_record(struct job *j, const struct entry *step, int empty, s
     return added;
 }
 
-/* Post parcel b; what names it in the log. 0 stored (or only counted), -1 the pass
- * stops sending. */
-static int post_parcel(struct jt_buf *b, const char *what, time_t mtime, struct pass *ps)
+/* Parcel b joins the post in the making, with what to do once it is stored (d: its files
+ * are named in it; with_job: it carries the job record). 0, or -1 (the pass stops sending). */
+static int queue_parcel(struct job *j, struct jt_buf *b, struct done *d, size_t nfiles, int with_job, struct pass *ps)
 {
-    char reason[1536];
-    if (!ps->sending) {
-        waiting(ps, mtime);
-        return 0;
+    d->job_id = j->id;
+    snprintf(d->dirname, sizeof d->dirname, "%s", j->dirname);
+    if (with_job) {
+        snprintf(d->job_hex, sizeof d->job_hex, "%s", j->record_hex);
+        j->record_pending = ps->sending;
     }
-    if (post(b, what, reason, sizeof reason) < 0) {
-        failed(ps, reason);
-        waiting(ps, mtime);
-        return -1;
-    }
-    ps->parcels_sent++;
-    log_info("sent %s", what);
-    return 0;
+    int rc = batch_add(b, d, nfiles, ps);
+    jt_buf_free(b);
+    return rc;
 }
 
 /* Send the bundles of one step-node and, when step is given, its step record in the last
@@ -274,28 +255,27 @@ static int send_step_node(struct job *j, const char *stepnode_step, const char *
             log_error("%s: out of memory building a parcel", j->dirname);
             return -1;
         }
-        snprintf(what, sizeof what, "%s step %s on %s (%ld bundles%s%s, %zu bytes)", j->dirname, stepnode_step, stepnode_node,
-                 files, with_step ? " and the step record" : ", no step record", with_job ? ", the job record" : "", b.len);
-        int rc = post_parcel(&b, what, step ? step->mtime : 0, ps);
-        jt_buf_free(&b);
-        if (rc < 0)
-            return -1;
-        if (ps->sending) {
-            /* stored on the server: now, and only now, they leave the node (when only
-             * counting, the loop goes on to count the parcels the rest would take) */
-            for (size_t k = first; k < next; k++)
-                if (idx[k] != (size_t)-1 && unlinkat(j->pfd, j->profiles[idx[k]].name, 0) == 0)
-                    ps->files_removed++;
-            if (j->pfd >= 0 && next > first)
-                fsync(j->pfd);
-            if (with_job)
-                mark_job_record_sent(j);
-            if (with_step) {
-                if (unlinkat(j->fd, step->name, 0) == 0)
-                    ps->files_removed++;
-                fsync(j->fd);
+        struct done d = { .mtime = step ? step->mtime : 0 };
+        snprintf(d.what, sizeof d.what, "%s step %s on %s (%ld bundles%s%s, %zu bytes)", j->dirname, stepnode_step,
+                 stepnode_node, files, with_step ? " and the step record" : ", no step record",
+                 with_job ? ", the job record" : "", b.len);
+        /* once stored on the server, and only then, they leave the node (when only counting,
+         * the loop goes on to count the parcels the rest would take) */
+        int bad = 0;
+        for (size_t k = first; k < next; k++)
+            if (idx[k] != (size_t)-1) {
+                snprintf(what, sizeof what, JS_PROFILES_DIR_NAME "/%s", j->profiles[idx[k]].name);
+                bad |= done_add_name(&d, what) < 0;
             }
+        if (with_step)
+            bad |= done_add_name(&d, step->name) < 0;
+        if (bad) { /* nothing is removed then: sent again in a later pass */
+            free(d.names);
+            d.names = NULL;
+            d.names_len = 0;
         }
+        if (queue_parcel(j, &b, &d, (size_t)files + (size_t)with_step + (size_t)with_job, with_job, ps) < 0)
+            return -1;
         if (with_step || (next == nidx && (!step || unreadable)))
             return 0;
     }
@@ -321,7 +301,7 @@ static struct live_seen *live_find(const char *key)
 
 static int send_live(struct job *j, const struct entry *e, struct pass *ps)
 {
-    char key[sizeof lives[0].key], reason[1536], what[1024], name[JT_NAME_MAX + 16];
+    char key[sizeof lives[0].key], reason[1536], name[JT_NAME_MAX + 16];
     snprintf(key, sizeof key, "%s/%s", j->dirname, e->name);
     char *data = NULL;
     size_t len = 0;
@@ -349,23 +329,22 @@ static int send_live(struct job *j, const struct entry *e, struct pass *ps)
         log_error("%s/%s: cannot make a parcel of it", j->dirname, name);
         return 0;
     }
-    snprintf(what, sizeof what, "%s live snapshot of step %s on %s (%zu bytes)", j->dirname, e->n.step, e->n.node, b.len);
-    if (!ps->sending) {
-        waiting(ps, e->mtime);
-        jt_buf_free(&b);
-        return 0;
-    }
-    int rc = post_parcel(&b, what, e->mtime, ps);
-    jt_buf_free(&b);
-    if (rc < 0)
-        return -1;
+    struct done dn = { .mtime = e->mtime, .live_when = now };
+    snprintf(dn.what, sizeof dn.what, "%s live snapshot of step %s on %s (%zu bytes)", j->dirname, e->n.step, e->n.node, b.len);
     if (l) {
-        memcpy(l->digest, d, sizeof d);
-        l->sent = now;
+        snprintf(dn.live_key, sizeof dn.live_key, "%s", key);
+        memcpy(dn.live_digest, d, sizeof d);
     }
-    if (with_job)
-        mark_job_record_sent(j);
-    return 0;
+    return queue_parcel(j, &b, &dn, 1 + (size_t)with_job, with_job, ps);
+}
+
+void live_sent(const char *key, const unsigned char digest[JS_DIGEST_BYTES], time_t when)
+{
+    struct live_seen *l = live_find(key);
+    if (l) {
+        memcpy(l->digest, digest, JS_DIGEST_BYTES);
+        l->sent = when;
+    }
 }
 
 /* Remove every file of dirfd/sub, then sub. */
@@ -394,13 +373,19 @@ static void finish_job(int spoolfd, struct job *j, struct pass *ps)
     json_t *end = jr ? json_object_get(jr, "end_ns") : NULL;
     long long end_s = json_is_integer(end) ? json_integer_value(end) / 1000000000LL : (long long)j->record_mtime;
     json_decref(jr);
+    if (!final || end_s + o.job_grace > (long long)time(NULL))
+        return;
+    /* what of it waits in the post in the making goes now: then the ledger and the spool say
+     * what the receiver holds */
+    if (batch_holds(j->id) && batch_flush(ps) < 0)
+        return;
     sent_digest(j->fd, have);
     free(j->steps);
     free(j->profiles);
     j->steps = j->profiles = NULL;
     j->nsteps = j->nprofiles = 0;
     list_job(j);
-    if (!final || end_s + o.job_grace > (long long)time(NULL) || j->nsteps || strcmp(have, j->record_hex) != 0)
+    if (j->nsteps || strcmp(have, j->record_hex) != 0)
         return;
     /* each step-node that has bundles once (send_step_node takes all of its bundles) */
     for (size_t i = 0; i < j->nprofiles; i++) {
@@ -412,6 +397,8 @@ static void finish_job(int spoolfd, struct job *j, struct pass *ps)
         if (first && send_step_node(j, n->step, n->node, NULL, ps) < 0)
             return;
     }
+    if (batch_holds(j->id) && batch_flush(ps) < 0)
+        return;
     free(j->profiles);
     j->profiles = NULL;
     j->nprofiles = 0;
@@ -471,16 +458,16 @@ static void do_job(int spoolfd, const char *dirname, uint32_t id, struct pass *p
     char have[2 * JS_DIGEST_BYTES + 1];
     if (j.record)
         sent_digest(j.fd, have);
-    if (j.record && strcmp(have, j.record_hex) != 0 && !stop) {
+    if (j.record && strcmp(have, j.record_hex) != 0 && !j.record_pending && !stop) {
         struct jt_buf b = { 0 };
-        char what[NAME_MAX + 64];
-        snprintf(what, sizeof what, "%s job record (%zu bytes)", dirname, j.record_len);
+        struct done d = { .mtime = j.record_mtime };
+        snprintf(d.what, sizeof d.what, "%s job record (%zu bytes)", dirname, j.record_len);
         if (jt_parcel_begin(&b, id) < 0 || jt_parcel_add(&b, JS_JOB_RECORD_NAME, j.record, j.record_len) < 0 ||
-            jt_parcel_end(&b) < 0)
-            log_error("%s: cannot make a parcel of it", what);
-        else if (post_parcel(&b, what, j.record_mtime, ps) == 0 && ps->sending)
-            mark_job_record_sent(&j);
-        jt_buf_free(&b);
+            jt_parcel_end(&b) < 0) {
+            log_error("%s: cannot make a parcel of it", d.what);
+            jt_buf_free(&b);
+        } else
+            queue_parcel(&j, &b, &d, 1, 1, ps);
     }
     if (!ps->sending || !j.record || stop)
         goto out;
@@ -523,6 +510,7 @@ static int run_pass(struct pass *ps, int sending)
     }
     if (inotify_fd >= 0)
         inotify_add_watch(inotify_fd, o.spool, IN_CREATE | IN_MOVED_TO | IN_ONLYDIR);
+    batch_start(spoolfd);
     DIR *d = fdopendir(dup(spoolfd));
     struct dirent *e;
     while (d && (e = readdir(d)) && !stop) {
@@ -540,6 +528,8 @@ static int run_pass(struct pass *ps, int sending)
     }
     if (d)
         closedir(d);
+    /* the post in hand goes, even after SIGTERM */
+    batch_flush(ps);
     close(spoolfd);
     /* forget live snapshots that are gone */
     for (size_t i = 0; i < nlives;)
@@ -575,8 +565,10 @@ static void usage(FILE *f)
             "  --backoff-max SECONDS  longest wait between retries (default 60)\n"
             "  --rescan SECONDS       full rescan besides inotify (default 10)\n"
             "  --job-grace SECONDS    a final job's directory goes this long after the job's end (default 300)\n"
-            "  --parcel-max BYTES     no parcel is larger, but one of a single file (default 67112960,\n"
+            "  --parcel-max BYTES     no post is larger, but one of a single file (default 67112960,\n"
             "                         the receiver's default max_bytes; a file is never cut)\n"
+            "  --post-parcels N       parcels (step-nodes) one post carries at most (default 1024, 1 to 4096)\n"
+            "  --no-compress          post parcels as they are (by default gzip, Content-Encoding)\n"
             "  --timeout SECONDS      a transfer that stalls this long fails (default 60)\n"
             "  --verbose              debug messages\n"
             "  --metrics-listen HOST:PORT  serve Prometheus metrics at http://HOST:PORT/metrics\n");
@@ -586,7 +578,7 @@ static void usage(FILE *f)
 static int parse_options(int argc, char **argv)
 {
     enum { O_SPOOL = 256, O_URL, O_MUNGE, O_ONCE, O_STATUS, O_BACKOFF, O_RESCAN, O_GRACE, O_PMAX, O_TIMEOUT, O_VERBOSE,
-           O_METRICS };
+           O_METRICS, O_POSTN, O_NOZ };
     static const struct option opts[] = {
         { "spool", required_argument, 0, O_SPOOL }, { "url", required_argument, 0, O_URL },
         { "munge-socket", required_argument, 0, O_MUNGE }, { "once", no_argument, 0, O_ONCE },
@@ -594,6 +586,7 @@ static int parse_options(int argc, char **argv)
         { "rescan", required_argument, 0, O_RESCAN }, { "job-grace", required_argument, 0, O_GRACE },
         { "parcel-max", required_argument, 0, O_PMAX }, { "timeout", required_argument, 0, O_TIMEOUT },
         { "verbose", no_argument, 0, O_VERBOSE }, { "metrics-listen", required_argument, 0, O_METRICS },
+        { "post-parcels", required_argument, 0, O_POSTN }, { "no-compress", no_argument, 0, O_NOZ },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
     };
     o.backoff_max = 60;
@@ -601,6 +594,8 @@ static int parse_options(int argc, char **argv)
     o.job_grace = 300;
     o.timeout = 60;
     o.parcel_max = JT_PARCEL_DEFAULT_MAX; /* the receiver's default max_bytes */
+    o.post_parcels = 1024;
+    o.compress = 1;
     int c;
     long long v;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -612,6 +607,15 @@ static int parse_options(int argc, char **argv)
         case O_STATUS: o.status = 1; break;
         case O_VERBOSE: o.verbose = 1; break;
         case O_METRICS: o.metrics_listen = optarg; break;
+        case O_NOZ: o.compress = 0; break;
+        case O_POSTN:
+            if (js_kv_int(optarg, 1, JT_POST_MAX_PARCELS, &v) < 0) {
+                fprintf(stderr, "jobscreen-send: --post-parcels: \"%s\" is not a number from 1 to %d\n", optarg,
+                        JT_POST_MAX_PARCELS);
+                return 2;
+            }
+            o.post_parcels = (int)v;
+            break;
         case O_BACKOFF:
         case O_RESCAN:
         case O_GRACE:
@@ -724,10 +728,12 @@ int main(int argc, char **argv)
         log_info("done: %ld parcels sent, %ld files and %ld job directories removed; %s", ps.parcels_sent, ps.files_removed,
                  ps.dirs_removed, line);
         http_cleanup();
+        batch_end();
         return rc < 0 ? 1 : ps.failure[0] ? EXIT_TEMPFAIL : 0;
     }
     run_daemon();
     log_info("stopped");
     http_cleanup();
+    batch_end();
     return 0;
 }

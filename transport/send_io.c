@@ -129,10 +129,12 @@ static size_t collect(char *data, size_t size, size_t n, void *arg)
     return size * n;
 }
 
-int post(const struct jt_buf *b, const char *what, char *reason, size_t rsize)
+int post(const char *data, size_t len, int gzip, const char *what, long *code_out, char *reason, size_t rsize)
 {
     char *cred = NULL, why[512];
-    if (js_credential_make(o.munge_socket, b->data, b->len, &cred, why, sizeof why) < 0) {
+    *code_out = 0;
+    /* the credential is of the bytes on the wire: the receiver checks it before inflating */
+    if (js_credential_make(o.munge_socket, data, len, &cred, why, sizeof why) < 0) {
         snprintf(reason, rsize, "%s: no credential: %s", what, why);
         return -1;
     }
@@ -143,14 +145,16 @@ int post(const struct jt_buf *b, const char *what, char *reason, size_t rsize)
     struct curl_slist *headers = curl_slist_append(NULL, h);
     headers = curl_slist_append(headers, "Content-Type: application/x-jobscreen-parcel");
     headers = curl_slist_append(headers, "Expect:");
+    if (gzip)
+        headers = curl_slist_append(headers, "Content-Encoding: gzip");
     free(h);
     struct reply r = { .len = 0 };
     char err[CURL_ERROR_SIZE] = "";
     curl_easy_reset(curl);
     curl_easy_setopt(curl, CURLOPT_URL, o.url);
     curl_easy_setopt(curl, CURLOPT_POST, 1L);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, b->data);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)b->len);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, data);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r);
@@ -163,6 +167,7 @@ int post(const struct jt_buf *b, const char *what, char *reason, size_t rsize)
     CURLcode rc = curl_easy_perform(curl);
     long code = 0;
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
+    *code_out = code;
     curl_slist_free_all(headers);
     char *nl = strchr(r.text, '\n');
     if (nl)
@@ -199,7 +204,7 @@ void http_cleanup(void)
 /* --metrics-listen: what the passes did, for Prometheus (docs/transport.md, "Metrics") */
 static struct {
     pthread_mutex_t lock;
-    long parcels, files_removed, dirs_removed, passes, failed_passes, waiting;
+    long parcels, posts, files_removed, dirs_removed, passes, failed_passes, waiting;
     double oldest_s, last_pass, started;
     int receiver_up;
 } mx = { .lock = PTHREAD_MUTEX_INITIALIZER, .receiver_up = -1 };
@@ -210,6 +215,7 @@ void metrics_pass(const struct pass *ps, int ok)
     mx.passes++;
     mx.failed_passes += !ok;
     mx.parcels += ps->parcels_sent;
+    mx.posts += ps->posts;
     mx.files_removed += ps->files_removed;
     mx.dirs_removed += ps->dirs_removed;
     mx.waiting = ps->waiting;
@@ -225,6 +231,8 @@ size_t metrics_render(char *buf, size_t size)
     int n = snprintf(buf, size,
         "# HELP jobscreen_send_parcels_total parcels the receiver stored\n# TYPE jobscreen_send_parcels_total counter\n"
         "jobscreen_send_parcels_total %ld\n"
+        "# HELP jobscreen_send_posts_total requests that carried them (many parcels each when a backlog exists)\n"
+        "# TYPE jobscreen_send_posts_total counter\njobscreen_send_posts_total %ld\n"
         "# HELP jobscreen_send_files_removed_total spool files removed once stored\n# TYPE jobscreen_send_files_removed_total counter\n"
         "jobscreen_send_files_removed_total %ld\n"
         "# HELP jobscreen_send_job_dirs_removed_total job directories removed once all was stored\n"
@@ -241,7 +249,7 @@ size_t metrics_render(char *buf, size_t size)
         "# TYPE jobscreen_send_last_pass_timestamp_seconds gauge\njobscreen_send_last_pass_timestamp_seconds %.0f\n"
         "# HELP jobscreen_send_start_time_seconds when the sender started\n"
         "# TYPE jobscreen_send_start_time_seconds gauge\njobscreen_send_start_time_seconds %.0f\n",
-        mx.parcels, mx.files_removed, mx.dirs_removed, mx.passes, mx.failed_passes, mx.waiting, mx.oldest_s, mx.last_pass,
+        mx.parcels, mx.posts, mx.files_removed, mx.dirs_removed, mx.passes, mx.failed_passes, mx.waiting, mx.oldest_s, mx.last_pass,
         mx.started);
     if (n > 0 && (size_t)n < size && mx.receiver_up >= 0)
         n += snprintf(buf + n, size - (size_t)n,

@@ -12,6 +12,11 @@
  * profiles first, the job record, the step record last; then the directories fsynced.
  * A job directory must be the caller's own (euid). 0, or -1 with the reason. */
 int jt_store(int spoolfd, const struct jt_parcel *p, char *reason, size_t rsize);
+/* The same for every parcel of a post: the profiles of all of them (fsynced, then their
+ * directories), then their job and step records, then the job directories and the spool,
+ * each once. 0, or -1 with the reason (some parcels may be stored: storing again is
+ * harmless, and the sender sends the whole post again). */
+int jt_store_post(int spoolfd, const struct jt_post *post, char *reason, size_t rsize);
 
 /* Write all of p (len bytes), again after EINTR: 0, or -1 with errno. */
 int jt_write_all(int fd, const char *p, size_t len);

@@ -54,7 +54,11 @@ base=$(q_db "SELECT count(*) FROM js.step_nodes WHERE $in59")
 "$SEND" --spool "$T/node" --url "$JS_RECEIVE_URL" --munge-socket "$JS_MUNGE_SOCKET" --job-grace 0 --backoff-max 1 \
   2>"$T/send2.log" &
 again=$!; pids+=("$again")
-receiver=$(sed -n 's|.*"/receive" => "\([^"]*\)".*|\1|p' "$JS_CLUSTER_DIR/www/lighttpd.conf")
+# the receiver's program: the CGI's alias, or the FastCGI responders' bin-path
+receiver=$(sed -n -e 's|.*"/receive" => "\([^"]*\)".*|\1|p' \
+  -e '/"\/receive" => ( "receive" => (/,/bin-path/ s|.*"bin-path" => "\([^"]*\)".*|\1|p' "$JS_CLUSTER_DIR/www/lighttpd.conf" | head -n 1)
+# never an empty pattern: pkill -f "^" would kill every process of the machine
+[ -n "$receiver" ] && [ -x "$receiver" ] || bail "no receiver found in $JS_CLUSTER_DIR/www/lighttpd.conf"
 kills=0 end=$((SECONDS + 3))
 while [ $SECONDS -lt $end ]; do pkill -9 -f "^$receiver" && kills=$((kills + 1)); sleep 0.01; done
 ok $(( kills > 0 ? 0 : 1 )) "the receiver killed with SIGKILL in the middle of $kills requests"

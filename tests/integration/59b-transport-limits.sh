@@ -13,7 +13,7 @@ need_cluster
 [ -n "${JS_RECEIVE_URL:-}" ] || skip_all "the cluster serves no /receive (built without transport/?)"
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline (transport/ or profile_ingest not built)"
 SEND=$JS_TOP_BUILDDIR/transport/jobscreen-send GEN=$JS_TOP_BUILDDIR/bench/gen/jsgen
-plan 11
+plan 14
 JS_CGI_LOG=${JS_CGI_LOG:-$JS_CLUSTER_DIR/log/www/cgi.log}
 T=$(mktemp -d "$JS_CLUSTER_DIR/t59b.XXXXXX")
 at_exit 'rm -rf "$T" "$JS_RECEIVED_DIR"/job.99999[67]'
@@ -60,6 +60,21 @@ read -r code up < <(post "$T/big.parcel" "$(cred root "$T/big.parcel")")
 cmp -s "$T/bundle" "$JS_RECEIVED_DIR/job.999997/profiles/0.n1.b1.json"
 is "$code $? $(cat "$T/reply")" "200 0 stored job.999997: 1 files" "a parcel of 10 MB under root's credential: stored byte for byte"
 rm -rf "$JS_RECEIVED_DIR/job.999997"
+# --- compressed: the same parcel gzipped is stored byte for byte; a decompression bomb under
+# root's credential (100 kB of gzip, 100 MB of zeros inflated) is refused at max_bytes ---
+gzip -1 -c "$T/big.parcel" > "$T/big.gz"
+zpost() { curl -s -o "$T/reply" -w '%{http_code}' -X POST --data-binary "@$1" -H 'Content-Encoding: gzip' \
+  -H 'Content-Type: application/x-jobscreen-parcel' -H "X-Jobscreen-Credential: $2" "$JS_RECEIVE_URL"; }
+code=$(zpost "$T/big.gz" "$(cred root "$T/big.gz")")
+cmp -s "$T/bundle" "$JS_RECEIVED_DIR/job.999997/profiles/0.n1.b1.json"
+is "$code $? $(cat "$T/reply")" "200 0 stored job.999997: 1 files" "the same parcel gzipped (Content-Encoding: gzip): stored byte for byte"
+rm -rf "$JS_RECEIVED_DIR/job.999997"
+{ printf 'jobscreen-parcel 1 job.999997\nprofiles/0.n1.b1.json 104857600\n'; head -c 104857600 /dev/zero; printf 'end\n'; } |
+  gzip -9 > "$T/bomb.gz"
+mark
+code=$(zpost "$T/bomb.gz" "$(cred root "$T/bomb.gz")")
+is "$code $(newlog | grep -c "refused parcel .*: the compressed body of $(stat -c %s "$T/bomb.gz") bytes inflates to more than $MAX bytes (max_bytes)") $(ls -d "$JS_RECEIVED_DIR"/job.999997 2>/dev/null | wc -l)" \
+  "413 1 0" "a decompression bomb ($(stat -c %s "$T/bomb.gz") bytes of gzip, 100 MB inflated) under root's credential: 413 at max_bytes, nothing stored"
 { printf 'jobscreen-parcel 1 job.999996\nprofiles/0.n1.b1.json 10485760\n'; cat "$T/bundle"; printf 'end\n'; } > "$T/altered.parcel"
 size=$(stat -c %s "$T/altered.parcel")
 read -r code up < <(post "$T/altered.parcel" "$(cred root "$T/big.parcel")")
@@ -82,6 +97,11 @@ mixed=$(grep ' sent ' "$T/send.log" | grep -Ev '\((1 bundles, no step record|0 b
   sed -n 's/.*, \([0-9]*\) bytes)$/\1/p' | awk '$1 > 4096' | wc -l)
 is "$(grep -c ' sent ' "$T/send.log") $mixed" "$(grep -c ' sent ' "$T/send.log") 0" \
   "--parcel-max 4096: of $(grep -c ' sent ' "$T/send.log") parcels, none above 4096 bytes holds more than one file"
+# "stored a post of P parcels (F files, X bytes[, Z gzip])": posts of several parcels keep to
+# it too (X: before compression, what the receiver's max_bytes bounds once inflated)
+posts=$(grep -c 'stored a post of' "$T/send.log")
+over=$(sed -n 's/.*stored a post of [0-9]* parcels ([0-9]* files, \([0-9]*\) bytes.*/\1/p' "$T/send.log" | awk '$1 > 4096' | wc -l)
+is "$over" 0 "--parcel-max 4096: of $posts posts of several parcels, none above 4096 bytes"
 is "$(ls -A "$T/node" | wc -l)" 0 "the node spool was sent in full: empty"
 in59b="job_id BETWEEN $first AND $((first + 999))"
 for i in $(seq 300); do

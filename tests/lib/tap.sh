@@ -67,6 +67,7 @@ wait_pipeline() {
     left=
     for j in "$@"; do
       if compgen -G "$JS_CLUSTER_DIR/spool/*/job.$j" >/dev/null || [ -e "$JS_RECEIVED_DIR/job.$j" ] ||
+         ( for r in ${JS_RECEIVED_DIRS:-}; do [ -e "$r/job.$j" ] && exit 0; done; exit 1 ) ||
          [ "$(psql -X -q -At -d "$JS_DB" -c "SELECT final FROM js.jobs WHERE job_id = $j" 2>/dev/null)" != t ]; then
         left="$left $j"
       fi
@@ -74,7 +75,7 @@ wait_pipeline() {
     [ -z "$left" ] && return 0
     sleep 0.2
   done
-  diag "the pipeline did not bring job(s)$left into JS_DB within $secs s: $(cd "$JS_CLUSTER_DIR" && ls -d spool/*/job.* received/job.* 2>/dev/null | tr '\n' ' ')"
+  diag "the pipeline did not bring job(s)$left into JS_DB within $secs s: $(cd "$JS_CLUSTER_DIR" && ls -d spool/*/job.* received*/job.* 2>/dev/null | tr '\n' ' ')"
   return 1
 }
 

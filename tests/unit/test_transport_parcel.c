@@ -193,6 +193,48 @@ static void too_many_files_are_refused(void **state)
     jt_buf_free(&b);
 }
 
+/* A post of several parcels back to back: each parsed; a bad one named by its number. */
+static void posts_of_several_parcels_are_parsed_parcel_by_parcel(void **state)
+{
+    (void)state;
+    struct jt_buf a = { 0 }, b = { 0 };
+    char reason[JT_REASON_MAX], *post;
+    assert_int_equal(jt_parcel_begin(&a, 7), 0);
+    assert_int_equal(jt_parcel_add(&a, "step.0.n1.json", "{}", 2), 0);
+    assert_int_equal(jt_parcel_add(&a, "job.json", "{\"j\":1}", 7), 0);
+    assert_int_equal(jt_parcel_end(&a), 0);
+    assert_int_equal(jt_parcel_begin(&b, 8), 0);
+    assert_int_equal(jt_parcel_add(&b, "profiles/1.n2.b3.json", "xyz", 3), 0);
+    assert_int_equal(jt_parcel_end(&b), 0);
+    size_t len = a.len + b.len;
+    post = malloc(len + 8);
+    memcpy(post, a.data, a.len);
+    memcpy(post + a.len, b.data, b.len);
+    struct jt_post pp;
+    assert_int_equal(jt_post_parse(post, len, &pp, reason, sizeof reason), 0);
+    assert_int_equal(pp.n, 2);
+    assert_int_equal(pp.nfiles, 3);
+    assert_int_equal(pp.parcels[0].job_id, 7);
+    assert_int_equal(pp.parcels[1].job_id, 8);
+    assert_string_equal(pp.parcels[1].files[0].name, "profiles/1.n2.b3.json");
+    jt_post_free(&pp);
+    /* one parcel alone: the reasons of before */
+    assert_int_equal(jt_post_parse(a.data, a.len - 1, &pp, reason, sizeof reason), -1);
+    assert_null(strstr(reason, "parcel 1"));
+    /* the second one cut: named */
+    assert_int_equal(jt_post_parse(post, len - 1, &pp, reason, sizeof reason), -1);
+    assert_non_null(strstr(reason, "parcel 2 (byte "));
+    /* garbage after the last */
+    memcpy(post + len, "x\n", 2);
+    assert_int_equal(jt_post_parse(post, len + 2, &pp, reason, sizeof reason), -1);
+    assert_non_null(strstr(reason, "parcel 3"));
+    /* nothing at all */
+    assert_int_equal(jt_post_parse(post, 0, &pp, reason, sizeof reason), -1);
+    free(post);
+    jt_buf_free(&a);
+    jt_buf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +245,7 @@ int main(void)
         cmocka_unit_test(writer_refuses_what_the_reader_would),
         cmocka_unit_test(malformed_parcels_are_refused_with_their_reason),
         cmocka_unit_test(too_many_files_are_refused),
+        cmocka_unit_test(posts_of_several_parcels_are_parsed_parcel_by_parcel),
     };
     return cmocka_run_group_tests_name("transport parcel", tests, NULL, NULL);
 }
