@@ -8,9 +8,10 @@
 # - a forged wall_ns (9e18) no longer lifts the bounds: the profile is refused, not its CPU time
 #   of 4e18 shown in jsalice's background;
 # - cpu_user_ns + cpu_sys_ns of 2^62 each does not wrap negative: refused;
-# - 2,000 profiles in one bundle, each at the old per-process limit: refused (bytes over what the
-#   configured node moves), and where each fits alone, the step-node's sum per slice stays
-#   within one node's bound (the budget: profiles beyond it are refused with the reason);
+# - 2,000 profiles of one step-node, each at the old per-process limit: refused (bytes over what
+#   the configured node moves), and where each fits alone, the step-node's sum per slice stays
+#   within one node's bound (the budget: profiles beyond it are refused with the reason); a
+#   bundle's series (the node's own sums) beyond it is refused whole;
 # - jsalice's figures (job list, job, step, background of both scopes, workflow, the terminal
 #   report) are the same before and after;
 # - sums of steps past 2^63 (a 10,000-node job's CPU time) answer, saturated, not 500;
@@ -25,7 +26,7 @@ gen=$JS_TOP_BUILDDIR/bench/gen/jsgen
 CLI=$JS_TOP_BUILDDIR/web/jobscreen
 [ -x "$bin" ] && [ -x "$gen" ] && [ -x "$CLI" ] || bail "build first"
 command -v jq >/dev/null || bail "jq is needed"
-plan 15
+plan 17
 
 db=js_hostile
 conn="$JS_PG_CONNINFO dbname=$db"
@@ -88,8 +89,9 @@ f=$(ls "$b"/job.93000/profiles/*); sed -i -e 's/"wall_ns":[0-9]*/"wall_ns":90000
 uniform --out "$b" --job-id-base 93001 --node-prefix n "${BOB[@]}"
 f=$(ls "$b"/job.93001/profiles/*); sed -i -e 's/"cpu_user_ns":[0-9]*/"cpu_user_ns":4611686018427387904/' \
   -e 's/"cpu_sys_ns":[0-9]*/"cpu_sys_ns":4611686018427387904/' "$f"
-# 2,000 profiles in one bundle on n1, each writing 1.6e13 bytes a slice (the old bound: 4e12 B/s)
-uniform --out "$b" --job-id-base 93002 --node-prefix n -p 2000 --bundle "${BOB[@]}"
+# 2,000 profiles on n1 (files of their own, each with its slices), each writing 1.6e13 bytes a
+# slice (the old bound: 4e12 B/s)
+uniform --out "$b" --job-id-base 93002 --node-prefix n -p 2000 "${BOB[@]}"
 sed -i -E 's/(\[[0-9]+,0,0,1,)10[0-9][0-9],/\116000000000000,/g' "$b"/job.93002/profiles/*
 ingest "$b"
 log=$(cat "$w/ingest.log")
@@ -105,7 +107,7 @@ is "$after" "$before" "jsalice's job list, job, step, backgrounds, workflow and 
 
 # --- the budget: each profile plausible alone, their sum on the node is not -----------------
 c=$(spool budget)
-"$gen" --uniform --cluster budget --slices 5 --start "$t0" --out "$c" --job-id-base 94000 --node-prefix n -p 200 --bundle \
+"$gen" --uniform --cluster budget --slices 5 --start "$t0" --out "$c" --job-id-base 94000 --node-prefix n -p 200 \
   "${BOB[@]}" >/dev/null
 # each writes 1.2e10 bytes a slice: 30 % of the 4e10 a node moves in 4 s (the setting above)
 sed -i -E 's/(\[[0-9]+,0,0,1,)10[0-9][0-9],/\112000000000,/g' "$c"/job.94000/profiles/*
@@ -114,6 +116,24 @@ like "$(cat "$w/ingest.log")" "job\.94000.*posix_write_bytes of the step-node wi
   "past what one node moves, the step-node's further profiles are refused, the sum named"
 is "$(q "SELECT max(posix_write_bytes) || ' ' || (SELECT processes FROM js.steps WHERE job_id = 94000) FROM js_data.slice_metrics WHERE job_id = 94000")" \
    "36000000000 3" "the step-node keeps three of them: 3.6e10 bytes a slice, within the node"
+# the node's own sums (a bundle of version 2): its series forged to 1.6e13 bytes a slice is
+# refused whole, the sum named, and nothing of the bundle is kept
+"$gen" --uniform --cluster budget --slices 5 --start "$t0" --out "$c" --job-id-base 94001 --node-prefix n -p 3 --bundle \
+  "${BOB[@]}" >/dev/null
+python3 - "$c"/job.94001/profiles/0.n1.b1.json <<'PY'
+import base64, json, struct, sys
+f = sys.argv[1]
+b = json.load(open(f))
+col = b["series"]["columns"].index("posix_write_bytes")
+for c in b["series"]["chunks"]:  # every slice 1.6e13: width 0, base 1.6e13
+    c["sums"][col] = base64.b64encode(bytes([0]) + struct.pack(">q", 16000000000000)).decode()
+json.dump(b, open(f, "w"))
+PY
+ingest "$c"
+like "$(cat "$w/ingest.log")" "job\.94001.*series: slice [0-9]+: posix_write_bytes of the step-node with this process would be 1\.6e\+13, more than 4e\+10" \
+  "a bundle's series (the node's sums) past what one node moves is refused whole, the sum named"
+is "$(q "SELECT count(*) || ' ' || (SELECT processes || ' ' || incomplete FROM js.steps WHERE job_id = 94001) FROM js_data.slice_metrics WHERE job_id = 94001")" \
+   "0 0 true" "none of that bundle is kept: no slice, no process, the step incomplete"
 
 # --- no 500: sums of steps beyond 2^63 ------------------------------------------------------
 # (every bigint sum the ingest keeps with the step, at 9e18 in each of two steps)
