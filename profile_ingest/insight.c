@@ -472,8 +472,8 @@ static int one_step(struct pi_db *db, const char *settle, int *taken)
 
 /* The queue's length after a pass: counted up to 10,000; beyond, the statistics' count of its
  * live rows (pg_stat_user_tables.n_live_tup, which inserts and deletes keep, a second or so
- * behind). A count of 10^6 queued steps took 50-120 ms a pass (a quarter of a pass of 200
- * steps); 10^7 would take a second. */
+ * behind; lost by a crash, so at least the 10,000 counted). A count of 10^6 queued steps took
+ * 50-120 ms a pass (a quarter of a pass of 200 steps); 10^7 would take a second. */
 static const char *const q_queued =
     "SELECT CASE WHEN c.n < 10000 THEN c.n "
     "            ELSE greatest(c.n, pg_stat_get_live_tuples('js_data.insight_pending'::regclass)) END "
