@@ -425,9 +425,9 @@ static int one_step(struct pi_db *db, const char *settle, int *taken)
     struct dbu_batch b = { 0 };
     dbu_batch_add(&b, NULL, "BEGIN", 0, NULL, 0, "insight: begin");
     /* every statement of a step looks up by key: planned once a session, not at each step; and
-     * never by reading a table whole: planned while step_insights and step_advice were young
-     * (empty after an ANALYZE), their lookups read the whole table for every step until
-     * autovacuum analyzed them again (a first import: 3 ms a step more every 200 steps) */
+     * never by reading a table whole: planned while step_insights and step_advice were small
+     * (empty at an ANALYZE), their lookups read the whole table for every step until autovacuum
+     * analyzed them again (bench/web/synth.sql's database: 3 ms a step more every 200 steps) */
     dbu_batch_add(&b, NULL, "SET LOCAL plan_cache_mode = force_generic_plan", 0, NULL, 0, "insight: plan once");
     dbu_batch_add(&b, NULL, "SET LOCAL enable_seqscan = off", 0, NULL, 0, "insight: by key");
     dbu_batch_add(&b, "insight_take", "SELECT cluster_id, job_id, step_id FROM js_data.insight_take($1::interval, 1)", 1,
