@@ -13,8 +13,21 @@
 --     (which queues the step-nodes in js_data.totals_pending); the step, node and cluster
 --     series are then built by the fold: run profile_ingest --once (an empty spool will do)
 --     after this script, as bench/web/run and bench/scale/run do.
--- psql -v njobs=1000000 -v wfjobs=1000 -v bignodes=64 -v bigslices=21600 -v overlap=2000 -v wfuser=jsbench -f synth.sql
+--   * the insight (docs/insight.md) of the steps the caller wants computed, said by :insight
+--     (no default): "all" leaves every step queued, as the ingest of real records would (that
+--     run of profile_ingest then computes them all: at a few hundred steps a second, about an
+--     hour for a million);
+--     a number N keeps N queued, the big step first, then the workflow's steps, then the
+--     background steps from the big step's start on (the first :overlap of them run beside
+--     it); 0 none. bench/web/run keeps a sample, bench/scale/run's api phase none, its queue
+--     phase all.
+-- psql -v njobs=1000000 -v wfjobs=1000 -v bignodes=64 -v bigslices=21600 -v overlap=2000 -v wfuser=jsbench \
+--      -v insight=5000 -f synth.sql
 \set ON_ERROR_STOP on
+\if :{?insight}
+\else
+DO $$ BEGIN RAISE EXCEPTION 'synth.sql: say which insight to compute: -v insight=all, or the number of steps (0: none)'; END $$;
+\endif
 BEGIN;
 INSERT INTO js_data.clusters (name, slice_seconds) VALUES ('synth', 4) ON CONFLICT (name) DO NOTHING;
 SELECT cluster_id AS c FROM js_data.clusters WHERE name = 'synth' \gset
@@ -162,12 +175,27 @@ UPDATE synth_slices SET kernel_rchar = posix_read_bytes + stdio_read_bytes + low
 -- as series (one row per step, node and chunk), the step-nodes queued for the fold
 SELECT js_data.series_load('synth_slices'::regclass, true) AS series_rows \gset
 \echo synth: series_step_node rows :series_rows
+-- the insight wanted: the trigger on js_data.step_nodes queued every step written above
+SELECT :'insight' = 'all' AS insight_all \gset
+\if :insight_all
+\else
+DELETE FROM js_data.insight_pending p
+WHERE p.cluster_id = :c
+  AND NOT EXISTS (SELECT FROM (SELECT s.job_id, s.step_id FROM js_data.steps s WHERE s.cluster_id = :c
+                               ORDER BY s.job_id <> :big, s.job_id NOT BETWEEN :w0 + 1 AND :w0 + :wfjobs,
+                                        s.job_id < :njobs / 2, s.job_id, s.step_id
+                               LIMIT :insight) k
+                  WHERE k.job_id = p.job_id AND k.step_id = p.step_id);
+\endif
+SELECT count(*) AS insight_queued FROM js_data.insight_pending WHERE cluster_id = :c \gset
+\echo synth: insight queued :insight_queued
 SELECT setval(pg_get_serial_sequence('js_data.workflows', 'workflow_id'), (SELECT max(workflow_id) FROM js_data.workflows));
 COMMIT;
 -- the sums above rewrote every step row once (as the ingest does: a step record's row, then its
 -- sums); autovacuum would mark the pages all-visible again in a running site, here at once, so
 -- that the lists' index-only scans of js_data.steps do not fetch every row from the heap
 VACUUM js_data.steps;
+VACUUM js_data.insight_pending; -- the rows of the steps not wanted, dead
 ANALYZE;
 SELECT :wfid AS workflow_id, :big AS big_job \gset
 \echo synth: workflow :wfid big job :big
