@@ -8,10 +8,11 @@ DECLARE
     v_last bigint := floor(p.end_ns::numeric / 1e9 / p.slice_seconds);
     v_incomplete boolean := p_quarantined > 0;
 BEGIN
+    -- ingested_at: when taken (many records share a transaction, and its now())
     INSERT INTO js_data.step_nodes (cluster_id, job_id, step_id, node, start_time, end_time, state,
-            exit_code, num_tasks, profiles, quarantined, incomplete, record, ingested_by)
+            exit_code, num_tasks, profiles, quarantined, incomplete, record, ingested_by, ingested_at)
         VALUES (p_cluster, p.job_id, p.step, p.node, js_data.ns_to_time(p.start_ns), js_data.ns_to_time(p.end_ns),
-            p.state, p.exit_code, p.local_tasks, p_profiles, p_quarantined, v_incomplete, p.record, p_by)
+            p.state, p.exit_code, p.local_tasks, p_profiles, p_quarantined, v_incomplete, p.record, p_by, clock_timestamp())
         ON CONFLICT DO NOTHING;
     IF NOT FOUND THEN
         RETURN false;
