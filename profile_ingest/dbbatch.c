@@ -25,12 +25,13 @@ static long long written_ns(const struct pi_step *st)
 
 /* The parameters of st's claim (job: its job record, or NULL) and the statement's text into sql
  * (the same text for every record): 0, or -1 when a record has too many values. */
-static int claim_params(const struct pi_db *db, const struct pi_step *st, const char *cid, const json_t *job,
+static int claim_params(const struct pi_db *db, const struct pi_step *st, const char *cid, const json_t *job, int seq,
                         struct dbu_params *p, struct sbuf *sql)
 {
-    char nprof[24], nbad[24];
+    char nprof[24], nbad[24], nseq[24];
     snprintf(nprof, sizeof nprof, "%zu", st->nprocs);
     snprintf(nbad, sizeof nbad, "%zu", st->nbad);
+    snprintf(nseq, sizeof nseq, "%d", seq);
     dbu_params_add(p, cid);
     sb_printf(sql, "SELECT js_data.ingest_begin($1, ");
     int bad = dbu_params_record(p, job, js_job_record_fields, "js_data.job_record_values", sql);
@@ -39,63 +40,67 @@ static int claim_params(const struct pi_db *db, const struct pi_step *st, const 
     dbu_params_add(p, nprof);
     dbu_params_add(p, nbad);
     dbu_params_add(p, db->who);
-    sb_printf(sql, ", $%d, $%d, $%d)", p->n - 2, p->n - 1, p->n);
+    dbu_params_add(p, nseq);
+    sb_printf(sql, ", $%d, $%d, $%d, $%d)", p->n - 3, p->n - 2, p->n - 1, p->n);
     return bad;
 }
 
-/* The job record of st alone: for a claimed record whose job's claim in this transaction found
- * another daemon on its step-node (ingest_begin wrote no job then). */
-static int store_job(struct pi_db *db, const struct pi_step *st, const char *cid)
+static struct pi_step *const *key_order_sts;
+
+static int cmp_key(const void *a, const void *b)
 {
-    struct dbu_params p = { .n = 0 };
-    struct sbuf sql = { 0 };
-    dbu_params_add(&p, cid);
-    sb_printf(&sql, "SELECT js_data.ingest_job_record($1, ");
-    int bad = dbu_params_record(&p, st->job, js_job_record_fields, "js_data.job_record_values", &sql);
-    sb_printf(&sql, ")");
-    int rc = dbu_check(db, bad ? NULL : dbu_q(db, sql.p, p.n, p.v), PGRES_TUPLES_OK, "job record");
-    dbu_params_free(&p);
-    free(sql.p);
-    return rc;
+    const struct pi_step *x = key_order_sts[*(const int *)a], *y = key_order_sts[*(const int *)b];
+    int c = (x->job_id > y->job_id) - (x->job_id < y->job_id);
+    if (!c)
+        c = strcmp(x->step, y->step);
+    return c ? c : strcmp(x->node, y->node);
 }
 
-/* BEGIN and the n claims in one round trip; what[k]: 'o' (claimed), 'b' (busy), 'd' (done);
- * sent[k]: the claim carried its job record. */
+/* BEGIN and the n claims in one round trip, in the order of their keys (job, step, node), so
+ * that two daemons take the rows' locks in one order and never wait for each other in a
+ * circle; what[k]: 'o' (claimed), 'b' (busy), 'd' (done); sent[k]: the claim carried its job
+ * record. */
 static int claim_all(struct pi_db *db, struct pi_step *const *sts, int n, const char *cid, char *what, char *sent)
 {
     struct dbu_params *ps = calloc((size_t)n, sizeof *ps);
     struct dbu_batch *b = calloc(1, sizeof *b);
+    int *order = calloc((size_t)n, sizeof *order);
     struct sbuf text = { 0 };
-    if (!ps || !b)
+    if (!ps || !b || !order)
         abort();
+    for (int k = 0; k < n; k++)
+        order[k] = k;
+    key_order_sts = sts;
+    qsort(order, (size_t)n, sizeof *order, cmp_key);
     dbu_batch_add(b, NULL, "BEGIN", 0, NULL, 0, "begin");
     /* the commit need not wait for the log flush: no file leaves the spool before
      * pi_db_durable() made it durable (group commit) */
     dbu_batch_add(b, NULL, "SET LOCAL synchronous_commit = off", 0, NULL, 0, "begin");
     int bad = 0;
-    for (int k = 0; k < n; k++) {
+    for (int i = 0; i < n; i++) {
+        int k = order[i];
         long long w = written_ns(sts[k]);
-        /* the job record, unless this session committed it, or an earlier claim carries it */
+        /* the job record, unless this session committed it: with each claim of its job, the
+         * first one not busy writes it (ingest_begin) */
         sent[k] = !dbu_job_sent(db, cid, sts[k]->job_id, w);
-        for (int j = 0; j < k && sent[k]; j++)
-            sent[k] = !(sent[j] && sts[j]->job_id == sts[k]->job_id && written_ns(sts[j]) == w);
         struct sbuf sql = { 0 };
-        bad |= claim_params(db, sts[k], cid, sent[k] ? sts[k]->job : NULL, &ps[k], &sql);
+        bad |= claim_params(db, sts[k], cid, sent[k] ? sts[k]->job : NULL, k, &ps[i], &sql);
         if (!text.p)
             text = sql;
         else
             free(sql.p);
-        dbu_batch_add(b, "ingest_begin", text.p, ps[k].n, ps[k].v, 0, "step record");
+        dbu_batch_add(b, "ingest_begin", text.p, ps[i].n, ps[i].v, 0, "step record");
     }
     int rc = bad ? dbu_check(db, NULL, PGRES_TUPLES_OK, "step record: too many values") : dbu_batch_run(db, b);
-    for (int k = 0; rc == PI_DB_OK && k < n; k++)
-        what[k] = PQgetvalue(b->r[2 + k], 0, 0)[0];
+    for (int i = 0; rc == PI_DB_OK && i < n; i++)
+        what[order[i]] = PQgetvalue(b->r[2 + i], 0, 0)[0];
     if (rc == PI_DB_OK)
         dbu_batch_clear(b);
     for (int k = 0; k < n; k++)
         dbu_params_free(&ps[k]);
     free(ps);
     free(b);
+    free(order);
     free(text.p);
     return rc;
 }
@@ -125,27 +130,6 @@ static void analyse_grown(struct pi_db *db, int committed)
     PQclear(r);
 }
 
-/* The claimed records' job rows: each written in this transaction, else now (its claim that
- * carried it found another daemon on its step-node); up[k] set for those written. */
-static int ensure_jobs(struct pi_db *db, struct pi_step *const *sts, int n, const char *cid, const char *what,
-                       const char *sent, char *up)
-{
-    for (int k = 0; k < n; k++)
-        up[k] = sent[k] && what[k] != 'b';
-    for (int k = 0; k < n; k++) {
-        if (what[k] != 'o' || dbu_job_sent(db, cid, sts[k]->job_id, written_ns(sts[k])))
-            continue;
-        int done = 0;
-        for (int j = 0; j < n && !done; j++)
-            done = up[j] && sts[j]->job_id == sts[k]->job_id && written_ns(sts[j]) == written_ns(sts[k]);
-        int rc = done ? PI_DB_OK : store_job(db, sts[k], cid);
-        if (rc != PI_DB_OK)
-            return rc;
-        up[k] |= !done;
-    }
-    return PI_DB_OK;
-}
-
 /* One transaction of n step records of one cluster: PI_DB_OK with rcs[] set, or its failure
  * (rolled back). */
 static int batch_once(struct pi_db *db, const struct pi_conf *conf, struct pi_step *const *sts, char *const *const *moved,
@@ -161,14 +145,12 @@ static int batch_once(struct pi_db *db, const struct pi_conf *conf, struct pi_st
     }
     if (rc != PI_DB_OK)
         return rc;
-    char *what = calloc((size_t)n, 3), *sent = what + n, *up = what + 2 * n;
+    char *what = calloc((size_t)n, 2), *sent = what + n;
     struct pi_step **oks = calloc((size_t)n, sizeof *oks);
     char *const **okmoved = calloc((size_t)n, sizeof *okmoved);
     if (!what || !oks || !okmoved)
         abort();
     rc = claim_all(db, sts, n, cid, what, sent);
-    if (rc == PI_DB_OK)
-        rc = ensure_jobs(db, sts, n, cid, what, sent, up);
     size_t nok = 0;
     for (int k = 0; k < n && rc == PI_DB_OK; k++)
         if (what[k] == 'o') {
@@ -181,7 +163,7 @@ static int batch_once(struct pi_db *db, const struct pi_conf *conf, struct pi_st
         rc = dbu_exec(db, "COMMIT", "commit");
     if (rc == PI_DB_OK) {
         for (int k = 0; k < n; k++) {
-            if (up[k])
+            if (sent[k] && what[k] != 'b')
                 dbu_job_note(db, cid, sts[k]->job_id, written_ns(sts[k]));
             rcs[k] = what[k] == 'o' ? PI_DB_OK : what[k] == 'b' ? PI_DB_BUSY : PI_DB_DONE;
         }
