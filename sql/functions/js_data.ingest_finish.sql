@@ -21,8 +21,12 @@ BEGIN
             f.bytes_read, f.bytes_written, js_data.ns_to_time(f.first_access_ns), js_data.ns_to_time(f.last_access_ns),
             js_data.ns_to_time(f.first_read_ns), js_data.ns_to_time(f.last_write_ns), f.interfaces, f.dev, f.ino
         FROM ingest_batch_files f
-        JOIN js_data.files fi ON fi.cluster_id = p_cluster AND fi.path = f.path
-                             AND fi.node = CASE WHEN f.scope = 'local' THEN f.node ELSE '' END;
+        -- each looked up by its key: a join would hash every file of the cluster (migration 028)
+        CROSS JOIN LATERAL (
+            SELECT fi.file_id FROM js_data.files fi
+            WHERE fi.cluster_id = p_cluster AND fi.path = f.path
+              AND fi.node = CASE WHEN f.scope = 'local' THEN f.node ELSE '' END
+            LIMIT 1) fi;
     DELETE FROM ingest_batch_files;
 
     -- what these steps read: an edge from the last writer before each read, when another job's
