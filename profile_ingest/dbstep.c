@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * One step record's transaction (and one live snapshot's): the step-node's rows made from its
- * assembled step (aggregate.c), COPY for the bulk of them, written after the exactly-once key
- * claims it, so that a step record is ingested once whatever the daemons and the retries
- * (docs/ingest.md). ingest_db.c holds the connection and the other statements.
+ * The rows of step records (and of one live snapshot): each step-node's rows made from its
+ * assembled step (aggregate.c), written after the exactly-once key claims it (dbbatch.c, the
+ * transaction of many step records), each table once for all the step-nodes of a transaction:
+ * one COPY, one call with arrays (docs/ingest.md). ingest_db.c holds the connection and the
+ * other statements.
  */
 #include "config.h"
 
+#include "dbstep.h"
 #include "dbutil.h"
 #include "ingest_db.h"
 #include "log.h"
@@ -18,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int ensure_partitions(struct pi_db *db, const struct pi_step *st)
+int dbs_ensure_partitions(struct pi_db *db, const struct pi_step *st)
 {
     if (st->nslices == 0)
         return PI_DB_OK;
@@ -68,10 +70,13 @@ static void sb_null_or_int(struct sbuf *b, int64_t v)
     }
 }
 
-/* COPY the step-node's process rows into table (js_data.processes, or live_processes). */
-static int copy_procs(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job, const char *table)
+/* COPY the process rows of n step-nodes into table (js_data.processes, or live_processes). */
+static int copy_procs(struct pi_db *db, struct pi_step *const *sts, size_t n, const char *cid, const char *table)
 {
-    if (!st->nprocs)
+    size_t nprocs = 0;
+    for (size_t k = 0; k < n; k++)
+        nprocs += sts[k]->nprocs;
+    if (!nprocs)
         return PI_DB_OK;
     char sql[4096];
     snprintf(sql, sizeof sql, "COPY %s (cluster_id, job_id, step_id, node, pid, image, ppid, task_id, "
@@ -83,9 +88,10 @@ static int copy_procs(struct pi_db *db, const struct pi_step *st, const char *ci
     int rc = dbu_copy_start(db, sql, "COPY processes");
     struct sbuf b = { 0 };
     /* streamed a megabyte at a time: 10^5 processes would hold ~35 MB of COPY text */
-    for (size_t i = 0; i < st->nprocs && rc == PI_DB_OK; i++) {
+    for (size_t s = 0, i = 0; s < n && rc == PI_DB_OK; s++, i = 0)
+        for (const struct pi_step *st = sts[s]; i < st->nprocs && rc == PI_DB_OK; i++) {
             const struct pi_proc *p = &st->procs[i];
-            sb_printf(&b, "%s\t%s\t", cid, job);
+            sb_printf(&b, "%s\t%" PRId64 "\t", cid, st->job_id);
             sb_text(&b, st->step);
             sb_raw(&b, "\t", 1);
             sb_text(&b, st->node);
@@ -118,7 +124,7 @@ static int copy_procs(struct pi_db *db, const struct pi_step *st, const char *ci
             sb_raw(&b, "\n", 1);
             if (b.len >= (1 << 20))
                 rc = dbu_copy_put(db, &b, "COPY processes");
-    }
+        }
     if (rc == PI_DB_OK)
         rc = dbu_copy_finish(db, &b, "COPY processes");
     free(b.p);
@@ -307,54 +313,51 @@ static int quarantine_rows(struct pi_db *db, const struct pi_step *st, const cha
 }
 
 
-/* Claim the step-node (another daemon on it: busy), write the job (job, when not NULL) and
- * the exactly-once key (there already: done): PI_DB_OK to go on, PI_DB_BUSY, PI_DB_DONE, or
- * the failure. The records go as their values (dbrecord.c). */
-static int claim_step(struct pi_db *db, const struct pi_step *st, const char *cid, const json_t *job)
+/* The keys of n step-nodes as three array literals: job ids, steps, nodes. */
+static void key_arrays(struct pi_step *const *sts, size_t n, struct sbuf *jobs, struct sbuf *steps, struct sbuf *nodes)
 {
-    char nprof[16], nbad[16];
-    snprintf(nprof, sizeof nprof, "%zu", st->nprocs);
-    snprintf(nbad, sizeof nbad, "%zu", st->nbad);
-    struct dbu_params p = { .n = 0 };
-    struct sbuf sql = { 0 };
-    dbu_params_add(&p, cid);
-    sb_printf(&sql, "SELECT js_data.ingest_begin($1, ");
-    int bad = dbu_params_record(&p, job, js_job_record_fields, "js_data.job_record_values", &sql);
-    sb_printf(&sql, ", ");
-    bad |= dbu_params_record(&p, st->rec, js_step_record_fields, "js_data.step_record_values", &sql);
-    dbu_params_add(&p, nprof);
-    dbu_params_add(&p, nbad);
-    dbu_params_add(&p, db->who);
-    sb_printf(&sql, ", $%d, $%d, $%d)", p.n - 2, p.n - 1, p.n);
-    PGresult *r = bad ? NULL : dbu_q(db, sql.p, p.n, p.v);
-    dbu_params_free(&p);
-    free(sql.p);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK)
-        return dbu_check(db, r, PGRES_TUPLES_OK, "step record");
-    char what = PQgetvalue(r, 0, 0)[0];
-    PQclear(r);
-    return what == 'b' ? PI_DB_BUSY : what == 'd' ? PI_DB_DONE : PI_DB_OK;
+    for (size_t k = 0; k < n; k++) {
+        sb_raw(jobs, k ? "," : "{", 1);
+        sb_raw(steps, k ? "," : "{", 1);
+        sb_raw(nodes, k ? "," : "{", 1);
+        sb_int(jobs, sts[k]->job_id);
+        sb_array_elem(steps, sts[k]->step);
+        sb_array_elem(nodes, sts[k]->node);
+    }
+    sb_raw(jobs, n ? "}" : "{}", n ? 1 : 2);
+    sb_raw(steps, n ? "}" : "{}", n ? 1 : 2);
+    sb_raw(nodes, n ? "}" : "{}", n ? 1 : 2);
 }
 
-/* The step's sums over its processes (js.steps reads them). */
-static int store_step_sums(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job)
+/* The steps' sums over their processes (js.steps reads them): one call for the n step-nodes
+ * (those without processes add nothing). */
+static int store_step_sums(struct pi_db *db, struct pi_step *const *sts, size_t n, const char *cid)
 {
-    if (!st->nprocs)
-        return PI_DB_OK;
-    const char *p[4] = { cid, job, st->step, st->node };
-    return dbu_check(db, dbu_q(db, "SELECT js_data.ingest_step_sums($1, $2, $3, $4)", 4, p), PGRES_TUPLES_OK, "step sums");
+    struct sbuf jobs = { 0 }, steps = { 0 }, nodes = { 0 };
+    key_arrays(sts, n, &jobs, &steps, &nodes);
+    const char *p[4] = { cid, jobs.p, steps.p, nodes.p };
+    int rc = dbu_check(db, dbu_q(db, "SELECT js_data.ingest_step_sums($1, $2, $3, $4)", 4, p), PGRES_TUPLES_OK, "step sums");
+    free(jobs.p);
+    free(steps.p);
+    free(nodes.p);
+    return rc;
 }
 
-/* COPY the step-node's file accesses into the staging table ingest_finish reads. */
-static int copy_file_accesses(struct pi_db *db, const struct pi_step *st)
+/* COPY the file accesses of n step-nodes into the staging table ingest_finish reads. */
+static int copy_file_accesses(struct pi_db *db, struct pi_step *const *sts, size_t n)
 {
     static const struct { int bit; const char *name; } layers[] = {
         { PI_LAYER_MPIIO, "mpiio" }, { PI_LAYER_POSIX, "posix" }, { PI_LAYER_STDIO, "stdio" }, { PI_LAYER_RENAME, "rename" } };
-    if (!st->nfiles)
-        return PI_DB_OK;
     struct sbuf b = { 0 };
-    for (size_t i = 0; i < st->nfiles; i++) {
+    for (size_t s = 0, i = 0; s < n; s++, i = 0)
+      for (const struct pi_step *st = sts[s]; i < st->nfiles; i++) {
         const struct pi_file *f = &st->files[i];
+        sb_int(&b, st->job_id);
+        sb_raw(&b, "\t", 1);
+        sb_text(&b, st->step);
+        sb_raw(&b, "\t", 1);
+        sb_text(&b, st->node);
+        sb_raw(&b, "\t", 1);
         const char *mode = f->read && f->written ? "rw" : f->read ? "r" : f->written ? "w"
                          : f->opened_r && f->opened_w ? "rw" : f->opened_w ? "w" : "r";
         sb_text(&b, f->path);
@@ -365,28 +368,32 @@ static int copy_file_accesses(struct pi_db *db, const struct pi_step *st)
                   f->first_access, f->last_access);
         if (f->first_read < 0) sb_raw(&b, "\\N\t", 3); else sb_printf(&b, "%" PRId64 "\t", f->first_read);
         if (f->last_write < 0) sb_raw(&b, "\\N\t", 3); else sb_printf(&b, "%" PRId64 "\t", f->last_write);
-        for (size_t k = 0, n = 0; k < sizeof layers / sizeof layers[0]; k++)
+        for (size_t k = 0, nl = 0; k < sizeof layers / sizeof layers[0]; k++)
             if (f->layers & layers[k].bit)
-                sb_printf(&b, "%s%s", n++ ? "," : "", layers[k].name);
+                sb_printf(&b, "%s%s", nl++ ? "," : "", layers[k].name);
         if (f->ino == 0)
             sb_raw(&b, "\t\\N\t\\N\n", 7);
         else
             sb_printf(&b, "\t%" PRId64 "\t%" PRId64 "\n", (int64_t)f->dev, (int64_t)f->ino);
     }
-    int rc = dbu_copy(db, "COPY ingest_files FROM STDIN", &b, "COPY file accesses");
+    int rc = b.len ? dbu_copy(db, "COPY ingest_batch_files FROM STDIN", &b, "COPY file accesses") : PI_DB_OK;
     free(b.p);
     return rc;
 }
 
-/* The files, their accesses and the edges of the step-node from the staged accesses (paths
- * under no_edge_prefix make no edge). */
-static int finish_files(struct pi_db *db, const struct pi_conf *conf, const struct pi_step *st, const char *cid, const char *job)
+/* The files, their accesses and the edges of the n step-nodes from the staged accesses (paths
+ * under no_edge_prefix make no edge), in their order; their queue rows and workflow merges. */
+static int finish_files(struct pi_db *db, const struct pi_conf *conf, struct pi_step *const *sts, size_t n, const char *cid)
 {
-    struct sbuf b = { 0 };
+    struct sbuf b = { 0 }, jobs = { 0 }, steps = { 0 }, nodes = { 0 };
     pg_text_array(&b, conf->no_edge_prefix);
-    const char *p[5] = { cid, job, st->step, st->node, b.p };
+    key_arrays(sts, n, &jobs, &steps, &nodes);
+    const char *p[5] = { cid, jobs.p, steps.p, nodes.p, b.p };
     int rc = dbu_check(db, dbu_q(db, "SELECT js_data.ingest_finish($1, $2, $3, $4, $5)", 5, p), PGRES_TUPLES_OK, "finish");
     free(b.p);
+    free(jobs.p);
+    free(steps.p);
+    free(nodes.p);
     return rc;
 }
 
@@ -465,95 +472,31 @@ static int store_missing(struct pi_db *db, const struct pi_step *st, const char 
     return PI_DB_OK;
 }
 
-/* The rows of a claimed step-node, in its transaction. */
-static int write_step_rows(struct pi_db *db, const struct pi_conf *conf, const struct pi_step *st, const char *cid,
-                           const char *job, char *const *moved_to)
+int dbs_write_rows(struct pi_db *db, const struct pi_conf *conf, struct pi_step *const *sts, char *const *const *moved_to,
+                   size_t n, const char *cid)
 {
-    int rc;
-    if ((rc = copy_procs(db, st, cid, job, "js_data.processes")) != PI_DB_OK || (rc = copy_series(db, st, cid, job)) != PI_DB_OK ||
-        (rc = store_step_sums(db, st, cid, job)) != PI_DB_OK || (rc = copy_file_accesses(db, st)) != PI_DB_OK ||
-        (rc = finish_files(db, conf, st, cid, job)) != PI_DB_OK || (rc = store_mapped(db, st, cid, job)) != PI_DB_OK ||
-        (rc = store_trees(db, st, cid, job)) != PI_DB_OK || (rc = store_segments(db, st, cid, job)) != PI_DB_OK ||
-        (rc = quarantine_rows(db, st, cid, job, moved_to)) != PI_DB_OK)
-        return rc;
-    return store_missing(db, st, cid, job);
-}
-
-static int ingest_once(struct pi_db *db, const struct pi_conf *conf, struct pi_step *st, char *const *moved_to)
-{
-    int rc;
-    char cid[16], job[32];
-    const json_t *jrec = NULL;
-
-    if ((rc = dbu_cluster_id(db, st->cluster, (int)st->slice_seconds, cid, sizeof cid)) != PI_DB_OK)
-        return rc;
-    if ((rc = ensure_partitions(db, st)) != PI_DB_OK)
-        return rc;
-    if (!db->staged) {
-        if ((rc = dbu_check(db, PQexec(db->conn, "SELECT js_data.create_staging()"), PGRES_TUPLES_OK, "staging table")) != PI_DB_OK)
-            return rc;
-        db->staged = 1;
+    int rc = copy_procs(db, sts, n, cid, "js_data.processes");
+    /* the series of all n in one COPY: copy_series's rows gathered */
+    if (rc == PI_DB_OK && (rc = dbu_gather(db, 1)) == PI_DB_OK) {
+        char job[32];
+        for (size_t k = 0; k < n && rc == PI_DB_OK; k++) {
+            snprintf(job, sizeof job, "%" PRId64, sts[k]->job_id);
+            rc = copy_series(db, sts[k], cid, job);
+        }
+        int end = dbu_gather(db, rc == PI_DB_OK ? 0 : -1);
+        rc = rc != PI_DB_OK ? rc : end;
     }
-    snprintf(job, sizeof job, "%" PRId64, st->job_id);
-    /* The commit need not wait for the log flush: no file leaves the spool before
-     * pi_db_durable() made it durable (group commit). */
-    if ((rc = dbu_exec(db, "BEGIN; SET LOCAL synchronous_commit = off", "begin")) != PI_DB_OK)
+    if (rc != PI_DB_OK || (rc = store_step_sums(db, sts, n, cid)) != PI_DB_OK ||
+        (rc = copy_file_accesses(db, sts, n)) != PI_DB_OK || (rc = finish_files(db, conf, sts, n, cid)) != PI_DB_OK)
         return rc;
-    long long written = json_integer_value(json_object_get(st->job, "written_ns"));
-    /* the job record, unless this session committed this very record before */
-    if (db->last_job != st->job_id || db->last_job_written != written)
-        jrec = st->job;
-    rc = claim_step(db, st, cid, jrec);
-    if (rc == PI_DB_OK)
-        rc = write_step_rows(db, conf, st, cid, job, moved_to);
-    if (rc == PI_DB_OK)
-        rc = dbu_exec(db, "COMMIT", "commit");
-    if (rc == PI_DB_OK) {
-        db->last_job = st->job_id;
-        db->last_job_written = written;
-    }
-    if (rc != PI_DB_OK && rc != PI_DB_DONE && rc != PI_DB_BUSY)
-        db->nparts = 0; /* e.g. retention dropped a partition this session thought it had */
-    if (rc != PI_DB_OK)
-        dbu_rollback(db);
-    return rc;
-}
-
-/* The tables the ingest's functions plan their statements on, analysed after 64, 256, 1024, ...
- * step records of this process: a database that starts empty has statistics of empty tables
- * until autovacuum comes, and plans made on them walk whole tables (a fresh database's first
- * 100-node 2 h cluster at 8 processes per node: 12.4 s instead of 7.1 s). Its cost (a sample of
- * each table) is paid at most a few dozen times over a daemon's life; a failure (no privilege)
- * is logged and the ingest goes on. */
-static void analyse_grown(struct pi_db *db)
-{
-    if (db->analyse_at == 0)
-        db->analyse_at = 64;
-    if (++db->committed < db->analyse_at)
-        return;
-    db->analyse_at *= 4;
-    PGresult *r = PQexec(db->conn, "ANALYZE js_data.jobs, js_data.workflows, js_data.dependencies, js_data.dependency_refs, "
-                                   "js_data.files, js_data.file_accesses, js_data.steps, js_data.step_nodes, js_data.processes");
-    if (PQresultStatus(r) != PGRES_COMMAND_OK)
-        pi_warn("database: ANALYZE after %lld step records failed (the ingest goes on): %.*s", db->committed,
-                (int)strcspn(PQresultErrorMessage(r), "\n"), PQresultErrorMessage(r));
-    else
-        pi_debug("analysed the tables after %lld step records", db->committed);
-    PQclear(r);
-}
-
-int pi_db_ingest_step(struct pi_db *db, const struct pi_conf *conf, struct pi_step *st, char *const *moved_to)
-{
-    int rc = PI_DB_RETRY;
-    for (int attempt = 0; attempt < 3; attempt++) {
-        if ((rc = pi_db_ensure(db, conf->migrate)) != PI_DB_OK)
+    for (size_t k = 0; k < n && rc == PI_DB_OK; k++) {
+        const struct pi_step *st = sts[k];
+        char job[32];
+        snprintf(job, sizeof job, "%" PRId64, st->job_id);
+        if ((rc = store_mapped(db, st, cid, job)) != PI_DB_OK || (rc = store_trees(db, st, cid, job)) != PI_DB_OK ||
+            (rc = store_segments(db, st, cid, job)) != PI_DB_OK || (rc = quarantine_rows(db, st, cid, job, moved_to[k])) != PI_DB_OK)
             return rc;
-        rc = ingest_once(db, conf, st, moved_to);
-        if (rc == PI_DB_OK)
-            analyse_grown(db);
-        /* a deadlock or serialisation failure with another daemon: try again at once */
-        if (rc != PI_DB_RETRY || !db->conn)
-            return rc;
+        rc = store_missing(db, st, cid, job);
     }
     return rc;
 }
@@ -584,7 +527,7 @@ static int ingest_live_once(struct pi_db *db, const struct pi_step *st, long lon
     long long written = json_integer_value(json_object_get(st->job, "written_ns"));
     {
         /* the job record's values, unless this session committed this very record before */
-        const json_t *jrec = db->last_job != st->job_id || db->last_job_written != written ? st->job : NULL;
+        const json_t *jrec = dbu_job_sent(db, cid, st->job_id, written) ? NULL : st->job;
         struct dbu_params p = { .n = 0 };
         struct sbuf sql = { 0 };
         dbu_params_add(&p, cid);
@@ -610,14 +553,13 @@ static int ingest_live_once(struct pi_db *db, const struct pi_step *st, long lon
             goto out;
         }
     }
-    if ((rc = copy_procs(db, st, cid, job, "js_data.live_processes")) != PI_DB_OK ||
+    struct pi_step *one[1] = { (struct pi_step *)st };
+    if ((rc = copy_procs(db, one, 1, cid, "js_data.live_processes")) != PI_DB_OK ||
         (rc = copy_slices(db, st, cid, job, "js_data.live_slice_metrics")) != PI_DB_OK)
         goto out;
     rc = dbu_exec(db, "COMMIT", "commit");
-    if (rc == PI_DB_OK) {
-        db->last_job = st->job_id;
-        db->last_job_written = written;
-    }
+    if (rc == PI_DB_OK)
+        dbu_job_note(db, cid, st->job_id, written);
 out:
     if (rc != PI_DB_OK)
         dbu_rollback(db);

@@ -328,10 +328,74 @@ int dbu_copy_finish(struct pi_db *db, struct sbuf *b, const char *what)
     return rc != PI_DB_OK ? rc : end;
 }
 
+static int gather_flush(struct pi_db *db)
+{
+    int rc = PI_DB_OK;
+    if (db->gather_sql && db->gather_len) {
+        struct sbuf b = { db->gather_p, db->gather_len, db->gather_cap };
+        rc = dbu_copy_start(db, db->gather_sql, "COPY");
+        rc = rc != PI_DB_OK ? rc : dbu_copy_finish(db, &b, "COPY");
+    }
+    free(db->gather_sql);
+    db->gather_sql = NULL;
+    db->gather_len = 0;
+    return rc;
+}
+
 int dbu_copy(struct pi_db *db, const char *sql, struct sbuf *b, const char *what)
 {
+    if (db->gathering) {
+        int rc = PI_DB_OK;
+        if (db->gather_sql && strcmp(db->gather_sql, sql) != 0)
+            rc = gather_flush(db);
+        if (!db->gather_sql && !(db->gather_sql = strdup(sql)))
+            abort();
+        struct sbuf g = { db->gather_p, db->gather_len, db->gather_cap };
+        sb_raw(&g, b->p ? b->p : "", b->len);
+        db->gather_p = g.p;
+        db->gather_len = g.len;
+        db->gather_cap = g.cap;
+        b->len = 0;
+        return rc;
+    }
     int rc = dbu_copy_start(db, sql, what);
     return rc != PI_DB_OK ? rc : dbu_copy_finish(db, b, what);
+}
+
+int dbu_gather(struct pi_db *db, int on)
+{
+    int rc = PI_DB_OK;
+    if (on == 0 && db->gathering)
+        rc = gather_flush(db);
+    free(db->gather_sql); /* on < 0: dropped (the transaction failed) */
+    db->gather_sql = NULL;
+    db->gathering = on > 0;
+    db->gather_len = 0;
+    return rc;
+}
+
+int dbu_job_sent(const struct pi_db *db, const char *cid, long long job, long long written)
+{
+    long long cl = atoll(cid);
+    for (int i = 0; i < db->njobs_sent; i++)
+        if (db->jobs_sent[i].job == job && db->jobs_sent[i].cluster == cl && db->jobs_sent[i].written == written)
+            return 1;
+    return 0;
+}
+
+void dbu_job_note(struct pi_db *db, const char *cid, long long job, long long written)
+{
+    const int cap = (int)(sizeof db->jobs_sent / sizeof db->jobs_sent[0]);
+    long long cl = atoll(cid);
+    for (int i = 0; i < db->njobs_sent; i++)
+        if (db->jobs_sent[i].job == job && db->jobs_sent[i].cluster == cl) {
+            db->jobs_sent[i].written = written;
+            return;
+        }
+    int k = db->njobs_sent < cap ? db->njobs_sent++ : db->jobs_sent_next++ % cap; /* the oldest goes */
+    db->jobs_sent[k].cluster = cl;
+    db->jobs_sent[k].job = job;
+    db->jobs_sent[k].written = written;
 }
 
 const char *dbu_metric_columns(void)

@@ -52,7 +52,7 @@ PGresult *dbu_q(struct pi_db *db, const char *sql, int n, const char *const *par
  * in the session, so that the server plans it once; one without a name runs as it is (BEGIN,
  * COMMIT). The params arrays must live until dbu_batch_run returns; what names the statement in
  * a message. */
-#define DBU_BATCH_MAX 24
+#define DBU_BATCH_MAX (PI_DB_BATCH_MAX + 8)
 struct dbu_batch {
     int n;
     struct {
@@ -71,8 +71,17 @@ int dbu_batch_run(struct pi_db *db, struct dbu_batch *b);
 /* Clear the results. */
 void dbu_batch_clear(struct dbu_batch *b);
 
-/* COPY ... FROM STDIN with the rows in b */
+/* COPY ... FROM STDIN with the rows in b; while gathering, b's rows are kept for one COPY of
+ * the same statement (b emptied) */
 int dbu_copy(struct pi_db *db, const char *sql, struct sbuf *b, const char *what);
+/* Gather the rows of the dbu_copy calls that follow (on 1), or send what was gathered as one COPY
+ * per statement and stop (0), or drop it (-1): a transaction of many step records writes each
+ * table once. */
+int dbu_gather(struct pi_db *db, int on);
+/* 1 when this session committed the job record of job (of cluster cid) written at written_ns;
+ * note one committed. */
+int dbu_job_sent(const struct pi_db *db, const char *cid, long long job, long long written);
+void dbu_job_note(struct pi_db *db, const char *cid, long long job, long long written);
 /* the metric columns of JS_PROFILE_METRICS, comma-separated */
 const char *dbu_metric_columns(void);
 /* "kernel_rchar, kernel_wchar, ...": the kernel's counts of a slice row after the metrics */

@@ -64,6 +64,10 @@ struct ctx {
 
 #define PI_DEFER_MAX 64
 
+/* A transaction takes at most PI_DB_BATCH_MAX step records and about this many bytes of their
+ * profiles (plan.h's cost): their assembled rows are in memory together */
+#define PI_BATCH_BYTES (64LL << 20)
+
 struct scan_result {
     long steps, profiles, slices, refused, backlog, failed;
     long deferred;  /* step records left for the next pass by the budgets (also in backlog) */
@@ -144,8 +148,9 @@ int pi_prepare_step(struct ctx *c, struct item *it, struct scan_result *res);
 void pi_read_profiles(struct item *it);
 /* The profiles of an item's step on its node, merged: files and memory only (a worker thread). */
 void *pi_load_profiles(void *arg);
-/* The database transaction of a loaded item, then its place in the spool's cleanup. */
-void pi_commit_step(struct ctx *c, struct item *it, struct scan_result *res);
+/* The database transaction of n loaded items (one for all, pi_db_ingest_batch), then each
+ * one's place in the spool's cleanup; each is let go. */
+void pi_commit_steps(struct ctx *c, struct item **its, int n, struct scan_result *res);
 
 /* ---- live.c ---- */
 

@@ -48,7 +48,7 @@ int pi_db_ensure(struct pi_db *db, int migrate)
     db->staged = 0;
     db->cluster_id[0] = '\0';
     db->nparts = 0;
-    db->last_job = 0;
+    db->njobs_sent = 0;
     db->nprepared = 0;
     db->conn = PQconnectdb(db->conninfo);
     if (PQstatus(db->conn) != CONNECTION_OK) {
@@ -254,6 +254,11 @@ int pi_db_ingest_job(struct pi_db *db, const char *cluster, const json_t *job, i
     int rc = dbu_cluster_id(db, cluster, slice_seconds, cid, sizeof cid);
     if (rc != PI_DB_OK)
         return rc;
+    /* this very record committed by this session with a step record's: nothing new */
+    long long id = json_integer_value(json_object_get(job, "job_id"));
+    long long written = json_integer_value(json_object_get(job, "written_ns"));
+    if (dbu_job_sent(db, cid, id, written))
+        return PI_DB_OK;
     struct dbu_params p = { .n = 0 };
     struct sbuf sql = { 0 };
     dbu_params_add(&p, cid);
@@ -261,6 +266,8 @@ int pi_db_ingest_job(struct pi_db *db, const char *cluster, const json_t *job, i
     if (dbu_params_record(&p, job, js_job_record_fields, "js_data.job_record_values", &sql) == 0) {
         sb_printf(&sql, ")");
         rc = dbu_check(db, dbu_q(db, sql.p, p.n, p.v), PGRES_TUPLES_OK, "job record");
+        if (rc == PI_DB_OK)
+            dbu_job_note(db, cid, id, written);
     } else {
         rc = PI_DB_FAIL;
     }

@@ -25,12 +25,18 @@ struct pi_db {
     char cluster_name[256], cluster_id[16];
     long long parts[64];
     int nparts;
-    long long last_job, last_job_written;
+    /* the job records (job, written_ns) this session committed: not sent again */
+    struct { long long cluster, job, written; } jobs_sent[256];
+    int njobs_sent, jobs_sent_next;
+    /* COPY data gathered while gathering is set (dbu_gather): one COPY for many calls */
+    int gathering;
+    char *gather_sql, *gather_p;
+    size_t gather_len, gather_cap;
     /* the names of the statements prepared in this session (dbu_batch_run) */
     const char *prepared[32];
     int nprepared;
     /* step records this process committed, and the count at which it next analyses the
-     * tables its functions plan on (see pi_db_ingest_step) */
+     * tables its functions plan on (dbbatch.c) */
     long long committed, analyse_at;
 };
 
@@ -44,8 +50,15 @@ int pi_db_migrate(struct pi_db *db);
 int pi_db_quarantined(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node, char ***names);
 /* *known = 1 when the step-node's exactly-once key is in the database (it was ingested). */
 int pi_db_step_node_known(struct pi_db *db, const char *cluster, long long job, const char *step, const char *node, int *known);
-/* The transaction of one step record.  moved_to[i] is where st->bad[i] will go. */
-int pi_db_ingest_step(struct pi_db *db, const struct pi_conf *conf, struct pi_step *st, char *const *moved_to);
+/* The most step records of one transaction (pi_db_ingest_batch). */
+#define PI_DB_BATCH_MAX 64
+/* The transaction of n step records (at most PI_DB_BATCH_MAX; n == 1: alone). moved_to[k][i] is
+ * where sts[k]->bad[i] will go. Each record's result into rcs[k]: PI_DB_OK, DONE, BUSY, or the
+ * failure; a record that fails for a reason of its own fails alone (the others are written in
+ * transactions without it). Returns PI_DB_RETRY when the database went (every rcs[k] RETRY
+ * then), else PI_DB_OK. */
+int pi_db_ingest_batch(struct pi_db *db, const struct pi_conf *conf, struct pi_step *const *sts, char *const *const *moved_to,
+                       int n, int *rcs);
 /* Store a live snapshot of a running step-node (st: its validated profiles) as provisional
  * rows, replacing older ones: PI_DB_OK; PI_DB_DONE (its step record is ingested, or this
  * snapshot_ns is stored already); PI_DB_BUSY; RETRY / FAIL. */

@@ -2,7 +2,8 @@
 /*
  * One pass over the spool: list its job directories and their step records in name order,
  * plan the pass (each user's share and the budgets, plan.h), take the step records through
- * the pipeline (the next one's profiles load on a worker thread while this one is written),
+ * the pipeline (many in one transaction; the next transaction's profiles load on a worker
+ * thread while this one is written),
  * then see to the job directories (live snapshots; those whose step records are all in), and
  * fold what the pass queued into the slice totals.
  */
@@ -289,39 +290,65 @@ static int list_pass(struct ctx *c, int spoolfd, struct pass *p)
 
 /* ---- the pipeline, and the job directories after it ---- */
 
-/* The step records of order[], ntaken of them: the next one's profiles load while this one is
- * written; a stop or the database gone leaves the rest to a later pass. */
+/* The items of the next transaction, from order[*pos] on: prepared (main thread), up to
+ * PI_DB_BATCH_MAX ready ones with PI_BATCH_BYTES of profiles; how many into out[]. */
+static int prepare_batch(struct ctx *c, struct item *items, const size_t *order, size_t ntaken, size_t *pos,
+                         struct item **out, struct scan_result *res)
+{
+    int n = 0;
+    long long bytes = 0;
+    while (*pos < ntaken && n < PI_DB_BATCH_MAX && bytes < PI_BATCH_BYTES) {
+        struct item *it = &items[order[(*pos)++]];
+        if (pi_prepare_step(c, it, res)) {
+            out[n++] = it;
+            bytes += it->cost;
+        }
+    }
+    return n;
+}
+
+struct load_job {
+    struct item **its;
+    int n;
+};
+
+static void *load_batch(void *arg)
+{
+    struct load_job *j = arg;
+    for (int k = 0; k < j->n; k++)
+        pi_load_profiles(j->its[k]);
+    return NULL;
+}
+
+/* The step records of order[], ntaken of them, a transaction of many at a time (dbbatch.c):
+ * the next transaction's profiles load on a worker thread while this one is written; a stop or
+ * the database gone leaves the rest to a later pass. */
 static void run_pipeline(struct ctx *c, struct item *items, const size_t *order, size_t ntaken, int spoolfd,
                          struct scan_result *res)
 {
-    pthread_t worker;
-    int working = 0;
-    size_t i = 0;
-    if (i < ntaken && pi_prepare_step(c, &items[order[0]], res))
-        pi_load_profiles(&items[order[0]]);
-    for (; i < ntaken; i++) {
-        if (working) {
-            pthread_join(worker, NULL);
-            working = 0;
-        }
+    struct item *cur[PI_DB_BATCH_MAX], *next[PI_DB_BATCH_MAX];
+    size_t pos = 0;
+    int ncur = prepare_batch(c, items, order, ntaken, &pos, cur, res);
+    struct load_job first = { cur, ncur };
+    load_batch(&first);
+    while (ncur > 0) {
         if (*c->stop || res->retry) {
-            res->backlog += (long)(ntaken - i);
+            res->backlog += (long)(ntaken - pos) + ncur;
             break;
         }
-        struct item *next = i + 1 < ntaken ? &items[order[i + 1]] : NULL;
-        if (next && pi_prepare_step(c, next, res)) {
-            if (pthread_create(&worker, NULL, pi_load_profiles, next) == 0)
-                working = 1;
-            else
-                pi_load_profiles(next);
-        }
-        if (items[order[i]].ready)
-            pi_commit_step(c, &items[order[i]], res);
+        struct load_job lj = { next, prepare_batch(c, items, order, ntaken, &pos, next, res) };
+        pthread_t worker;
+        int working = lj.n > 0 && pthread_create(&worker, NULL, load_batch, &lj) == 0;
+        if (!working)
+            load_batch(&lj);
+        pi_commit_steps(c, cur, ncur, res);
         if (c->ndeferred >= PI_DEFER_MAX)
             pi_flush_deferred(c, spoolfd, res);
+        if (working)
+            pthread_join(worker, NULL);
+        memcpy(cur, next, (size_t)lj.n * sizeof *cur);
+        ncur = lj.n;
     }
-    if (working)
-        pthread_join(worker, NULL);
 }
 
 /* Live snapshots, and the job directories whose step records are all gone. */

@@ -24,7 +24,7 @@
 /* A step record whose job record is gone: when the database has its step-node, it is a copy
  * of something ingested (a sender that sent it again, killed after the receiver stored it and
  * before it removed it, once this job's directory was ingested and removed): cleaned as
- * pi_commit_step cleans what was ingested before, and the job directory goes if that emptied
+ * pi_commit_steps cleans what was ingested before, and the job directory goes if that emptied
  * it. 1 when cleaned; 0 when it must wait for its job record. */
 static int clean_if_ingested(struct ctx *c, struct item *it, const char *path)
 {
@@ -213,35 +213,45 @@ static void step_ingested_before(struct ctx *c, const struct item *it, const str
     pi_free_list(q);
 }
 
-void pi_commit_step(struct ctx *c, struct item *it, struct scan_result *res)
+void pi_commit_steps(struct ctx *c, struct item **its, int n, struct scan_result *res)
 {
-    struct pi_step st = it->st;
-    int pfd = it->pfd;
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", it->jobname, it->recname);
-    it->ready = 0;
-    it->pfd = -1;
-    if (it->bad_profiles_dir)
-        pi_kept(c, path, "its profiles/ directory is not a directory (or is a link): profiles ignored");
-    char **moved = NULL;
-    int rc = pi_db_ensure(&c->db, c->conf.migrate);
-    if (rc == PI_DB_OK) {
-        moved = quarantine_paths(c, it->job, &st);
-        rc = pi_db_ingest_step(&c->db, &c->conf, &st, moved);
+    struct pi_step **sts = calloc((size_t)n + 1, sizeof *sts);
+    char ***moved = calloc((size_t)n + 1, sizeof *moved);
+    int *rcs = calloc((size_t)n + 1, sizeof *rcs);
+    if (!sts || !moved || !rcs)
+        abort();
+    for (int k = 0; k < n; k++) {
+        sts[k] = &its[k]->st;
+        moved[k] = quarantine_paths(c, its[k]->job, sts[k]);
+        rcs[k] = PI_DB_RETRY;
     }
-    if (rc == PI_DB_OK) {
-        step_ingested(c, it, &st, path, res);
-    } else if (rc == PI_DB_DONE) {
-        step_ingested_before(c, it, &st, path);
-    } else if (rc == PI_DB_BUSY) {
-        pi_debug("%s: another profile_ingest is on it", path);
-    } else {
-        res->retry |= rc == PI_DB_RETRY;
-        res->failed += rc == PI_DB_FAIL;
-        res->backlog++;
+    if (n > 0 && pi_db_ensure(&c->db, c->conf.migrate) == PI_DB_OK)
+        pi_db_ingest_batch(&c->db, &c->conf, sts, (char *const *const *)moved, n, rcs);
+    for (int k = 0; k < n; k++) {
+        struct item *it = its[k];
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", it->jobname, it->recname);
+        it->ready = 0;
+        if (it->bad_profiles_dir)
+            pi_kept(c, path, "its profiles/ directory is not a directory (or is a link): profiles ignored");
+        if (rcs[k] == PI_DB_OK) {
+            step_ingested(c, it, sts[k], path, res);
+        } else if (rcs[k] == PI_DB_DONE) {
+            step_ingested_before(c, it, sts[k], path);
+        } else if (rcs[k] == PI_DB_BUSY) {
+            pi_debug("%s: another profile_ingest is on it", path);
+        } else {
+            res->retry |= rcs[k] == PI_DB_RETRY;
+            res->failed += rcs[k] == PI_DB_FAIL;
+            res->backlog++;
+        }
+        pi_free_list(moved[k]);
+        if (it->pfd >= 0)
+            close(it->pfd);
+        it->pfd = -1;
+        pi_step_free(&it->st);
     }
-    pi_free_list(moved);
-    if (pfd >= 0)
-        close(pfd);
-    pi_step_free(&st);
+    free(sts);
+    free(moved);
+    free(rcs);
 }

@@ -2,7 +2,11 @@
 CREATE FUNCTION js_data.create_staging() RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
-    CREATE TEMP TABLE IF NOT EXISTS ingest_files (
+    -- the file accesses of a transaction's step records, each row with its step-node
+    CREATE TEMP TABLE IF NOT EXISTS ingest_batch_files (
+        job_id bigint NOT NULL,
+        step_id text NOT NULL,
+        node text NOT NULL,
         path text NOT NULL,
         scope text NOT NULL,
         fs_type text,
@@ -21,5 +25,9 @@ BEGIN
         dev bigint,
         ino bigint
     );  -- emptied by ingest_finish: ON COMMIT DELETE ROWS would truncate it at every commit (1-2 ms)
+    -- the reads whose last writer a step-node of the transaction now is (ingest_finish), made
+    -- once a session
+    CREATE TEMP TABLE IF NOT EXISTS finish_readers (from_job bigint, from_step text, job_id bigint, step_id text,
+        file_id bigint, first_read timestamptz, last_write timestamptz);
 END $$;
-COMMENT ON FUNCTION js_data.create_staging() IS 'create the per-session staging table ingest_files that profile_ingest fills by COPY';
+COMMENT ON FUNCTION js_data.create_staging() IS 'create the per-session staging tables: ingest_batch_files, that profile_ingest fills by COPY, and finish_readers';

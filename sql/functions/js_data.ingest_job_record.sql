@@ -42,7 +42,10 @@ BEGIN
         w.dependency := coalesce(w.dependency, l.dependency);
     END IF;
     w.uid := p.uid;  -- the uid of the record received, whichever record wins
-    IF v_user IS NOT NULL THEN
+    -- the user's row locked only when it changes: every job of the user upserts it, and two
+    -- daemons' transactions of many records each would wait for each other on it
+    IF v_user IS NOT NULL AND NOT EXISTS (SELECT 1 FROM js_data.users u
+                                          WHERE u.cluster_id = p_cluster AND u.uid = w.uid AND u.name = v_user) THEN
         INSERT INTO js_data.users (cluster_id, uid, name) VALUES (p_cluster, w.uid, v_user)
             ON CONFLICT (cluster_id, uid) DO UPDATE SET name = excluded.name
             WHERE users.name IS DISTINCT FROM excluded.name;

@@ -2,8 +2,10 @@
 -- A step record's segments, in its transaction (profile_ingest): p_seg is
 -- {"processes", "boundaries", "ungrouped", "ungrouped_ns", "groups": [{signature, boundary,
 -- processes, count, sum_ns, min_ns, max_ns, bins, counts}], "slowest": [{rank, end_ns, ns, signature}]}.
+-- PL/pgSQL for its cached plans (as SQL, its three statements were planned at every call).
 CREATE FUNCTION js_data.ingest_segments(p_cluster smallint, p_job bigint, p_step text, p_node text, p_seg jsonb) RETURNS void
-LANGUAGE sql AS $$
+LANGUAGE plpgsql AS $$
+BEGIN
     UPDATE js_data.step_nodes SET segment_processes = (p_seg->>'processes')::integer,
            segment_boundaries = (p_seg->>'boundaries')::bigint, segment_ungrouped = (p_seg->>'ungrouped')::bigint,
            segment_ungrouped_ns = (p_seg->>'ungrouped_ns')::bigint
@@ -18,5 +20,5 @@ LANGUAGE sql AS $$
     INSERT INTO js_data.step_slow_segments (cluster_id, job_id, step_id, node, rank, end_ns, ns, signature)
         SELECT p_cluster, p_job, p_step, p_node, s.rank, s.end_ns, s.ns, nullif(s.signature, '')
         FROM jsonb_to_recordset(p_seg->'slowest') AS s(rank integer, end_ns bigint, ns bigint, signature text);
-$$;
+END $$;
 COMMENT ON FUNCTION js_data.ingest_segments(smallint, bigint, text, text, jsonb) IS 'the MPI segments of a step record (groups summed over the node''s processes, the node''s slowest, the totals), in its transaction (profile_ingest)';

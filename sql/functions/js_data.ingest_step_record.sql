@@ -1,17 +1,19 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
 -- The step record of one node: its step-node row, and the step's row merged over its nodes.
 CREATE FUNCTION js_data.ingest_step_record(p_cluster smallint, p js_data.step_record_values, p_profiles integer,
-        p_quarantined integer, p_by text) RETURNS boolean
+        p_quarantined integer, p_by text, p_seq integer) RETURNS boolean
 LANGUAGE plpgsql AS $$
 DECLARE
     v_first bigint := floor(p.start_ns::numeric / 1e9 / p.slice_seconds);
     v_last bigint := floor(p.end_ns::numeric / 1e9 / p.slice_seconds);
     v_incomplete boolean := p_quarantined > 0;
 BEGIN
+    -- ingested_at: the transaction's time, a microsecond apart in the order the pass took its
+    -- records (p_seq): they are claimed in the order of their keys, so that daemons lock alike
     INSERT INTO js_data.step_nodes (cluster_id, job_id, step_id, node, start_time, end_time, state,
-            exit_code, num_tasks, profiles, quarantined, incomplete, record, ingested_by)
+            exit_code, num_tasks, profiles, quarantined, incomplete, record, ingested_by, ingested_at)
         VALUES (p_cluster, p.job_id, p.step, p.node, js_data.ns_to_time(p.start_ns), js_data.ns_to_time(p.end_ns),
-            p.state, p.exit_code, p.local_tasks, p_profiles, p_quarantined, v_incomplete, p.record, p_by)
+            p.state, p.exit_code, p.local_tasks, p_profiles, p_quarantined, v_incomplete, p.record, p_by, now() + p_seq * interval '1 microsecond')
         ON CONFLICT DO NOTHING;
     IF NOT FOUND THEN
         RETURN false;
@@ -33,4 +35,4 @@ BEGIN
             incomplete = s.incomplete OR excluded.incomplete;
     RETURN true;
 END $$;
-COMMENT ON FUNCTION js_data.ingest_step_record(smallint, js_data.step_record_values, integer, integer, text) IS 'insert the exactly-once key of a step record from the values of the validated record and merge the step; false when already ingested';
+COMMENT ON FUNCTION js_data.ingest_step_record(smallint, js_data.step_record_values, integer, integer, text, integer) IS 'insert the exactly-once key of a step record from the values of the validated record and merge the step; false when already ingested';

@@ -1,7 +1,11 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
--- A step record's processes added into its step (profile_ingest calls it after their COPY).
-CREATE FUNCTION js_data.ingest_step_sums(p_cluster smallint, p_job bigint, p_step text, p_node text) RETURNS void
-LANGUAGE sql AS $$
+-- The processes of a batch of step records added into their steps (profile_ingest calls it
+-- once per transaction, after the COPY of their processes): the step-nodes of one step are
+-- summed first, so each step row is updated once. PL/pgSQL for its cached plan: as a SQL
+-- function the statement was planned at every call (0.76 ms a step record).
+CREATE FUNCTION js_data.ingest_step_sums(p_cluster smallint, p_jobs bigint[], p_steps text[], p_nodes text[]) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
     UPDATE js_data.steps s SET
         processes = js.saturated(s.processes::numeric + a.processes),
         wall_ns = js.saturated(s.wall_ns::numeric + a.wall_ns),
@@ -24,8 +28,22 @@ LANGUAGE sql AS $$
         unattributed_read_bytes = CASE WHEN a.unattributed_read_bytes IS NULL THEN s.unattributed_read_bytes ELSE js.saturated(coalesce(s.unattributed_read_bytes, 0)::numeric + a.unattributed_read_bytes) END,
         unattributed_write_bytes = CASE WHEN a.unattributed_write_bytes IS NULL THEN s.unattributed_write_bytes ELSE js.saturated(coalesce(s.unattributed_write_bytes, 0)::numeric + a.unattributed_write_bytes) END,
         kernel_io_unknown = js.saturated(s.kernel_io_unknown::numeric + a.kernel_io_unknown)
-    FROM js_data.step_node_process_sums a
-    WHERE a.cluster_id = p_cluster AND a.job_id = p_job AND a.step_id = p_step AND a.node = p_node
-      AND s.cluster_id = p_cluster AND s.job_id = p_job AND s.step_id = p_step
-$$;
-COMMENT ON FUNCTION js_data.ingest_step_sums(smallint, bigint, text, text) IS 'add a step record''s processes (js_data.processes of the step on the node) into the sums of its step, once, in the record''s transaction';
+    FROM (
+        -- per step over the batch's step-nodes; the view reached through LATERAL, so that each
+        -- step-node's filter reaches the processes' index (a join would group every process)
+        SELECT k.job_id, k.step_id, sum(n.processes) AS processes, sum(n.wall_ns) AS wall_ns,
+               sum(n.compute_ns) AS compute_ns, sum(n.mpi_p2p_ns) AS mpi_p2p_ns, sum(n.mpi_coll_ns) AS mpi_coll_ns,
+               sum(n.io_posix_ns) AS io_posix_ns, sum(n.io_stdio_ns) AS io_stdio_ns, sum(n.io_mpiio_ns) AS io_mpiio_ns,
+               sum(n.read_bytes) AS read_bytes, sum(n.write_bytes) AS write_bytes, sum(n.meta_calls) AS meta_calls,
+               sum(n.cpu_ns) AS cpu_ns, sum(n.killed_processes) AS killed_processes, sum(n.files_dropped) AS files_dropped,
+               sum(n.idle_ns) AS idle_ns, sum(n.mpi_setup_ns) AS mpi_setup_ns, sum(n.cpu_wait_ns) AS cpu_wait_ns,
+               max(n.max_rss_kib) AS max_rss_kib, sum(n.unattributed_read_bytes) AS unattributed_read_bytes,
+               sum(n.unattributed_write_bytes) AS unattributed_write_bytes, sum(n.kernel_io_unknown) AS kernel_io_unknown
+        FROM unnest(p_jobs, p_steps, p_nodes) AS k(job_id, step_id, node)
+        CROSS JOIN LATERAL (SELECT * FROM js_data.step_node_process_sums v
+                            WHERE v.cluster_id = p_cluster AND v.job_id = k.job_id AND v.step_id = k.step_id
+                              AND v.node = k.node) n
+        GROUP BY k.job_id, k.step_id) a
+    WHERE s.cluster_id = p_cluster AND s.job_id = a.job_id AND s.step_id = a.step_id;
+END $$;
+COMMENT ON FUNCTION js_data.ingest_step_sums(smallint, bigint[], text[], text[]) IS 'add the processes of step records (js_data.processes of each step on its node; the arrays: job, step, node) into the sums of their steps, once, in the records'' transaction';
