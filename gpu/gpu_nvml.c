@@ -243,8 +243,8 @@ void jsg_close(struct jsg_gpus *g)
         return;
     }
     jsg_guard_stop(g->guard);
-    if (g->api.dl != NULL)
-        dlclose(g->api.dl);
+    /* the library stays loaded: a driver library may leave exit handlers or threads of its
+     * own behind nvmlShutdown, and the node side's process ends with its step anyway */
     free(g);
 }
 
