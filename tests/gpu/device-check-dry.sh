@@ -39,6 +39,8 @@ is "$(grep -c 'mean utilization: jobscreen 42.0 %, nvidia-smi 42.0 %, difference
    "both phases: the utilization of both sides, and their difference"
 is "$(grep -c 'memory peak: jobscreen 1001 MiB, nvidia-smi 1001 MiB, difference 0.00 %' "$f/report")" 2 \
    "both phases: the memory peaks (bytes against MiB), and their difference"
-is "$(grep -c 'energy: .*(energy counter), .* difference 0.00 %' "$f/report")" 2 \
-   "both phases: the energy counter against power.draw integrated over the same span"
+# the scripted counter steps 125 J a reading whatever the reading's time, so a loaded machine's
+# late readings make a difference of a few hundredths of a percent: under 1 % is the plumbing
+is "$(grep -cE 'energy: .*\(energy counter\), .* difference 0\.[0-9]+ %' "$f/report")" 2 \
+   "both phases: the energy counter against power.draw integrated over the same span (under 1 %)"
 done_testing
