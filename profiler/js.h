@@ -206,6 +206,16 @@ static inline int js_fd_waits_on(int fd)
 {
     return (unsigned)fd < JS_FD_MAX && (__atomic_load_n(&js_fd_waits[fd >> 6], __ATOMIC_RELAXED) >> (fd & 63) & 1);
 }
+/* Descriptors opened with O_SYNC or O_DSYNC (set at open, adopt and dup, cleared at close): each
+ * write on one waits for the device, a sync call of its own (sync_calls) besides a write. */
+extern uint64_t js_fd_sync[JS_FD_MAX / 64];
+static inline int js_fd_syncs(int fd)
+{
+    return (unsigned)fd < JS_FD_MAX && (__atomic_load_n(&js_fd_sync[fd >> 6], __ATOMIC_RELAXED) >> (fd & 63) & 1);
+}
+void js_fd_sync_set(int fd, int on);
+/* a sync call (or a write on a descriptor above) that took ticks */
+void js_sync_count(uint64_t ticks);
 /* the entry of fd for a counted call: listed, or looked up now if never looked at */
 static inline struct js_file *js_fd_file_or_adopt(int fd)
 {
