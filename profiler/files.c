@@ -6,10 +6,10 @@
  * An open of a file already listed takes no lock: the hash chains only ever grow, each entry
  * published whole (release) before it can be found; only a new entry takes the lock.
  * Files under a software tree (system directories, Python packages, shared libraries, code
- * read anywhere: see tree_of) share one entry per tree, so that an interpreter's thousand
- * imports leave room in the list for the data files; trees take at most JS_TREES_MAX entries,
- * so that code never crowds data out. Renames are kept in order, for the ingest to carry a
- * file's writer over to its new name.
+ * read anywhere: js_tree_of, trees.c) share one entry per tree, so that an interpreter's
+ * thousand imports leave room in the list for the data files; trees take at most JS_TREES_MAX
+ * entries, so that code never crowds data out. Renames are kept in order, for the ingest to
+ * carry a file's writer over to its new name.
  */
 #include "config.h"
 
@@ -27,9 +27,9 @@
 #include <unistd.h>
 
 #define JS_HASH_SLOTS 2048
-/* Entries the trees may take: the rest of the list (768) is the data files' whatever code the
- * process loads (a project of 1,100 modules in hundreds of directories); code beyond it is
- * counted in code_dropped, never in a data file's place. */
+/* Entries the trees may take: the rest of the list (768 at least) stays the data files',
+ * whatever code the process loads (a project's modules in hundreds of directories); the opens
+ * of code beyond it are counted in code_dropped, never in a data file's place. */
 #define JS_TREES_MAX 256
 
 struct js_file *js_fds[JS_FD_MAX];
@@ -297,75 +297,6 @@ static int excluded(const char *p)
     return p[1] == js_g->dir[1] && under(p, js_g->dir, js_g->dir_len);
 }
 
-
-static int is_component(const char *c, size_t n, const char *name)
-{
-    size_t l = strlen(name);
-    return n == l && memcmp(c, name, l) == 0;
-}
-
-/* Names an interpreter or a loader reads as code (modules, bytecode, archives of classes):
- * opened read-only, such a file is code, counted in its directory's tree, not data. */
-static int code_name(const char *base, size_t bl)
-{
-    static const char *const ext[] = { "py", "pyc", "pyo", "pm", "rb", "jar", "class", "R", "r", "jl", "lua",
-                                       "luac", "js", "mjs", "cjs", "tcl" };
-    const char *dot = memrchr(base, '.', bl);
-    if (!dot || dot == base)
-        return 0;
-    size_t el = bl - (size_t)(dot + 1 - base);
-    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
-        if (is_component(dot + 1, el, ext[i]))
-            return 1;
-    return 0;
-}
-
-/* The software tree a file belongs to: the length of the prefix of p (absolute, clean, len
- * bytes) that names it, or 0 for a file of its own. Trees: the system directories (/usr/X,
- * /opt/X, /lib*, /bin, /sbin, /etc, /snap, /nix/X), Python's lib/pythonX.Y, package directories
- * (site-packages, dist-packages, node_modules, __pycache__) wherever they are, the directory
- * of a shared library (name.so, name.so.N) and, opened read-only (ro), of code (code_name).
- * docs/profiler.md, "Software trees". */
-static size_t tree_of(const char *p, size_t len, int ro)
-{
-    const char *c = p + 1, *end = p + len;
-    const char *slash = memchr(c, '/', (size_t)(end - c));
-    if (!slash)
-        return 0; /* a file in / */
-    size_t n = (size_t)(slash - c);
-    if (is_component(c, n, "usr") || is_component(c, n, "opt") || is_component(c, n, "nix")) {
-        const char *two = memchr(slash + 1, '/', (size_t)(end - slash - 1));
-        return two ? (size_t)(two - p) : 0;
-    }
-    if (is_component(c, n, "lib") || is_component(c, n, "lib64") || is_component(c, n, "lib32") ||
-        is_component(c, n, "libx32") || is_component(c, n, "bin") || is_component(c, n, "sbin") ||
-        is_component(c, n, "etc") || is_component(c, n, "snap"))
-        return (size_t)(slash - p);
-    /* package directories anywhere, and lib/pythonX.Y */
-    const char *prev = NULL;
-    size_t prevn = 0;
-    for (const char *q = c; q < end;) {
-        const char *e = memchr(q, '/', (size_t)(end - q));
-        if (!e)
-            break; /* the last component is the file's own name */
-        size_t m = (size_t)(e - q);
-        if (is_component(q, m, "site-packages") || is_component(q, m, "dist-packages") ||
-            is_component(q, m, "node_modules") || is_component(q, m, "__pycache__") ||
-            (prev && is_component(prev, prevn, "lib") && m >= 9 && memcmp(q, "python", 6) == 0 &&
-             (q[6] == '2' || q[6] == '3') && q[7] == '.'))
-            return (size_t)(e - p);
-        prev = q;
-        prevn = m;
-        q = e + 1;
-    }
-    /* a shared library: its directory */
-    const char *base = (const char *)memrchr(p, '/', len) + 1;
-    size_t bl = (size_t)(end - base);
-    if ((bl > 3 && memcmp(end - 3, ".so", 3) == 0) || memmem(base, bl, ".so.", 4) || (ro && code_name(base, bl)))
-        return base - 1 > p ? (size_t)(base - 1 - p) : 0;
-    return 0;
-}
-
 /* The entry of (path, layer) with hash h, or NULL; no lock needed. */
 static struct js_file *find(const char *abs, uint32_t h, int layer)
 {
@@ -533,7 +464,7 @@ static __attribute__((noinline, cold)) void opened_unlisted(int fd, const char *
 {
     struct js_file *f;
     size_t tl;
-    if (fast && !below_mpi && (tl = tree_of(fast, len, read_only(flags))) != 0 && (f = find_tree(fast, tl)) != NULL) {
+    if (fast && !below_mpi && (tl = js_tree_of(fast, len, read_only(flags))) != 0 && (f = find_tree(fast, tl)) != NULL) {
         opened(f, fd, flags, 0); /* a software tree seen before: no lock either */
         return;
     }
@@ -547,7 +478,7 @@ static __attribute__((noinline, cold)) void opened_unlisted(int fd, const char *
         if (!excluded(p)) {
             if (below_mpi)
                 f = find(p, hash_path(p, strlen(p), at), at);
-            else if ((tl = tree_of(p, strlen(p), read_only(flags))) != 0)
+            else if ((tl = js_tree_of(p, strlen(p), read_only(flags))) != 0)
                 f = tree_entry(p, tl);
             else
                 f = entry_of(p, layer, fd);
@@ -604,7 +535,7 @@ void js_files_inherited(void)
         long fl = syscall(SYS_fcntl, fd, F_GETFL);
         if (fl >= 0)
             js_fd_sync_set(fd, (int)fl & O_DSYNC);
-        if (fl < 0 || excluded(abs) || tree_of(abs, (size_t)r, read_only((int)fl)) || !files_lock())
+        if (fl < 0 || excluded(abs) || js_tree_of(abs, (size_t)r, read_only((int)fl)) || !files_lock())
             continue;
         struct js_file *f = entry_of(abs, JS_LAYER_POSIX, fd);
         if (f) { /* open on it now, and how, but not opened by this image */
@@ -649,7 +580,7 @@ __attribute__((noinline, cold)) struct js_file *js_fd_adopt(int fd)
                 js_fd_sync_set(fd, (int)fl & O_DSYNC);
             if (fl >= 0 && !excluded(abs)) {
                 if (files_lock()) {
-                    size_t tl = tree_of(abs, (size_t)r, read_only((int)fl));
+                    size_t tl = js_tree_of(abs, (size_t)r, read_only((int)fl));
                     f = tl ? tree_entry(abs, tl) : entry_of(abs, JS_LAYER_POSIX, fd);
                     if (f) {
                         uint8_t m = (uint8_t)mode_of((int)fl);
@@ -704,8 +635,8 @@ void js_file_renamed(int from_dirfd, const char *from, int to_dirfd, const char 
         unsigned n = js_g->nrenames;
         const char *kf, *kt;
         /* code moved within its trees (Python writing __pycache__/x.pyc.N as x.pyc) is no data's
-         * new name: kept, a thousand imports would leave no room for the data's renames */
-        if (tree_of(a, strlen(a), 1) && tree_of(nb, strlen(nb), 1))
+         * new name: not kept, or a thousand imports would leave no room for the data's renames */
+        if (js_tree_of(a, strlen(a), 1) && js_tree_of(nb, strlen(nb), 1))
             ;
         else if (n >= JS_PROFILE_MAX_RENAMES || (kf = keep_path(a)) == NULL || (kt = keep_path(nb)) == NULL) {
             js_g->renames_dropped++;

@@ -242,6 +242,9 @@ static inline void js_fadd(uint64_t *p, uint64_t n)
         __atomic_fetch_add(p, n, __ATOMIC_RELAXED);
 }
 
+/* trees.c: the length of the prefix of p (absolute, clean, len bytes) naming the software tree
+ * its file counts in, or 0 for a file of its own; ro: opened read-only (code counts in trees) */
+size_t js_tree_of(const char *p, size_t len, int ro);
 /* Called after a successful open of fd by path at a layer; flags as for open(2). */
 void js_file_opened(int fd, const char *path, int dirfd, int flags, int layer);
 /* a rename(2) family call succeeded: from and to as given, relative to their dirfds */
