@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define JS_PROFILE_FORMAT_NAME "jobscreen-profile"
-#define JS_PROFILE_VERSION 7
+#define JS_PROFILE_VERSION 8
 #define JS_PROFILE_VERSION_MIN 1 /* oldest version a reader still accepts (v1 lacks exit_code, signal, missing;
                                   * v2 lacks trees, renames, renames_dropped and the files' opened_as;
                                   * v3 lacks kernel_io, the files' mapped_bytes, and runtime's mpi_setup_ns,
@@ -26,7 +26,9 @@
                                   * v5 lacks mpi_segments;
                                   * v6 profiles always carry their slices; from v7 a profile in a
                                   * bundle of version 2 has no slice_metrics and slices: they are
-                                  * summed on the node into the bundle's series) */
+                                  * summed on the node into the bundle's series;
+                                  * v7 lacks sync_calls, sync_ns and code_dropped: its fsync and
+                                  * fdatasync are in posix_meta_calls) */
 
 /* jobscreen-collect writes the profiles of a step on a node in bundles, <step>.<node>.b<N>.json:
  * {"format": JS_PROFILE_BUNDLE_FORMAT_NAME, "version": 2, "profiles": [profile, ...],
@@ -58,7 +60,7 @@
     X(POSIX_WRITE_CALLS,  "posix_write_calls",  "calls", "write, pwrite, writev, pwritev (and 64-bit variants) called by the application; each asynchronous write, as for reads") \
     X(POSIX_WRITE_BYTES,  "posix_write_bytes",  "bytes", "bytes accepted by those writes (asynchronous: as for reads)") \
     X(POSIX_OPEN_CALLS,   "posix_open_calls",   "calls", "open, openat, creat (and 64-bit variants), openat2 through syscall()") \
-    X(POSIX_META_CALLS,   "posix_meta_calls",   "calls", "close, lseek, fsync, fdatasync, ftruncate, stat family, unlink, rename, mkdir; mmap of a listed file, msync") \
+    X(POSIX_META_CALLS,   "posix_meta_calls",   "calls", "close, lseek, ftruncate, stat family, unlink, rename, mkdir; mmap of a listed file (since version 8 not the sync calls: sync_calls)") \
     X(POSIX_NS,           "posix_ns",           "ns",    "time in POSIX I/O calls on files (on pipes, sockets, terminals and other character devices a call waits for another party: its time is not counted)") \
     X(STDIO_READ_CALLS,   "stdio_read_calls",   "calls", "fread, fgets, fgetc/getc, getline, fscanf family, their _unlocked and wide-character forms, on file streams") \
     X(STDIO_READ_BYTES,   "stdio_read_bytes",   "bytes", "bytes returned to the application by those calls (wide forms: one per character; fscanf: the bytes it took from the stream; fwscanf: none)") \
@@ -207,6 +209,8 @@ int js_seg_bin_of(uint64_t ns);
     X(KERNEL_IO,       "kernel_io",       'o', "",      "the kernel's own I/O counts of this image (/proc/self/io), see JS_PROFILE_KERNEL_IO_FIELDS") \
     X(RUNTIME,         "runtime",         'o', "",      "runtime share, see JS_PROFILE_RUNTIME_FIELDS") \
     X(TOTALS,          "totals",          'o', "",      "every metric of JS_PROFILE_METRICS over the whole image") \
+    X(SYNC_CALLS,      "sync_calls",      'u', "calls", "(since version 8) fsync, fdatasync, sync_file_range, syncfs, sync, msync, and writes on descriptors opened with O_SYNC or O_DSYNC: in no metadata count (a write is a write as well)") \
+    X(SYNC_NS,         "sync_ns",         'u', "ns",    "(since version 8) time in those calls, part of totals.posix_ns") \
     X(MPI_COLLECTIVES, "mpi_collectives", 'o', "",      "per kind of JS_PROFILE_COLL_KINDS: {calls, bytes, ns}; only kinds used") \
     X(MPI_SEGMENTS,    "mpi_segments",    'o', "",      "(since version 6) durations of the segments between global blocking collectives, see JS_PROFILE_SEGMENT_FIELDS; {} when not an MPI process") \
     X(SLICE_METRICS,   "slice_metrics",   'a', "",      "(not in a bundle of version 2) the names of the values of a slice row: those of JS_PROFILE_METRICS, then (since version 5) \"kernel_\" and each name of JS_PROFILE_KERNEL_IO_FIELDS, in order") \
@@ -214,7 +218,8 @@ int js_seg_bin_of(uint64_t ns);
     X(SLICES_TRUNCATED,"slices_truncated",'b', "",      "true when the slice budget was exhausted: later slices are missing") \
     X(FILES,           "files",           'a', "",      "file-access list, objects of JS_PROFILE_FILE_FIELDS") \
     X(FILES_DROPPED,   "files_dropped",   'u', "files", "files not listed because the list was full") \
-    X(TREES,           "trees",           'a', "",      "software trees (system, package, library directories), objects of JS_PROFILE_TREE_FIELDS: their files counted together, not listed") \
+    X(TREES,           "trees",           'a', "",      "software trees (system, package, library directories, and since version 8 the directories of code read: modules, bytecode, shared objects), objects of JS_PROFILE_TREE_FIELDS: their files counted together, not listed") \
+    X(CODE_DROPPED,    "code_dropped",    'u', "files", "(since version 8) opens of code files not counted in any tree because the list of trees was full (the data files keep their room)") \
     X(RENAMES,         "renames",         'a', "",      "renames this image made, objects of JS_PROFILE_RENAME_FIELDS, in order") \
     X(RENAMES_DROPPED, "renames_dropped", 'u', "renames", "renames not listed because the list was full") \
     X(MISSING,         "missing",         's', "",      "empty when the record is complete, else what is missing, in words")

@@ -212,6 +212,9 @@ static struct pi_proc *add_process(struct pi_step *st, const json_t *p, json_int
     for (int k = 0; k < JS_KIO_COUNT; k++)
         pr->kio[k] = version >= 4 && json_object_size(kio) > 0 ? I64(kio, kernel_io_fields[k]) : -1;
     pr->files_dropped = I64(p, "files_dropped");
+    pr->sync_calls = version >= 8 ? I64(p, "sync_calls") : -1;
+    pr->sync_ns = version >= 8 ? I64(p, "sync_ns") : -1;
+    pr->code_dropped = version >= 8 ? I64(p, "code_dropped") : 0;
     pr->slices_truncated = json_is_true(json_object_get(p, "slices_truncated"));
     if (version >= 2) {
         pr->exit_code = (int)I64(p, "exit_code");

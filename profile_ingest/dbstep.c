@@ -83,7 +83,8 @@ static int copy_procs(struct pi_db *db, struct pi_step *const *sts, size_t n, co
              "mpi_rank, mpi_size, origin, ended_by, exe, args, start_time, end_time, wall_ns, cpu_user_ns, "
              "cpu_sys_ns, max_rss_kib, threads_peak, threads_seen, compute_ns, slices_truncated, "
              "files_dropped, mpi_collectives, exit_code, signal, missing, %s, idle_ns, mpi_setup_ns, cpu_wait_ns, kernel_rchar, "
-             "kernel_wchar, kernel_syscr, kernel_syscw, kernel_read_bytes, kernel_write_bytes) FROM STDIN",
+             "kernel_wchar, kernel_syscr, kernel_syscw, kernel_read_bytes, kernel_write_bytes, sync_calls, sync_ns, "
+             "code_dropped) FROM STDIN",
              table, dbu_metric_columns());
     int rc = dbu_copy_start(db, sql, "COPY processes");
     struct sbuf b = { 0 };
@@ -121,6 +122,9 @@ static int copy_procs(struct pi_db *db, struct pi_step *const *sts, size_t n, co
             sb_null_or_int(&b, p->cpu_wait_ns);
             for (int k = 0; k < JS_KIO_COUNT; k++)
                 sb_null_or_int(&b, p->kio[k]);
+            sb_null_or_int(&b, p->sync_calls);
+            sb_null_or_int(&b, p->sync_ns);
+            sb_null_or_int(&b, p->code_dropped);
             sb_raw(&b, "\n", 1);
             if (b.len >= (1 << 20))
                 rc = dbu_copy_put(db, &b, "COPY processes");

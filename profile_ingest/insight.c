@@ -45,7 +45,8 @@ static const char *const q_facts =
     "       coalesce(sum(p.idle_ns), 0), coalesce(sum(p.cpu_user_ns + p.cpu_sys_ns), 0), "
     "       coalesce(sum(p.wall_ns) FILTER (WHERE p.mpi_rank >= 0), 0), "
     "       coalesce(sum(p.posix_meta_calls), 0), coalesce(sum(p.posix_open_calls), 0), "
-    "       s.nodes_ingested < coalesce(s.num_nodes, 0), s.incomplete "
+    "       s.nodes_ingested < coalesce(s.num_nodes, 0), s.incomplete, "
+    "       coalesce(sum(p.sync_calls), 0), coalesce(sum(p.sync_ns), 0) "
     "FROM js_data.steps s JOIN js_data.clusters c ON c.cluster_id = s.cluster_id "
     "LEFT JOIN js_data.processes p ON p.cluster_id = s.cluster_id AND p.job_id = s.job_id AND p.step_id = s.step_id "
     "WHERE s.cluster_id = $1 AND s.job_id = $2 AND s.step_id = $3 "
@@ -55,7 +56,7 @@ static const char *const q_facts =
 enum {
     F_FIRST, F_LAST, F_SLICE_S, F_WALL_S, F_CPUS, F_PROCS, F_RANKS, F_RCALLS, F_RBYTES, F_WCALLS, F_WBYTES,
     F_OPENS, F_META, F_COMPUTE, F_IO, F_MPI, F_WAIT, F_IDLE, F_CPU, F_MPI_WALL, F_POSIX_META, F_POSIX_OPENS,
-    F_NODES_MISSING, F_INCOMPLETE
+    F_NODES_MISSING, F_INCOMPLETE, F_SYNC_CALLS, F_SYNC_NS
 };
 
 static const char *const q_ranks =
@@ -251,6 +252,8 @@ static int analyse_batch(const struct dbu_batch *b, const char *const key[3], st
     f->write_bytes = inum(r, 0, F_WBYTES);
     f->opens = inum(r, 0, F_OPENS);
     f->meta_calls = inum(r, 0, F_META);
+    f->sync_calls = inum(r, 0, F_SYNC_CALLS);
+    f->sync_s = num(r, 0, F_SYNC_NS) / 1e9;
     f->compute_s = num(r, 0, F_COMPUTE) / 1e9;
     f->io_s = num(r, 0, F_IO) / 1e9;
     f->mpi_s = num(r, 0, F_MPI) / 1e9;

@@ -120,6 +120,8 @@ struct pi_in_figures {
     long long rank_compute_max_rank;
     double meta_peak_per_s;
     int64_t meta_peak_slice;
+    long long sync_calls;       /* fsync and the like, O_SYNC writes (profile format 8): never metadata */
+    double sync_s;              /* their time, part of io_s */
     int disturbed;              /* from the verdict: 1, 0, -1 unknown */
     double lost_pct;
     const char *cause;

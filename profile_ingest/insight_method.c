@@ -541,6 +541,27 @@ static int advise_small(struct pi_in_advice *out, int room, const char *what, lo
     return 1;
 }
 
+/* SYNC_STORM: 1,000 sync calls or more, at 100 a second or more over the step or holding it
+ * 10 % of its time: each waits for the device (a shared file system's servers); 1 (written to
+ * out) or 0. From the step's totals: the calls' time says what they cost, a per-slice peak
+ * would add nothing to the remedy. */
+static int advise_sync(struct pi_in_advice *out, int room, const struct pi_in_figures *f, double budget)
+{
+    double rate = f->wall_s > 0 ? (double)f->sync_calls / f->wall_s : 0, share = budget > 0 ? f->sync_s / budget : 0;
+    if (room < 1 || f->sync_calls < 1000 || (rate < 100 && share < 0.1))
+        return 0;
+    out->code = "SYNC_STORM";
+    out->severity = share >= 0.2 || rate >= 1000 ? "high" : "warning";
+    snprintf(out->figures, sizeof out->figures,
+             "{\"sync_calls\": %lld, \"wall_s\": %.1f, \"sync_per_s\": %.0f, \"sync_s\": %.1f, \"sync_share\": %.3f}",
+             f->sync_calls, f->wall_s, rate, f->sync_s, share);
+    snprintf(out->message, sizeof out->message,
+             "%lld sync calls (fsync, fdatasync, O_SYNC writes ...) in %.0f s, %.0f per second, waiting %.1f s for the "
+             "device (%.0f %% of the time): batch them, or sync once at the end.",
+             f->sync_calls, f->wall_s, rate, f->sync_s, 100 * share);
+    return 1;
+}
+
 #define ADVISE(code_, sev_, figs_, ...) \
     do { \
         if (n < PI_ADVICE_MAX) { \
@@ -585,6 +606,7 @@ int pi_in_advise(const struct pi_in_figures *f, struct pi_in_advice *out)
                "Up to %.0f opens and metadata calls per second: a storm for a shared file system's metadata server; stat less, open fewer files.",
                f->meta_peak_per_s);
     }
+    n += advise_sync(out + n, PI_ADVICE_MAX - n, f, budget);
     if (f->ranks >= 2 && f->rank_compute_mean > 0 && f->rank_compute_max >= 1.3 * f->rank_compute_mean &&
         mpi_share >= 0.1) {
         snprintf(figs, sizeof figs, "{\"rank\": %lld, \"compute_s\": %.1f, \"mean_compute_s\": %.1f, \"mpi_share\": %.2f}",

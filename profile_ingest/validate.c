@@ -203,7 +203,8 @@ static const struct {
     { "", "exit_code", 2 }, { "", "signal", 2 }, { "", "missing", 2 },
     { "", "trees", 3 }, { "", "renames", 3 }, { "", "renames_dropped", 3 }, { "files", "opened_as", 3 },
     { "", "kernel_io", 4 }, { "files", "mapped_bytes", 4 }, { "runtime", "mpi_setup_ns", 4 }, { "runtime", "cpu_wait_ns", 4 },
-    { "runtime", "idle_ns", 4 }, { "", "mpi_segments", 6 },
+    { "runtime", "idle_ns", 4 }, { "", "mpi_segments", 6 }, { "", "sync_calls", 8 }, { "", "sync_ns", 8 },
+    { "", "code_dropped", 8 },
 };
 
 static json_int_t since(const char *section, const char *name)
@@ -385,6 +386,10 @@ static int plausible_process(const struct pi_conf *conf, const json_t *p, json_i
     if (__builtin_add_overflow(I64(p, "cpu_user_ns"), I64(p, "cpu_sys_ns"), &cpu))
         return pi_invalid(reason, size, "cpu_user_ns + cpu_sys_ns overflows: not plausible");
     if (plausible(conf, "", "cpu_user_ns + cpu_sys_ns", "ns", 1, cpu, span, reason, size))
+        return -1;
+    if (version >= 8 && (plausible(conf, "", "sync_calls", "calls", 0, I64(p, "sync_calls"), span, reason, size) ||
+                         plausible(conf, "", "sync_ns", "ns", 0, I64(p, "sync_ns"), span, reason, size) ||
+                         plausible(conf, "", "code_dropped", "calls", 0, I64(p, "code_dropped"), span, reason, size)))
         return -1;
     const json_t *rt = json_object_get(p, "runtime");
     for (size_t k = 0; k < sizeof runtime_fields / sizeof runtime_fields[0]; k++)

@@ -38,6 +38,8 @@ struct pi_proc {
     int64_t pid, ppid, task_id, mpi_rank, mpi_size, start_ns, end_ns, wall_ns;
     int64_t cpu_user_ns, cpu_sys_ns, max_rss_kib, threads_peak, threads_seen, compute_ns, files_dropped;
     int64_t idle_ns, mpi_setup_ns, cpu_wait_ns; /* -1: unknown (profile format 1-3) */
+    int64_t sync_calls, sync_ns; /* -1: unknown (profile format 1-7: its syncs are metadata calls) */
+    int64_t code_dropped;
     int64_t kio[JS_KIO_COUNT];       /* kernel_io; kio[0] -1: unknown */
     int image, slices_truncated;
     int exit_code, signal;    /* -1 when the exit status is unknown; 0 when no signal killed it */

@@ -58,8 +58,7 @@ JS_EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t 
 /* mmap64 is the same function in glibc on 64-bit systems */
 extern __typeof(mmap) mmap64 JS_EXPORT __attribute__((alias("mmap"), copy(mmap)));
 
-/* msync writes the mapping's dirty pages: a metadata call, its time I/O time */
-JS_TIMED_CALL(int, msync, (void *addr, size_t len, int flags), (addr, len, flags), JS_M_POSIX_META_CALLS, JS_M_POSIX_NS)
+/* msync: a sync call (posix.c) */
 
 /* ------------------------------------------------------------------ reading user memory */
 

@@ -810,6 +810,9 @@ static void write_member(const struct profile_values *v, enum profile_member id)
         js_out_raw(o, "]", 1);
         break;
     case PM_FILES_DROPPED: js_out_u64(o, g->files_dropped); break;
+    case PM_CODE_DROPPED: js_out_u64(o, g->code_dropped); break;
+    case PM_SYNC_CALLS: js_out_u64(o, g->sync_calls); break;
+    case PM_SYNC_NS: js_out_u64(o, tick_ns(r, g->sync_ticks)); break;
     case PM_RENAMES:
         js_out_raw(o, "[", 1);
         for (unsigned i = 0; i < g->nrenames; i++) {
@@ -974,6 +977,8 @@ static int load(const char *name, struct rec *r, int live)
         add_missing(r, "files not listed (its file list was full)");
     if (g->renames_dropped)
         add_missing(r, "renames not listed (its list of renames was full)");
+    if (g->code_dropped && !g->chunks_refused)
+        add_missing(r, "code files not counted (its list of software trees was full)");
     return 1;
 }
 

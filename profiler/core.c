@@ -859,6 +859,7 @@ static void js_atfork_child(void)
     js_g->cpu_folded_ns = 0;
     memset(js_g->coll, 0, sizeof js_g->coll);
     js_g->mpi_setup_ticks = 0;
+    js_g->sync_calls = js_g->sync_ticks = 0;
     js_seg_after_fork();
     /* a new process: the kernel counts its I/O from zero, the profiler's own too */
     memset(js_own_io, 0, sizeof js_own_io);

@@ -5,10 +5,11 @@
  * lookups, atomic per-file counters); the working directory cached until chdir/fchdir.
  * An open of a file already listed takes no lock: the hash chains only ever grow, each entry
  * published whole (release) before it can be found; only a new entry takes the lock.
- * Files under a software tree (system directories, Python packages, shared libraries: see
- * tree_of) share one entry per tree, so that an interpreter's thousand imports leave room in
- * the list for the data files. Renames are kept in order, for the ingest to carry a file's
- * writer over to its new name.
+ * Files under a software tree (system directories, Python packages, shared libraries, code
+ * read anywhere: js_tree_of, trees.c) share one entry per tree, so that an interpreter's
+ * thousand imports leave room in the list for the data files; trees take at most JS_TREES_MAX
+ * entries, so that code never crowds data out. Renames are kept in order, for the ingest to
+ * carry a file's writer over to its new name.
  */
 #include "config.h"
 
@@ -26,13 +27,19 @@
 #include <unistd.h>
 
 #define JS_HASH_SLOTS 2048
+/* Entries the trees may take: the rest of the list (768 at least) stays the data files',
+ * whatever code the process loads (a project's modules in hundreds of directories); the opens
+ * of code beyond it are counted in code_dropped, never in a data file's place. */
+#define JS_TREES_MAX 256
 
 struct js_file *js_fds[JS_FD_MAX];
 uint64_t js_fd_seen[JS_FD_MAX / 64];
 uint64_t js_fd_waits[JS_FD_MAX / 64];
+uint64_t js_fd_sync[JS_FD_MAX / 64];
 struct js_file *js_file_pool; /* entries and paths live in the record (profile.h) */
 
 static struct js_file *js_hash[JS_HASH_SLOTS];
+static unsigned js_ntrees; /* tree entries made (under js_files_mu); a fork child keeps them with the list */
 static char *js_arena;
 static pthread_mutex_t js_files_mu = PTHREAD_MUTEX_INITIALIZER;
 static char js_cwd[PATH_MAX];
@@ -290,58 +297,6 @@ static int excluded(const char *p)
     return p[1] == js_g->dir[1] && under(p, js_g->dir, js_g->dir_len);
 }
 
-
-static int is_component(const char *c, size_t n, const char *name)
-{
-    size_t l = strlen(name);
-    return n == l && memcmp(c, name, l) == 0;
-}
-
-/* The software tree a file belongs to: the length of the prefix of p (absolute, clean, len
- * bytes) that names it, or 0 for a file of its own. Trees: the system directories (/usr/X,
- * /opt/X, /lib*, /bin, /sbin, /etc, /snap, /nix/X), Python's lib/pythonX.Y, package directories
- * (site-packages, dist-packages, node_modules, __pycache__) wherever they are, and the directory
- * of a shared library (name.so, name.so.N). docs/profiler.md, "Software trees". */
-static size_t tree_of(const char *p, size_t len)
-{
-    const char *c = p + 1, *end = p + len;
-    const char *slash = memchr(c, '/', (size_t)(end - c));
-    if (!slash)
-        return 0; /* a file in / */
-    size_t n = (size_t)(slash - c);
-    if (is_component(c, n, "usr") || is_component(c, n, "opt") || is_component(c, n, "nix")) {
-        const char *two = memchr(slash + 1, '/', (size_t)(end - slash - 1));
-        return two ? (size_t)(two - p) : 0;
-    }
-    if (is_component(c, n, "lib") || is_component(c, n, "lib64") || is_component(c, n, "lib32") ||
-        is_component(c, n, "libx32") || is_component(c, n, "bin") || is_component(c, n, "sbin") ||
-        is_component(c, n, "etc") || is_component(c, n, "snap"))
-        return (size_t)(slash - p);
-    /* package directories anywhere, and lib/pythonX.Y */
-    const char *prev = NULL;
-    size_t prevn = 0;
-    for (const char *q = c; q < end;) {
-        const char *e = memchr(q, '/', (size_t)(end - q));
-        if (!e)
-            break; /* the last component is the file's own name */
-        size_t m = (size_t)(e - q);
-        if (is_component(q, m, "site-packages") || is_component(q, m, "dist-packages") ||
-            is_component(q, m, "node_modules") || is_component(q, m, "__pycache__") ||
-            (prev && is_component(prev, prevn, "lib") && m >= 9 && memcmp(q, "python", 6) == 0 &&
-             (q[6] == '2' || q[6] == '3') && q[7] == '.'))
-            return (size_t)(e - p);
-        prev = q;
-        prevn = m;
-        q = e + 1;
-    }
-    /* a shared library: its directory */
-    const char *base = (const char *)memrchr(p, '/', len) + 1;
-    size_t bl = (size_t)(end - base);
-    if ((bl > 3 && memcmp(end - 3, ".so", 3) == 0) || memmem(base, bl, ".so.", 4))
-        return base - 1 > p ? (size_t)(base - 1 - p) : 0;
-    return 0;
-}
-
 /* The entry of (path, layer) with hash h, or NULL; no lock needed. */
 static struct js_file *find(const char *abs, uint32_t h, int layer)
 {
@@ -397,12 +352,17 @@ static struct js_file *entry_of(const char *abs, int layer, int fd)
     if (found)
         return found;
     unsigned n = js_g->nfiles;
-    if (n >= JS_PROFILE_MAX_FILES || js_g->paths_used + len > JS_REC_PATH_BYTES ||
-        js_rec_reserve(&js_file_pool[n], sizeof *js_file_pool) != 0 ||
+    if (n >= JS_PROFILE_MAX_FILES || (layer == JS_LAYER_TREE && js_ntrees >= JS_TREES_MAX) ||
+        js_g->paths_used + len > JS_REC_PATH_BYTES || js_rec_reserve(&js_file_pool[n], sizeof *js_file_pool) != 0 ||
         js_rec_reserve(js_arena + js_g->paths_used, len) != 0) {
-        js_g->files_dropped++;
+        if (layer == JS_LAYER_TREE)
+            js_g->code_dropped++; /* code before data: said apart (collect.c) */
+        else
+            js_g->files_dropped++;
         return NULL;
     }
+    if (layer == JS_LAYER_TREE)
+        js_ntrees++;
     struct js_file *f = &js_file_pool[n];
     memset(f, 0, sizeof *f);
     char *p = js_arena + js_g->paths_used;
@@ -443,6 +403,18 @@ static struct js_file *tree_entry(const char *p, size_t tl)
     memcpy(key, p, tl);
     key[tl] = '\0';
     return entry_of(key, JS_LAYER_TREE, -1);
+}
+
+static int read_only(int flags) { return (flags & O_ACCMODE) == O_RDONLY; }
+
+void js_fd_sync_set(int fd, int on)
+{
+    if ((unsigned)fd >= JS_FD_MAX || js_fd_syncs(fd) == !!on)
+        return;
+    if (on)
+        __atomic_fetch_or(&js_fd_sync[fd >> 6], 1ULL << (fd & 63), __ATOMIC_RELAXED);
+    else
+        __atomic_fetch_and(&js_fd_sync[fd >> 6], ~(1ULL << (fd & 63)), __ATOMIC_RELAXED);
 }
 
 static int mode_of(int flags)
@@ -492,7 +464,7 @@ static __attribute__((noinline, cold)) void opened_unlisted(int fd, const char *
 {
     struct js_file *f;
     size_t tl;
-    if (fast && !below_mpi && (tl = tree_of(fast, len)) != 0 && (f = find_tree(fast, tl)) != NULL) {
+    if (fast && !below_mpi && (tl = js_tree_of(fast, len, read_only(flags))) != 0 && (f = find_tree(fast, tl)) != NULL) {
         opened(f, fd, flags, 0); /* a software tree seen before: no lock either */
         return;
     }
@@ -506,7 +478,7 @@ static __attribute__((noinline, cold)) void opened_unlisted(int fd, const char *
         if (!excluded(p)) {
             if (below_mpi)
                 f = find(p, hash_path(p, strlen(p), at), at);
-            else if ((tl = tree_of(p, strlen(p))) != 0)
+            else if ((tl = js_tree_of(p, strlen(p), read_only(flags))) != 0)
                 f = tree_entry(p, tl);
             else
                 f = entry_of(p, layer, fd);
@@ -522,6 +494,7 @@ void js_file_opened(int fd, const char *path, int dirfd, int flags, int layer)
 {
     if (fd < 0 || path == NULL || !js_on)
         return;
+    js_fd_sync_set(fd, flags & O_DSYNC); /* O_SYNC has the O_DSYNC bit too */
     if (flags & (O_PATH | O_DIRECTORY))
         return;
     char abs[JS_PROFILE_MAX_PATH];
@@ -560,7 +533,9 @@ void js_files_inherited(void)
             continue;
         abs[r] = '\0';
         long fl = syscall(SYS_fcntl, fd, F_GETFL);
-        if (fl < 0 || excluded(abs) || tree_of(abs, (size_t)r) || !files_lock())
+        if (fl >= 0)
+            js_fd_sync_set(fd, (int)fl & O_DSYNC);
+        if (fl < 0 || excluded(abs) || js_tree_of(abs, (size_t)r, read_only((int)fl)) || !files_lock())
             continue;
         struct js_file *f = entry_of(abs, JS_LAYER_POSIX, fd);
         if (f) { /* open on it now, and how, but not opened by this image */
@@ -601,9 +576,11 @@ __attribute__((noinline, cold)) struct js_file *js_fd_adopt(int fd)
         if (r > 0 && abs[0] == '/' && !(r > 10 && memcmp(abs + r - 10, " (deleted)", 10) == 0)) {
             abs[r] = '\0';
             long fl = js_syscall4(SYS_fcntl, fd, F_GETFL, 0, 0);
+            if (fl >= 0)
+                js_fd_sync_set(fd, (int)fl & O_DSYNC);
             if (fl >= 0 && !excluded(abs)) {
                 if (files_lock()) {
-                    size_t tl = tree_of(abs, (size_t)r);
+                    size_t tl = js_tree_of(abs, (size_t)r, read_only((int)fl));
                     f = tl ? tree_entry(abs, tl) : entry_of(abs, JS_LAYER_POSIX, fd);
                     if (f) {
                         uint8_t m = (uint8_t)mode_of((int)fl);
@@ -657,7 +634,11 @@ void js_file_renamed(int from_dirfd, const char *from, int to_dirfd, const char 
         const char *nb = realpath(b, real) ? real : b;
         unsigned n = js_g->nrenames;
         const char *kf, *kt;
-        if (n >= JS_PROFILE_MAX_RENAMES || (kf = keep_path(a)) == NULL || (kt = keep_path(nb)) == NULL) {
+        /* code moved within its trees (Python writing __pycache__/x.pyc.N as x.pyc) is no data's
+         * new name: not kept, or a thousand imports would leave no room for the data's renames */
+        if (js_tree_of(a, strlen(a), 1) && js_tree_of(nb, strlen(nb), 1))
+            ;
+        else if (n >= JS_PROFILE_MAX_RENAMES || (kf = keep_path(a)) == NULL || (kt = keep_path(nb)) == NULL) {
             js_g->renames_dropped++;
         } else {
             js_g->renames[n].from = kf;
@@ -720,6 +701,8 @@ void js_file_closed(int fd)
         __atomic_fetch_and(&js_fd_seen[fd >> 6], ~bit, __ATOMIC_RELAXED);
         __atomic_fetch_and(&js_fd_waits[fd >> 6], ~bit, __ATOMIC_RELAXED);
     }
+    if (JS_UNLIKELY(__atomic_load_n(&js_fd_sync[fd >> 6], __ATOMIC_RELAXED) & bit))
+        __atomic_fetch_and(&js_fd_sync[fd >> 6], ~bit, __ATOMIC_RELAXED);
     if (JS_UNLIKELY(js_nrings))
         js_ring_closed(fd);
     struct js_file *f;
@@ -755,6 +738,7 @@ void js_file_dup(int oldfd, int newfd)
         __atomic_fetch_and(&js_fd_seen[newfd >> 6], ~bit, __ATOMIC_RELAXED);
         __atomic_fetch_and(&js_fd_waits[newfd >> 6], ~bit, __ATOMIC_RELAXED);
     }
+    js_fd_sync_set(newfd, js_fd_syncs(oldfd));
     struct js_file *prev = __atomic_exchange_n(&js_fds[newfd], f, __ATOMIC_ACQ_REL);
     if (prev)
         __atomic_sub_fetch(&prev->open_count, 1, __ATOMIC_RELAXED);
@@ -786,6 +770,7 @@ void js_files_reset_after_fork(void)
         f->last_close_ns = 0;
     }
     js_g->files_dropped = 0;
+    js_g->code_dropped = 0;
     js_g->nrenames = 0; /* the parent's */
     js_g->renames_dropped = 0;
 }

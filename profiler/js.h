@@ -206,6 +206,16 @@ static inline int js_fd_waits_on(int fd)
 {
     return (unsigned)fd < JS_FD_MAX && (__atomic_load_n(&js_fd_waits[fd >> 6], __ATOMIC_RELAXED) >> (fd & 63) & 1);
 }
+/* Descriptors opened with O_SYNC or O_DSYNC (set at open, adopt and dup, cleared at close): each
+ * write on one waits for the device, a sync call of its own (sync_calls) besides a write. */
+extern uint64_t js_fd_sync[JS_FD_MAX / 64];
+static inline int js_fd_syncs(int fd)
+{
+    return (unsigned)fd < JS_FD_MAX && (__atomic_load_n(&js_fd_sync[fd >> 6], __ATOMIC_RELAXED) >> (fd & 63) & 1);
+}
+void js_fd_sync_set(int fd, int on);
+/* a sync call (or a write on a descriptor above) that took ticks */
+void js_sync_count(uint64_t ticks);
 /* the entry of fd for a counted call: listed, or looked up now if never looked at */
 static inline struct js_file *js_fd_file_or_adopt(int fd)
 {
@@ -232,6 +242,9 @@ static inline void js_fadd(uint64_t *p, uint64_t n)
         __atomic_fetch_add(p, n, __ATOMIC_RELAXED);
 }
 
+/* trees.c: the length of the prefix of p (absolute, clean, len bytes) naming the software tree
+ * its file counts in, or 0 for a file of its own; ro: opened read-only (code counts in trees) */
+size_t js_tree_of(const char *p, size_t len, int ro);
 /* Called after a successful open of fd by path at a layer; flags as for open(2). */
 void js_file_opened(int fd, const char *path, int dirfd, int flags, int layer);
 /* a rename(2) family call succeeded: from and to as given, relative to their dirfds */

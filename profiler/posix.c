@@ -9,11 +9,13 @@
 #include "config.h"
 
 #include "js.h"
+#include "profile.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -49,6 +51,8 @@ static inline void after_rw(struct js_thread *t, int fd, ssize_t r, int wr, uint
     }
     js_add(t, wr ? JS_M_POSIX_WRITE_CALLS : JS_M_POSIX_READ_CALLS, 1);
     js_add(t, wr ? JS_M_POSIX_WRITE_BYTES : JS_M_POSIX_READ_BYTES, bytes);
+    if (wr && JS_UNLIKELY(js_fd_syncs(fd))) /* the write waited for the device: a sync too */
+        js_sync_count(t0 ? js_ticks() - t0 : 0);
     if (JS_LIKELY(t0 != 0) && (f != NULL || !js_fd_waits_on(fd))) /* t0 0: counted with another call */
         js_add(t, JS_M_POSIX_NS, js_ticks() - t0);
     if (f) {
@@ -404,8 +408,6 @@ static int after_rename(struct js_thread *t, uint64_t t0, int r, int moves, int 
 }
 JS_META(off_t, lseek, (int fd, off_t o, int wh), (fd, o, wh))
 JS_META(off64_t, lseek64, (int fd, off64_t o, int wh), (fd, o, wh))
-JS_META(int, fsync, (int fd), (fd))
-JS_META(int, fdatasync, (int fd), (fd))
 JS_META(int, ftruncate, (int fd, off_t l), (fd, l))
 JS_META(int, ftruncate64, (int fd, off64_t l), (fd, l))
 JS_META(int, truncate, (const char *p, off_t l), (p, l))
@@ -453,6 +455,50 @@ JS_EXPORT int renameat2(int da, const char *a, int db, const char *b, unsigned f
     return after_rename(t, t0, real_renameat2(da, a, db, b, flags), !(flags & RENAME_EXCHANGE), da, a, db, b);
 }
 JS_META(int, mkdir, (const char *p, mode_t m), (p, m))
+
+/* --- sync calls: counted apart (sync_calls, sync_ns), never as metadata: 96,000 fsyncs are a
+ * storm for the disk, not for a metadata server (issue 36); their time is I/O time --- */
+void js_sync_count(uint64_t ticks)
+{
+    __atomic_fetch_add(&js_g->sync_calls, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&js_g->sync_ticks, ticks, __ATOMIC_RELAXED);
+}
+
+#define JS_SYNC(ret, name, params, args) \
+    JS_EXPORT ret name params \
+    { \
+        JS_REAL(ret, name, params); \
+        struct js_thread *t = js_self(); \
+        if (!t || t->in_mpi) \
+            return real_##name args; \
+        uint64_t t0 = js_ticks(); \
+        ret r = real_##name args; \
+        uint64_t dt = js_ticks() - t0; \
+        js_add(t, JS_M_POSIX_NS, dt); \
+        js_sync_count(dt); \
+        return r; \
+    }
+JS_SYNC(int, fsync, (int fd), (fd))
+JS_SYNC(int, fdatasync, (int fd), (fd))
+JS_SYNC(int, syncfs, (int fd), (fd))
+JS_SYNC(int, sync_file_range, (int fd, off64_t o, off64_t n, unsigned int fl), (fd, o, n, fl))
+/* msync writes the mapping's dirty pages back (with MS_SYNC it waits for them) */
+JS_SYNC(int, msync, (void *addr, size_t len, int flags), (addr, len, flags))
+
+JS_EXPORT void sync(void)
+{
+    JS_REAL(void, sync, (void));
+    struct js_thread *t = js_self();
+    if (!t || t->in_mpi) {
+        real_sync();
+        return;
+    }
+    uint64_t t0 = js_ticks();
+    real_sync();
+    uint64_t dt = js_ticks() - t0;
+    js_add(t, JS_M_POSIX_NS, dt);
+    js_sync_count(dt);
+}
 JS_META(int, mkdirat, (int d, const char *p, mode_t m), (d, p, m))
 
 /* --- the working directory, cached for relative paths --- */

@@ -22,7 +22,7 @@
 #include "slices.h"
 #include "record_quota.h"
 
-#define JS_REC_MAGIC "JSREC06"          /* 8 bytes with the NUL; changes with the layout */
+#define JS_REC_MAGIC "JSREC07"          /* 8 bytes with the NUL; changes with the layout */
 #define JS_REC_SUFFIX ".rec"
 /* a page: every page allocated is zeroed and every page touched faults once per image, which
  * is most of what a record costs a short process */
@@ -109,6 +109,7 @@ struct js_global {
     uint64_t cpu_folded_ns;    /* CPU time read at the folds so far */
     uint64_t coll[JS_COLL_COUNT][3];    /* calls, bytes, ticks: updated atomically */
     uint64_t mpi_setup_ticks;  /* in MPI_Init, MPI_Init_thread, MPI_Finalize: updated atomically */
+    uint64_t sync_calls, sync_ticks; /* fsync & co., O_SYNC writes: updated atomically (a sync waits far longer) */
     int32_t kc_known;          /* 1 when kc_start was read, 2 when kc_end too */
     uint64_t kc_start[JS_KC_COUNT], kc_end[JS_KC_COUNT]; /* the kernel's counts at the image's start, end (or last fold) */
     uint64_t kc_sliced[JS_KIO_COUNT]; /* the kernel's I/O counts up to which the slices hold them (kc_start at first) */
@@ -118,6 +119,7 @@ struct js_global {
     struct js_slices slices;   /* buf in the writer's mapping */
     unsigned nfiles;           /* file entries used, at off_files */
     uint64_t files_dropped;
+    uint64_t code_dropped;     /* opens of code files that found no room for their tree */
     uint64_t paths_used;       /* bytes used at off_paths */
     uint64_t chunks_refused;   /* chunks the record area or its quota refused: what they would have held is missing */
     struct js_rename {         /* renames, in order; paths in the arena at off_paths */

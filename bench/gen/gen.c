@@ -823,7 +823,10 @@ static void put_profile(struct ctx *c, struct buf *b, const struct gjob *j, cons
             }
             b_c(b, ']');
             break;
-        case PF_FILES_DROPPED: b_u64(b, 0); break;
+        case PF_FILES_DROPPED:
+        case PF_CODE_DROPPED:
+        case PF_SYNC_CALLS:
+        case PF_SYNC_NS: b_u64(b, 0); break;
         case PF_TREES: b_s(b, "[]"); break;
         case PF_RENAMES: b_s(b, "[]"); break;
         case PF_RENAMES_DROPPED: b_u64(b, 0); break;

@@ -18,7 +18,7 @@ is "$(basename "$f")" "$step.$node.$pid.json" "the pid in the name is the pid in
 is "$(find "$dir" -name '.*' | wc -l)" 0 "no temporary file is left behind"
 is "$(stat -c %a "$f")" 600 "the profile is private to its owner (0600)"
 is "$(jq -r '[.format, .version, .job_id, .step, .node, .task_id, .origin, .end, .slice_seconds] | @tsv' "$f")" \
-   "$(printf 'jobscreen-profile\t7\t%s\t%s\t%s\t0\tstart\texit\t4' "$job" "$step" "$node")" \
+   "$(printf 'jobscreen-profile\t8\t%s\t%s\t%s\t0\tstart\texit\t4' "$job" "$step" "$node")" \
    "format, version, the ids of the step, origin and end"
 is "$(jq -r 'keys_unsorted | join(" ")' "$f")" "$(field_names | tr '\n' ' ' | sed 's/ $//')" \
    "top-level members are those of JS_PROFILE_FIELDS, in order"
@@ -26,8 +26,8 @@ is "$(jq -r '.slice_metrics | join(" ")' "$f")" "$(slice_col_names | tr '\n' ' '
    "slice_metrics is JS_PROFILE_METRICS in order, then the kernel's counts (kernel_rchar, ...)"
 is "$(jq -r '.totals | keys_unsorted | join(" ")' "$f")" "$(metric_names | tr '\n' ' ' | sed 's/ $//')" \
    "totals has every metric"
-is "$(jq -c '.totals | [.posix_read_calls, .posix_read_bytes, .posix_write_calls, .posix_write_bytes, .posix_open_calls, .posix_meta_calls]' "$f")" \
-   "[6,2174,13,2150,4,11]" "POSIX: 6 reads 2174 B, 13 writes 2150 B (copy_file_range as one of each), 4 opens, 11 metadata calls"
+is "$(jq -c '.totals as $t | [$t.posix_read_calls, $t.posix_read_bytes, $t.posix_write_calls, $t.posix_write_bytes, $t.posix_open_calls, $t.posix_meta_calls, .sync_calls]' "$f")" \
+   "[6,2174,13,2150,4,10,1]" "POSIX: 6 reads 2174 B, 13 writes 2150 B (copy_file_range as one of each), 4 opens, 10 metadata calls, the fsync a sync call (not metadata)"
 is "$(jq -c '.totals | [.stdio_read_calls, .stdio_read_bytes, .stdio_write_calls, .stdio_write_bytes, .stdio_open_calls, .stdio_meta_calls]' "$f")" \
    "[2,198,7,203,2,2]" "stdio: 2 reads 198 B, 7 writes 203 B, 2 opens, 2 closes; not counted again as POSIX"
 is "$(jq -c '.totals | [.mpi_send_calls, .mpi_coll_calls, .mpiio_read_calls, .lower_read_bytes, .lower_write_bytes]' "$f")" \
@@ -71,8 +71,8 @@ child=$(jq -r 'select(.end == "exit") | input_filename' "$adir"/*.json 2>/dev/nu
 is "$(jq -c --arg w "$work/async/" '[.files[] | [(.path | ltrimstr($w)), .opens, .read_calls, .read_bytes, .write_calls, .write_bytes]]' "$main")" \
    '[["aio.dat",1,1,4096,2,8192],["paio.dat",1,1,3000,2,4000],["uring.dat",1,1,8192,2,16384],["raw.dat",1,1,512,1,512],["wide.txt",1,1,12,3,12],["unl.txt",1,3,7,3,8],["scan.txt",1,1,5,1,10],["map.dat",1,0,0,0,0],["o2.dat",1,0,0,1,6],["inh.dat",1,0,0,0,0]]' \
    "each file with its exact calls and bytes: io_submit, aio_*/aio_return, liburing, raw io_uring, wide and _unlocked stdio, fscanf, mmap, openat2"
-is "$(jq -c '.totals | [.posix_read_calls, .posix_read_bytes, .posix_write_calls, .posix_write_bytes, .posix_open_calls, .posix_meta_calls]' "$main")" \
-   "[4,15800,8,29094,7,11]" "POSIX totals: the asynchronous requests as reads and writes, openat2 as an open, mmap and msync as metadata"
+is "$(jq -c '.totals as $t | [$t.posix_read_calls, $t.posix_read_bytes, $t.posix_write_calls, $t.posix_write_bytes, $t.posix_open_calls, $t.posix_meta_calls, .sync_calls]' "$main")" \
+   "[4,15800,8,29094,7,10,1]" "POSIX totals: the asynchronous requests as reads and writes, openat2 as an open, mmap as metadata, msync a sync call"
 is "$(jq -c '.totals | [.stdio_read_calls, .stdio_read_bytes, .stdio_write_calls, .stdio_write_bytes, .stdio_open_calls, .stdio_meta_calls]' "$main")" \
    "[5,24,7,30,3,3]" "stdio totals: wide characters one byte each, fscanf's bytes taken from the stream"
 is "$(jq -r --arg p "$work/async/map.dat" '.files[] | select(.path == $p) | .mapped_bytes' "$main")" 8192 \

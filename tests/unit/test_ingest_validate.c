@@ -124,6 +124,10 @@ static void profiles_merge_per_slice_file_and_image(void **state)
     assert_int_equal(st.procs[1].pid, 1000);
     assert_int_equal(st.procs[1].image, 1);
     assert_int_equal(st.procs[2].image, 0);
+    /* before format 8 the syncs were metadata calls: their own count unknown */
+    assert_int_equal(st.procs[0].sync_calls, -1);
+    assert_int_equal(st.procs[0].sync_ns, -1);
+    assert_int_equal(st.procs[0].code_dropped, 0);
     assert_int_equal(st.nslices, 3);
     assert_int_equal(st.slices[0].slice, 448804800);
     assert_int_equal(st.slices[0].processes, 2);
@@ -142,12 +146,12 @@ static void profiles_merge_per_slice_file_and_image(void **state)
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
     assert_string_equal(reason, "profile is of job 101 step 0 node node2, not of this step record's job 101 step 0 node node1");
     json_object_set_new(p, "node", json_string("node1"));
-    json_object_set_new(p, "version", json_integer(8));
+    json_object_set_new(p, "version", json_integer(9));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
-    assert_string_equal(reason, "unknown profile format version 8 (this profile_ingest reads versions 1 to 7)");
+    assert_string_equal(reason, "unknown profile format version 9 (this profile_ingest reads versions 1 to 8)");
     json_object_set_new(p, "version", json_integer(0));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
-    assert_string_equal(reason, "unknown profile format version 0 (this profile_ingest reads versions 1 to 7)");
+    assert_string_equal(reason, "unknown profile format version 0 (this profile_ingest reads versions 1 to 8)");
     json_decref(p);
     assert_int_equal(st.nprocs, 3);
     /* the older profiles say nothing of idle time, MPI setup or the kernel's counts */

@@ -350,6 +350,47 @@ static void advice_names_its_figures(void **state)
     assert_int_equal(pi_in_advise(&calm, a), 0);
 }
 
+/* Issue 36: ~96,000 fsyncs of a writer with 30 opens are a sync storm, not a metadata storm;
+ * a stat storm is not a sync storm. Each advice stays silent on the other's workload. */
+static void a_sync_storm_is_not_metadata(void **state)
+{
+    (void)state;
+    struct pi_in_advice a[PI_ADVICE_MAX];
+    /* the figures of the issue's step 0: 44 s, 30 opens, 96,000 fsyncs that held it 38 s, a
+     * metadata peak of the closes and opens alone */
+    struct pi_in_figures fs = { .wall_s = 44, .slice_s = 4, .processes = 1, .num_cpus = 1, .opens = 30,
+                                .meta_calls = 30, .write_calls = 96000, .write_bytes = 96000LL * 1048576,
+                                .compute_s = 4, .io_s = 39, .idle_s = 1, .cpu_s = 4, .meta_peak_per_s = 2,
+                                .sync_calls = 96000, .sync_s = 38, .disturbed = 0 };
+    int n = pi_in_advise(&fs, a);
+    assert_true(has(a, n, "SYNC_STORM"));
+    assert_false(has(a, n, "METADATA_STORM"));
+    assert_false(has(a, n, "MANY_OPENS"));
+    for (int i = 0; i < n; i++)
+        if (!strcmp(a[i].code, "SYNC_STORM")) {
+            assert_string_equal(a[i].severity, "high");
+            assert_non_null(strstr(a[i].message, "96000 sync calls (fsync, fdatasync, O_SYNC writes ...) in 44 s, 2182 per second, waiting 38.0 s"));
+            assert_non_null(strstr(a[i].message, "sync once at the end"));
+            assert_non_null(strstr(a[i].figures, "\"sync_calls\": 96000"));
+            assert_non_null(strstr(a[i].figures, "\"sync_per_s\": 2182"));
+        }
+    /* a stat storm: 2,500 metadata calls a second at its peak, no sync */
+    struct pi_in_figures st = { .wall_s = 100, .slice_s = 4, .processes = 1, .num_cpus = 1, .meta_calls = 200000,
+                                .compute_s = 60, .io_s = 40, .cpu_s = 60, .meta_peak_per_s = 2500,
+                                .meta_peak_slice = 9, .disturbed = 0 };
+    n = pi_in_advise(&st, a);
+    assert_true(has(a, n, "METADATA_STORM"));
+    assert_false(has(a, n, "SYNC_STORM"));
+    /* a few syncs (a checkpoint's fsync at the end) are no storm, nor 2,000 over an hour that
+     * cost nothing */
+    struct pi_in_figures calm = { .wall_s = 3600, .processes = 1, .num_cpus = 1, .compute_s = 3500, .io_s = 50,
+                                  .cpu_s = 3500, .sync_calls = 2000, .sync_s = 2, .disturbed = 0 };
+    assert_false(has(a, pi_in_advise(&calm, a), "SYNC_STORM"));
+    calm.sync_calls = 999;
+    calm.sync_s = 900;
+    assert_false(has(a, pi_in_advise(&calm, a), "SYNC_STORM"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -366,6 +407,7 @@ int main(void)
         cmocka_unit_test(a_period_of_no_whole_slices_is_steady_in_volume),
         cmocka_unit_test(write_patterns_are_told_apart),
         cmocka_unit_test(advice_names_its_figures),
+        cmocka_unit_test(a_sync_storm_is_not_metadata),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
