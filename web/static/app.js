@@ -1276,7 +1276,7 @@
     const running = s.live && s.state === 'RUNNING';
     c0.appendChild(kvTable([['Start', timeSpan(s.start)], ['End', running ? 'still running' : timeSpan(s.end)], ['Runtime', fmtDur(dur(s)) + (running ? ' so far' : '')], ['Nodes', s.nodes], ['Node list', s.node_list], ['Tasks', s.tasks], ['CPUs', s.cpus], ['Processes profiled', s.processes],
       s.killed_processes ? ['Killed by a signal', s.killed_processes + ' process' + (s.killed_processes === 1 ? '' : 'es')] : null,
-      ['Exit code', s.exit_code], ['Command', s.command || s.name],
+      ['Exit code', s.exit_code], ['Command', s.command || s.name], s.script ? ['Script', s.script] : null,
       s.cpu_ns != null && s.wall_ns ? ['CPU used', fmtDur(s.cpu_ns / 1e9) + ' (' + (s.cpu_ns / s.wall_ns).toFixed(2) + ' effective threads: CPU time over the processes\' time)'] : null,
       s.max_rss_kib != null ? ['Peak memory', fmtBytes(s.max_rss_kib * 1024) + ' (the largest process)'] : null,
       unattributedRow(s)]));
