@@ -59,7 +59,8 @@ static const char *const q_facts =
     "FROM js_data.steps s JOIN js_data.clusters c ON c.cluster_id = s.cluster_id "
     "LEFT JOIN js_data.processes p ON p.cluster_id = s.cluster_id AND p.job_id = s.job_id AND p.step_id = s.step_id "
     "WHERE s.cluster_id = $1 AND s.job_id = $2 AND s.step_id = $3 "
-    "GROUP BY s.first_slice, s.last_slice, c.slice_seconds, s.end_time, s.start_time, s.num_cpus, "
+    "GROUP BY s.cluster_id, s.job_id, s.step_id, s.first_slice, s.last_slice, c.slice_seconds, s.end_time, "
+    "         s.start_time, s.num_cpus, "
     "         s.nodes_ingested, s.num_nodes, s.incomplete";
 
 enum {

@@ -27,6 +27,17 @@ void jsr_bytes(char *buf, size_t n, double bytes)
 
 void jsr_duration(char *buf, size_t n, double seconds)
 {
+    /* below a second in ms, below 10 s to a tenth unless whole (Slurm's times are whole
+     * seconds): 0.18 s of CPU is not "0 s" */
+    int tenth = seconds >= 0.9995 && seconds < 9.95 && fabs(seconds - round(seconds)) >= 0.05;
+    if (seconds > 0 && seconds < 0.0005)
+        snprintf(buf, n, "< 1 ms");
+    else if (seconds > 0 && seconds < 0.9995)
+        snprintf(buf, n, "%.0f ms", seconds * 1000);
+    else if (tenth)
+        snprintf(buf, n, "%.1f s", seconds);
+    if ((seconds > 0 && seconds < 0.9995) || tenth)
+        return;
     long long s = (long long)llround(seconds < 0 ? 0 : seconds);
     if (s < 60)
         snprintf(buf, n, "%lld s", s);
@@ -249,6 +260,21 @@ static void job_header(FILE *out, const json_t *job, time_t now)
     }
 }
 
+/* Where the kernel counted more than the wrappers saw (inlined stdio such as putchar_unlocked,
+ * raw system calls), the files' figures are short by as much: say so */
+static void unattributed_line(FILE *out, const json_t *u)
+{
+    double r = num(u, "unattributed_read_bytes"), w = num(u, "unattributed_write_bytes");
+    if (!(r > 0) && !(w > 0))
+        return;
+    char b1[32], b2[32];
+    jsr_bytes(b1, sizeof b1, r > 0 ? r : 0);
+    jsr_bytes(b2, sizeof b2, w > 0 ? w : 0);
+    fprintf(out, LABEL "%s read, %s written that the kernel counted and the profiler's\n" LABEL
+            "wrappers did not see (inlined stdio, raw system calls): the files'\n" LABEL "figures below are short by as much\n",
+            "unseen I/O", b1, b2, "", "");
+}
+
 static void job_resources(FILE *out, const json_t *job, time_t now)
 {
     char nodes[48], part[32], acct[32], qos[32], b1[64], b2[64], b3[64];
@@ -272,7 +298,11 @@ static void job_resources(FILE *out, const json_t *job, time_t now)
     jsr_percent(b1, sizeof b1, cpu_ns / 1e9, elapsed * cpus);
     jsr_duration(b2, sizeof b2, cpu_ns / 1e9);
     jsr_duration(b3, sizeof b3, elapsed);
-    fprintf(out, LABEL "efficiency %s: %s of CPU time in %.0f CPUs x %s\n", "CPU", b1, b2, cpus, b3);
+    if (elapsed > 0)
+        fprintf(out, LABEL "efficiency %s: %s of CPU time in %.0f CPU%s x %s\n", "CPU", b1, b2, cpus, cpus == 1 ? "" : "s",
+                b3);
+    else /* Slurm's times are whole seconds: a job of 0.4 s starts and ends in one */
+        fprintf(out, LABEL "%s of CPU time; no efficiency: under a second by Slurm's clock\n", "CPU", b2);
     double rss = num(u, "max_rss_kib");
     if (rss > 0) {
         jsr_bytes(b1, sizeof b1, rss * 1024);
@@ -283,6 +313,7 @@ static void job_resources(FILE *out, const json_t *job, time_t now)
     jsr_bytes(b1, sizeof b1, num(u, "read_bytes"));
     jsr_bytes(b2, sizeof b2, num(u, "write_bytes"));
     fprintf(out, LABEL "read %s, written %s\n", "I/O", b1, b2);
+    unattributed_line(out, u);
     double parts[RT_N], total = runtime_parts(json_object_get(job, "runtime"), parts);
     char shares[160];
     shares_text(shares, sizeof shares, parts, total);
