@@ -260,19 +260,23 @@ static void job_header(FILE *out, const json_t *job, time_t now)
     }
 }
 
-/* Where the kernel counted more than the wrappers saw (inlined stdio such as putchar_unlocked,
- * raw system calls), the files' figures are short by as much: say so */
+/* Where the kernel counted more than the wrappers saw (sockets and pipes, inlined stdio such as
+ * putchar_unlocked, raw system calls), a file's figures may be short: say so */
 static void unattributed_line(FILE *out, const json_t *u)
 {
     double r = num(u, "unattributed_read_bytes"), w = num(u, "unattributed_write_bytes");
     if (!(r > 0) && !(w > 0))
         return;
-    char b1[32], b2[32];
+    char b1[32], b2[32], text[384];
     jsr_bytes(b1, sizeof b1, r > 0 ? r : 0);
     jsr_bytes(b2, sizeof b2, w > 0 ? w : 0);
-    fprintf(out, LABEL "%s read, %s written that the kernel counted and the profiler's\n" LABEL
-            "wrappers did not see (inlined stdio, raw system calls): the files'\n" LABEL "figures below are short by as much\n",
-            "unseen I/O", b1, b2, "", "");
+    snprintf(text, sizeof text,
+             "%s read, %s written that the kernel counted beyond what the profiler's wrappers saw (sockets, "
+             "pipes, stdio inlined into the program such as putchar_unlocked, raw system calls): a file's figures "
+             "may be short by some of it",
+             b1, b2);
+    fprintf(out, LABEL, "unseen I/O");
+    jsr_wrap(out, 13, 13, text);
 }
 
 static void job_resources(FILE *out, const json_t *job, time_t now)
@@ -339,7 +343,9 @@ static void job_steps(FILE *out, const json_t *job, time_t now)
         jsr_clean(name, sizeof name, str(s, "name"), 11, 1);
         jsr_clean(state, sizeof state, str(s, "state") ? str(s, "state") : "RUNNING", 10, 1);
         double elapsed = elapsed_of(s, now);
-        if (isfinite(elapsed))
+        if (isfinite(elapsed) && elapsed < 10) /* a step's times are exact: "380 ms", not 00:00:00 */
+            jsr_duration(el, sizeof el, elapsed);
+        else if (isfinite(elapsed))
             jsr_clock(el, sizeof el, elapsed);
         else
             snprintf(el, sizeof el, "-");
@@ -478,6 +484,11 @@ static void job_edges(FILE *out, const json_t *job)
  * columns, continued at INSIGHT_INDENT; a word longer than a line is cut where it must be */
 static void wrap(FILE *out, int col, const char *text)
 {
+    jsr_wrap(out, col, INSIGHT_INDENT, text);
+}
+
+void jsr_wrap(FILE *out, int col, int indent, const char *text)
+{
     const int width = JSR_WIDTH - 1;
     const char *p = text;
     for (;;) {
@@ -501,8 +512,8 @@ static void wrap(FILE *out, int col, const char *text)
             p++;
         if (!*p)
             break;
-        fprintf(out, "\n%*s", INSIGHT_INDENT, "");
-        col = INSIGHT_INDENT;
+        fprintf(out, "\n%*s", indent, "");
+        col = indent;
     }
     fputc('\n', out);
 }
@@ -709,6 +720,7 @@ void jsr_job(FILE *out, const json_t *job, time_t now, int colour)
     job_insight(out, job, colour);
     job_files(out, job);
     job_edges(out, job);
+    jsr_warnings(out, json_object_get(job, "warnings"));
 }
 
 /* ---- the workflow -------------------------------------------------------------------------- */

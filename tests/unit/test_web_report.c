@@ -303,7 +303,8 @@ static void job_never_started_and_running(void **state)
                " \"usage\": {\"cpu_ns\": 12000000, \"profiled_steps\": 1, \"write_bytes\": 10,"
                " \"unattributed_write_bytes\": 3}, \"steps\": [], \"files\": [], \"edges\": []}",
                0);
-    assert_non_null(strstr(t, "  unseen I/O 0 B read, 3 B written that the kernel counted and the profiler's\n"));
+    assert_non_null(strstr(t, "  unseen I/O 0 B read, 3 B written that the kernel counted beyond what the\n"
+                              "             profiler's wrappers saw (sockets, pipes, stdio inlined into the\n"));
     free(t);
 }
 
@@ -397,6 +398,31 @@ static void compare_two_jobs_by_step_name(void **state)
     json_decref(jb);
 }
 
+/* warnings from the file and scheduler edges together: the server's sentences, cleaned and
+ * wrapped under the label (report() fails on a control character or a line over 79 columns) */
+static void job_warnings(void **state)
+{
+    (void)state;
+    char *t = report("{\"id\": 8, \"name\": \"r\", \"user\": \"u\", \"cluster\": \"c\", \"state\": \"COMPLETED\","
+                     " \"steps\": [], \"files\": [], \"edges\": [], \"warnings\": ["
+                     "  {\"kind\": \"no_dependency\", \"direction\": \"in\", \"job\": 7, \"message\":"
+                     "   \"Reads /home/u/a.dat that job 7 wrote, but was queued before it ended and waits for it by no"
+                     " dependency: this works by luck; add --dependency=afterok:7.\"},"
+                     "  {\"kind\": \"read_while_written\", \"direction\": \"in\", \"job\": 6, \"message\":"
+                     "   \"Read /home/u/\\u001b[2Jb.dat while job 6 was still writing it\"}]}",
+                     0);
+    assert_non_null(strstr(t, "\nWarnings (what the files and the scheduler's dependencies tell together)\n"
+                              "  LUCK     Reads /home/u/a.dat that job 7 wrote, but was queued before it ended\n"
+                              "           and waits for it by no dependency: this works by luck; add\n"
+                              "           --dependency=afterok:7.\n"
+                              "  RACE     Read /home/u/?[2Jb.dat while job 6 was still writing it\n"));
+    free(t);
+    t = report("{\"id\": 9, \"name\": \"r\", \"user\": \"u\", \"cluster\": \"c\", \"state\": \"COMPLETED\","
+               " \"steps\": [], \"files\": [], \"edges\": [], \"warnings\": []}", 0);
+    assert_null(strstr(t, "Warnings"));
+    free(t);
+}
+
 int main(void)
 {
     setenv("TZ", "UTC", 1);
@@ -410,6 +436,7 @@ int main(void)
         cmocka_unit_test(workflow_report),
         cmocka_unit_test(step_names_table),
         cmocka_unit_test(compare_two_jobs_by_step_name),
+        cmocka_unit_test(job_warnings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1173,6 +1173,8 @@
     const { job: j } = await api('job', { id });
     clear(T);
     T.appendChild(el('h3', {}, 'Job ' + jobLabel(j) + (j.name ? ' · ' + j.name : '') + ' ', el('span', { class: 'state-' + String(j.state || '').replace(/[^A-Z_]/g, ''), text: j.state }), ' ', lightDot(j.light, j.lost_s)));
+    const warn = window.jobscreenWarnings && window.jobscreenWarnings(j.warnings, o => link({ view: 'workflow', job: o, sel: 'job:' + o }, 'Job ' + o));
+    if (warn) T.appendChild(warn);
     const cards = el('div', { class: 'cards' });
     T.appendChild(cards);
     const c1 = el('div', { class: 'card' }, el('h4', { text: 'Share of each step' }));
@@ -1197,7 +1199,7 @@
       ? kvTable([['CPU efficiency', eff == null && dur(j) === 0 ? '– (the job ran less than a second by Slurm\'s whole-second clock)' : fmtPct(eff)], ['CPU time', fmtDur(u.cpu_ns / 1e9)],
         ['Peak memory', u.max_rss_kib ? fmtBytes(u.max_rss_kib * 1024) + ' (largest process)' : '–'],
         ['Read', fmtBytes(u.read_bytes)], ['Written', fmtBytes(u.write_bytes)],
-        u.unattributed_read_bytes > 0 || u.unattributed_write_bytes > 0 ? ['Not seen by the profiler', 'read ' + fmtBytes(u.unattributed_read_bytes || 0) + ', written ' + fmtBytes(u.unattributed_write_bytes || 0) + ': the kernel counted more than the wrappers saw (inlined stdio, raw system calls); the files\' figures are short by as much'] : null])
+        u.unattributed_read_bytes > 0 || u.unattributed_write_bytes > 0 ? ['Not seen by the profiler', 'read ' + fmtBytes(u.unattributed_read_bytes || 0) + ', written ' + fmtBytes(u.unattributed_write_bytes || 0) + ': the kernel counted more than the wrappers saw (sockets, pipes, stdio inlined into the program, raw system calls); a file\'s figures may be short by some of it'] : null])
       : el('p', { class: 'empty', text: j.end == null ? 'No profile yet.' : 'No step of this job was profiled.' }));
     c4.appendChild(kvTable([['User', j.user], ['Workflow', j.workflow], ['Partition', j.partition], ['Account', j.account], ['QOS', j.qos],
       ['Nodes', j.nodes], ['Node list', j.node_list], ['CPUs', j.cpus], ['Tasks', j.tasks], ['Dependency', j.dependency],
