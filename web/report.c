@@ -253,28 +253,27 @@ static void job_header(FILE *out, const json_t *job, time_t now)
     if (isfinite(start) && isfinite(end)) {
         jsr_time(b1, sizeof b1, end);
         jsr_duration(b2, sizeof b2, elapsed_of(job, now));
-        fprintf(out, LABEL "%s, after %s\n", "ended", b1, b2);
+        /* Slurm's whole seconds: a job of 0.4 s starts and ends in one */
+        fprintf(out, LABEL "%s, after %s\n", "ended", b1, elapsed_of(job, now) > 0 ? b2 : "less than a second");
     } else if (isfinite(start)) {
         jsr_duration(b2, sizeof b2, (double)now - start);
         fprintf(out, LABEL "for %s (the figures below are so far)\n", "running", b2);
     }
 }
 
-/* Where the kernel counted more than the wrappers saw (sockets and pipes, inlined stdio such as
- * putchar_unlocked, raw system calls), a file's figures may be short: say so */
+/* Where the kernel counted more written than the wrappers saw (stdio inlined into the program
+ * such as putchar_unlocked, raw system calls, sockets), a file's figures may be short: say so */
 static void unattributed_line(FILE *out, const json_t *u)
 {
-    double r = num(u, "unattributed_read_bytes"), w = num(u, "unattributed_write_bytes");
-    if (!(r > 0) && !(w > 0))
+    double w = num(u, "unattributed_write_bytes");
+    if (!(w > 0))
         return;
-    char b1[32], b2[32], text[384];
-    jsr_bytes(b1, sizeof b1, r > 0 ? r : 0);
-    jsr_bytes(b2, sizeof b2, w > 0 ? w : 0);
+    char b[32], text[384];
+    jsr_bytes(b, sizeof b, w);
     snprintf(text, sizeof text,
-             "%s read, %s written that the kernel counted beyond what the profiler's wrappers saw (sockets, "
-             "pipes, stdio inlined into the program such as putchar_unlocked, raw system calls): a file's figures "
-             "may be short by some of it",
-             b1, b2);
+             "%s written that the kernel counted beyond what the profiler's wrappers saw (stdio inlined into the "
+             "program such as putchar_unlocked, raw system calls, sockets): a file's figures may be short by as much",
+             b);
     fprintf(out, LABEL, "unseen I/O");
     jsr_wrap(out, 13, 13, text);
 }

@@ -1199,7 +1199,7 @@
       ? kvTable([['CPU efficiency', eff == null && dur(j) === 0 ? '– (the job ran less than a second by Slurm\'s whole-second clock)' : fmtPct(eff)], ['CPU time', fmtDur(u.cpu_ns / 1e9)],
         ['Peak memory', u.max_rss_kib ? fmtBytes(u.max_rss_kib * 1024) + ' (largest process)' : '–'],
         ['Read', fmtBytes(u.read_bytes)], ['Written', fmtBytes(u.write_bytes)],
-        u.unattributed_read_bytes > 0 || u.unattributed_write_bytes > 0 ? ['Not seen by the profiler', 'read ' + fmtBytes(u.unattributed_read_bytes || 0) + ', written ' + fmtBytes(u.unattributed_write_bytes || 0) + ': the kernel counted more than the wrappers saw (sockets, pipes, stdio inlined into the program, raw system calls); a file\'s figures may be short by some of it'] : null])
+        u.unattributed_write_bytes > 0 ? ['Written unseen', fmtBytes(u.unattributed_write_bytes) + ' that the kernel counted beyond what the profiler\'s wrappers saw (stdio inlined into the program such as putchar_unlocked, raw system calls, sockets): a file\'s figures may be short by as much'] : null])
       : el('p', { class: 'empty', text: j.end == null ? 'No profile yet.' : 'No step of this job was profiled.' }));
     c4.appendChild(kvTable([['User', j.user], ['Workflow', j.workflow], ['Partition', j.partition], ['Account', j.account], ['QOS', j.qos],
       ['Nodes', j.nodes], ['Node list', j.node_list], ['CPUs', j.cpus], ['Tasks', j.tasks], ['Dependency', j.dependency],
