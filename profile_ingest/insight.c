@@ -46,17 +46,29 @@ static const char *const q_facts =
     "       coalesce(sum(p.wall_ns) FILTER (WHERE p.mpi_rank >= 0), 0), "
     "       coalesce(sum(p.posix_meta_calls), 0), coalesce(sum(p.posix_open_calls), 0), "
     "       s.nodes_ingested < coalesce(s.num_nodes, 0), s.incomplete, "
-    "       coalesce(sum(p.sync_calls), 0), coalesce(sum(p.sync_ns), 0) "
+    "       coalesce(sum(p.sync_calls), 0), coalesce(sum(p.sync_ns), 0), s.step_id = 'batch', "
+    /* the job's steps (sruns), for the batch step that waits for them */
+    "       (SELECT count(*) FROM js_data.steps o WHERE o.cluster_id = s.cluster_id AND o.job_id = s.job_id "
+    "          AND o.step_id NOT IN ('batch', 'extern')), "
+    "       (SELECT count(*) FROM js_data.steps o WHERE o.cluster_id = s.cluster_id AND o.job_id = s.job_id "
+    "          AND o.step_id NOT IN ('batch', 'extern') AND NOT o.profiled), "
+    "       (SELECT coalesce(sum(o.cpu_ns), 0) FROM js_data.steps o WHERE o.cluster_id = s.cluster_id "
+    "          AND o.job_id = s.job_id AND o.step_id <> 'extern'), "
+    "       (SELECT coalesce(extract(epoch FROM j.end_time - j.start_time), 0) FROM js_data.jobs j "
+    "          WHERE j.cluster_id = s.cluster_id AND j.job_id = s.job_id), "
+    "       (SELECT coalesce(j.num_cpus, 0) FROM js_data.jobs j WHERE j.cluster_id = s.cluster_id AND j.job_id = s.job_id) "
     "FROM js_data.steps s JOIN js_data.clusters c ON c.cluster_id = s.cluster_id "
     "LEFT JOIN js_data.processes p ON p.cluster_id = s.cluster_id AND p.job_id = s.job_id AND p.step_id = s.step_id "
     "WHERE s.cluster_id = $1 AND s.job_id = $2 AND s.step_id = $3 "
-    "GROUP BY s.first_slice, s.last_slice, c.slice_seconds, s.end_time, s.start_time, s.num_cpus, "
+    "GROUP BY s.cluster_id, s.job_id, s.step_id, s.first_slice, s.last_slice, c.slice_seconds, s.end_time, "
+    "         s.start_time, s.num_cpus, "
     "         s.nodes_ingested, s.num_nodes, s.incomplete";
 
 enum {
     F_FIRST, F_LAST, F_SLICE_S, F_WALL_S, F_CPUS, F_PROCS, F_RANKS, F_RCALLS, F_RBYTES, F_WCALLS, F_WBYTES,
     F_OPENS, F_META, F_COMPUTE, F_IO, F_MPI, F_WAIT, F_IDLE, F_CPU, F_MPI_WALL, F_POSIX_META, F_POSIX_OPENS,
-    F_NODES_MISSING, F_INCOMPLETE, F_SYNC_CALLS, F_SYNC_NS
+    F_NODES_MISSING, F_INCOMPLETE, F_SYNC_CALLS, F_SYNC_NS, F_BATCH, F_JOB_STEPS, F_JOB_UNPROFILED, F_JOB_CPU,
+    F_JOB_WALL, F_JOB_CPUS
 };
 
 static const char *const q_ranks =
@@ -260,6 +272,12 @@ static int analyse_batch(const struct dbu_batch *b, const char *const key[3], st
     f->cpu_wait_s = num(r, 0, F_WAIT) / 1e9;
     f->idle_s = num(r, 0, F_IDLE) / 1e9;
     f->cpu_s = num(r, 0, F_CPU) / 1e9;
+    f->batch = !strcmp(PQgetvalue(r, 0, F_BATCH), "t");
+    f->job_steps = inum(r, 0, F_JOB_STEPS);
+    f->job_steps_unprofiled = inum(r, 0, F_JOB_UNPROFILED);
+    f->job_cpu_s = num(r, 0, F_JOB_CPU) / 1e9;
+    f->job_wall_s = num(r, 0, F_JOB_WALL);
+    f->job_cpus = inum(r, 0, F_JOB_CPUS);
     double mpi_wall_s = num(r, 0, F_MPI_WALL) / 1e9;
     long long posix_meta = inum(r, 0, F_POSIX_META), posix_opens = inum(r, 0, F_POSIX_OPENS);
     int has_slices = !PQgetisnull(r, 0, F_FIRST) && !PQgetisnull(r, 0, F_LAST);

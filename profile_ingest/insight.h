@@ -122,6 +122,11 @@ struct pi_in_figures {
     int64_t meta_peak_slice;
     long long sync_calls;       /* fsync and the like, O_SYNC writes (profile format 8): never metadata */
     double sync_s;              /* their time, part of io_s */
+    /* the batch step of a job that ran sruns waits for them: its allocation is judged by the
+     * job's steps together (their CPU time over the job's wall time and CPUs) */
+    int batch;
+    long long job_steps, job_steps_unprofiled, job_cpus;
+    double job_cpu_s, job_wall_s;
     int disturbed;              /* from the verdict: 1, 0, -1 unknown */
     double lost_pct;
     const char *cause;
@@ -133,6 +138,10 @@ struct pi_in_advice {
     char message[512];
     char figures[512];          /* a JSON object */
 };
+
+/* A duration for a sentence: "65 s", "2.5 s", "380 ms" (sub-second times to the millisecond,
+ * never "0 s" for a time above zero). Returns buf. */
+const char *pi_in_seconds(double s, char *buf, size_t cap);
 
 /* The advice that applies, up to PI_ADVICE_MAX; returns how many. */
 int pi_in_advise(const struct pi_in_figures *f, struct pi_in_advice *out);

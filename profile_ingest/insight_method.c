@@ -506,6 +506,21 @@ static const char *human_bytes(double b, char *buf, size_t cap)
     return buf;
 }
 
+const char *pi_in_seconds(double s, char *buf, size_t cap)
+{
+    /* a second and more: to a tenth (a minute and more: whole); below: milliseconds, so that
+     * 0.4 s of CPU is not "0 s" */
+    if (s >= 60)
+        snprintf(buf, cap, "%.0f s", s);
+    else if (s >= 1)
+        snprintf(buf, cap, "%.1f s", s);
+    else if (s > 0)
+        snprintf(buf, cap, s < 0.001 ? "< 1 ms" : "%.0f ms", s * 1000);
+    else
+        snprintf(buf, cap, "0 s");
+    return buf;
+}
+
 /* the cause of the verdict in a sentence: " with their I/O" */
 static const char *cause_words(const char *cause)
 {
@@ -559,6 +574,31 @@ static int advise_sync(struct pi_in_advice *out, int room, const struct pi_in_fi
              "%lld sync calls (fsync, fdatasync, O_SYNC writes ...) in %.0f s, %.0f per second, waiting %.1f s for the "
              "device (%.0f %% of the time): batch them, or sync once at the end.",
              f->sync_calls, f->wall_s, rate, f->sync_s, 100 * share);
+    return 1;
+}
+
+/* IDLE_ALLOCATION: 1 (written to out) or 0. A batch step whose job ran sruns only waits for
+ * them: the job's allocation is judged instead, by its steps' CPU time together over the job's
+ * wall time and CPUs, and not at all while a step of it is unprofiled (its CPU is unknown). */
+static int advise_idle(const struct pi_in_figures *f, struct pi_in_advice *out, int room)
+{
+    int job = f->batch && f->job_steps > 0;
+    double cpu = job ? f->job_cpu_s : f->cpu_s, wall = job ? f->job_wall_s : f->wall_s;
+    long long cpus = job ? f->job_cpus : f->num_cpus;
+    if (room < 1 || cpus <= 0 || wall < 60 || cpu >= 0.25 * wall * (double)cpus || (job && f->job_steps_unprofiled))
+        return 0;
+    double used = cpu / (wall * (double)cpus);
+    char c[32], w[32];
+    out->code = "IDLE_ALLOCATION";
+    out->severity = used < 0.05 ? "high" : "warning";
+    snprintf(out->figures, sizeof out->figures,
+             "{\"scope\": \"%s\", \"cpus\": %lld, \"cpu_s\": %.3f, \"wall_s\": %.3f, \"used\": %.3f}",
+             job ? "job" : "step", cpus, cpu, wall, used);
+    snprintf(out->message, sizeof out->message,
+             "The %s used %.0f %% of its %lld CPU%s (%s of CPU time%s in %lld CPU%s x %s): ask for fewer, or run more "
+             "tasks per node.",
+             job ? "job" : "step", 100 * used, cpus, cpus == 1 ? "" : "s", pi_in_seconds(cpu, c, sizeof c),
+             job ? " in its steps together" : "", cpus, cpus == 1 ? "" : "s", pi_in_seconds(wall, w, sizeof w));
     return 1;
 }
 
@@ -616,14 +656,7 @@ int pi_in_advise(const struct pi_in_figures *f, struct pi_in_advice *out)
                f->rank_compute_max_rank, f->rank_compute_max / f->rank_compute_mean, f->rank_compute_max,
                f->rank_compute_mean, 100 * mpi_share);
     }
-    if (f->num_cpus > 0 && f->wall_s >= 60 && f->cpu_s < 0.25 * f->wall_s * (double)f->num_cpus) {
-        double used = f->cpu_s / (f->wall_s * (double)f->num_cpus);
-        snprintf(figs, sizeof figs, "{\"cpus\": %lld, \"cpu_s\": %.1f, \"wall_s\": %.1f, \"used\": %.3f}", f->num_cpus,
-                 f->cpu_s, f->wall_s, used);
-        ADVISE("IDLE_ALLOCATION", used < 0.05 ? "high" : "warning", figs,
-               "The step used %.0f %% of its %lld CPUs: ask for fewer, or run more tasks per node.", 100 * used,
-               f->num_cpus);
-    }
+    n += advise_idle(f, out + n, PI_ADVICE_MAX - n);
     if (mpi_share >= 0.3) {
         snprintf(figs, sizeof figs, "{\"mpi_share\": %.3f, \"mpi_s\": %.1f}", mpi_share, f->mpi_s);
         ADVISE("MPI_DOMINATED", mpi_share >= 0.5 ? "warning" : "info", figs,

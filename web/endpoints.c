@@ -562,6 +562,12 @@ static json_t *h_job(jsw_db *db, const struct jsw_request *req, int *status, cha
         DBFAIL();
     }
     json_object_set_new(job, "edges", edges);
+    json_t *warnings = jsw_db_rows(db, "job_warnings", a.n, a.v, err, errlen);
+    if (!warnings) {
+        json_decref(body);
+        DBFAIL();
+    }
+    json_object_set_new(job, "warnings", warnings);
     if (insight && add_insights(db, req, int_or(json_object_get(job, "id"), -1), NULL, json_object_get(job, "steps"),
                                 err, errlen) < 0) {
         json_decref(body);

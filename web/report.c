@@ -27,6 +27,17 @@ void jsr_bytes(char *buf, size_t n, double bytes)
 
 void jsr_duration(char *buf, size_t n, double seconds)
 {
+    /* below a second in ms, below 10 s to a tenth unless whole (Slurm's times are whole
+     * seconds): 0.18 s of CPU is not "0 s" */
+    int tenth = seconds >= 0.9995 && seconds < 9.95 && fabs(seconds - round(seconds)) >= 0.05;
+    if (seconds > 0 && seconds < 0.0005)
+        snprintf(buf, n, "< 1 ms");
+    else if (seconds > 0 && seconds < 0.9995)
+        snprintf(buf, n, "%.0f ms", seconds * 1000);
+    else if (tenth)
+        snprintf(buf, n, "%.1f s", seconds);
+    if ((seconds > 0 && seconds < 0.9995) || tenth)
+        return;
     long long s = (long long)llround(seconds < 0 ? 0 : seconds);
     if (s < 60)
         snprintf(buf, n, "%lld s", s);
@@ -242,11 +253,29 @@ static void job_header(FILE *out, const json_t *job, time_t now)
     if (isfinite(start) && isfinite(end)) {
         jsr_time(b1, sizeof b1, end);
         jsr_duration(b2, sizeof b2, elapsed_of(job, now));
-        fprintf(out, LABEL "%s, after %s\n", "ended", b1, b2);
+        /* Slurm's whole seconds: a job of 0.4 s starts and ends in one */
+        fprintf(out, LABEL "%s, after %s\n", "ended", b1, elapsed_of(job, now) > 0 ? b2 : "less than a second");
     } else if (isfinite(start)) {
         jsr_duration(b2, sizeof b2, (double)now - start);
         fprintf(out, LABEL "for %s (the figures below are so far)\n", "running", b2);
     }
+}
+
+/* Where the kernel counted more written than the wrappers saw (stdio inlined into the program
+ * such as putchar_unlocked, raw system calls, sockets), a file's figures may be short: say so */
+static void unattributed_line(FILE *out, const json_t *u)
+{
+    double w = num(u, "unattributed_write_bytes");
+    if (!(w > 0))
+        return;
+    char b[32], text[384];
+    jsr_bytes(b, sizeof b, w);
+    snprintf(text, sizeof text,
+             "%s written that the kernel counted beyond what the profiler's wrappers saw (stdio inlined into the "
+             "program such as putchar_unlocked, raw system calls, sockets): a file's figures may be short by as much",
+             b);
+    fprintf(out, LABEL, "unseen I/O");
+    jsr_wrap(out, 13, 13, text);
 }
 
 static void job_resources(FILE *out, const json_t *job, time_t now)
@@ -272,7 +301,11 @@ static void job_resources(FILE *out, const json_t *job, time_t now)
     jsr_percent(b1, sizeof b1, cpu_ns / 1e9, elapsed * cpus);
     jsr_duration(b2, sizeof b2, cpu_ns / 1e9);
     jsr_duration(b3, sizeof b3, elapsed);
-    fprintf(out, LABEL "efficiency %s: %s of CPU time in %.0f CPUs x %s\n", "CPU", b1, b2, cpus, b3);
+    if (elapsed > 0)
+        fprintf(out, LABEL "efficiency %s: %s of CPU time in %.0f CPU%s x %s\n", "CPU", b1, b2, cpus, cpus == 1 ? "" : "s",
+                b3);
+    else /* Slurm's times are whole seconds: a job of 0.4 s starts and ends in one */
+        fprintf(out, LABEL "%s of CPU time; no efficiency: under a second by Slurm's clock\n", "CPU", b2);
     double rss = num(u, "max_rss_kib");
     if (rss > 0) {
         jsr_bytes(b1, sizeof b1, rss * 1024);
@@ -283,6 +316,7 @@ static void job_resources(FILE *out, const json_t *job, time_t now)
     jsr_bytes(b1, sizeof b1, num(u, "read_bytes"));
     jsr_bytes(b2, sizeof b2, num(u, "write_bytes"));
     fprintf(out, LABEL "read %s, written %s\n", "I/O", b1, b2);
+    unattributed_line(out, u);
     double parts[RT_N], total = runtime_parts(json_object_get(job, "runtime"), parts);
     char shares[160];
     shares_text(shares, sizeof shares, parts, total);
@@ -308,7 +342,9 @@ static void job_steps(FILE *out, const json_t *job, time_t now)
         jsr_clean(name, sizeof name, str(s, "name"), 11, 1);
         jsr_clean(state, sizeof state, str(s, "state") ? str(s, "state") : "RUNNING", 10, 1);
         double elapsed = elapsed_of(s, now);
-        if (isfinite(elapsed))
+        if (isfinite(elapsed) && elapsed < 10) /* a step's times are exact: "380 ms", not 00:00:00 */
+            jsr_duration(el, sizeof el, elapsed);
+        else if (isfinite(elapsed))
             jsr_clock(el, sizeof el, elapsed);
         else
             snprintf(el, sizeof el, "-");
@@ -447,6 +483,11 @@ static void job_edges(FILE *out, const json_t *job)
  * columns, continued at INSIGHT_INDENT; a word longer than a line is cut where it must be */
 static void wrap(FILE *out, int col, const char *text)
 {
+    jsr_wrap(out, col, INSIGHT_INDENT, text);
+}
+
+void jsr_wrap(FILE *out, int col, int indent, const char *text)
+{
     const int width = JSR_WIDTH - 1;
     const char *p = text;
     for (;;) {
@@ -470,8 +511,8 @@ static void wrap(FILE *out, int col, const char *text)
             p++;
         if (!*p)
             break;
-        fprintf(out, "\n%*s", INSIGHT_INDENT, "");
-        col = INSIGHT_INDENT;
+        fprintf(out, "\n%*s", indent, "");
+        col = indent;
     }
     fputc('\n', out);
 }
@@ -678,6 +719,7 @@ void jsr_job(FILE *out, const json_t *job, time_t now, int colour)
     job_insight(out, job, colour);
     job_files(out, job);
     job_edges(out, job);
+    jsr_warnings(out, json_object_get(job, "warnings"));
 }
 
 /* ---- the workflow -------------------------------------------------------------------------- */

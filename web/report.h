@@ -27,6 +27,13 @@ void jsr_percent(char *buf, size_t n, double part, double whole);
  * UTF-8 character); a longer s loses its end (keep_end: its start) to a '~'. */
 void jsr_clean(char *buf, size_t n, const char *s, int width, int keep_end);
 
+/* text (already clean) from column col on, wrapped at spaces to JSR_WIDTH - 1 columns and
+ * continued at column indent; a word longer than a line is cut where it must be */
+void jsr_wrap(FILE *out, int col, int indent, const char *text);
+/* The "warnings" of a job reply (file and scheduler edges together: docs/dependencies.md,
+ * "Warnings"): a section, none when there are none (report_lineage.c). */
+void jsr_warnings(FILE *out, const json_t *warnings);
+
 /* The report of the "job" object of a job reply; now: the time running figures run to. Steps
  * that carry an "insight" member (job&insight=yes) get an Insight section; colour: its traffic
  * lights in colour (stdout is a terminal), else as words alone. */

@@ -3,10 +3,16 @@ CREATE FUNCTION js_data.link_by_time(p_cluster smallint, p_job bigint) RETURNS v
 LANGUAGE plpgsql AS $$
 DECLARE
     a record;
+    v_was bigint;
+    v_new bigint;
 BEGIN
-    DELETE FROM js_data.dependencies WHERE cluster_id = p_cluster AND kind = 'time' AND to_job = p_job;
+    DELETE FROM js_data.dependencies WHERE cluster_id = p_cluster AND kind = 'time' AND to_job = p_job
+        RETURNING from_job INTO v_was;
     IF EXISTS (SELECT 1 FROM js_data.dependencies d
                WHERE d.cluster_id = p_cluster AND d.to_job = p_job AND d.from_job <> p_job) THEN
+        IF v_was IS NOT NULL THEN
+            PERFORM js_data.unmerge_time_edge(p_cluster, v_was, p_job);
+        END IF;
         RETURN;
     END IF;
     SELECT x.job_id, x.end_time, b.start_time INTO a
@@ -30,7 +36,14 @@ BEGIN
         INSERT INTO js_data.dependencies (cluster_id, kind, from_job, to_job, from_time, to_time)
             VALUES (p_cluster, 'time', a.job_id, p_job, a.end_time, a.start_time)
             ON CONFLICT DO NOTHING;
+        v_new := a.job_id;
+    END IF;
+    -- the edge that went takes its merge with it (the one made now merges again)
+    IF v_was IS NOT NULL AND v_was IS DISTINCT FROM v_new THEN
+        PERFORM js_data.unmerge_time_edge(p_cluster, v_was, p_job);
+    END IF;
+    IF v_new IS NOT NULL THEN
         PERFORM js_data.merge_workflows(p_cluster, p_job);
     END IF;
 END $$;
-COMMENT ON FUNCTION js_data.link_by_time(smallint, bigint) IS 'the time edge into a job by the rule of docs/dependencies.md (removed first, made again when it holds)';
+COMMENT ON FUNCTION js_data.link_by_time(smallint, bigint) IS 'the time edge into a job by the rule of docs/dependencies.md (removed first, with the merge it made, and made again when it holds)';

@@ -2,7 +2,7 @@
 CREATE VIEW js.step_report AS
     SELECT s.cluster_id, s.job_id, s.step_id, s.uid, j.user_name, j.name AS job_name, j.account, j.partition,
            j.workflow_id, j.workflow_name, js.application(s.step_id, s.name, j.name) AS application,
-           s.name AS executable, s.start_time, s.end_time, s.elapsed_s, s.state, s.exit_code,
+           coalesce(s.script, s.name) AS executable, s.start_time, s.end_time, s.elapsed_s, s.state, s.exit_code,
            s.num_nodes, s.num_tasks, s.num_cpus, s.nodelist, s.profiled, r.profile_reason, s.incomplete,
            s.processes, s.wall_ns, s.compute_ns,
            (s.mpi_p2p_ns + s.mpi_coll_ns)::bigint AS mpi_ns,

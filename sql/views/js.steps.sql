@@ -1,6 +1,9 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
 CREATE VIEW js.steps AS
-    SELECT s.cluster_id, s.job_id, s.step_id, j.uid, s.name, s.start_time, s.end_time,
+    -- the batch step is named batch: its executable is the job's script, a spool path of the
+    -- node (.../job00042/slurm_script) that differs for every job of one rule (script keeps it)
+    SELECT s.cluster_id, s.job_id, s.step_id, j.uid, CASE WHEN s.step_id = 'batch' THEN 'batch' ELSE s.name END AS name,
+           s.start_time, s.end_time,
            extract(epoch FROM s.end_time - s.start_time)::double precision AS elapsed_s,
            s.state, s.exit_code, s.num_nodes, s.num_tasks, s.num_cpus, s.nodelist, s.profiled,
            s.first_slice, s.last_slice, s.nodes_ingested, s.incomplete,
@@ -14,7 +17,8 @@ CREATE VIEW js.steps AS
                    WHERE l.cluster_id = s.cluster_id AND l.job_id = s.job_id AND l.step_id = s.step_id) AS live,
            s.files_dropped,
            s.idle_ns, s.mpi_setup_ns, s.cpu_wait_ns, s.max_rss_kib,
-           s.unattributed_read_bytes, s.unattributed_write_bytes, s.kernel_io_unknown
+           s.unattributed_read_bytes, s.unattributed_write_bytes, s.kernel_io_unknown,
+           CASE WHEN s.step_id = 'batch' THEN s.name END AS script
     FROM js_data.steps s
     JOIN js_data.jobs j ON j.cluster_id = s.cluster_id AND j.job_id = s.job_id
     UNION ALL
@@ -44,7 +48,8 @@ CREATE VIEW js.steps AS
            p.max_rss_kib::bigint AS max_rss_kib,
            p.unattributed_read_bytes::bigint AS unattributed_read_bytes,
            p.unattributed_write_bytes::bigint AS unattributed_write_bytes,
-           coalesce(p.kernel_io_unknown, 0)::integer AS kernel_io_unknown
+           coalesce(p.kernel_io_unknown, 0)::integer AS kernel_io_unknown,
+           NULL::text AS script
     FROM (SELECT cluster_id, job_id, step_id, min(start_time) AS start_time, max(snapshot_time) AS end_time,
                  count(*)::integer AS num_nodes, string_agg(node, ',' ORDER BY node) AS nodelist
           FROM js_data.live_step_nodes GROUP BY cluster_id, job_id, step_id) l
@@ -72,4 +77,4 @@ CREATE VIEW js.steps AS
         WHERE p.cluster_id = l.cluster_id AND p.job_id = l.job_id AND p.step_id = l.step_id) p ON true
     WHERE NOT EXISTS (SELECT 1 FROM js_data.steps s
                       WHERE s.cluster_id = l.cluster_id AND s.job_id = l.job_id AND s.step_id = l.step_id);
-COMMENT ON VIEW js.steps IS 'steps merged over their nodes, with the runtime share summed over their processes (compute_ns + mpi_p2p_ns + mpi_coll_ns + mpi_setup_ns + io_*_ns + cpu_wait_ns + idle_ns = the processes'' time budgets: wall time, or more for processes with busy threads; before profile format 4 idle and setup are NULL and compute is the rest of wall_ns), I/O volume and metadata calls; incomplete_reason says what is missing, killed_processes counts processes killed by a signal, unrecorded_processes those the profiler did not record (spool quota), summed over the nodes; live: some node still runs (provisional data); a step with no step record ingested yet has state RUNNING, its data so far, end_time its newest snapshot; files_dropped: files its processes did not list (their lists were full); max_rss_kib: the largest peak resident set of its processes; unattributed_*_bytes: what the kernel counted beyond the wrappers, summed over the processes whose kernel counts are known (NULL: none), kernel_io_unknown: the processes whose kernel counts are unknown (killed before their first slice boundary, or profiles before format 4)';
+COMMENT ON VIEW js.steps IS 'steps merged over their nodes, with the runtime share summed over their processes (compute_ns + mpi_p2p_ns + mpi_coll_ns + mpi_setup_ns + io_*_ns + cpu_wait_ns + idle_ns = the processes'' time budgets: wall time, or more for processes with busy threads; before profile format 4 idle and setup are NULL and compute is the rest of wall_ns), I/O volume and metadata calls; incomplete_reason says what is missing, killed_processes counts processes killed by a signal, unrecorded_processes those the profiler did not record (spool quota), summed over the nodes; live: some node still runs (provisional data); a step with no step record ingested yet has state RUNNING, its data so far, end_time its newest snapshot; files_dropped: files its processes did not list (their lists were full); max_rss_kib: the largest peak resident set of its processes; unattributed_*_bytes: what the kernel counted beyond the wrappers, summed over the processes whose kernel counts are known (NULL: none), kernel_io_unknown: the processes whose kernel counts are unknown (killed before their first slice boundary, or profiles before format 4); name: the executable, batch for the batch step, whose script (a spool path of its node) is in script';

@@ -55,7 +55,7 @@ like "$(grep '^  CPU ' "$tmp/r1")" "^  CPU        efficiency $(printf '%.1f' "$e
 rss=$(q "SELECT max(max_rss_kib) FROM js.steps WHERE job_id = $j1 AND step_id <> 'extern'")
 like "$(grep '^  memory ' "$tmp/r1")" "^  memory     peak $(awk -v k="$rss" 'BEGIN { printf "%.1f MiB", k / 1024 }') \\(its largest process\\)$" \
    "peak memory: the largest process's ($rss KiB)"
-like "$(grep -m1 '^  0 ' "$tmp/r1")" "^  0      bash        COMPLETED    00:00:0[0-9] +[0-9.]+%  +[0-9.]+ MiB   1.0 MiB   1.0 MiB$" \
+like "$(grep -m1 '^  0 ' "$tmp/r1")" "^  0      bash        COMPLETED +([0-9.]+ m?s) +[0-9.]+%  +[0-9.]+ MiB   1.0 MiB   1.0 MiB$" \
    "step 0 on two nodes: state, elapsed, CPU, memory, 1 MiB read (/dev/zero) and 1 MiB written"
 like "$(grep -m1 '^  1 ' "$tmp/r1")" "^  1      cat         COMPLETED .*   1.0 MiB   1.0 MiB$" "step 1 read both files"
 like "$(sed -n '/^Runtime share/,/^$/p' "$tmp/r1" | grep '^  0 ')" "^  0      compute [0-9.]+%" "the runtime share of step 0, computation first"

@@ -391,6 +391,49 @@ static void a_sync_storm_is_not_metadata(void **state)
     assert_false(has(a, pi_in_advise(&calm, a), "SYNC_STORM"));
 }
 
+/* The batch step of a job that ran sruns waits for them: judged by the job's steps together */
+static void a_batch_step_waiting_for_its_srun_is_not_idle(void **state)
+{
+    (void)state;
+    struct pi_in_advice a[PI_ADVICE_MAX];
+    /* the batch step used 0.02 s of its CPU in 90 s; its srun kept the job's 2 CPUs busy */
+    struct pi_in_figures f = { .wall_s = 90, .num_cpus = 1, .cpu_s = 0.02, .processes = 2, .compute_s = 0.02,
+                               .idle_s = 90, .batch = 1, .job_steps = 1, .job_cpus = 2, .job_cpu_s = 170,
+                               .job_wall_s = 91, .disturbed = -1 };
+    assert_false(has(a, pi_in_advise(&f, a), "IDLE_ALLOCATION"));
+    /* an srun of the job unprofiled: its CPU is unknown, no judgement */
+    f.job_cpu_s = 0.02;
+    f.job_steps_unprofiled = 1;
+    assert_false(has(a, pi_in_advise(&f, a), "IDLE_ALLOCATION"));
+    /* the job's sruns used little of its CPUs: the job is advised, with the job's figures */
+    f.job_steps_unprofiled = 0;
+    f.job_cpu_s = 12;
+    int n = pi_in_advise(&f, a);
+    assert_true(has(a, n, "IDLE_ALLOCATION"));
+    assert_string_equal(a[0].message, "The job used 7 % of its 2 CPUs (12.0 s of CPU time in its steps together in 2 "
+                                      "CPUs x 91 s): ask for fewer, or run more tasks per node.");
+    assert_non_null(strstr(a[0].figures, "\"scope\": \"job\""));
+    assert_string_equal(a[0].severity, "warning");
+    /* a batch step without sruns is judged by itself: a script that sleeps in its allocation */
+    struct pi_in_figures alone = { .wall_s = 120, .num_cpus = 1, .cpu_s = 0.4, .batch = 1, .disturbed = -1 };
+    n = pi_in_advise(&alone, a);
+    assert_int_equal(n, 1);
+    assert_string_equal(a[0].message, "The step used 0 % of its 1 CPU (400 ms of CPU time in 1 CPU x 120 s): ask "
+                                      "for fewer, or run more tasks per node.");
+    assert_string_equal(a[0].severity, "high");
+}
+
+static void seconds_read_right(void **state)
+{
+    (void)state;
+    char b[32];
+    assert_string_equal(pi_in_seconds(0, b, sizeof b), "0 s");
+    assert_string_equal(pi_in_seconds(0.0004, b, sizeof b), "< 1 ms");
+    assert_string_equal(pi_in_seconds(0.4, b, sizeof b), "400 ms");
+    assert_string_equal(pi_in_seconds(2.04, b, sizeof b), "2.0 s");
+    assert_string_equal(pi_in_seconds(91, b, sizeof b), "91 s");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -408,6 +451,8 @@ int main(void)
         cmocka_unit_test(write_patterns_are_told_apart),
         cmocka_unit_test(advice_names_its_figures),
         cmocka_unit_test(a_sync_storm_is_not_metadata),
+        cmocka_unit_test(a_batch_step_waiting_for_its_srun_is_not_idle),
+        cmocka_unit_test(seconds_read_right),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

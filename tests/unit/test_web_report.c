@@ -44,6 +44,17 @@ static void durations_clocks_percentages(void **state)
     assert_string_equal(b, "2 d 04 h");
     jsr_duration(b, sizeof b, -5);
     assert_string_equal(b, "0 s");
+    /* sub-second times to the millisecond, short ones to a tenth */
+    jsr_duration(b, sizeof b, 0.18);
+    assert_string_equal(b, "180 ms");
+    jsr_duration(b, sizeof b, 0.0001);
+    assert_string_equal(b, "< 1 ms");
+    jsr_duration(b, sizeof b, 2);
+    assert_string_equal(b, "2 s");
+    jsr_duration(b, sizeof b, 2.46);
+    assert_string_equal(b, "2.5 s");
+    jsr_duration(b, sizeof b, 0.9996);
+    assert_string_equal(b, "1 s");
     jsr_clock(b, sizeof b, 725);
     assert_string_equal(b, "00:12:05");
     jsr_clock(b, sizeof b, 86400 + 2 * 3600 + 3 * 60 + 4);
@@ -212,7 +223,7 @@ static void job_report_insight(void **state)
                               "  0      RED     Disturbed: lost ~12 s (15%) while other jobs' I/O peaked\n"
                               "                 (whole cluster) at 05:13:28-05:13:36, and in 1 more stretch.\n"
                               "                 MPI interference 9.1% (medium): 12 of 4000 segments slower\n"
-                              "                 than their like ones, 2 s beyond\n"
+                              "                 than their like ones, 1.5 s beyond\n"
                               "                 I/O every ~60 s, I/O in 25% of its slices at 100.0 MiB/s;\n"
                               "                 writes with seeks in between (write-seek)\n"
                               "                 high    Other jobs' I/O slowed this step: it lost 12 s (15 %).\n"
@@ -271,6 +282,30 @@ static void job_never_started_and_running(void **state)
     assert_non_null(strstr(t, "Steps: none recorded yet\n"));
     assert_non_null(strstr(t, "  CPU        efficiency 50.0%"));
     assert_non_null(strstr(t, "  memory     not measured\n"));
+    free(t);
+    /* the demo's job 2: 0.18 s of CPU in 2 CPUs x 2 s; a job of 0.4 s: 0 s by Slurm's clock */
+    t = report("{\"id\": 2, \"name\": \"d\", \"user\": \"u\", \"cluster\": \"c\", \"state\": \"COMPLETED\","
+               " \"submit\": 1767599900, \"start\": 1767599900, \"end\": 1767599902, \"nodes\": 1, \"cpus\": 2,"
+               " \"usage\": {\"cpu_ns\": 180000000, \"profiled_steps\": 1}, \"steps\": [], \"files\": [], \"edges\": []}",
+               0);
+    assert_non_null(strstr(t, "  CPU        efficiency 4.5%: 180 ms of CPU time in 2 CPUs x 2 s\n"));
+    free(t);
+    t = report("{\"id\": 3, \"name\": \"d\", \"user\": \"u\", \"cluster\": \"c\", \"state\": \"COMPLETED\","
+               " \"submit\": 1767599900, \"start\": 1767599900, \"end\": 1767599900, \"nodes\": 1, \"cpus\": 1,"
+               " \"usage\": {\"cpu_ns\": 12000000, \"profiled_steps\": 1}, \"steps\": [], \"files\": [], \"edges\": []}",
+               0);
+    assert_non_null(strstr(t, "  CPU        12 ms of CPU time; no efficiency: under a second by Slurm's clock\n"));
+    assert_non_null(strstr(t, ", after less than a second\n"));
+    assert_null(strstr(t, "unseen I/O"));
+    free(t);
+    /* inlined stdio (putchar_unlocked): 3 B the kernel counted that no wrapper saw */
+    t = report("{\"id\": 4, \"name\": \"d\", \"user\": \"u\", \"cluster\": \"c\", \"state\": \"COMPLETED\","
+               " \"submit\": 1767599900, \"start\": 1767599900, \"end\": 1767599901, \"nodes\": 1, \"cpus\": 1,"
+               " \"usage\": {\"cpu_ns\": 12000000, \"profiled_steps\": 1, \"write_bytes\": 10,"
+               " \"unattributed_write_bytes\": 3}, \"steps\": [], \"files\": [], \"edges\": []}",
+               0);
+    assert_non_null(strstr(t, "  unseen I/O 3 B written that the kernel counted beyond what the profiler's\n"
+                              "             wrappers saw (stdio inlined into the program such as\n"));
     free(t);
 }
 
@@ -364,6 +399,31 @@ static void compare_two_jobs_by_step_name(void **state)
     json_decref(jb);
 }
 
+/* warnings from the file and scheduler edges together: the server's sentences, cleaned and
+ * wrapped under the label (report() fails on a control character or a line over 79 columns) */
+static void job_warnings(void **state)
+{
+    (void)state;
+    char *t = report("{\"id\": 8, \"name\": \"r\", \"user\": \"u\", \"cluster\": \"c\", \"state\": \"COMPLETED\","
+                     " \"steps\": [], \"files\": [], \"edges\": [], \"warnings\": ["
+                     "  {\"kind\": \"no_dependency\", \"direction\": \"in\", \"job\": 7, \"message\":"
+                     "   \"Reads /home/u/a.dat that job 7 wrote, but was queued before it ended and waits for it by no"
+                     " dependency: this works by luck; add --dependency=afterok:7.\"},"
+                     "  {\"kind\": \"read_while_written\", \"direction\": \"in\", \"job\": 6, \"message\":"
+                     "   \"Read /home/u/\\u001b[2Jb.dat while job 6 was still writing it\"}]}",
+                     0);
+    assert_non_null(strstr(t, "\nWarnings (what the files and the scheduler's dependencies tell together)\n"
+                              "  LUCK     Reads /home/u/a.dat that job 7 wrote, but was queued before it ended\n"
+                              "           and waits for it by no dependency: this works by luck; add\n"
+                              "           --dependency=afterok:7.\n"
+                              "  RACE     Read /home/u/?[2Jb.dat while job 6 was still writing it\n"));
+    free(t);
+    t = report("{\"id\": 9, \"name\": \"r\", \"user\": \"u\", \"cluster\": \"c\", \"state\": \"COMPLETED\","
+               " \"steps\": [], \"files\": [], \"edges\": [], \"warnings\": []}", 0);
+    assert_null(strstr(t, "Warnings"));
+    free(t);
+}
+
 int main(void)
 {
     setenv("TZ", "UTC", 1);
@@ -377,6 +437,7 @@ int main(void)
         cmocka_unit_test(workflow_report),
         cmocka_unit_test(step_names_table),
         cmocka_unit_test(compare_two_jobs_by_step_name),
+        cmocka_unit_test(job_warnings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

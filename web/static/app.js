@@ -1173,6 +1173,8 @@
     const { job: j } = await api('job', { id });
     clear(T);
     T.appendChild(el('h3', {}, 'Job ' + jobLabel(j) + (j.name ? ' · ' + j.name : '') + ' ', el('span', { class: 'state-' + String(j.state || '').replace(/[^A-Z_]/g, ''), text: j.state }), ' ', lightDot(j.light, j.lost_s)));
+    const warn = window.jobscreenWarnings && window.jobscreenWarnings(j.warnings, o => link({ view: 'workflow', job: o, sel: 'job:' + o }, 'Job ' + o));
+    if (warn) T.appendChild(warn);
     const cards = el('div', { class: 'cards' });
     T.appendChild(cards);
     const c1 = el('div', { class: 'card' }, el('h4', { text: 'Share of each step' }));
@@ -1194,9 +1196,10 @@
     const c5 = el('div', { class: 'card usage' }, el('h4', { text: 'Efficiency' }));
     cards.appendChild(c5);
     c5.appendChild(u.profiled_steps > 0
-      ? kvTable([['CPU efficiency', fmtPct(eff)], ['CPU time', fmtDur(u.cpu_ns / 1e9)],
+      ? kvTable([['CPU efficiency', eff == null && dur(j) === 0 ? '– (the job ran less than a second by Slurm\'s whole-second clock)' : fmtPct(eff)], ['CPU time', fmtDur(u.cpu_ns / 1e9)],
         ['Peak memory', u.max_rss_kib ? fmtBytes(u.max_rss_kib * 1024) + ' (largest process)' : '–'],
-        ['Read', fmtBytes(u.read_bytes)], ['Written', fmtBytes(u.write_bytes)]])
+        ['Read', fmtBytes(u.read_bytes)], ['Written', fmtBytes(u.write_bytes)],
+        u.unattributed_write_bytes > 0 ? ['Written unseen', fmtBytes(u.unattributed_write_bytes) + ' that the kernel counted beyond what the profiler\'s wrappers saw (stdio inlined into the program such as putchar_unlocked, raw system calls, sockets): a file\'s figures may be short by as much'] : null])
       : el('p', { class: 'empty', text: j.end == null ? 'No profile yet.' : 'No step of this job was profiled.' }));
     c4.appendChild(kvTable([['User', j.user], ['Workflow', j.workflow], ['Partition', j.partition], ['Account', j.account], ['QOS', j.qos],
       ['Nodes', j.nodes], ['Node list', j.node_list], ['CPUs', j.cpus], ['Tasks', j.tasks], ['Dependency', j.dependency],
@@ -1276,7 +1279,7 @@
     const running = s.live && s.state === 'RUNNING';
     c0.appendChild(kvTable([['Start', timeSpan(s.start)], ['End', running ? 'still running' : timeSpan(s.end)], ['Runtime', fmtDur(dur(s)) + (running ? ' so far' : '')], ['Nodes', s.nodes], ['Node list', s.node_list], ['Tasks', s.tasks], ['CPUs', s.cpus], ['Processes profiled', s.processes],
       s.killed_processes ? ['Killed by a signal', s.killed_processes + ' process' + (s.killed_processes === 1 ? '' : 'es')] : null,
-      ['Exit code', s.exit_code], ['Command', s.command || s.name],
+      ['Exit code', s.exit_code], ['Command', s.command || s.name], s.script ? ['Script', s.script] : null,
       s.cpu_ns != null && s.wall_ns ? ['CPU used', fmtDur(s.cpu_ns / 1e9) + ' (' + (s.cpu_ns / s.wall_ns).toFixed(2) + ' effective threads: CPU time over the processes\' time)'] : null,
       s.max_rss_kib != null ? ['Peak memory', fmtBytes(s.max_rss_kib * 1024) + ' (the largest process)'] : null,
       unattributedRow(s)]));
