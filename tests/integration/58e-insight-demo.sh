@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The demo's verdict (contrib/demo/disturbed, which contrib/demo/run runs after the sample
 # workflow): an MPI kernel of jsalice's alone on a node, then again beside jsbob's CPU hog on
-# that node for 20 s of its run, through the cluster's pipeline with nothing run by hand. The
+# that node for 15 s of its 50, through the cluster's pipeline with nothing run by hand. The
 # calm run is green and not disturbed, the other red, disturbed by CPU on its node, with
 # evidence inside the hog's run; the step endpoint gives jsalice that verdict and evidence (63
 # shows the viewer draws an insight's evidence), and jsbob none of jsalice's jobs.
