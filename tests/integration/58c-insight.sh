@@ -21,7 +21,7 @@ plan 25
 q() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
 w=$(work_dir jsalice)
 nodes=($JS_NODES)
-mpicc -O1 -o "$w/insight_bsp" "$JS_TOP_SRCDIR/tests/profiler/insight_bsp.c" &&
+mpicc -O1 -o "$w/insight_bsp" "$JS_TOP_SRCDIR/contrib/examples/insight/bsp.c" &&
   mpicc -O1 -o "$w/mpi_segments" "$JS_TOP_SRCDIR/tests/profiler/mpi_segments.c" && chown jsalice "$w/insight_bsp" "$w/mpi_segments"
 ok $? "the MPI programs compile"
 # a hog: awk computing, nothing else

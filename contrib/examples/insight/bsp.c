@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * insight_bsp SECONDS: a bulk-synchronous MPI kernel for test 58c. Until SECONDS have passed
- * (rank 0's clock, agreed in the reduction), each iteration computes a fixed amount of work
- * (not a fixed time: another job taking the CPUs makes it longer) and ends in an
- * MPI_Allreduce, a segment boundary. It does no file I/O. An iteration is about 100 ms of work
+ * bsp SECONDS: a bulk-synchronous MPI kernel (the demo's calm and disturbed runs, tests 58c and
+ * 58e). Until SECONDS have passed (rank 0's clock, agreed in the reduction), each iteration
+ * computes a fixed amount of work (not a fixed time: another job taking the CPUs makes it
+ * longer) and ends in an MPI_Allreduce, a segment boundary. It does no file I/O. An iteration is about 100 ms of work
  * here, as the validation campaign's kernel: at a few ms a segment, the test cluster's own
  * daemons (on the same two cores as the ranks) hold up enough segments to read as interference
  * (reference 001's caveat on codes of a high collective rate).
