@@ -602,6 +602,20 @@ static int advise_idle(const struct pi_in_figures *f, struct pi_in_advice *out, 
     return 1;
 }
 
+/* The remedy for a step held up by its I/O calls, by what it did: a step that never wrote is not
+ * told to write less often (issue 36: a stat storm was). */
+static const char *io_remedy(const struct pi_in_figures *f)
+{
+    if (f->write_calls > 0 && f->read_calls > 0)
+        return "move data in fewer, larger calls, or asynchronously.";
+    if (f->write_calls > 0)
+        return "write less often, larger, or asynchronously.";
+    if (f->read_calls > 0)
+        return "read fewer, larger blocks, or stage the input on node-local storage.";
+    return "the time is in opening, closing and looking up files (metadata) or in syncs: keep files open, and see "
+           "the advice on those.";
+}
+
 #define ADVISE(code_, sev_, figs_, ...) \
     do { \
         if (n < PI_ADVICE_MAX) { \
@@ -664,9 +678,11 @@ int pi_in_advise(const struct pi_in_figures *f, struct pi_in_advice *out)
                100 * mpi_share);
     }
     if (io_share >= 0.3) {
-        snprintf(figs, sizeof figs, "{\"io_share\": %.3f, \"io_s\": %.1f}", io_share, f->io_s);
-        ADVISE("IO_DOMINATED", io_share >= 0.5 ? "warning" : "info", figs,
-               "%.0f %% of the time is spent in I/O calls: write less often, larger, or asynchronously.", 100 * io_share);
+        snprintf(figs, sizeof figs,
+                 "{\"io_share\": %.3f, \"io_s\": %.1f, \"read_calls\": %lld, \"write_calls\": %lld, \"meta_calls\": %lld}",
+                 io_share, f->io_s, f->read_calls, f->write_calls, f->meta_calls);
+        ADVISE("IO_DOMINATED", io_share >= 0.5 ? "warning" : "info", figs, "%.0f %% of the time is spent in I/O calls: %s",
+               100 * io_share, io_remedy(f));
     }
     if (wait_share >= 0.1) {
         snprintf(figs, sizeof figs, "{\"cpu_wait_share\": %.3f, \"cpu_wait_s\": %.1f}", wait_share, f->cpu_wait_s);

@@ -381,6 +381,27 @@ static void a_sync_storm_is_not_metadata(void **state)
     n = pi_in_advise(&st, a);
     assert_true(has(a, n, "METADATA_STORM"));
     assert_false(has(a, n, "SYNC_STORM"));
+    /* its I/O time is in metadata: it is not told to write less often */
+    for (int i = 0; i < n; i++)
+        if (!strcmp(a[i].code, "IO_DOMINATED")) {
+            assert_null(strstr(a[i].message, "write"));
+            assert_non_null(strstr(a[i].message, "metadata"));
+        }
+    assert_true(has(a, n, "IO_DOMINATED"));
+    /* a writer is, a reader is told to read larger blocks */
+    st.write_calls = 5000;
+    n = pi_in_advise(&st, a);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(a[i].code, "IO_DOMINATED"))
+            assert_non_null(strstr(a[i].message, "write less often, larger"));
+    st.write_calls = 0;
+    st.read_calls = 5000;
+    n = pi_in_advise(&st, a);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(a[i].code, "IO_DOMINATED")) {
+            assert_null(strstr(a[i].message, "write"));
+            assert_non_null(strstr(a[i].message, "read fewer, larger blocks"));
+        }
     /* a few syncs (a checkpoint's fsync at the end) are no storm, nor 2,000 over an hour that
      * cost nothing */
     struct pi_in_figures calm = { .wall_s = 3600, .processes = 1, .num_cpus = 1, .compute_s = 3500, .io_s = 50,
