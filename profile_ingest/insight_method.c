@@ -685,10 +685,18 @@ int pi_in_advise(const struct pi_in_figures *f, struct pi_in_advice *out)
                100 * io_share, io_remedy(f));
     }
     if (wait_share >= 0.1) {
-        snprintf(figs, sizeof figs, "{\"cpu_wait_share\": %.3f, \"cpu_wait_s\": %.1f}", wait_share, f->cpu_wait_s);
-        ADVISE("CPU_WAIT", wait_share >= 0.25 ? "high" : "warning", figs,
-               "The processes waited for a CPU %.0f %% of the time: more threads or processes than cores on the node.",
-               100 * wait_share);
+        snprintf(figs, sizeof figs, "{\"cpu_wait_share\": %.3f, \"cpu_wait_s\": %.1f, \"processes\": %lld, \"cpus\": %lld}",
+                 wait_share, f->cpu_wait_s, f->processes, f->num_cpus);
+        /* more processes than CPUs: the step's own doing; else its threads, or others on its cores */
+        if (f->num_cpus > 0 && f->processes > f->num_cpus)
+            ADVISE("CPU_WAIT", wait_share >= 0.25 ? "high" : "warning", figs,
+                   "The processes waited for a CPU %.0f %% of the time: %lld processes on %lld CPUs; run fewer at once, or "
+                   "ask for more CPUs.", 100 * wait_share, f->processes, f->num_cpus);
+        else
+            ADVISE("CPU_WAIT", wait_share >= 0.25 ? "high" : "warning", figs,
+                   "The processes waited for a CPU %.0f %% of the time, %lld on %lld CPU%s: threads beyond its CPUs (check "
+                   "OMP_NUM_THREADS and the like), or other work on its cores.", 100 * wait_share, f->processes,
+                   f->num_cpus, f->num_cpus == 1 ? "" : "s");
     }
     return n;
 }

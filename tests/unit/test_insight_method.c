@@ -455,6 +455,32 @@ static void seconds_read_right(void **state)
     assert_string_equal(pi_in_seconds(91, b, sizeof b), "91 s");
 }
 
+/* CPU_WAIT says what the step's figures allow: a single process on its CPU that waited was not
+ * "more processes than cores" (issue 36: the test cluster's readers were told so) */
+static void cpu_wait_says_whose_it_may_be(void **state)
+{
+    (void)state;
+    struct pi_in_advice a[PI_ADVICE_MAX];
+    struct pi_in_figures one = { .wall_s = 60, .processes = 1, .num_cpus = 1, .compute_s = 10, .cpu_wait_s = 40,
+                                 .idle_s = 10, .cpu_s = 10, .disturbed = 0 };
+    int n = pi_in_advise(&one, a);
+    assert_true(has(a, n, "CPU_WAIT"));
+    for (int i = 0; i < n; i++)
+        if (!strcmp(a[i].code, "CPU_WAIT")) {
+            assert_string_equal(a[i].message, "The processes waited for a CPU 67 % of the time, 1 on 1 CPU: threads "
+                                              "beyond its CPUs (check OMP_NUM_THREADS and the like), or other work on its cores.");
+            assert_non_null(strstr(a[i].figures, "\"processes\": 1, \"cpus\": 1"));
+        }
+    struct pi_in_figures many = one;
+    many.processes = 8;
+    many.num_cpus = 2;
+    n = pi_in_advise(&many, a);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(a[i].code, "CPU_WAIT"))
+            assert_string_equal(a[i].message, "The processes waited for a CPU 67 % of the time: 8 processes on 2 CPUs; "
+                                              "run fewer at once, or ask for more CPUs.");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -474,6 +500,7 @@ int main(void)
         cmocka_unit_test(a_sync_storm_is_not_metadata),
         cmocka_unit_test(a_batch_step_waiting_for_its_srun_is_not_idle),
         cmocka_unit_test(seconds_read_right),
+        cmocka_unit_test(cpu_wait_says_whose_it_may_be),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
