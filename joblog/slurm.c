@@ -23,10 +23,10 @@ const char *joblog_slurm_state_name(uint32_t job_state)
 }
 
 /* Slurm's name of a state reason ("DependencyNeverSatisfied"): libslurm (the joblog command)
- * and slurmstepd's libslurmfull export it without declaring it, under the name of their
- * version: slurm_job_reason_string up to 23.02, slurm_job_state_reason_string from 23.11 (25.11
- * has only that). Weak, so that a Slurm with neither gives the reason's number instead of
- * failing to load the plugin; whichever the running Slurm has is used, whatever the headers. */
+ * and slurmstepd's libslurmfull export it without declaring it, under a name that changed:
+ * slurm_job_reason_string in 22.05, slurm_job_state_reason_string in 25.11. Both weak, so that
+ * a Slurm with neither gives the reason's number instead of failing to load the plugin; the one
+ * the running Slurm has is used, whatever the headers said. */
 extern char *slurm_job_reason_string(enum job_state_reason inx) __attribute__((weak));
 extern const char *slurm_job_state_reason_string(enum job_state_reason inx) __attribute__((weak));
 
@@ -79,7 +79,7 @@ int joblog_job_from_slurm(uint32_t job_id, struct joblog_job *job, int *finished
 {
     job_info_msg_t *msg = NULL;
     if (slurm_load_job(&msg, job_id, SHOW_DETAIL) != SLURM_SUCCESS || msg == NULL) {
-        /* errno, not slurm_get_errno(): Slurm sets errno, and 23.11 removed slurm_get_errno() */
+        /* errno, not slurm_get_errno(): Slurm sets errno, and 25.11 has no slurm_get_errno() */
         snprintf(err, errlen, "slurm_load_job(%u): %s", job_id, slurm_strerror(errno));
         return -1;
     }
