@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <slurm/slurm.h>
+
 #include "joblog.h"
 #include "record_format.h"
 
@@ -134,6 +136,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "joblog: no spool: give --spool DIR, set JOBSCREEN_SPOOL, or use --print\n");
         return 2;
     }
+    /* the API's configuration and plugins (slurm.conf, SLURM_CONF) before its first call: 25.11
+     * crashes in slurm_load_job without it; 22.05 set itself up lazily */
+    slurm_init(NULL);
     int st = 0;
     uint32_t id;
     if (optind == argc) {

@@ -23,9 +23,12 @@ const char *joblog_slurm_state_name(uint32_t job_state)
 }
 
 /* Slurm's name of a state reason ("DependencyNeverSatisfied"): libslurm (the joblog command)
- * and slurmstepd's libslurmfull export it without declaring it; weak, so that a Slurm without
- * it gives the reason's number instead of failing to load the plugin. */
+ * and slurmstepd's libslurmfull export it without declaring it, under a name that changed:
+ * slurm_job_reason_string in 22.05, slurm_job_state_reason_string in 25.11. Both weak, so that
+ * a Slurm with neither gives the reason's number instead of failing to load the plugin; the one
+ * the running Slurm has is used, whatever the headers said. */
 extern char *slurm_job_reason_string(enum job_state_reason inx) __attribute__((weak));
+extern const char *slurm_job_state_reason_string(enum job_state_reason inx) __attribute__((weak));
 
 static void take_reason(struct joblog_job *job, uint16_t reason)
 {
@@ -33,7 +36,9 @@ static void take_reason(struct joblog_job *job, uint16_t reason)
     const char *name = NULL;
     if (reason == WAIT_NO_REASON)
         return;
-    if (slurm_job_reason_string)
+    if (slurm_job_state_reason_string)
+        name = slurm_job_state_reason_string((enum job_state_reason)reason);
+    else if (slurm_job_reason_string)
         name = slurm_job_reason_string((enum job_state_reason)reason);
     if (name == NULL || name[0] == '\0') {
         snprintf(num, sizeof num, "reason %u", (unsigned)reason);
@@ -74,7 +79,8 @@ int joblog_job_from_slurm(uint32_t job_id, struct joblog_job *job, int *finished
 {
     job_info_msg_t *msg = NULL;
     if (slurm_load_job(&msg, job_id, SHOW_DETAIL) != SLURM_SUCCESS || msg == NULL) {
-        snprintf(err, errlen, "slurm_load_job(%u): %s", job_id, slurm_strerror(slurm_get_errno()));
+        /* errno, not slurm_get_errno(): Slurm sets errno, and 25.11 has no slurm_get_errno() */
+        snprintf(err, errlen, "slurm_load_job(%u): %s", job_id, slurm_strerror(errno));
         return -1;
     }
     slurm_job_info_t *ji = NULL;

@@ -67,8 +67,16 @@ static struct spank_option jobscreen_options[] = {
     SPANK_OPTIONS_TABLE_END
 };
 
+/* Slurm refuses a plugin built for another release series ("Incompatible Slurm plugin"): the
+ * admin who reads slurmd's log sees which one this was built for. The string is also what
+ * tests/cluster reads from the file to tell the Slurm a plugin was built for. */
+static const char built_for[] = "jobscreen " PACKAGE_VERSION " built for Slurm " JS_SLURM_VERSION;
+
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
+    /* slurmd calls init in its own context once, as it loads plugstack.conf (start, reconfigure) */
+    if (spank_context() == S_CTX_SLURMD)
+        slurm_info("%s", built_for);
     for (struct spank_option *o = jobscreen_options; o->name; o++)
         if (spank_option_register(sp, o) != ESPANK_SUCCESS)
             slurm_error("jobscreen: cannot register option --%s", o->name);

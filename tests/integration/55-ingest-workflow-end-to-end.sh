@@ -3,12 +3,14 @@
 # End to end: the demo's sample workflow (contrib/examples/workflow) runs on the real cluster
 # with the real SPANK plugin and profiler, and the cluster's pipeline (node-local spools, the
 # nodes' senders, the receiver, the ingest daemon) brings it into JS_DB with nothing run by hand:
-# the database holds the expected jobs, steps, files, and scheduler and file edges.
+# the database holds the expected jobs, steps, files, and scheduler and file edges; and the
+# terminal report of the workflow (`jobscreen -w`) is the one of Slurm 22.05 (ids, times and
+# the measured figures aside), whichever Slurm runs it (tests/slurm/check).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 grep -q jobscreen.so "$JS_PLUGSTACK" || skip_all "the cluster runs without the SPANK plugin"
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline (transport/ or profile_ingest not built)"
-plan 13
+plan 14
 work=$(mktemp -d "$JS_CLUSTER_DIR/e2e.XXXXXX"); chmod 755 "$work"; chown jsalice:jsalice "$work"
 ids=$(runuser -u jsalice -- env SLURM_CONF="$SLURM_CONF" PATH="$PATH" timeout 300 \
   "$JS_TOP_SRCDIR/contrib/examples/workflow/submit.sh" "$work")
@@ -84,4 +86,25 @@ analyze/1 archive/0 report.txt
 simulate/1 plot/0 sim.out
 simulate/1 analyze/0 sim.out" "the file edges: who wrote what a later job read (analyze after simulate, unknown to Slurm; plot's head and od, killed by SIGPIPE, read sim.out too)"
 is "$(q "SELECT count(*) FROM js.quarantine WHERE job_id IN ($jobs_in)")" "0" "nothing was quarantined"
+
+# jobscreen -w as jsalice: its text with the ids and times out, and the figures measured (CPU,
+# memory, elapsed, what each job mostly did: they change from run to run on one Slurm), and the
+# edges of --json by job name and step; against the report taken on Debian's Slurm 22.05.8
+wf=$(q "SELECT workflow_id FROM js.jobs WHERE job_id = $(id generate)")
+cli() { runuser -u jsalice -- env JOBSCREEN_CLI_CONF="$JOBSCREEN_CLI_CONF" "$JS_CLI" -w "$wf" "$@"; }
+got=$({ cli | awk '
+    /^Workflow / { sub(/^Workflow [0-9]+/, "Workflow W"); print; next }
+    /^  (submitted|started|ended) / { print "  " $1; next }
+    /^Jobs / { sect = "jobs"; print; next }
+    /^Per job and step name/ { sect = "steps"; print; next }
+    /^$/ { sect = ""; print; next }
+    sect == "jobs" { print "  " $2 " " $3; next }
+    sect == "steps" && $1 != "job" { rows[n++] = "  " $1 " " $2 " " $3 " " $4; next }
+    { print }
+    END { for (i = 0; i < n; i++) print rows[i] | "sort"; close("sort") }' 2>&1
+  cli --json | jq -r '(.jobs | map({key: (.[0] | tostring), value: .[1]}) | from_entries) as $n
+    | (.edges.scheduler[] | "scheduler \($n[.[0] | tostring]) \($n[.[1] | tostring])"),
+      (.edges.file[] | "file \($n[.[0] | tostring])/\(.[2]) \($n[.[1] | tostring])/\(.[3]) \(.[4])")' | sort; } 2>&1)
+is "$got" "$(grep -v '^#' "$JS_TOP_SRCDIR/tests/slurm/sample-workflow-22.05.txt")" \
+   "jobscreen -w: the workflow's jobs, steps and scheduler and file edges as on Slurm 22.05 (on $JS_SLURM_VERSION)"
 done_testing

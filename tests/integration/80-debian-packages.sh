@@ -10,7 +10,7 @@
 [ "$(id -u)" -eq 0 ] || skip_all "needs root (installs packages)"
 command -v dpkg >/dev/null || skip_all "not a Debian system"
 git -C "$JS_TOP_SRCDIR" rev-parse --git-dir >/dev/null 2>&1 || skip_all "the sources are not a git checkout"
-plan 22
+plan 23
 
 work=$JS_CLUSTER_DIR/debian-packages demo=/var/tmp/jobscreen-pkgdemo
 pkgs="jobscreen-compute jobscreen-server jobscreen-web jobscreen-client jobscreen-doc"
@@ -33,6 +33,11 @@ st=$?
 ok $st "dpkg-buildpackage -us -uc -b builds the packages"
 debs=$(for p in $pkgs; do ls "$work"/${p}_*.deb 2>/dev/null; done)
 is "$(wc -w <<< "$debs")" 5 "one package per part: $pkgs"
+# the plugin runs only in the Slurm series it was built for: the headers' (libslurm-dev's)
+series=$(dpkg-query -W -f='${Version}' libslurm-dev | awk -F'[.-]' '{printf "%s.%s %s.%02d", $1, $2, $1, $2 + 1}')
+like "$(dpkg-deb -f "$work"/jobscreen-compute_*.deb Depends)" \
+  "slurm-wlm-basic-plugins \\(>= ${series% *}\\), slurm-wlm-basic-plugins \\(<< ${series#* }\\)" \
+  "jobscreen-compute depends on the Slurm series it was built against (${series% *})"
 
 contents() { dpkg-deb -c "$work/$1"_*.deb | awk '{print $6}' | sed 's|^\./|/|'; }
 has() { # has PACKAGE FILE-PATTERN...: the package holds each, and no other package does

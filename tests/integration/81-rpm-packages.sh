@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The RPM packages (jobscreen.spec, from contrib/rpm/jobscreen.spec.in; docs/building.md "RPM
 # packages"): `rpmbuild -ta` builds them from the `make dist` tarball alone, split as the Debian
-# packages are, with no file left unpackaged; unpacked into a scratch root, the plugstack.conf
+# packages are, with no file left unpackaged, -compute requiring the headers' Slurm series;
+# unpacked into a scratch root, the plugstack.conf
 # snippet names the packaged plugin and profiler, every unit starts a packaged program, the
 # configuration files are %config(noreplace), and %pre creates the account. This machine is
 # Debian: rpm's database knows none of the build dependencies (--nodeps), the build uses
@@ -11,7 +12,7 @@
 [ "$(id -u)" -eq 0 ] || skip_all "needs root (installs rpm)"
 command -v rpmbuild >/dev/null && command -v cpio >/dev/null ||
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q rpm cpio >/dev/null 2>&1 || skip_all "rpmbuild or cpio is not available"
-plan 9
+plan 10
 
 work=$JS_CLUSTER_DIR/rpm-packages log=$JS_CLUSTER_DIR/rpm-packages.log
 rm -rf "$work" && mkdir -p "$work/root"
@@ -43,6 +44,10 @@ is "$(in_only compute "$libdir/slurm/jobscreen.so" "$libdir/jobscreen/libjobscre
   /etc/slurm/plugstack.conf.d/jobscreen.conf)|$(in_only server /usr/sbin/profile_ingest /usr/libexec/jobscreen/jobscreen-receive \
   /usr/lib/systemd/system/jobscreen-retention.timer)|$(in_only web /usr/libexec/jobscreen/jobscreen.cgi /usr/share/jobscreen/static/index.html)|$(in_only client /usr/bin/jobscreen)" \
   "ok|ok|ok|ok" "the plugin, profiler, sender and joblog on compute nodes; ingest and receiver on the server; CGI and viewer on the web; the report on login nodes"
+# the plugin runs only in the Slurm series it was built for: the headers' (here Debian's, in /usr)
+series=$(dpkg-query -W -f='${Version}' libslurm-dev | awk -F'[.-]' '{printf "%s.%s %s.%02d", $1, $2, $1, $2 + 1}')
+is "$(q --requires "$work"/RPMS/*/jobscreen-compute-"$version"-*.rpm | grep '^slurm ' | sort | tr '\n' ' ')" \
+   "slurm < ${series#* } slurm >= ${series% *} " "jobscreen-compute requires the Slurm series it was built against (${series% *})"
 conf=$(for p in compute server web client; do q -c "$work"/RPMS/*/jobscreen-$p-$version-*.rpm; done | sort | tr '\n' ' ')
 is "$conf" "/etc/default/jobscreen-send /etc/jobscreen/cli.conf /etc/jobscreen/profile_ingest-received.conf /etc/jobscreen/profile_ingest.conf /etc/jobscreen/receive.conf /etc/jobscreen/web.conf /etc/slurm/plugstack.conf.d/jobscreen.conf " \
   "every configuration file is %config (noreplace: an upgrade keeps the site's)"
