@@ -36,7 +36,7 @@ BEGIN
         JOIN js_data.file_accesses r ON r.cluster_id = p_cluster AND r.job_id = k.job_id AND r.step_id = k.step_id
                                     AND r.node = k.node
         JOIN js_data.files fi ON fi.cluster_id = r.cluster_id AND fi.file_id = r.file_id
-        CROSS JOIN LATERAL js_data.last_writer(r.cluster_id, r.file_id, r.first_read, r.dev, r.ino) w
+        CROSS JOIN LATERAL js_data.last_writer(r.cluster_id, r.file_id, r.first_read) w
         WHERE r.first_read IS NOT NULL AND w.job_id <> r.job_id
           AND NOT EXISTS (SELECT 1 FROM unnest(p_no_edge_prefixes) pre WHERE starts_with(fi.path, pre))
         GROUP BY w.job_id, w.step_id, r.job_id, r.step_id, r.file_id
@@ -52,12 +52,9 @@ BEGIN
         FROM unnest(p_jobs, p_steps, p_nodes) AS k(job_id, step_id, node)
         JOIN js_data.file_accesses w ON w.cluster_id = p_cluster AND w.job_id = k.job_id AND w.step_id = k.step_id
                                     AND w.node = k.node
-        -- its readers by its name, and by its device and inode under another name (a hard
-        -- link: last_writer says whether that is the same file); no edge by the reader's name
-        JOIN js_data.file_accesses r ON r.cluster_id = w.cluster_id
-             AND (r.file_id = w.file_id OR (w.ino IS NOT NULL AND r.ino = w.ino AND r.dev = w.dev))
+        JOIN js_data.file_accesses r ON r.cluster_id = w.cluster_id AND r.file_id = w.file_id
         JOIN js_data.files fi ON fi.cluster_id = r.cluster_id AND fi.file_id = r.file_id
-        CROSS JOIN LATERAL js_data.last_writer(r.cluster_id, r.file_id, r.first_read, r.dev, r.ino) lw
+        CROSS JOIN LATERAL js_data.last_writer(r.cluster_id, r.file_id, r.first_read) lw
         WHERE w.last_write IS NOT NULL AND r.first_read IS NOT NULL AND w.last_write <= r.first_read
           AND lw.job_id = w.job_id AND lw.step_id = w.step_id
           AND NOT (r.job_id = w.job_id AND r.step_id = w.step_id)

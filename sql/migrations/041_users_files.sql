@@ -3,8 +3,7 @@
 -- Sync calls (fsync, fdatasync, sync_file_range, syncfs, sync, msync, writes on O_SYNC/O_DSYNC
 -- descriptors) are counted apart from the metadata calls since profile format 8: per process
 -- their calls and time (NULL: a profile before format 8, whose fsync and fdatasync are in
--- posix_meta_calls). Code files the tree list had no room for are counted (code_dropped). A
--- file is also its device and inode: the lookup of an access by them (hard links, bind mounts).
+-- posix_meta_calls). Code files the tree list had no room for are counted (code_dropped).
 
 ALTER TABLE js_data.processes
     ADD COLUMN sync_calls bigint,
@@ -21,6 +20,3 @@ COMMENT ON COLUMN js_data.processes.code_dropped IS 'opens of code files (module
 COMMENT ON COLUMN js_data.live_processes.sync_calls IS 'fsync, fdatasync, sync_file_range, syncfs, sync, msync and writes on O_SYNC/O_DSYNC descriptors (calls; NULL: profile before format 8)';
 COMMENT ON COLUMN js_data.live_processes.sync_ns IS 'time in those calls, part of posix_ns (ns; NULL: profile before format 8)';
 COMMENT ON COLUMN js_data.live_processes.code_dropped IS 'opens of code files not counted in any software tree (its list of trees was full)';
-
--- the accesses of a file under any name: its writers and readers by device and inode
-CREATE INDEX file_accesses_inode ON js_data.file_accesses USING btree (cluster_id, ino, dev) WHERE (ino IS NOT NULL);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Lineage that keeps the data files (issue 36, part A, items 2 and 3), on real runs through the
+# Lineage that keeps the data files (issue 36, part A, item 2), on real runs through the
 # cluster's pipeline, each job on another node:
 # - a Python step that imports 1,100 modules of the user's own project (11 packages, not
 #   site-packages) and then reads data.in and writes data.out has both file edges: from the job
@@ -8,9 +8,8 @@
 #   directory (software trees), its file list not full, the step complete;
 # - one that imports modules from 300 package directories (more trees than the list gives them)
 #   still has both data edges; the code it could not count is said (code_dropped, the step's
-#   incomplete reason), never a data file dropped;
-# - a consumer reading cc/in.dat, a hard link of the producer's aa/out.dat, has its file edge,
-#   each access keeping the name its step used.
+#   incomplete reason), never a data file dropped.
+# (A hard link is still another file for lineage: docs/dependencies.md, "Hard links".)
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
@@ -18,7 +17,7 @@ need_cluster
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 command -v python3 >/dev/null || skip_all "no python3"
 [ "$(wc -w <<< "$JS_NODES")" -ge 3 ] || skip_all "needs a cluster of 3 nodes or more"
-plan 14
+plan 12
 q() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
 nodes=($JS_NODES)
 w=$(work_dir jsalice)
@@ -63,15 +62,9 @@ run_chain() { # run_chain TAG PROJ: producer, the Python step, consumer; prints 
 read -r p1 s1 c1 <<< "$(run_chain deep proj)"
 read -r p2 s2 c2 <<< "$(run_chain wide wide)"
 
-# --- a hard link: the consumer reads cc/in.dat, the producer wrote aa/out.dat ---
-mkdir -p "$w/aa" "$w/cc" && chown jsalice "$w/aa" "$w/cc"
-hp=$(sb -J link-produce -w "${nodes[0]}" --wrap "srun bash -c 'seq 1000 > aa/out.dat'")
-wait_job_done "$hp" 60 >/dev/null
-hl=$(sb -J link-consume -w "${nodes[3]:-${nodes[1]}}" --wrap "ln aa/out.dat cc/in.dat && srun bash -c 'wc -l < cc/in.dat > cc/count'")
-wait_job_done "$hl" 60 >/dev/null
-is "$(for j in $p1 $s1 $c1 $p2 $s2 $c2 $hp $hl; do job_state "$j"; done | sort -u | paste -sd' ')" COMPLETED "the jobs ran"
+is "$(for j in $p1 $s1 $c1 $p2 $s2 $c2; do job_state "$j"; done | sort -u | paste -sd' ')" COMPLETED "the jobs ran"
 is "$(cat "$w/deep.out" "$w/wide.out" 2>/dev/null | paste -sd' ')" "DATA OF DEEP DATA OF WIDE" "the Python steps imported their modules and wrote their data"
-wait_pipeline 180 $p1 $s1 $c1 $p2 $s2 $c2 $hp $hl
+wait_pipeline 180 $p1 $s1 $c1 $p2 $s2 $c2
 ok $? "the jobs reached the database"
 
 # 1,100 modules: both data edges, the modules counted per package
@@ -93,8 +86,4 @@ like "$(q "SELECT incomplete || ' ' || coalesce(incomplete_reason, '') FROM js.s
    "^true .*code files not counted \(its list of software trees was full\)" "the step says what is missing: code, not data"
 is "$(q "SELECT files_dropped FROM js.steps WHERE job_id = $s2 AND step_id = '0'")" 0 "no data file was dropped"
 
-# the hard link: one file for lineage, each side's own name
-is "$(edges "$hl")" "$hp>$hl:in.dat" "the consumer of a hard link has its file edge"
-is "$(q "SELECT string_agg(job_id || ':' || regexp_replace(path, '.*/(.*/.*)', '\1'), ' ' ORDER BY job_id) FROM js.file_accesses WHERE job_id IN ($hp, $hl) AND path ~ '/(aa/out|cc/in)\.dat$'")" \
-   "$hp:aa/out.dat $hl:cc/in.dat" "each access keeps the name its step used"
 done_testing
