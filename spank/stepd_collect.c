@@ -50,11 +50,20 @@ static void collector_child(char **argv, int out, int watching)
     if (setgroups(1, &gid) != 0 || setresgid(gid, gid, gid) != 0 || setresuid(st.uid, st.uid, st.uid) != 0 ||
         getuid() != st.uid || geteuid() != st.uid || (st.uid != 0 && setuid(0) == 0))
         _exit(126);
-    if (watching)
+    if (watching) {
         prctl(PR_SET_PDEATHSIG, SIGTERM); /* gone with its parent, whatever happens */
-    /* the signal mask stays: the final collector keeps SIGTERM blocked as slurmstepd's thread
-     * had it, which proctrack/linuxproc sends to everything under slurmstepd as the step ends;
-     * the watching one has the relay's, empty, and ends on its SIGTERM */
+    } else {
+        /* the final collector blocks SIGTERM, which Slurm sends to everything under slurmstepd
+         * as the job ends: srun has its exit messages before the plugin's exit runs, so an
+         * srun-only job ends, and is signalled, while the collector turns its records. 22.05's
+         * slurmstepd thread had SIGTERM blocked already; 25.11's has not (4 of 20 such jobs
+         * lost their last records). Our deadline's SIGKILL, and Slurm's, still end it. The
+         * watching one has the relay's mask, empty, and ends on its SIGTERM. */
+        sigset_t term;
+        sigemptyset(&term);
+        sigaddset(&term, SIGTERM);
+        sigprocmask(SIG_BLOCK, &term, NULL);
+    }
     closefrom(3);
     execv(argv[0], argv);
     _exit(127);
