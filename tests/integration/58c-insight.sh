@@ -99,7 +99,7 @@ like "$(q "SELECT severity || ': ' || message FROM js.step_advice WHERE job_id =
   '^(warning|high): 2000 writes of 1 B on average' "its one-byte log writes give SMALL_WRITES with the figures"
 is "$(q "SELECT figures->>'write_calls' FROM js.step_advice WHERE job_id = $writer AND code = 'SMALL_WRITES'")" 2000 \
   "the advice's figures: the 2,000 writes"
-is "$(q "SELECT count(*) FROM js.step_advice WHERE job_id = $calm AND code = 'DISTURBED'")" 0 "the calm step has no DISTURBED advice"
+is "$(q "SELECT count(*) FROM js.step_advice WHERE job_id = $calm AND step_id = '0' AND code = 'DISTURBED'")" 0 "the calm step has no DISTURBED advice"
 
 # the held-up MPI step: too short for its slices, judged by its segments: 2 ranks x 5 segments
 # held up 200 ms beyond a median of about 20 ms, about 2 s in excess of median + 4 MAD
