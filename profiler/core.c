@@ -11,20 +11,14 @@
 #include "slice.h"
 #include "slices.h"
 
-#include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
-#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,162 +49,17 @@ static void fold_unlock(void) { js_unlock_mine(&js_fold_mu, &js_fold_here); }
 int64_t js_boundary_s = INT64_MAX; /* single-threaded: the next slice boundary, in seconds */
 int js_mt;                            /* the program has started a thread: the heartbeat folds */
 
-void *js_next(const char *name)
-{
-    return dlsym(RTLD_NEXT, name);
-}
-
-static const char js_libc_unknown; /* 0: "not known to be single-threaded" */
-const volatile char *js_libc_single = &js_libc_unknown;
-static int js_cancel_seen;          /* pthread_cancel was called: libc's wrappers only */
-static uintptr_t js_libc_lo, js_libc_hi; /* libc's loaded segments, once found; hi 1: none */
-
-static int find_libc(struct dl_phdr_info *info, size_t size, void *arg)
-{
-    (void)size, (void)arg;
-    const char *slash = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
-    if (slash == NULL || strcmp(slash + 1, "libc.so.6") != 0)
-        return 0;
-    uintptr_t lo = UINTPTR_MAX, hi = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++)
-        if (info->dlpi_phdr[i].p_type == PT_LOAD) {
-            uintptr_t a = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
-            if (a < lo)
-                lo = a;
-            if (a + info->dlpi_phdr[i].p_memsz > hi)
-                hi = a + info->dlpi_phdr[i].p_memsz;
-        }
-    js_libc_lo = lo;
-    js_libc_hi = hi;
-    return 1;
-}
-
-/* The next definition of name; *is_libc when it is libc's own (not another preload tool's).
- * Only asked while recording: a library that does not record just forwards. No dlopen or
- * dladdr: the first allocates (a program that never calls malloc would pay for its set-up),
- * the second scans libc's whole symbol table. */
-void *js_next_libc(const char *name, int *is_libc)
-{
-    void *p = dlsym(RTLD_NEXT, name);
-    if (!js_on || p == NULL)
-        return p;
-    if (js_libc_hi == 0) {
-        /* libc's flag, glibc 2.32 on (without it no wrapper makes system calls itself): the
-         * definition everyone sees, which libc updates even where the program has a copy of
-         * it (copy relocation) */
-        const char *flag = dlsym(RTLD_DEFAULT, "__libc_single_threaded");
-        if (flag == NULL || dl_iterate_phdr(find_libc, NULL) == 0) {
-            js_libc_lo = 0;
-            js_libc_hi = 1; /* nothing is libc's */
-        } else if (!__atomic_load_n(&js_cancel_seen, __ATOMIC_RELAXED)) {
-            js_libc_single = flag;
-        }
-    }
-    *is_libc = (uintptr_t)p >= js_libc_lo && (uintptr_t)p < js_libc_hi;
-    return p;
-}
-
-long js_syscall_failed(long r)
-{
-    errno = (int)-r;
-    return -1;
-}
-
-#if !JS_DIRECT_SYSCALLS
-long js_syscall4(long nr, long a, long b, long c, long d)
-{
-    int e = errno;
-    long r = syscall(nr, a, b, c, d);
-    if (r == -1) {
-        r = -errno;
-        errno = e;
-    }
-    return r;
-}
-long js_syscall6(long nr, long a, long b, long c, long d, long e6, long f)
-{
-    int e = errno;
-    long r = syscall(nr, a, b, c, d, e6, f);
-    if (r == -1) {
-        r = -errno;
-        errno = e;
-    }
-    return r;
-}
-#endif
-
-/* A thread cancelling itself makes libc's read() and the like act as cancellation points even
- * in a single-threaded process: from the first pthread_cancel on, the wrappers call libc. */
-JS_EXPORT int pthread_cancel(pthread_t th)
-{
-    JS_REAL(int, pthread_cancel, (pthread_t));
-    __atomic_store_n(&js_cancel_seen, 1, __ATOMIC_RELAXED);
-    js_libc_single = &js_libc_unknown;
-    return real_pthread_cancel(th);
-}
-
-#if !(defined(__x86_64__) || defined(__i386__))
-uint64_t js_ticks_fallback(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-#endif
-
-static uint64_t clock_ns(clockid_t c)
-{
-    struct timespec ts;
-    clock_gettime(c, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t js_now_ns(void)
-{
-    return clock_ns(CLOCK_REALTIME);
-}
-
-uint64_t js_coarse_now_ns(void)
-{
-    return clock_ns(CLOCK_REALTIME_COARSE);
-}
-
 /* ns per time-stamp-counter tick, calibrated against CLOCK_MONOTONIC over the life of the
  * process (1 where times are read from the clock itself). */
 static double js_ns_per_tick(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     uint64_t dt = js_ticks() - js_tsc0;
-    uint64_t dn = clock_ns(CLOCK_MONOTONIC) - js_mono0;
+    uint64_t dn = js_clock_ns(CLOCK_MONOTONIC) - js_mono0;
     return dt && dn ? (double)dn / (double)dt : 1.0;
 #else
     return 1.0;
 #endif
-}
-
-void js_note_error(const char *what, int err)
-{
-    if (js_g->err_what == NULL) {
-        js_g->err_what = what;
-        js_g->err_errno = err;
-    }
-}
-
-/* One line to syslog, once per image, never to the program's stdout/stderr. */
-void js_report_error(void)
-{
-    if (js_g->err_what == NULL || js_g->err_reported)
-        return;
-    js_g->err_reported = 1;
-    int e = errno;
-    syslog(LOG_USER | LOG_WARNING, "jobscreen-profiler[%d]: %s: %s (job %llu step %s); its record is incomplete",
-           (int)getpid(), js_g->err_what, strerror(js_g->err_errno), (unsigned long long)js_g->job_id, js_g->step);
-    errno = e;
-}
-
-static int js_gettid(void)
-{
-    return (int)js_syscall4(SYS_gettid, 0, 0, 0, 0);
 }
 
 static void js_fold_at(uint64_t now, int reap);
@@ -279,136 +128,6 @@ static void js_slice_store(int64_t s, const uint64_t *vec)
     js_slices_append(sl, s, vec);
 }
 
-uint64_t js_own_io[4];
-
-static const char *const js_kio_names[JS_KIO_COUNT] = {
-#define JS_X(id, name, unit, desc) name,
-    JS_PROFILE_KERNEL_IO_FIELDS(JS_X)
-#undef JS_X
-};
-static uint64_t js_kc_gone[JS_KC_COUNT]; /* the program's threads that ended, at their end */
-
-/* Read a small /proc file whole into buf (NUL-terminated): its length, or -1. */
-static ssize_t js_proc_read(const char *path, char *buf, size_t cap)
-{
-    int fd = js_sys_open(path, O_RDONLY | O_CLOEXEC, 0);
-    if (fd < 0)
-        return -1;
-    ssize_t n = js_sys_read(fd, buf, cap - 1);
-    js_sys_close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
-    return n;
-}
-
-static uint64_t js_parse_u64(const char **p)
-{
-    uint64_t v = 0;
-    while (**p == ' ')
-        (*p)++;
-    while (**p >= '0' && **p <= '9')
-        v = v * 10 + (uint64_t)(*(*p)++ - '0');
-    return v;
-}
-
-/* Add one thread's counts to sum: its io file ("rchar: N" lines) and the run delay of its
- * schedstat ("on-CPU run-delay timeslices"). dir is "/proc/thread-self" or "/proc/self/task/<tid>".
- * Per thread, because /proc/self/io also holds the children the process reaped (the kernel adds
- * a child's counts to its parent's at the reap), and those are the children's own. 0, or -1. */
-static int js_kc_add(const char *dir, uint64_t sum[JS_KC_COUNT])
-{
-    char path[80], buf[512];
-    size_t dl = strlen(dir);
-    if (dl + sizeof "/schedstat" > sizeof path)
-        return -1;
-    memcpy(path, dir, dl);
-    memcpy(path + dl, "/io", 4);
-    if (js_proc_read(path, buf, sizeof buf) < 0)
-        return -1;
-    int found = 0;
-    for (char *line = buf; *line;) {
-        char *colon = strchr(line, ':');
-        if (colon == NULL)
-            break;
-        *colon = '\0';
-        const char *p = colon + 1;
-        uint64_t v = js_parse_u64(&p);
-        for (int k = 0; k < JS_KIO_COUNT; k++)
-            if (strcmp(line, js_kio_names[k]) == 0) {
-                sum[k] += v;
-                found++;
-            }
-        line = strchr(p, '\n');
-        if (line == NULL)
-            break;
-        line++;
-    }
-    memcpy(path + dl, "/schedstat", sizeof "/schedstat");
-    if (js_proc_read(path, buf, sizeof buf) >= 0) { /* absent without CONFIG_SCHED_INFO: 0 */
-        const char *p = buf;
-        (void)js_parse_u64(&p);
-        sum[JS_KC_RUN_DELAY] += js_parse_u64(&p);
-    }
-    return found == JS_KIO_COUNT ? 0 : -1;
-}
-
-static int js_kc_add_tid(long tid, uint64_t sum[JS_KC_COUNT])
-{
-    char dir[64] = "/proc/self/task/";
-    *js_put_uint(dir + strlen(dir), (unsigned long)tid) = '\0';
-    return js_kc_add(dir, sum);
-}
-
-/* The kernel's counts of the image's threads, living and ended, less what the profiler itself
- * read and wrote: 0, or -1 when they cannot be read. System calls only: a fold may run in a
- * signal handler. */
-static int js_kc_read(uint64_t out[JS_KC_COUNT])
-{
-    uint64_t own[4];
-    for (int k = 0; k < 4; k++)
-        own[k] = __atomic_load_n(&js_own_io[k], __ATOMIC_RELAXED);
-    memset(out, 0, JS_KC_COUNT * sizeof out[0]);
-    if (!js_mt) {
-        if (js_kc_add_tid(js_main_tid, out) != 0)
-            return -1;
-    } else {
-        int dfd = js_sys_open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-        if (dfd < 0)
-            return -1;
-        char buf[4096];
-        long n;
-        while ((n = js_sysret(js_syscall4(SYS_getdents64, dfd, (long)buf, sizeof buf, 0))) > 0)
-            for (long off = 0; off < n;) {
-                const struct dirent64 *d = (const struct dirent64 *)(void *)(buf + off);
-                if (d->d_name[0] >= '1' && d->d_name[0] <= '9')
-                    (void)js_kc_add_tid(strtol(d->d_name, NULL, 10), out); /* a thread may end meanwhile */
-                off += d->d_reclen;
-            }
-        js_sys_close(dfd);
-        for (int k = 0; k < JS_KC_COUNT; k++)
-            out[k] += __atomic_load_n(&js_kc_gone[k], __ATOMIC_RELAXED);
-    }
-    /* (a thread that just ended may count twice until it is gone from /proc: the next read is right) */
-    _Static_assert(JS_KIO_RCHAR == 0 && JS_KIO_WCHAR == 1 && JS_KIO_SYSCR == 2 && JS_KIO_SYSCW == 3,
-                   "rchar, wchar, syscr, syscw first, in the order of js_own_io");
-    for (int k = 0; k < 4; k++)
-        out[k] = out[k] > own[k] ? out[k] - own[k] : 0;
-    return 0;
-}
-
-/* The kernel's counts at the image's start, or as the latest fold saw them. */
-static void js_kc_mark(int end)
-{
-    uint64_t v[JS_KC_COUNT];
-    if (js_kc_read(v) != 0)
-        return;
-    memcpy(end ? js_g->kc_end : js_g->kc_start, v, sizeof v);
-    if (!end)
-        memcpy(js_g->kc_sliced, v, sizeof js_g->kc_sliced);
-    if (end || js_g->kc_known == 0)
-        __atomic_store_n(&js_g->kc_known, end ? 2 : 1, __ATOMIC_RELEASE);
-}
 
 /* Fold every thread's counts since the last fold: they belong to js_g->cur_slice (every wrapper
  * checks the boundary before it counts). The CPU time since the last fold is spread over the
@@ -436,7 +155,7 @@ static void js_fold_at(uint64_t now, int reap)
      * slices and totals agree exactly); totals are the blocks' counters themselves */
     js_g->ns_per_tick = js_ns_per_tick();
     vec[JS_M_CPU_NS] = 0;
-    uint64_t cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    uint64_t cpu = js_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     uint64_t dcpu = cpu > js_cpu_last ? cpu - js_cpu_last : 0;
     js_cpu_last = cpu;
     int counts = 0;
@@ -448,7 +167,7 @@ static void js_fold_at(uint64_t now, int reap)
      * passed) */
     uint64_t dk[JS_KIO_COUNT] = {0}, dk_left[JS_KIO_COUNT];
     if (js_g->kc_known) {
-        js_kc_mark(1);
+        js_kc_mark(1, js_main_tid);
         for (int k = 0; k < JS_KIO_COUNT; k++)
             if (js_g->kc_end[k] > js_g->kc_sliced[k]) {
                 dk[k] = js_g->kc_end[k] - js_g->kc_sliced[k];
@@ -619,10 +338,8 @@ static void js_thread_gone(void *unused)
 {
     (void)unused;
     int e = errno;
-    uint64_t mine[JS_KC_COUNT] = {0};
-    if (js_on && js_kc_add("/proc/thread-self", mine) == 0)
-        for (int k = 0; k < JS_KC_COUNT; k++)
-            __atomic_fetch_add(&js_kc_gone[k], mine[k], __ATOMIC_RELAXED);
+    if (js_on)
+        js_kc_thread_ended();
     pthread_mutex_lock(&js_hb_mu);
     if (js_prog_threads > 0)
         js_prog_threads--;
@@ -690,7 +407,7 @@ void js_end(const char *how)
             js_g->max_rss_kib = (uint64_t)ru.ru_maxrss;
         }
         if (!locked && js_g->kc_known)
-            js_kc_mark(1);
+            js_kc_mark(1, js_main_tid);
         /* a forked child that only exec'd says nothing: the new image records itself */
         if (!is_exit && strcmp(js_g->origin, "fork") == 0 && !js_any_activity() && js_files_in_use() == 0 &&
             js_rec_remove() == 0)
@@ -862,8 +579,7 @@ static void js_atfork_child(void)
     js_g->sync_calls = js_g->sync_ticks = 0;
     js_seg_after_fork();
     /* a new process: the kernel counts its I/O from zero, the profiler's own too */
-    memset(js_own_io, 0, sizeof js_own_io);
-    memset(js_kc_gone, 0, sizeof js_kc_gone);
+    js_kc_after_fork();
     memset(js_g->kc_start, 0, sizeof js_g->kc_start);
     memset(js_g->kc_end, 0, sizeof js_g->kc_end);
     memset(js_g->kc_sliced, 0, sizeof js_g->kc_sliced);
@@ -882,7 +598,7 @@ static void js_atfork_child(void)
     js_g->err_what = NULL;
     js_g->err_reported = 0;
     js_g->mpi_rank = js_g->mpi_size = -1;
-    js_cpu_last = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    js_cpu_last = js_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     js_g->last_fold_ns = js_g->start_ns;
     js_g->cur_slice = js_slice_of_ns((int64_t)js_g->start_ns, js_g->slice_seconds);
     js_mt = 0; /* the child has one thread */
@@ -1004,15 +720,15 @@ __attribute__((constructor)) static void js_init(int argc, char **argv)
 
     /* after an exec the process's counts include the images before */
     js_main_tid = js_gettid();
-    js_kc_mark(0);
+    js_kc_mark(0, js_main_tid);
     struct rusage ru0;
     if (getrusage(RUSAGE_SELF, &ru0) == 0) {
         js_g->cpu_user_start_ns = (uint64_t)ru0.ru_utime.tv_sec * 1000000000ULL + (uint64_t)ru0.ru_utime.tv_usec * 1000ULL;
         js_g->cpu_sys_start_ns = (uint64_t)ru0.ru_stime.tv_sec * 1000000000ULL + (uint64_t)ru0.ru_stime.tv_usec * 1000ULL;
     }
     js_tsc0 = js_ticks();
-    js_mono0 = clock_ns(CLOCK_MONOTONIC);
-    js_cpu_last = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    js_mono0 = js_clock_ns(CLOCK_MONOTONIC);
+    js_cpu_last = js_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     js_g->start_ns = js_now_ns();
     js_main_tid = js_gettid();
     js_g->mpi_rank = js_g->mpi_size = -1;

@@ -257,6 +257,15 @@ void js_files_reset_after_fork(void);
 void js_cwd_changed(void);
 uint64_t js_coarse_now_ns(void);
 
+/* --- the ground floor (ground.c): calls nothing above it --- */
+uint64_t js_clock_ns(clockid_t c);
+int js_gettid(void);
+
+/* --- the kernel's counts (kcounts.c) --- */
+void js_kc_mark(int end, int main_tid); /* at the image's start (0) or as a fold sees them */
+void js_kc_thread_ended(void);
+void js_kc_after_fork(void);
+
 /* --- real symbols --- */
 void *js_next(const char *name);
 #define JS_REAL(type, name, args) \

@@ -25,6 +25,8 @@
 
 #include <mpi.h>
 
+#include "mpi_wrap.h"
+
 /* The next definition of name after this library: dlsym(RTLD_NEXT), or, when libmpi was loaded
  * with RTLD_LOCAL (a Python extension, say), the first object after ours in load order that
  * defines it (for MPI_x, then PMPI_x). Never our own definition. */
@@ -55,7 +57,7 @@ static int js_find_cb(struct dl_phdr_info *info, size_t size, void *data)
     return f->sym != NULL;
 }
 
-static void *js_mpi_next(const char *name)
+void *js_mpi_next(const char *name)
 {
     void *p = dlsym(RTLD_NEXT, name);
     if (p == NULL) {
@@ -81,33 +83,10 @@ static void *js_pmpi(const char *name)
     return js_mpi_next(name);
 }
 
-#define JS_UNPAREN(...) __VA_ARGS__
-/* JS_MPI_DEF(x, params, args, body): MPI_x and PMPI_x, both running body, in which next_ is the
- * next definition of the name called and the parameters are those of params. */
-#define JS_MPI_DEF(base, params, args, ...) \
-    static inline __attribute__((always_inline)) int js_w_##base(int (*next_) params, JS_UNPAREN params) \
-    { \
-        __VA_ARGS__ \
-    } \
-    JS_EXPORT int MPI_##base params \
-    { \
-        static int (*n_) params; \
-        if (JS_UNLIKELY(n_ == NULL)) \
-            n_ = (int (*) params)js_mpi_next("MPI_" #base); \
-        return js_w_##base(n_, JS_UNPAREN args); \
-    } \
-    JS_EXPORT int PMPI_##base params \
-    { \
-        static int (*n_) params; \
-        if (JS_UNLIKELY(n_ == NULL)) \
-            n_ = (int (*) params)js_mpi_next("PMPI_" #base); \
-        return js_w_##base(n_, JS_UNPAREN args); \
-    }
-
 /* Bumped whenever a datatype is freed: a cached size is valid only within one generation. */
 static uint32_t js_dt_gen = 1;
 
-static uint64_t js_tsize(MPI_Datatype d, int count)
+uint64_t js_tsize(MPI_Datatype d, int count)
 {
     static int (*type_size)(MPI_Datatype, int *);
     if (count <= 0)
@@ -145,47 +124,6 @@ static int js_comm_size(MPI_Comm c)
     return n;
 }
 
-/* One counted call. t is NULL when nothing is to be counted: not recording, or inside an MPI
- * call already counted (another tool's PMPI_x under our MPI_x, a Fortran binding's PMPI_x,
- * the library's internal calls): then the wrapper only forwards. */
-struct js_mpi_call {
-    struct js_thread *t;
-    uint64_t t0;
-};
-
-static inline struct js_mpi_call js_mpi_begin(void)
-{
-    struct js_mpi_call c = {js_self(), 0};
-    if (c.t) {
-        if (c.t->in_mpi) {
-            c.t = NULL;
-            return c;
-        }
-        c.t->in_mpi++;
-        c.t0 = js_ticks();
-    }
-    return c;
-}
-
-/* the call is over: its duration in ticks (0 when not counted) */
-static inline uint64_t js_mpi_stop(struct js_mpi_call c)
-{
-    if (!c.t)
-        return 0;
-    uint64_t dt = js_ticks() - c.t0;
-    c.t->in_mpi--;
-    return dt;
-}
-
-static inline uint64_t js_mpi_end(struct js_mpi_call c, int ns_metric)
-{
-    if (!c.t)
-        return 0;
-    uint64_t dt = js_mpi_stop(c);
-    js_add(c.t, ns_metric, dt);
-    return dt;
-}
-
 /* --- requests: which class a non-blocking call's wait time belongs to ---
  * Collective and MPI-IO requests are entered in a small open-addressed table when posted (one
  * word each: the handle and its class, set and cleared with compare-and-swap, so any thread may
@@ -196,7 +134,6 @@ static inline uint64_t js_mpi_end(struct js_mpi_call c, int ns_metric)
 #define JS_RQ_SLOTS 1024u
 #define JS_RQ_WINDOW 16u
 #define JS_RQ_ARR 64 /* requests of one array call classified; the ones after count as p2p */
-enum { JS_RQ_P2P = 0, JS_RQ_MPIIO = 1, JS_RQ_COLL0 = 2, JS_RQ_CLASSES = JS_RQ_COLL0 + JS_COLL_COUNT };
 #define JS_RQ_SHIFT 5
 _Static_assert(JS_RQ_CLASSES < (1 << JS_RQ_SHIFT), "request classes fit in the low bits");
 static uint64_t js_rq[JS_RQ_SLOTS];
@@ -233,7 +170,7 @@ static int js_rq_find(uint64_t key, int take)
     return JS_RQ_P2P;
 }
 
-static void js_rq_put(MPI_Request r, int cls)
+void js_rq_put(MPI_Request r, int cls)
 {
     uint64_t key = js_rq_key(r);
     if (key == 0 || key >> (64 - JS_RQ_SHIFT))
@@ -699,158 +636,3 @@ static uint64_t js_sum_counts(const int n[], MPI_Comm comm)
     JS_COLL(base, kind, params, args, bytes) \
     JS_ICOLL(ibase, kind, JS_APPEND_RQ params, JS_APPEND_RQARG args, bytes)
 JS_COLLECTIVES(JS_COLL_BOTH)
-
-/* --- MPI-IO --- */
-#define JS_MAX_MPI_FILES 256
-static struct {
-    MPI_File fh;
-    struct js_file *f;
-} js_mfiles[JS_MAX_MPI_FILES];
-
-static struct js_file *js_mfile(MPI_File fh)
-{
-    for (int i = 0; i < JS_MAX_MPI_FILES; i++)
-        if (js_mfiles[i].fh == fh && fh != NULL)
-            return js_mfiles[i].f;
-    return NULL;
-}
-
-JS_MPI_DEF(File_open, (MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI_File *fh),
-           (comm, name, amode, info, fh),
-    struct js_mpi_call c = js_mpi_begin();
-    int mode = (amode & MPI_MODE_RDONLY) ? JS_MODE_R : (amode & MPI_MODE_WRONLY) ? JS_MODE_W : JS_MODE_R | JS_MODE_W;
-    /* the entry exists before the open so that the POSIX opens below attach to it */
-    struct js_file *f = c.t ? js_file_lookup_open(name, JS_LAYER_MPIIO, mode) : NULL;
-    int r = next_(comm, name, amode, info, fh);
-    if (c.t) {
-        js_add(c.t, JS_M_MPIIO_META_CALLS, 1);
-        if (r == MPI_SUCCESS && f && fh) {
-            for (int i = 0; i < JS_MAX_MPI_FILES; i++) {
-                MPI_File none = NULL;
-                if (__atomic_compare_exchange_n(&js_mfiles[i].fh, &none, *fh, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-                    js_mfiles[i].f = f;
-                    break;
-                }
-            }
-        } else if (f) {
-            f->opens--;
-            js_file_closed_entry(f);
-        }
-    }
-    js_mpi_end(c, JS_M_MPIIO_NS);
-    return r;
-)
-
-JS_MPI_DEF(File_close, (MPI_File *fh), (fh),
-    struct js_mpi_call c = js_mpi_begin();
-    MPI_File h = fh ? *fh : NULL;
-    int r = next_(fh);
-    if (c.t) {
-        js_add(c.t, JS_M_MPIIO_META_CALLS, 1);
-        for (int i = 0; h && i < JS_MAX_MPI_FILES; i++)
-            if (js_mfiles[i].fh == h) {
-                js_file_closed_entry(js_mfiles[i].f);
-                js_mfiles[i].f = NULL;
-                __atomic_store_n(&js_mfiles[i].fh, NULL, __ATOMIC_RELEASE);
-                break;
-            }
-    }
-    js_mpi_end(c, JS_M_MPIIO_NS);
-    return r;
-)
-
-#define JS_MIO_META(base, params, args) \
-    JS_MPI_DEF(base, params, args, \
-        struct js_mpi_call c = js_mpi_begin(); \
-        int r = next_ args; \
-        if (c.t) \
-            js_add(c.t, JS_M_MPIIO_META_CALLS, 1); \
-        js_mpi_end(c, JS_M_MPIIO_NS); \
-        return r; \
-    )
-JS_MIO_META(File_sync, (MPI_File fh), (fh))
-JS_MIO_META(File_seek, (MPI_File fh, MPI_Offset o, int wh), (fh, o, wh))
-
-/* MPI-IO calls that are neither reads, writes nor the meta calls above, wrapped for their time
- * and so that what the library does inside them (ROMIO's own collectives, POSIX calls) is its
- * lower layer, not the application's */
-#define JS_MIO_TIME(base, params, args) \
-    JS_MPI_DEF(base, params, args, \
-        struct js_mpi_call c = js_mpi_begin(); \
-        int r = next_ args; \
-        js_mpi_end(c, JS_M_MPIIO_NS); \
-        return r; \
-    )
-JS_MIO_TIME(File_set_view, (MPI_File fh, MPI_Offset o, MPI_Datatype e, MPI_Datatype ft, const char *rep, MPI_Info i),
-            (fh, o, e, ft, rep, i))
-JS_MIO_TIME(File_set_size, (MPI_File fh, MPI_Offset s), (fh, s))
-JS_MIO_TIME(File_preallocate, (MPI_File fh, MPI_Offset s), (fh, s))
-JS_MIO_TIME(File_get_size, (MPI_File fh, MPI_Offset *s), (fh, s))
-JS_MIO_TIME(File_delete, (const char *name, MPI_Info i), (name, i))
-
-static void js_mio_done(struct js_mpi_call c, MPI_File fh, int wr, int coll, MPI_Datatype d, int n)
-{
-    if (!c.t)
-        return;
-    uint64_t bytes = js_tsize(d, n);
-    js_add(c.t, wr ? JS_M_MPIIO_WRITE_CALLS : JS_M_MPIIO_READ_CALLS, 1);
-    js_add(c.t, wr ? JS_M_MPIIO_WRITE_BYTES : JS_M_MPIIO_READ_BYTES, bytes);
-    if (coll)
-        js_add(c.t, JS_M_MPIIO_COLL_CALLS, 1);
-    struct js_file *f = js_mfile(fh);
-    if (f) {
-        js_fadd(wr ? &f->write_calls : &f->read_calls, 1);
-        js_fadd(wr ? &f->write_bytes : &f->read_bytes, bytes);
-    }
-    js_mpi_end(c, JS_M_MPIIO_NS);
-}
-
-/* X(name, write, collective, params, args): blocking reads and writes; the non-blocking ones
- * (MPI_File_ix) take a request instead of the status, are counted when posted (calls and the
- * bytes asked for, as the blocking ones), and their wait's time is MPI-IO time */
-#define JS_MIO_RDWR(base, wr, coll, params, args) \
-    JS_MPI_DEF(base, params, args, \
-        struct js_mpi_call c = js_mpi_begin(); \
-        int r = next_ args; \
-        js_mio_done(c, fh, wr, coll, d, n); \
-        return r; \
-    )
-#define JS_MIO_IRDWR(base, wr, coll, params, args) \
-    JS_MPI_DEF(base, params, args, \
-        struct js_mpi_call c = js_mpi_begin(); \
-        int r = next_ args; \
-        if (c.t && r == MPI_SUCCESS && rq) \
-            js_rq_put(*rq, JS_RQ_MPIIO); \
-        js_mio_done(c, fh, wr, coll, d, n); \
-        return r; \
-    )
-#define JS_MIO_RD_PARAMS (MPI_File fh, void *b, int n, MPI_Datatype d, MPI_Status *st)
-#define JS_MIO_RD_AT_PARAMS (MPI_File fh, MPI_Offset o, void *b, int n, MPI_Datatype d, MPI_Status *st)
-#define JS_MIO_WR_PARAMS (MPI_File fh, const void *b, int n, MPI_Datatype d, MPI_Status *st)
-#define JS_MIO_WR_AT_PARAMS (MPI_File fh, MPI_Offset o, const void *b, int n, MPI_Datatype d, MPI_Status *st)
-#define JS_MIO_IRD_PARAMS (MPI_File fh, void *b, int n, MPI_Datatype d, MPI_Request *rq)
-#define JS_MIO_IRD_AT_PARAMS (MPI_File fh, MPI_Offset o, void *b, int n, MPI_Datatype d, MPI_Request *rq)
-#define JS_MIO_IWR_PARAMS (MPI_File fh, const void *b, int n, MPI_Datatype d, MPI_Request *rq)
-#define JS_MIO_IWR_AT_PARAMS (MPI_File fh, MPI_Offset o, const void *b, int n, MPI_Datatype d, MPI_Request *rq)
-JS_MIO_RDWR(File_read, 0, 0, JS_MIO_RD_PARAMS, (fh, b, n, d, st))
-JS_MIO_RDWR(File_read_all, 0, 1, JS_MIO_RD_PARAMS, (fh, b, n, d, st))
-JS_MIO_RDWR(File_read_shared, 0, 0, JS_MIO_RD_PARAMS, (fh, b, n, d, st))
-JS_MIO_RDWR(File_read_ordered, 0, 1, JS_MIO_RD_PARAMS, (fh, b, n, d, st))
-JS_MIO_RDWR(File_read_at, 0, 0, JS_MIO_RD_AT_PARAMS, (fh, o, b, n, d, st))
-JS_MIO_RDWR(File_read_at_all, 0, 1, JS_MIO_RD_AT_PARAMS, (fh, o, b, n, d, st))
-JS_MIO_RDWR(File_write, 1, 0, JS_MIO_WR_PARAMS, (fh, b, n, d, st))
-JS_MIO_RDWR(File_write_all, 1, 1, JS_MIO_WR_PARAMS, (fh, b, n, d, st))
-JS_MIO_RDWR(File_write_shared, 1, 0, JS_MIO_WR_PARAMS, (fh, b, n, d, st))
-JS_MIO_RDWR(File_write_ordered, 1, 1, JS_MIO_WR_PARAMS, (fh, b, n, d, st))
-JS_MIO_RDWR(File_write_at, 1, 0, JS_MIO_WR_AT_PARAMS, (fh, o, b, n, d, st))
-JS_MIO_RDWR(File_write_at_all, 1, 1, JS_MIO_WR_AT_PARAMS, (fh, o, b, n, d, st))
-JS_MIO_IRDWR(File_iread, 0, 0, JS_MIO_IRD_PARAMS, (fh, b, n, d, rq))
-JS_MIO_IRDWR(File_iread_all, 0, 1, JS_MIO_IRD_PARAMS, (fh, b, n, d, rq))
-JS_MIO_IRDWR(File_iread_shared, 0, 0, JS_MIO_IRD_PARAMS, (fh, b, n, d, rq))
-JS_MIO_IRDWR(File_iread_at, 0, 0, JS_MIO_IRD_AT_PARAMS, (fh, o, b, n, d, rq))
-JS_MIO_IRDWR(File_iread_at_all, 0, 1, JS_MIO_IRD_AT_PARAMS, (fh, o, b, n, d, rq))
-JS_MIO_IRDWR(File_iwrite, 1, 0, JS_MIO_IWR_PARAMS, (fh, b, n, d, rq))
-JS_MIO_IRDWR(File_iwrite_all, 1, 1, JS_MIO_IWR_PARAMS, (fh, b, n, d, rq))
-JS_MIO_IRDWR(File_iwrite_shared, 1, 0, JS_MIO_IWR_PARAMS, (fh, b, n, d, rq))
-JS_MIO_IRDWR(File_iwrite_at, 1, 0, JS_MIO_IWR_AT_PARAMS, (fh, o, b, n, d, rq))
-JS_MIO_IRDWR(File_iwrite_at_all, 1, 1, JS_MIO_IWR_AT_PARAMS, (fh, o, b, n, d, rq))
