@@ -211,9 +211,14 @@ struct jsw_server *jsw_server_new(bool persistent);
 void jsw_server_free(struct jsw_server *s);
 /* Answer one request; returns the HTTP status sent. */
 int jsw_serve_request(struct jsw_server *s, const struct jsw_io *io);
-/* The reply of the request being answered goes to io; gzip when accept_encoding allows it.
- * jsw_reply and jsw_reply_error write there (stdout when never set). */
-void jsw_reply_to(const struct jsw_io *io, const char *accept_encoding);
+/* The reply of the request being answered goes to io; gzip when accept_encoding allows it;
+ * 304 without a body when if_none_match (the If-None-Match header, or NULL) names the reply's
+ * tag. jsw_reply and jsw_reply_error write there (stdout when never set). */
+void jsw_reply_to(const struct jsw_io *io, const char *accept_encoding, const char *if_none_match);
+/* A reply's entity tag: W/"16 hex digits" of its JSON; and whether If-None-Match names it. */
+#define JSW_ETAG_LEN 24
+void jsw_etag(const char *body, size_t n, char out[JSW_ETAG_LEN]);
+bool jsw_etag_matches(const char *if_none_match, const char *etag);
 /* Whether an Accept-Encoding header value accepts gzip (a gzip or * coding with q > 0). */
 bool jsw_accepts_gzip(const char *accept_encoding);
 /* Replies of at least this many bytes are compressed when the client accepts gzip. */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The reply: a CGI header block and a JSON body, errors included; gzipped when the client
- * accepts it and the body is not tiny. Written to the request's output (stdout for a plain
- * CGI, the FastCGI request's stream otherwise) in one piece, with its Content-Length. */
+ * accepts it and the body is not tiny; a 200 carries a weak ETag of its JSON, and a request
+ * whose If-None-Match names it gets 304 without the body. Written to the request's output
+ * (stdout for a plain CGI, the FastCGI request's stream otherwise) in one piece, with its
+ * Content-Length. */
 #include "config.h"
 
 #include <strings.h>
@@ -14,14 +16,53 @@
 
 #include "jsweb.h"
 
-/* the request being answered: where its reply goes, and whether it may be gzipped */
+/* the request being answered: where its reply goes, whether it may be gzipped, and the
+ * entity tags its client holds (If-None-Match) */
 static const struct jsw_io *reply_io;
 static bool reply_gzip;
+static char reply_inm[1024];
 
-void jsw_reply_to(const struct jsw_io *io, const char *accept_encoding)
+void jsw_reply_to(const struct jsw_io *io, const char *accept_encoding, const char *if_none_match)
 {
     reply_io = io;
     reply_gzip = jsw_accepts_gzip(accept_encoding);
+    snprintf(reply_inm, sizeof reply_inm, "%s", if_none_match ? if_none_match : "");
+}
+
+/* W/"<16 hex digits>": FNV-1a (64 bits) of the JSON before any gzip, so that the gzipped and
+ * the plain form of one reply have one tag (weak: equal content, not equal bytes) */
+void jsw_etag(const char *body, size_t n, char out[JSW_ETAG_LEN])
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)body[i]) * 0x100000001b3ULL;
+    snprintf(out, JSW_ETAG_LEN, "W/\"%016llx\"", (unsigned long long)h);
+}
+
+/* RFC 9110 13.1.2: "*", or a list of entity tags compared weakly (W/ ignored on both sides) */
+bool jsw_etag_matches(const char *if_none_match, const char *etag)
+{
+    if (!if_none_match || !*if_none_match)
+        return false;
+    const char *want = strncmp(etag, "W/", 2) == 0 ? etag + 2 : etag;
+    size_t wn = strlen(want);
+    for (const char *p = if_none_match; *p;) {
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        if (*p == '*')
+            return true;
+        if (strncmp(p, "W/", 2) == 0)
+            p += 2;
+        if (*p != '"')
+            break; /* not a list of tags: nothing matches */
+        const char *end = strchr(p + 1, '"');
+        if (!end)
+            break;
+        if ((size_t)(end + 1 - p) == wn && memcmp(p, want, wn) == 0)
+            return true;
+        p = end + 1;
+    }
+    return false;
 }
 
 /* RFC 9110 12.5.3: codings separated by commas, each with an optional ";q=VALUE"; gzip (or
@@ -72,6 +113,7 @@ const char *jsw_status_text(int status)
 {
     switch (status) {
     case 200: return "OK";
+    case 304: return "Not Modified";
     case 400: return "Bad Request";
     case 401: return "Unauthorized";
     case 403: return "Forbidden";
@@ -124,6 +166,21 @@ static int put(const char *buf, size_t n)
     return fwrite(buf, 1, n, stdout) == n ? 0 : -1;
 }
 
+static void reply_not_modified(const char *etag)
+{
+    char head[512];
+    int hn = snprintf(head, sizeof head,
+                      "Status: 304 Not Modified\r\n"
+                      "ETag: %s\r\n"
+                      "Vary: Accept-Encoding\r\n"
+                      "Cache-Control: private, no-cache\r\n"
+                      "\r\n",
+                      etag);
+    put(head, (size_t)hn);
+    if (!reply_io || !reply_io->write)
+        fflush(stdout);
+}
+
 void jsw_reply(int status, json_t *body)
 {
     /* JSON_ESCAPE_SLASH: "</script>" in a value cannot end a script element if a page ever
@@ -148,6 +205,16 @@ void jsw_reply(int status, json_t *body)
     const char *out = text ? text : fallback;
     if (!text)
         n = sizeof fallback - 1;
+    /* a success has a tag; the client that holds it gets 304 and no body (its copy is this) */
+    char etag[JSW_ETAG_LEN] = "";
+    if (status == 200) {
+        jsw_etag(out, n, etag);
+        if (jsw_etag_matches(reply_inm, etag)) {
+            reply_not_modified(etag);
+            free(text);
+            return;
+        }
+    }
     unsigned char *gz = NULL;
     size_t gzn = 0;
     if (reply_gzip && n >= JSW_GZIP_MIN && (gz = gzip_body(out, n, &gzn))) {
@@ -159,15 +226,18 @@ void jsw_reply(int status, json_t *body)
                       "Status: %d %s\r\n"
                       "Content-Type: application/json; charset=utf-8\r\n"
                       "Content-Length: %zu\r\n"
-                      "%s"
+                      "%s%s%s%s"
                       "Vary: Accept-Encoding\r\n"
-                      "Cache-Control: no-store\r\n"
+                      "Cache-Control: %s\r\n"
                       "X-Content-Type-Options: nosniff\r\n"
                       "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\n"
                       "%s"
                       "\r\n",
                       status, jsw_status_text(status), n,
                       gz ? "Content-Encoding: gzip\r\n" : "",
+                      etag[0] ? "ETag: " : "", etag, etag[0] ? "\r\n" : "",
+                      /* the browser may keep a user's own reply, and must ask before using it */
+                      etag[0] ? "private, no-cache" : "no-store",
                       status == 401 ? "WWW-Authenticate: Basic realm=\"jobscreen\"\r\n" : "");
     if (put(head, (size_t)hn) == 0)
         put(out, n);

@@ -186,7 +186,7 @@ static int serve(struct jsw_server *s, const struct jsw_io *io)
 
 int jsw_serve_request(struct jsw_server *s, const struct jsw_io *io)
 {
-    jsw_reply_to(io, jsw_io_getenv(io, "HTTP_ACCEPT_ENCODING"));
+    jsw_reply_to(io, jsw_io_getenv(io, "HTTP_ACCEPT_ENCODING"), jsw_io_getenv(io, "HTTP_IF_NONE_MATCH"));
     int status = serve(s, io);
     /* nothing of the request stays: the connection is back to idle (no transaction left
      * open), or closed and opened anew by the next request that needs it */
@@ -194,7 +194,7 @@ int jsw_serve_request(struct jsw_server *s, const struct jsw_io *io)
         jsw_db_close(s->db);
         s->db = NULL;
     }
-    jsw_reply_to(NULL, NULL);
+    jsw_reply_to(NULL, NULL, NULL);
     return status;
 }
 

@@ -10,6 +10,8 @@
 #   a changed configuration is read again.
 # - gzip: a client that accepts it gets Content-Encoding: gzip for larger replies, decoding
 #   to the same JSON; a small reply or a client without gzip gets it plain (both modes).
+# - ETag: a reply's tag is that of its JSON; If-None-Match with it gives 304 and no body; an
+#   error never (both modes).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 cgi=$JS_TOP_BUILDDIR/web/jobscreen.cgi
@@ -29,7 +31,7 @@ fcgi_pids() { # the FastCGI processes lighttpd spawned
   ps -o pid= --ppid "$(cat "$JS_CLUSTER_DIR/www/lighttpd.pid")" | tr -d ' ' | while read -r p; do
     [ "$(readlink "/proc/$p/exe")" = "$(readlink -f "$cgi")" ] && echo "$p"; done | sort | paste -sd' '
 }
-plan 27
+plan 33
 
 # --- through lighttpd --------------------------------------------------------------------
 procs0=$(fcgi_pids)
@@ -96,6 +98,23 @@ for mode in fastcgi plain; do
   get jsalice "$url" me -H 'Accept-Encoding: gzip' -D "$w/h2" -o "$w/me"
   ! tr -d '\r' < "$w/h2" | grep -qi '^Content-Encoding' && [ "$(cat "$w/me")" = '{"user":"jsalice","admin":false}' ]
   ok $? "$mode: a small reply stays plain"
+  # the entity tag: the same for the gzipped and the plain form; a client holding it gets 304
+  tag=$(tr -d '\r' < "$w/h0" | sed -n 's/^ETag: //p')
+  [[ $tag =~ ^W/\"[0-9a-f]{16}\"$ ]] && [ "$(tr -d '\r' < "$w/h" | sed -n 's/^ETag: //p')" = "$tag" ] &&
+    tr -d '\r' < "$w/h0" | grep -qx 'Cache-Control: private, no-cache'
+  ok $? "$mode: a reply's ETag ($tag) is that of its JSON, gzipped or not; private, no-cache"
+  # (the list may change between two requests while the ingest works: a fresh tag, a few tries)
+  for try in 1 2 3 4 5; do
+    get jsadmin "$url" jobs -D "$w/h5" -o /dev/null
+    tag=$(tr -d '\r' < "$w/h5" | sed -n 's/^ETag: //p'); rm -f "$w/b3"
+    st=$(get jsadmin "$url" jobs -H "If-None-Match: $tag" -H 'Accept-Encoding: gzip' -D "$w/h3" -o "$w/b3" -w '%{http_code}')
+    [ "$st" = 304 ] && break
+  done
+  [ "$st" = 304 ] && [ ! -s "$w/b3" ] && tr -d '\r' < "$w/h3" | grep -qx "ETag: $tag"
+  ok $? "$mode: If-None-Match with that tag: 304 Not Modified, no body (try $try)"
+  st=$(get jsalice "$url" job --data-urlencode id=999999999 -H 'If-None-Match: *' -D "$w/h4" -o /dev/null -w '%{http_code}')
+  [ "$st" = 404 ] && ! tr -d '\r' < "$w/h4" | grep -qi '^ETag'
+  ok $? "$mode: an error is never 304 and has no ETag (If-None-Match: * on a job not there: $st)"
 done
 
 # --- one FastCGI process, request after request (spawn-fcgi, cgi-fcgi) --------------------

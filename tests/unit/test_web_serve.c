@@ -115,9 +115,9 @@ static void big_replies_are_gzipped_when_accepted(void **state)
     for (int accept = 0; accept < 2; accept++) {
         struct sink out = { 0 };
         struct jsw_io io = { .write = sink_write, .ctx = &out };
-        jsw_reply_to(&io, accept ? "gzip, deflate" : "deflate");
+        jsw_reply_to(&io, accept ? "gzip, deflate" : "deflate", NULL);
         jsw_reply(200, json_incref(arr));
-        jsw_reply_to(NULL, NULL);
+        jsw_reply_to(NULL, NULL, NULL);
         size_t n;
         const char *body = body_of(&out, &n);
         if (!accept) {
@@ -147,13 +147,86 @@ static void big_replies_are_gzipped_when_accepted(void **state)
     /* a small reply stays plain even when gzip is accepted */
     struct sink out = { 0 };
     struct jsw_io io = { .write = sink_write, .ctx = &out };
-    jsw_reply_to(&io, "gzip");
+    jsw_reply_to(&io, "gzip", NULL);
     jsw_reply(200, json_pack("{s:s}", "user", "jsalice"));
-    jsw_reply_to(NULL, NULL);
+    jsw_reply_to(NULL, NULL, NULL);
     assert_null(strstr(out.buf, "Content-Encoding"));
     free(out.buf);
     free(plain);
     json_decref(arr);
+}
+
+/* one reply to a sink: the whole output (headers and body), malloc'd */
+static char *reply_with(int status, json_t *body, const char *accept, const char *inm)
+{
+    struct sink out = { 0 };
+    struct jsw_io io = { .write = sink_write, .ctx = &out };
+    jsw_reply_to(&io, accept, inm);
+    jsw_reply(status, body);
+    jsw_reply_to(NULL, NULL, NULL);
+    return out.buf;
+}
+
+static void a_reply_the_client_holds_is_not_sent_again(void **state)
+{
+    (void)state;
+    json_t *arr = json_array();
+    for (int i = 0; i < 200; i++)
+        json_array_append_new(arr, json_pack("{s:i,s:s}", "id", i, "name", "simulate"));
+    char *first = reply_with(200, json_incref(arr), "gzip", NULL);
+    const char *t = strstr(first, "ETag: W/\"");
+    assert_non_null(t);
+    char etag[JSW_ETAG_LEN + 1] = "";
+    sscanf(t + 6, "%24[^\r]", etag);
+    assert_int_equal(strlen(etag), 20); /* W/"16 hex" */
+    assert_non_null(strstr(first, "Cache-Control: private, no-cache\r\n"));
+    /* the same tag for the plain form: it names the JSON, not the bytes sent */
+    char *plain = reply_with(200, json_incref(arr), NULL, NULL);
+    assert_non_null(strstr(plain, etag));
+    /* the client that holds it: 304, no body, no Content-Length; gzip or not */
+    for (int gz = 0; gz < 2; gz++) {
+        char inm[80];
+        snprintf(inm, sizeof inm, "\"0000000000000000\", %s", etag);
+        char *again = reply_with(200, json_incref(arr), gz ? "gzip" : NULL, inm);
+        assert_non_null(strstr(again, "Status: 304 Not Modified\r\n"));
+        assert_non_null(strstr(again, etag));
+        assert_null(strstr(again, "Content-Length"));
+        assert_string_equal(strstr(again, "\r\n\r\n"), "\r\n\r\n");
+        free(again);
+    }
+    /* another reply, or another tag: the body */
+    char *other = reply_with(200, json_pack("[i]", 1), NULL, etag);
+    assert_non_null(strstr(other, "Status: 200 OK\r\n"));
+    free(other);
+    char *stale = reply_with(200, json_incref(arr), NULL, "W/\"0123456789abcdef\"");
+    assert_non_null(strstr(stale, "Status: 200 OK\r\n"));
+    free(stale);
+    /* an error never has a tag and is never 304, whatever the client says */
+    char *err = reply_with(404, jsw_error_body(404, "no such job"), NULL, "*");
+    assert_non_null(strstr(err, "Status: 404 Not Found\r\n"));
+    assert_null(strstr(err, "ETag"));
+    assert_non_null(strstr(err, "Cache-Control: no-store\r\n"));
+    free(err);
+    free(first);
+    free(plain);
+    json_decref(arr);
+}
+
+static void if_none_match_is_parsed(void **state)
+{
+    (void)state;
+    const char *tag = "W/\"00000000000000ab\"";
+    assert_true(jsw_etag_matches("*", tag));
+    assert_true(jsw_etag_matches(tag, tag));
+    assert_true(jsw_etag_matches("\"00000000000000ab\"", tag)); /* weak comparison */
+    assert_true(jsw_etag_matches("\"x\", W/\"00000000000000ab\"", tag));
+    assert_true(jsw_etag_matches(" ,\t\"x\" ,W/\"00000000000000ab\"", tag));
+    assert_false(jsw_etag_matches(NULL, tag));
+    assert_false(jsw_etag_matches("", tag));
+    assert_false(jsw_etag_matches("W/\"00000000000000ac\"", tag));
+    assert_false(jsw_etag_matches("W/\"00000000000000ab", tag));  /* unterminated */
+    assert_false(jsw_etag_matches("00000000000000ab", tag));       /* not a tag */
+    assert_false(jsw_etag_matches("\"00000000000000a\"", tag));
 }
 
 int main(void)
@@ -163,6 +236,8 @@ int main(void)
         cmocka_unit_test(request_variables_come_from_the_request_only),
         cmocka_unit_test(one_server_answers_each_request_as_its_own),
         cmocka_unit_test(big_replies_are_gzipped_when_accepted),
+        cmocka_unit_test(a_reply_the_client_holds_is_not_sent_again),
+        cmocka_unit_test(if_none_match_is_parsed),
     };
     return cmocka_run_group_tests_name("web serving", tests, NULL, NULL);
 }
