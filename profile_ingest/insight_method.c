@@ -536,6 +536,18 @@ static const char *cause_words(const char *cause)
     return "";
 }
 
+void pi_in_judge(const struct pi_in_figures *f, double lost_pct, double interference_pct, int cause,
+                 struct pi_in_verdict *v)
+{
+    v->by_sruns = f->batch && f->job_steps > 0;
+    v->estimate = v->by_sruns ? -1 : fmax(lost_pct, interference_pct);
+    /* disturbed: time lost where other jobs peaked (evidence of the source), or a segment
+     * estimate that is no longer low noise (it does not know the source) */
+    v->disturbed = v->estimate < 0 ? -1 : lost_pct >= PI_IN_EVIDENCE_PCT || interference_pct >= PI_IN_DISTURBED_PCT;
+    v->light = pi_in_light(v->estimate);
+    v->cause = v->disturbed == 1 && cause >= 0 && cause < PI_BG_COUNT ? pi_bg_names[cause] : NULL;
+}
+
 /* SMALL_WRITES or SMALL_READS (what: "write" or "read") when the files requested in small
  * pieces took 1,000 requests or more: 1 (written to out) or 0 */
 static int advise_small(struct pi_in_advice *out, int room, const char *what, long long calls, long long bytes,
@@ -634,7 +646,8 @@ int pi_in_advise(const struct pi_in_figures *f, struct pi_in_advice *out)
     double budget = f->compute_s + f->io_s + f->mpi_s + f->cpu_wait_s + f->idle_s;
     double io_share = budget > 0 ? f->io_s / budget : 0, mpi_share = budget > 0 ? f->mpi_s / budget : 0;
     double wait_share = budget > 0 ? f->cpu_wait_s / budget : 0;
-    if (f->disturbed == 1) {
+    /* a batch step that waits for its sruns has no verdict of its own (pi_in_judge) */
+    if (f->disturbed == 1 && !(f->batch && f->job_steps > 0)) {
         snprintf(figs, sizeof figs, "{\"lost_pct\": %.1f, \"cause\": \"%s\"}", f->lost_pct, f->cause ? f->cause : "");
         ADVISE("DISTURBED", f->lost_pct >= PI_IN_RED_PCT ? "high" : "warning", figs,
                "Other jobs slowed this run by about %.0f %%%s; its timings are not representative: measure again before tuning.",

@@ -17,7 +17,7 @@ need_cluster
 [ "$(wc -w <<< "$JS_NODES")" -ge 3 ] || skip_all "needs a cluster of 3 nodes or more"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 [ "${JS_HAVE_MPI:-no}" = yes ] || skip_all "no MPI (the victims are bulk-synchronous MPI kernels)"
-plan 25
+plan 27
 q() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
 w=$(work_dir jsalice)
 nodes=($JS_NODES)
@@ -112,13 +112,16 @@ ok "$([ "${excess:-0}" -ge 16 ] && [ "${excess:-99}" -le 22 ] && echo 0 || echo 
 is "$(insight "$mpi" "disturbed || ' ' || light || ' ' || interference_class")" "true red high" \
   "its estimate is high (above 15 % of the ranks' time): disturbed, red"
 
-# rolled up per job; the queue is empty
-# (its batch step, a shell waiting for the srun, was judged disturbed too in one CI run of three:
-# the rollup is checked against its steps' verdicts, the batch step's shown)
-diag "the victim's batch step: $(q "SELECT light || ' ' || coalesce(disturbed::text, 'null') FROM js.step_insights WHERE job_id = $victim AND step_id = 'batch'")"
-is "$(q "SELECT light || ' ' || disturbed_steps || ' ' || cause FROM js.job_insights WHERE job_id = $victim")" \
-  "$(insight "$victim" light) $(q "SELECT count(*) FROM js.step_insights WHERE job_id = $victim AND disturbed") cpu" \
-  "js.job_insights: the victim's job has its step's light, its disturbed steps, cause cpu"
+# the batch steps of the victim and the calm job, shells waiting for their srun, have no verdict
+# of their own (once one read disturbed beside step 0, another "slowed by 6 % with their I/O"
+# beside a green srun); the job is rolled up from its one real step; the queue is empty
+is "$(q "SELECT light || ' ' || coalesce(disturbed::text, 'null') || ' ' || judged_by_sruns FROM js.step_insights
+         WHERE job_id IN ($victim, $calm) AND step_id = 'batch' ORDER BY job_id" | tr '\n' ',')" \
+  "grey null true,grey null true," "the calm job's and the victim's batch steps: no verdict of their own, judged by their sruns"
+is "$(q "SELECT count(*) FROM js.step_advice WHERE job_id IN ($victim, $calm) AND step_id = 'batch' AND code = 'DISTURBED'")" 0 \
+  "neither batch step has DISTURBED advice"
+is "$(q "SELECT steps || ' ' || light || ' ' || disturbed_steps || ' ' || cause FROM js.job_insights WHERE job_id = $victim")" \
+  "1 $(insight "$victim" light) 1 cpu" "js.job_insights: the victim's job has one step judged, its light, 1 disturbed step, cause cpu"
 is "$(q "SELECT count(*) FROM js_data.insight_pending WHERE job_id IN ($jobs)")" 0 "nothing of them is left in the queue"
 metrics=$(curl -s "$JS_INGEST_METRICS_URL")
 is "$(awk '$1 == "jobscreen_ingest_insight_steps_total" { print ($2 >= 10) } $1 == "jobscreen_ingest_insight_errors_total" { print $2 }' <<< "$metrics" | tr '\n' ' ')" \

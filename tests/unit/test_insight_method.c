@@ -412,6 +412,45 @@ static void a_sync_storm_is_not_metadata(void **state)
     assert_false(has(a, pi_in_advise(&calm, a), "SYNC_STORM"));
 }
 
+/* The batch step of a job that ran sruns waits for them: no verdict of its own (issue 36: test
+ * 58c's waiting shell read disturbed beside its srun, and a calm job's beside its green srun) */
+static void a_batch_step_waiting_for_its_srun_has_no_verdict(void **state)
+{
+    (void)state;
+    struct pi_in_figures f = { .wall_s = 60, .num_cpus = 1, .cpu_s = 0.05, .processes = 1, .idle_s = 60,
+                               .batch = 1, .job_steps = 1, .job_cpus = 2, .job_cpu_s = 110, .job_wall_s = 61 };
+    struct pi_in_verdict v;
+    /* its slices lost 6 % where others' I/O peaked: the srun's loss, seen again in the shell */
+    pi_in_judge(&f, 6, -1, PI_BG_IO, &v);
+    assert_true(v.by_sruns);
+    assert_int_equal(v.disturbed, -1);
+    assert_string_equal(v.light, "grey");
+    assert_null(v.cause);
+    f.disturbed = 1; /* as an old driver would have set it */
+    f.lost_pct = 6;
+    f.cause = "io";
+    struct pi_in_advice a[PI_ADVICE_MAX];
+    assert_false(has(a, pi_in_advise(&f, a), "DISTURBED"));
+    /* a batch step without sruns is a real step: judged alone */
+    f.job_steps = 0;
+    pi_in_judge(&f, 6, -1, PI_BG_IO, &v);
+    assert_false(v.by_sruns);
+    assert_int_equal(v.disturbed, 1);
+    assert_string_equal(v.light, "green");
+    assert_string_equal(v.cause, "io");
+    f.disturbed = v.disturbed;
+    assert_true(has(a, pi_in_advise(&f, a), "DISTURBED"));
+    /* an srun step is judged as before: 1 % lost is no evidence, the segments' 20 % is */
+    struct pi_in_figures step = { .wall_s = 60, .num_cpus = 2, .processes = 2 };
+    pi_in_judge(&step, 1, 20, -1, &v);
+    assert_int_equal(v.disturbed, 1);
+    assert_string_equal(v.light, "red");
+    assert_null(v.cause);
+    pi_in_judge(&step, 1, -1, PI_BG_CPU, &v);
+    assert_int_equal(v.disturbed, 0);
+    assert_null(v.cause);
+}
+
 /* The batch step of a job that ran sruns waits for them: judged by the job's steps together */
 static void a_batch_step_waiting_for_its_srun_is_not_idle(void **state)
 {
@@ -499,6 +538,7 @@ int main(void)
         cmocka_unit_test(advice_names_its_figures),
         cmocka_unit_test(a_sync_storm_is_not_metadata),
         cmocka_unit_test(a_batch_step_waiting_for_its_srun_is_not_idle),
+        cmocka_unit_test(a_batch_step_waiting_for_its_srun_has_no_verdict),
         cmocka_unit_test(seconds_read_right),
         cmocka_unit_test(cpu_wait_says_whose_it_may_be),
     };
