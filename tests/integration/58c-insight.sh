@@ -13,6 +13,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+. "$JS_TOP_SRCDIR/tests/lib/insight.sh"
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline"
 [ "$(wc -w <<< "$JS_NODES")" -ge 3 ] || skip_all "needs a cluster of 3 nodes or more"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
@@ -70,12 +71,7 @@ is "$(insight "$victim" "disturbed || ' ' || cause || ' ' || (light IN ('yellow'
   "the victim: disturbed, by others' CPU on its node, a yellow or red light"
 lost=$(insight "$victim" "round(lost_s)")
 ok "$([ "${lost:-0}" -ge 3 ] && [ "${lost:-99}" -le 16 ] && echo 0 || echo 1)" "the victim lost ${lost:-?} s, between 3 and 16 s (the hog had 4 processes for 12 s on its 2 ranks' cores)"
-in_time=$(q "SELECT bool_and(js_data.slice_start(i.cluster_id, (e->>'last_slice')::bigint) >= s.start_time - interval '4 s'
-                               AND js_data.slice_start(i.cluster_id, (e->>'first_slice')::bigint) <= s.end_time + interval '4 s')
-                      AND count(*) >= 1
-             FROM js.step_insights i CROSS JOIN jsonb_array_elements(i.evidence) e
-             JOIN js_data.steps s ON s.cluster_id = i.cluster_id AND s.job_id = $hog AND s.step_id = '0'
-             WHERE i.job_id = $victim AND i.step_id = '0'")
+in_time=$(evidence_within "$JS_DB" "$victim" "$hog")
 is "$in_time" t "the evidence of the victim lies within the hog's run (one slice either side)"
 is "$(q "SELECT e->>'background' || ' ' || (e->>'scope') || ' ' || (e->>'own' IN ('cpu', 'mpi')) FROM js.step_insights i, jsonb_array_elements(i.evidence) e WHERE i.job_id = $victim AND i.step_id = '0' ORDER BY (e->>'lost_s')::float DESC LIMIT 1")" \
   "cpu nodes true" "its largest stretch: others' CPU on the step's nodes peaked while its own CPU or MPI rate fell"

@@ -1,10 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# Insight in tests. Source after tap.sh.
+#
+# What the tests of real runs read (58c, 58e): evidence_within.
+#
 # Insight rows for the tests of what shows them (62b, 63, 68, 79): profile_ingest computes
 # insight (docs/insight.md; test 58c checks the analysis on real runs), but what these tests
 # show must be known figures: a test lets the ingest finish, clears what it computed, and writes
 # the rows itself, as the database owner, for steps that real runs made. Nothing here imitates
-# the analysis: the figures are fixed, the evidence lies in the step's own slices. Source after
-# tap.sh.
+# the analysis: the figures are fixed, the evidence lies in the step's own slices.
+
+# evidence_within DB JOB OTHER: "t" when step 0 of JOB has evidence and every disturbed stretch
+# of it lies within the run of step 0 of the job OTHER (the hog beside it), one slice either
+# side (a slice of the cluster's length: a stretch is whole slices, a run is not); "f" or empty
+# otherwise.
+evidence_within() {
+  psql -X -q -At -d "$1" -v job="$2" -v other="$3" <<'SQL'
+SELECT bool_and(js_data.slice_start(i.cluster_id, (e->>'last_slice')::bigint) >= s.start_time - make_interval(secs => c.slice_seconds)
+                AND js_data.slice_start(i.cluster_id, (e->>'first_slice')::bigint) <= s.end_time + make_interval(secs => c.slice_seconds))
+       AND count(*) >= 1
+FROM js.step_insights i CROSS JOIN jsonb_array_elements(i.evidence) e
+JOIN js_data.steps s ON s.cluster_id = i.cluster_id AND s.job_id = :other AND s.step_id = '0'
+JOIN js_data.clusters c ON c.cluster_id = i.cluster_id
+WHERE i.job_id = :job AND i.step_id = '0';
+SQL
+}
 
 # clear_insight DB: wait until the ingest has computed every queued step (at most 60 s), then
 # remove all insight and advice, so that only the rows a test writes are there.
