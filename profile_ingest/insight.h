@@ -51,7 +51,7 @@ struct pi_in_slices {
     double *io_bytes;   /* the step's bytes read and written per slice (periodicity, I/O cost) */
     double *io_s;       /* its seconds in I/O calls per slice, summed over its processes */
     double *procs;      /* its processes with activity in the slice */
-    double *meta_ops;   /* its opens and metadata calls per slice (advice) */
+    double *meta_ops;   /* its opens and metadata calls per slice, stdio's flushes and seeks aside (advice) */
 };
 
 struct pi_in_stretch {

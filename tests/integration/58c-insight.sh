@@ -18,7 +18,7 @@ need_cluster
 [ "$(wc -w <<< "$JS_NODES")" -ge 3 ] || skip_all "needs a cluster of 3 nodes or more"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 [ "${JS_HAVE_MPI:-no}" = yes ] || skip_all "no MPI (the victims are bulk-synchronous MPI kernels)"
-plan 27
+plan 28
 q() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
 w=$(work_dir jsalice)
 nodes=($JS_NODES)
@@ -95,6 +95,8 @@ like "$(q "SELECT severity || ': ' || message FROM js.step_advice WHERE job_id =
   '^(warning|high): 2000 writes of 1 B on average' "its one-byte log writes give SMALL_WRITES with the figures"
 is "$(q "SELECT figures->>'write_calls' FROM js.step_advice WHERE job_id = $writer AND code = 'SMALL_WRITES'")" 2000 \
   "the advice's figures: the 2,000 writes"
+is "$(q "SELECT count(*) FROM js.step_advice WHERE job_id = $writer AND code = 'METADATA_STORM'")" 0 \
+  "its 2,000 printf, each flushed by the shell (stdio's fflush), are no METADATA_STORM"
 is "$(q "SELECT count(*) FROM js.step_advice WHERE job_id = $calm AND step_id = '0' AND code = 'DISTURBED'")" 0 "the calm step has no DISTURBED advice"
 
 # the held-up MPI step: too short for its slices, judged by its segments: 2 ranks x 5 segments
