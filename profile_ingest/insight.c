@@ -147,6 +147,7 @@ struct step_result {
     struct pi_in_period period;
     const char *pattern;
     struct pi_in_figures fig;
+    struct pi_in_verdict v;
     double lost_pct, interference_pct, estimate;
     char incomplete[256];
 };
@@ -300,19 +301,26 @@ static int analyse_batch(const struct dbu_batch *b, const char *const key[3], st
     read_files(b->r[R_FILES], posix_meta, posix_opens, res);
     if (f->ranks > 1)
         read_ranks(b->r[R_RANKS], f);
-    /* the verdict: the larger of the two estimates that could be made */
+    /* the verdict: the larger of the two estimates that could be made; none for a batch step
+     * that waits for its sruns (its figures of disturbance left out: they are the sruns') */
     res->lost_pct = res->d.judged && f->wall_s > 0 ? 100 * res->d.lost_s / f->wall_s : -1;
     res->interference_pct = res->have_segments && mpi_wall_s > 0 ? 100 * res->seg.excess_ns / 1e9 / mpi_wall_s : -1;
-    res->estimate = fmax(res->lost_pct, res->interference_pct);
+    pi_in_judge(f, res->lost_pct, res->interference_pct, res->d.cause, &res->v);
+    if (res->v.by_sruns) {
+        int slices = res->d.slices;
+        memset(&res->d, 0, sizeof res->d);
+        res->d.cause = -1;
+        res->d.slices = slices;
+        res->have_segments = 0;
+        res->lost_pct = res->interference_pct = -1;
+    }
+    res->estimate = res->v.estimate;
     if (res->d.stretches_dropped && !*res->incomplete)
         snprintf(res->incomplete, sizeof res->incomplete, "%ld smaller disturbed stretches not listed",
                  res->d.stretches_dropped);
-    /* disturbed: time lost where other jobs peaked (evidence of the source), or a segment
-     * estimate that is no longer low noise (it does not know the source) */
-    f->disturbed = res->estimate < 0 ? -1
-                 : res->lost_pct >= PI_IN_EVIDENCE_PCT || res->interference_pct >= PI_IN_DISTURBED_PCT;
+    f->disturbed = res->v.disturbed;
     f->lost_pct = res->estimate;
-    f->cause = res->d.cause >= 0 ? pi_bg_names[res->d.cause] : NULL;
+    f->cause = res->v.cause;
     return PI_DB_OK;
 }
 
@@ -377,15 +385,15 @@ static const char *const q_write =
     "INSERT INTO js_data.step_insights AS i (cluster_id, job_id, step_id, light, disturbed, cause, lost_s, "
     "  lost_pct, slices, dented_slices, disturbed_slices, evidence, segments, segment_groups, segments_flagged, "
     "  segment_excess_s, interference_pct, interference_class, io_period_s, io_period_z, io_sigma_vol, "
-    "  io_sigma_time, io_time_share, io_phase_bandwidth, write_pattern, incomplete) "
+    "  io_sigma_time, io_time_share, io_phase_bandwidth, write_pattern, incomplete, judged_by_sruns) "
     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, "
-    "        $23, $24, $25, $26) "
+    "        $23, $24, $25, $26, $27) "
     "ON CONFLICT (cluster_id, job_id, step_id) DO UPDATE SET computed_at = now(), light = $4, disturbed = $5, "
     "  cause = $6, lost_s = $7, lost_pct = $8, slices = $9, dented_slices = $10, disturbed_slices = $11, "
     "  evidence = $12, segments = $13, segment_groups = $14, segments_flagged = $15, segment_excess_s = $16, "
     "  interference_pct = $17, interference_class = $18, io_period_s = $19, io_period_z = $20, "
     "  io_sigma_vol = $21, io_sigma_time = $22, io_time_share = $23, io_phase_bandwidth = $24, "
-    "  write_pattern = $25, incomplete = $26";
+    "  write_pattern = $25, incomplete = $26, judged_by_sruns = $27";
 
 static int write_result(struct pi_db *db, const struct step_key *k, const struct step_result *res)
 {
@@ -394,8 +402,8 @@ static int write_result(struct pi_db *db, const struct step_key *k, const struct
     int judged = res->d.judged, segs = res->have_segments, per = res->period.found;
     const char *cls = !segs ? NULL : res->interference_pct >= PI_IN_RED_PCT ? "high"
                                  : res->interference_pct >= PI_IN_YELLOW_PCT ? "medium" : "low";
-    const char *v[26] = {
-        k->cluster, k->job, k->step, pi_in_light(res->estimate),
+    const char *v[27] = {
+        k->cluster, k->job, k->step, res->v.light,
         res->fig.disturbed < 0 ? NULL : res->fig.disturbed ? "true" : "false",
         res->fig.disturbed == 1 ? res->fig.cause : NULL,
         fmt(b[0], 40, res->d.lost_s, judged), fmt(b[1], 40, res->lost_pct, judged),
@@ -407,7 +415,7 @@ static int write_result(struct pi_db *db, const struct step_key *k, const struct
         fmt(b[10], 40, res->period.period_s, per), fmt(b[11], 40, res->period.z, per),
         fmt(b[12], 40, res->period.sigma_vol, per), fmt(b[13], 40, res->period.sigma_time, per),
         fmt(b[14], 40, res->period.time_share, per), fmt(b[15], 40, res->period.phase_bandwidth, per),
-        res->pattern, res->incomplete,
+        res->pattern, res->incomplete, res->v.by_sruns ? "true" : "false",
     };
     /* the writes and the commit in one batch (one round trip), checked in order */
     const char *key[3] = { k->cluster, k->job, k->step };
@@ -415,7 +423,7 @@ static int write_result(struct pi_db *db, const struct step_key *k, const struct
     const char *a[PI_ADVICE_MAX][7];
     int n = pi_in_advise(&res->fig, advice);
     struct dbu_batch batch = { 0 };
-    dbu_batch_add(&batch, "insight_write", q_write, 26, v, 0, "insight: write the step's insight");
+    dbu_batch_add(&batch, "insight_write", q_write, 27, v, 0, "insight: write the step's insight");
     dbu_batch_add(&batch, "insight_advice_clear",
                   "DELETE FROM js_data.step_advice WHERE cluster_id = $1 AND job_id = $2 AND step_id = $3", 3, key, 0,
                   "insight: clear the step's advice");

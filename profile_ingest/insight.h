@@ -51,7 +51,7 @@ struct pi_in_slices {
     double *io_bytes;   /* the step's bytes read and written per slice (periodicity, I/O cost) */
     double *io_s;       /* its seconds in I/O calls per slice, summed over its processes */
     double *procs;      /* its processes with activity in the slice */
-    double *meta_ops;   /* its opens and metadata calls per slice (advice) */
+    double *meta_ops;   /* its opens and metadata calls per slice, stdio's flushes and seeks aside (advice) */
 };
 
 struct pi_in_stretch {
@@ -131,6 +131,20 @@ struct pi_in_figures {
     double lost_pct;
     const char *cause;
 };
+
+/* The verdict of a step from its two estimates (percent of its run; negative: not made) and
+ * the cause of its largest disturbed stretch (enum pi_bg, -1 when none). The batch step of a
+ * job that ran sruns gets none (by_sruns): it waits for them, they are judged, and whatever
+ * slowed them would be read a second time in the shell that waits (issue 36). */
+struct pi_in_verdict {
+    int by_sruns;
+    int disturbed;              /* 1, 0, -1 unknown (or by_sruns) */
+    double estimate;            /* the larger estimate, -1 when none (or by_sruns) */
+    const char *light;          /* pi_in_light of estimate */
+    const char *cause;          /* pi_bg_names[cause] for a disturbed step, else NULL */
+};
+void pi_in_judge(const struct pi_in_figures *f, double lost_pct, double interference_pct, int cause,
+                 struct pi_in_verdict *v);
 
 #define PI_ADVICE_MAX 12
 struct pi_in_advice {

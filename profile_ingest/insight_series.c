@@ -173,6 +173,10 @@ static int read_buffers(PGresult *const *results, const char *const key[3], stru
                  JS_M_MPIIO_READ_BYTES, JS_M_MPIIO_WRITE_BYTES
 #define META_OPS JS_M_POSIX_OPEN_CALLS, JS_M_POSIX_META_CALLS, JS_M_STDIO_OPEN_CALLS, JS_M_STDIO_META_CALLS, \
                  JS_M_MPIIO_META_CALLS
+/* the step's own, for METADATA_STORM: not stdio's "metadata" calls (fflush, fseek, ungetc, fclose),
+ * which work on a stream's buffer and reach no metadata server (issue 36: test 58c's writer's
+ * 2,000 one-byte printf, each flushed, read as a storm of 1,014 a second); fopen is an open */
+#define STORM_OPS JS_M_POSIX_OPEN_CALLS, JS_M_POSIX_META_CALLS, JS_M_STDIO_OPEN_CALLS, JS_M_MPIIO_META_CALLS
 
 int pi_in_series_slices(PGresult *const *results, const char *const key[3], int64_t first, int64_t last,
                         double slice_s, struct pi_in_slices *s, double **mem)
@@ -204,7 +208,7 @@ int pi_in_series_slices(PGresult *const *results, const char *const key[3], int6
         s->io_bytes[t] = SUM(own.v, t, IO_BYTES);
         s->own[PI_OWN_IO][t] = s->io_bytes[t] / slice_s;
         s->own[PI_OWN_MPI][t] = SUM(own.v, t, JS_M_MPI_SEND_CALLS, JS_M_MPI_RECV_CALLS, JS_M_MPI_COLL_CALLS) / slice_s;
-        s->meta_ops[t] = SUM(own.v, t, META_OPS);
+        s->meta_ops[t] = SUM(own.v, t, STORM_OPS);
         s->bg[PI_BG_IO][t] = SUM(tot.v, t, IO_BYTES) / slice_s;
         s->bg[PI_BG_META][t] = SUM(tot.v, t, META_OPS) / slice_s;
         s->bg[PI_BG_MPI][t] = SUM(tot.v, t, JS_M_MPI_SEND_BYTES, JS_M_MPI_COLL_BYTES) / slice_s;

@@ -589,6 +589,11 @@ static void verdict(char *buf, size_t n, const json_t *ins, double slice_s)
         return;
     }
     const char *light = str(ins, "light");
+    if (json_is_true(json_object_get(ins, "judged_by_sruns"))) {
+        /* a batch step that waits for its sruns (web/static/app.js says the same) */
+        snprintf(buf, n, "No verdict of its own: the batch script waits for its srun steps, which are judged.");
+        return;
+    }
     if ((light && !strcmp(light, "grey")) || !json_is_boolean(dist)) {
         jsr_clean(why, sizeof why, str(ins, "incomplete"), 0, 1);
         snprintf(buf, n, "Too little data to tell%s%s.", why[0] ? ": " : "", why);

@@ -3,7 +3,8 @@
 -- steps got (js.step_insights, js.step_advice: sql/views/; the method in docs/insight.md). From
 -- the insight that profile_ingest computes per step: the disturbed steps (those that lost at
 -- least 5 % of their run to other jobs) summed per user and cause, then one by one, the largest
--- loss first, with the stretch that lost most; the traffic lights per user; the advice codes
+-- loss first, with the stretch that lost most; the traffic lights per user (of the steps judged:
+-- not a batch step that waits for its sruns); the advice codes
 -- counted per code and user.  A step counts in the window when it started in [since, until).
 -- Steps without an insight (not computed yet, or from before it) are left out.
 --   psql -f sql/reports/insight.sql -v since=2026-11-01 -v until=2026-12-01 [-v limit=50]
@@ -44,7 +45,8 @@ SELECT i.user_name AS "user", count(*) AS steps, count(*) FILTER (WHERE i.light 
        count(*) FILTER (WHERE i.interference_class = 'high') AS high_interference
 FROM js.step_insights i
 JOIN js.steps s ON s.cluster_id = i.cluster_id AND s.job_id = i.job_id AND s.step_id = i.step_id
-WHERE s.start_time >= :'since' AND s.start_time < :'until'
+-- a batch step that waits for its sruns has no light of its own (docs/insight.md)
+WHERE NOT i.judged_by_sruns AND s.start_time >= :'since' AND s.start_time < :'until'
 GROUP BY i.cluster, i.user_name
 ORDER BY sum(i.lost_s) DESC NULLS LAST, i.user_name;
 

@@ -13,11 +13,12 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+. "$JS_TOP_SRCDIR/tests/lib/insight.sh"
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline"
 [ "$(wc -w <<< "$JS_NODES")" -ge 3 ] || skip_all "needs a cluster of 3 nodes or more"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 [ "${JS_HAVE_MPI:-no}" = yes ] || skip_all "no MPI (the victims are bulk-synchronous MPI kernels)"
-plan 25
+plan 28
 q() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
 w=$(work_dir jsalice)
 nodes=($JS_NODES)
@@ -70,12 +71,7 @@ is "$(insight "$victim" "disturbed || ' ' || cause || ' ' || (light IN ('yellow'
   "the victim: disturbed, by others' CPU on its node, a yellow or red light"
 lost=$(insight "$victim" "round(lost_s)")
 ok "$([ "${lost:-0}" -ge 3 ] && [ "${lost:-99}" -le 16 ] && echo 0 || echo 1)" "the victim lost ${lost:-?} s, between 3 and 16 s (the hog had 4 processes for 12 s on its 2 ranks' cores)"
-in_time=$(q "SELECT bool_and(js_data.slice_start(i.cluster_id, (e->>'last_slice')::bigint) >= s.start_time - interval '4 s'
-                               AND js_data.slice_start(i.cluster_id, (e->>'first_slice')::bigint) <= s.end_time + interval '4 s')
-                      AND count(*) >= 1
-             FROM js.step_insights i CROSS JOIN jsonb_array_elements(i.evidence) e
-             JOIN js_data.steps s ON s.cluster_id = i.cluster_id AND s.job_id = $hog AND s.step_id = '0'
-             WHERE i.job_id = $victim AND i.step_id = '0'")
+in_time=$(evidence_within "$JS_DB" "$victim" "$hog")
 is "$in_time" t "the evidence of the victim lies within the hog's run (one slice either side)"
 is "$(q "SELECT e->>'background' || ' ' || (e->>'scope') || ' ' || (e->>'own' IN ('cpu', 'mpi')) FROM js.step_insights i, jsonb_array_elements(i.evidence) e WHERE i.job_id = $victim AND i.step_id = '0' ORDER BY (e->>'lost_s')::float DESC LIMIT 1")" \
   "cpu nodes true" "its largest stretch: others' CPU on the step's nodes peaked while its own CPU or MPI rate fell"
@@ -99,6 +95,8 @@ like "$(q "SELECT severity || ': ' || message FROM js.step_advice WHERE job_id =
   '^(warning|high): 2000 writes of 1 B on average' "its one-byte log writes give SMALL_WRITES with the figures"
 is "$(q "SELECT figures->>'write_calls' FROM js.step_advice WHERE job_id = $writer AND code = 'SMALL_WRITES'")" 2000 \
   "the advice's figures: the 2,000 writes"
+is "$(q "SELECT count(*) FROM js.step_advice WHERE job_id = $writer AND code = 'METADATA_STORM'")" 0 \
+  "its 2,000 printf, each flushed by the shell (stdio's fflush), are no METADATA_STORM"
 is "$(q "SELECT count(*) FROM js.step_advice WHERE job_id = $calm AND step_id = '0' AND code = 'DISTURBED'")" 0 "the calm step has no DISTURBED advice"
 
 # the held-up MPI step: too short for its slices, judged by its segments: 2 ranks x 5 segments
@@ -112,13 +110,16 @@ ok "$([ "${excess:-0}" -ge 16 ] && [ "${excess:-99}" -le 22 ] && echo 0 || echo 
 is "$(insight "$mpi" "disturbed || ' ' || light || ' ' || interference_class")" "true red high" \
   "its estimate is high (above 15 % of the ranks' time): disturbed, red"
 
-# rolled up per job; the queue is empty
-# (its batch step, a shell waiting for the srun, was judged disturbed too in one CI run of three:
-# the rollup is checked against its steps' verdicts, the batch step's shown)
-diag "the victim's batch step: $(q "SELECT light || ' ' || coalesce(disturbed::text, 'null') FROM js.step_insights WHERE job_id = $victim AND step_id = 'batch'")"
-is "$(q "SELECT light || ' ' || disturbed_steps || ' ' || cause FROM js.job_insights WHERE job_id = $victim")" \
-  "$(insight "$victim" light) $(q "SELECT count(*) FROM js.step_insights WHERE job_id = $victim AND disturbed") cpu" \
-  "js.job_insights: the victim's job has its step's light, its disturbed steps, cause cpu"
+# the batch steps of the victim and the calm job, shells waiting for their srun, have no verdict
+# of their own (once one read disturbed beside step 0, another "slowed by 6 % with their I/O"
+# beside a green srun); the job is rolled up from its one real step; the queue is empty
+is "$(q "SELECT light || ' ' || coalesce(disturbed::text, 'null') || ' ' || judged_by_sruns FROM js.step_insights
+         WHERE job_id IN ($victim, $calm) AND step_id = 'batch' ORDER BY job_id" | tr '\n' ',')" \
+  "grey null true,grey null true," "the calm job's and the victim's batch steps: no verdict of their own, judged by their sruns"
+is "$(q "SELECT count(*) FROM js.step_advice WHERE job_id IN ($victim, $calm) AND step_id = 'batch' AND code = 'DISTURBED'")" 0 \
+  "neither batch step has DISTURBED advice"
+is "$(q "SELECT steps || ' ' || light || ' ' || disturbed_steps || ' ' || cause FROM js.job_insights WHERE job_id = $victim")" \
+  "1 $(insight "$victim" light) 1 cpu" "js.job_insights: the victim's job has one step judged, its light, 1 disturbed step, cause cpu"
 is "$(q "SELECT count(*) FROM js_data.insight_pending WHERE job_id IN ($jobs)")" 0 "nothing of them is left in the queue"
 metrics=$(curl -s "$JS_INGEST_METRICS_URL")
 is "$(awk '$1 == "jobscreen_ingest_insight_steps_total" { print ($2 >= 10) } $1 == "jobscreen_ingest_insight_errors_total" { print $2 }' <<< "$metrics" | tr '\n' ' ')" \

@@ -9,6 +9,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
+. "$JS_TOP_SRCDIR/tests/lib/insight.sh"
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 [ "${JS_HAVE_MPI:-no}" = yes ] || skip_all "no MPI (the demo's kernel is an MPI program)"
@@ -36,12 +37,7 @@ is "$(q "SELECT light || ' ' || (coalesce(lost_pct, 0) < 7.5) FROM js.step_insig
   "the calm run: green, less than 7.5 % of it lost"
 is "$(q "SELECT light || ' ' || disturbed || ' ' || cause FROM js.step_insights WHERE job_id = $dist AND step_id = '0'")" "red true cpu" \
   "the run beside jsbob's hog: red, disturbed by others' CPU on its node"
-in_time=$(q "SELECT bool_and(js_data.slice_start(i.cluster_id, (e->>'last_slice')::bigint) >= s.start_time - interval '4 s'
-                             AND js_data.slice_start(i.cluster_id, (e->>'first_slice')::bigint) <= s.end_time + interval '4 s')
-                    AND count(*) >= 1
-             FROM js.step_insights i CROSS JOIN jsonb_array_elements(i.evidence) e
-             JOIN js_data.steps s ON s.cluster_id = i.cluster_id AND s.job_id = $hog AND s.step_id = '0'
-             WHERE i.job_id = $dist AND i.step_id = '0'")
+in_time=$(evidence_within "$JS_DB" "$dist" "$hog")
 is "$in_time" t "its evidence lies within the hog's run (one slice either side)"
 
 api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"

@@ -22,8 +22,9 @@ sql() { psql -X -q -At -F'|' -d "$JS_DB" -c "$1"; }
 get() { local u=$1; shift; code=$(curl -s -G -o "$JS_CLUSTER_DIR/insight.json" -w '%{http_code}' -u "$u:$u" "$api" "$@"); body=$(cat "$JS_CLUSTER_DIR/insight.json"); }
 
 xss='<img src=x onerror=alert(3)> writes of 512 B'
-clear_insight "$JS_DB" && put_insight "$JS_DB" "$sim" 0 red "$xss" && put_insight "$JS_DB" "$sim" 1 grey && put_insight "$JS_DB" "$bob" 0 green 'bobsecret advice'
-ok $? "insight rows for simulate's steps 0 (red) and 1 (grey), and for jsbob's step (green)"
+clear_insight "$JS_DB" && put_insight "$JS_DB" "$sim" 0 red "$xss" && put_insight "$JS_DB" "$sim" 1 grey && put_insight "$JS_DB" "$sim" batch bysruns &&
+  put_insight "$JS_DB" "$bob" 0 green 'bobsecret advice'
+ok $? "insight rows for simulate's steps 0 (red) and 1 (grey), its batch step (no verdict: it waits for them), and for jsbob's step (green)"
 echo "insight=$sim:0" >> "$state"
 
 get jsalice --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=0
@@ -40,12 +41,12 @@ get jsalice --data-urlencode q=step --data-urlencode "job=$ana" --data-urlencode
 is "$code|$(jq -c '[.step.insight, .step.advice]' <<< "$body")" "200|[null,[]]" "a step without insight: \"insight\": null, \"advice\": []"
 
 get jsalice --data-urlencode q=job --data-urlencode "id=$sim"
-is "$(jq -r '.job | [.light, .lost_s, .disturbed_steps, .cause] + [.steps[] | select(.step != "extern") | "\(.step)=\(.light)"] | map(tostring) | join("|")' <<< "$body" | tr '|' '\n' | sort | tr '\n' ' ')" \
-   "$(printf '%s\n' red 12.3 1 io 0=red 1=grey batch=null | sort | tr '\n' ' ')" \
-   "job: the worst light of its steps, the time they lost, the disturbed steps and the cause; each step's light"
+is "$(jq -r '.job | [.light, .lost_s, .disturbed_steps, .cause] + [.steps[] | select(.step != "extern") | "\(.step)=\(.light)/\(.judged_by_sruns)"] | map(tostring) | join("|")' <<< "$body" | tr '|' '\n' | sort | tr '\n' ' ')" \
+   "$(printf '%s\n' red 12.3 1 io 0=red/false 1=grey/false batch=grey/true | sort | tr '\n' ' ')" \
+   "job: the worst light of its steps, the time they lost, the disturbed steps and the cause; each step's light, the batch step's judged by its sruns"
 get jsalice --data-urlencode q=job --data-urlencode "id=$sim" --data-urlencode insight=yes
 is "$(jq -r '[.job.steps[] | select(.step != "extern") | "\(.step)=\(.insight.light // "none"):\(.advice | length)"] | sort | join(" ")' <<< "$body")" \
-   "0=red:3 1=grey:0 batch=none:0" "job&insight=yes: each step's whole insight and advice"
+   "0=red:3 1=grey:0 batch=grey:0" "job&insight=yes: each step's whole insight and advice"
 get jsalice --data-urlencode q=job --data-urlencode "id=$sim" --data-urlencode insight=maybe
 is "$code" 400 "job&insight=maybe: 400"
 get jsalice --data-urlencode q=jobs --data-urlencode limit=1000
@@ -70,5 +71,5 @@ get jsadmin --data-urlencode q=step --data-urlencode "job=$bob" --data-urlencode
 b=$(jq -r '"\(.step.insight.light) \(.step.advice[0].message)"' <<< "$body")
 get jsadmin --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=0
 is "$b|$(jq -r '.step.insight.light' <<< "$body")" "green bobsecret advice|red" "an admin sees both users' insight"
-is "$(sql "SELECT count(*) FROM js.step_insights WHERE job_id IN ($sim, $bob)")" 3 "the rows stay for the browser test (63)"
+is "$(sql "SELECT count(*) FROM js.step_insights WHERE job_id IN ($sim, $bob)")" 4 "the rows stay for the browser test (63)"
 done_testing

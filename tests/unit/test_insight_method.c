@@ -388,7 +388,8 @@ static void a_sync_storm_is_not_metadata(void **state)
             assert_non_null(strstr(a[i].message, "metadata"));
         }
     assert_true(has(a, n, "IO_DOMINATED"));
-    /* a writer is, a reader is told to read larger blocks */
+    /* a writer of small pieces is, a reader is told to read larger blocks */
+    st.meta_calls = 100;
     st.write_calls = 5000;
     n = pi_in_advise(&st, a);
     for (int i = 0; i < n; i++)
@@ -410,6 +411,45 @@ static void a_sync_storm_is_not_metadata(void **state)
     calm.sync_calls = 999;
     calm.sync_s = 900;
     assert_false(has(a, pi_in_advise(&calm, a), "SYNC_STORM"));
+}
+
+/* The batch step of a job that ran sruns waits for them: no verdict of its own (issue 36: test
+ * 58c's waiting shell read disturbed beside its srun, and a calm job's beside its green srun) */
+static void a_batch_step_waiting_for_its_srun_has_no_verdict(void **state)
+{
+    (void)state;
+    struct pi_in_figures f = { .wall_s = 60, .num_cpus = 1, .cpu_s = 0.05, .processes = 1, .idle_s = 60,
+                               .batch = 1, .job_steps = 1, .job_cpus = 2, .job_cpu_s = 110, .job_wall_s = 61 };
+    struct pi_in_verdict v;
+    /* its slices lost 6 % where others' I/O peaked: the srun's loss, seen again in the shell */
+    pi_in_judge(&f, 6, -1, PI_BG_IO, &v);
+    assert_true(v.by_sruns);
+    assert_int_equal(v.disturbed, -1);
+    assert_string_equal(v.light, "grey");
+    assert_null(v.cause);
+    f.disturbed = 1; /* as an old driver would have set it */
+    f.lost_pct = 6;
+    f.cause = "io";
+    struct pi_in_advice a[PI_ADVICE_MAX];
+    assert_false(has(a, pi_in_advise(&f, a), "DISTURBED"));
+    /* a batch step without sruns is a real step: judged alone */
+    f.job_steps = 0;
+    pi_in_judge(&f, 6, -1, PI_BG_IO, &v);
+    assert_false(v.by_sruns);
+    assert_int_equal(v.disturbed, 1);
+    assert_string_equal(v.light, "green");
+    assert_string_equal(v.cause, "io");
+    f.disturbed = v.disturbed;
+    assert_true(has(a, pi_in_advise(&f, a), "DISTURBED"));
+    /* an srun step is judged as before: 1 % lost is no evidence, the segments' 20 % is */
+    struct pi_in_figures step = { .wall_s = 60, .num_cpus = 2, .processes = 2 };
+    pi_in_judge(&step, 1, 20, -1, &v);
+    assert_int_equal(v.disturbed, 1);
+    assert_string_equal(v.light, "red");
+    assert_null(v.cause);
+    pi_in_judge(&step, 1, -1, PI_BG_CPU, &v);
+    assert_int_equal(v.disturbed, 0);
+    assert_null(v.cause);
 }
 
 /* The batch step of a job that ran sruns waits for them: judged by the job's steps together */
@@ -467,18 +507,107 @@ static void cpu_wait_says_whose_it_may_be(void **state)
     assert_true(has(a, n, "CPU_WAIT"));
     for (int i = 0; i < n; i++)
         if (!strcmp(a[i].code, "CPU_WAIT")) {
-            assert_string_equal(a[i].message, "The processes waited for a CPU 67 % of the time, 1 on 1 CPU: threads "
-                                              "beyond its CPUs (check OMP_NUM_THREADS and the like), or other work on its cores.");
-            assert_non_null(strstr(a[i].figures, "\"processes\": 1, \"cpus\": 1"));
+            assert_string_equal(a[i].message, "The processes waited for a CPU 67 % of the time, though on average no "
+                                              "more of them wanted one at once (0.8) than it has CPUs (1): other work on "
+                                              "its cores, or threads beyond its CPUs (check OMP_NUM_THREADS and the like).");
+            assert_non_null(strstr(a[i].figures, "\"processes\": 1, \"cpus\": 1, \"wanting_cpu\": 0.8"));
         }
-    struct pi_in_figures many = one;
-    many.processes = 8;
-    many.num_cpus = 2;
+    /* eight processes at once on 2 CPUs: 2 CPUs busy, the other six waiting all along */
+    struct pi_in_figures many = { .wall_s = 60, .processes = 8, .num_cpus = 2, .compute_s = 120, .cpu_wait_s = 360,
+                                  .cpu_s = 120, .disturbed = 0 };
     n = pi_in_advise(&many, a);
+    assert_true(has(a, n, "CPU_WAIT"));
     for (int i = 0; i < n; i++)
         if (!strcmp(a[i].code, "CPU_WAIT"))
-            assert_string_equal(a[i].message, "The processes waited for a CPU 67 % of the time: 8 processes on 2 CPUs; "
-                                              "run fewer at once, or ask for more CPUs.");
+            assert_string_equal(a[i].message, "The processes waited for a CPU 75 % of the time: on average 8.0 of them "
+                                              "wanted one at once on its 2 CPUs; run fewer at once, or ask for more CPUs.");
+    /* many processes one after another are not many at once (issue 36: test 58c's hog, 4 shells
+     * that exec awk, read "8 processes on 4 CPUs"): 4 of 4 wanted, the wait was others' */
+    struct pi_in_figures seq = { .wall_s = 12, .processes = 8, .num_cpus = 4, .compute_s = 4, .cpu_wait_s = 43.5,
+                                 .cpu_s = 4, .disturbed = 0 };
+    n = pi_in_advise(&seq, a);
+    assert_true(has(a, n, "CPU_WAIT"));
+    for (int i = 0; i < n; i++)
+        if (!strcmp(a[i].code, "CPU_WAIT")) {
+            assert_null(strstr(a[i].message, "8 "));
+            assert_non_null(strstr(a[i].message, "no more of them wanted one at once (4.0) than it has CPUs (4): other work"));
+        }
+}
+
+/* Issue 36's campaign: the shares advise only on a second or more (a 0.1 s job's start-up is no
+ * advice), and IO_DOMINATED's remedy follows what its calls were */
+static void shares_need_time_and_the_remedy_the_calls(void **state)
+{
+    (void)state;
+    struct pi_in_advice a[PI_ADVICE_MAX];
+    /* a job that writes 5 bytes in 30 ms, 92 % of them in the write; one whose process waited
+     * 94 ms of its 0.1 s for a CPU */
+    struct pi_in_figures tiny = { .wall_s = 0.03, .processes = 1, .num_cpus = 1, .write_calls = 1, .write_bytes = 5,
+                                  .opens = 1, .meta_calls = 5, .compute_s = 0.002, .io_s = 0.028, .disturbed = -1 };
+    assert_int_equal(pi_in_advise(&tiny, a), 0);
+    struct pi_in_figures start = { .wall_s = 0.1, .processes = 1, .num_cpus = 1, .compute_s = 0.006, .cpu_wait_s = 0.094,
+                                   .cpu_s = 0.006, .disturbed = -1 };
+    assert_int_equal(pi_in_advise(&start, a), 0);
+    /* an MPI-IO step that moved 16 KiB in 8 calls in 1.6 s, the time in opening the file */
+    struct pi_in_figures ftn = { .wall_s = 1.4, .processes = 4, .ranks = 4, .num_cpus = 4, .read_calls = 4,
+                                 .read_bytes = 8192, .write_calls = 4, .write_bytes = 8192, .opens = 4, .meta_calls = 8,
+                                 .compute_s = 0.5, .io_s = 1.6, .mpi_s = 0.4, .cpu_s = 0.7, .disturbed = -1 };
+    int n = pi_in_advise(&ftn, a);
+    assert_true(has(a, n, "IO_DOMINATED"));
+    for (int i = 0; i < n; i++)
+        if (!strcmp(a[i].code, "IO_DOMINATED")) {
+            assert_null(strstr(a[i].message, "fewer"));
+            assert_non_null(strstr(a[i].message, "its 12 opens, closes, file lookups (metadata) and syncs are as many as its 8 data calls or more"));
+        }
+    /* dd bs=1M: 2,000 writes of a MiB are large already; 8,000 fsync'ed writes are syncs */
+    struct pi_in_figures dd = { .wall_s = 20, .processes = 1, .num_cpus = 1, .write_calls = 2000,
+                                .write_bytes = 2000LL * 1048576, .opens = 1, .meta_calls = 1, .sync_calls = 1,
+                                .compute_s = 2, .io_s = 18, .cpu_s = 2, .disturbed = 0 };
+    n = pi_in_advise(&dd, a);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(a[i].code, "IO_DOMINATED"))
+            assert_non_null(strstr(a[i].message, "2000 reads and writes moved 2.0 GiB (1.0 MiB each on average), few or "
+                                                 "large already: move less data"));
+    assert_true(has(a, n, "IO_DOMINATED"));
+    dd.write_bytes = 8000LL * 4096;
+    dd.write_calls = dd.sync_calls = 8000;
+    n = pi_in_advise(&dd, a);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(a[i].code, "IO_DOMINATED"))
+            assert_non_null(strstr(a[i].message, "opens, closes, file lookups (metadata) and syncs are as many as its"));
+}
+
+/* UNBALANCED_RANKS only for an imbalance the other ranks can wait for; DISTURBED without a cause
+ * (the segments' estimate alone) does not name other jobs (issue 36, test 58c's held-up step) */
+static void small_imbalance_and_unknown_source(void **state)
+{
+    (void)state;
+    struct pi_in_advice a[PI_ADVICE_MAX];
+    /* rank 0 computed 4 ms, the mean 2 ms, in a 3.4 s step of which MPI took 29 % */
+    struct pi_in_figures f = { .wall_s = 3.4, .slice_s = 4, .processes = 2, .ranks = 2, .num_cpus = 2,
+                               .compute_s = 0.006, .mpi_s = 2, .idle_s = 4.8, .cpu_s = 1.7, .rank_compute_max = 0.004,
+                               .rank_compute_mean = 0.002, .disturbed = 1, .lost_pct = 28.2, .cause = NULL };
+    int n = pi_in_advise(&f, a);
+    assert_false(has(a, n, "UNBALANCED_RANKS"));
+    assert_true(has(a, n, "DISTURBED"));
+    for (int i = 0; i < n; i++)
+        if (!strcmp(a[i].code, "DISTURBED")) {
+            assert_null(strstr(a[i].message, "Other jobs"));
+            assert_non_null(strstr(a[i].message, "About 28 % of the run was lost in MPI iterations slower than their like ones"));
+        }
+    /* a second of excess in a 10 s step is one */
+    f.wall_s = 10;
+    f.rank_compute_max = 3;
+    f.rank_compute_mean = 2;
+    f.cause = "mpi";
+    n = pi_in_advise(&f, a);
+    assert_true(has(a, n, "UNBALANCED_RANKS"));
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(a[i].code, "UNBALANCED_RANKS"))
+            assert_non_null(strstr(a[i].message, "Rank 0 computes 1.5x the mean of the ranks (3.0 s against 2.0 s)"));
+        if (!strcmp(a[i].code, "DISTURBED"))
+            assert_non_null(strstr(a[i].message, "Other jobs slowed this run by about 28 % with their MPI traffic"));
+    }
 }
 
 int main(void)
@@ -499,6 +628,9 @@ int main(void)
         cmocka_unit_test(advice_names_its_figures),
         cmocka_unit_test(a_sync_storm_is_not_metadata),
         cmocka_unit_test(a_batch_step_waiting_for_its_srun_is_not_idle),
+        cmocka_unit_test(a_batch_step_waiting_for_its_srun_has_no_verdict),
+        cmocka_unit_test(small_imbalance_and_unknown_source),
+        cmocka_unit_test(shares_need_time_and_the_remedy_the_calls),
         cmocka_unit_test(seconds_read_right),
         cmocka_unit_test(cpu_wait_says_whose_it_may_be),
     };

@@ -211,7 +211,9 @@ static const char *const insight_json =
     "  {\"step\": \"1\", \"profiled\": true, \"advice\": [],"
     "   \"insight\": {\"light\": \"grey\", \"disturbed\": null, \"incomplete\": \"one whole slice\\u0007 only\", \"evidence\": []}},"
     "  {\"step\": \"2\", \"profiled\": true, \"advice\": [],"
-    "   \"insight\": {\"light\": \"green\", \"disturbed\": false, \"slices\": 20, \"evidence\": [], \"segments\": null}}]}";
+    "   \"insight\": {\"light\": \"green\", \"disturbed\": false, \"slices\": 20, \"evidence\": [], \"segments\": null}},"
+    "  {\"step\": \"3\", \"profiled\": true, \"advice\": [],"
+    "   \"insight\": {\"light\": \"grey\", \"disturbed\": null, \"judged_by_sruns\": true, \"evidence\": []}}]}";
 
 static void job_report_insight(void **state)
 {
@@ -234,6 +236,9 @@ static void job_report_insight(void **state)
                               "                 No periodic I/O; writes little\n"
                               "  2      GREEN   No disturbance found in 20 slices of 4 s.\n"
                               "                 No periodic I/O; writes little\n"
+                              "  3      GREY    No verdict of its own: the batch script waits for its srun\n"
+                              "                 steps, which are judged.\n"
+                              "                 No periodic I/O; writes little\n"
                               "\n"));
     assert_null(strstr(t, "extern"));
     free(t);
@@ -251,7 +256,7 @@ static void job_report_insight(void **state)
     size_t escapes = 0;
     for (const char *p = text; (p = strchr(p, '\033')); p++)
         escapes++;
-    assert_int_equal(escapes, 6); /* three lights, each set and reset */
+    assert_int_equal(escapes, 8); /* four lights, each set and reset */
     free(text);
 }
 

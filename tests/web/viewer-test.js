@@ -12,7 +12,8 @@
  * step, opens a step with a process killed by a signal (--killed: its end must read "killed by
  * SIGKILL at ..." and the step say what is missing), opens a step with insight rows (--insight:
  * its Insight panel with the light, the sentence, the evidence shaded in the background chart,
- * the advice with an XSS payload as text; a grey step of the same job, one of a job without
+ * the advice with an XSS payload as text; a grey step of the same job, its batch step (no verdict
+ * of its own: it waits for its sruns), one of a job without
  * insight; the dots of the job page and the job list), opens a running step (--live: the job list
  * marks its job live, its page says it is running and reloads itself), checks that every job's
  * label (or its group's) is drawn at the zoom the page opens with, that "expand groups" shows
@@ -31,7 +32,7 @@ const minJobs = Number(args['min-jobs'] || 1);
 fs.mkdirSync(args.out, { recursive: true });
 
 let n = 0, failed = 0;
-const plan = 32 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0) + (args.insight ? 5 : 0);
+const plan = 32 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0) + (args.insight ? 6 : 0);
 console.log('1..' + plan);
 function ok(cond, what, diag) {
   n++;
@@ -337,6 +338,10 @@ function ok(cond, what, diag) {
       const g = await sentenceOf(ijob, grey), z = await sentenceOf(none, '0');
       ok(/^ Too little data to tell: one whole slice only\.$/.test(g) && /^ Not computed yet/.test(z),
         'a grey step says "Too little data to tell", a step without insight "Not computed yet"', g + ' / ' + z);
+      const b = await sentenceOf(ijob, 'batch');
+      const bt = await page.evaluate(() => document.querySelector('#tab-step .card.insight .verdict .light').title);
+      ok(b === ' No verdict of its own: the batch script waits for its srun steps, which are judged.' && bt === b.trim(),
+        'the batch step that waits for its sruns says it has no verdict of its own (sentence and light)', b + ' / ' + bt);
       await page.goto(base + '#view=workflow&job=' + ijob + '&sel=job:' + ijob);
       await page.waitForSelector('#tab-job table.steps tbody tr', { timeout: 15000 });
       const steps = await page.evaluate(() => [...document.querySelectorAll('#tab-job table.steps tbody tr')].map(r => r.cells[0].textContent + '=' + (r.querySelector('.light') || {}).className));

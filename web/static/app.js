@@ -130,6 +130,8 @@
     red: 'disturbed: more than 15 % of its run lost',
     grey: 'too little data to tell',
   };
+  /* a batch step that waits for its sruns (insight.judged_by_sruns; web/report.c says the same) */
+  const BY_SRUNS = 'No verdict of its own: the batch script waits for its srun steps, which are judged.';
   const LIGHT_RANK = { red: 3, yellow: 2, green: 1, grey: 0 };
   /* the background that peaked, as a reader says it (evidence.background, cause) */
   const BACKGROUND_WORDS = { io: 'other jobs\' I/O', metadata: 'other jobs\' metadata operations (opens, stats)',
@@ -144,13 +146,13 @@
   const CAUSE_METRICS = { io: ['posix_write_bytes', 'posix_read_bytes', 'stdio_write_bytes', 'stdio_read_bytes', 'mpiio_write_bytes', 'mpiio_read_bytes'],
     metadata: ['posix_meta_calls', 'posix_open_calls', 'stdio_open_calls'], mpi: ['mpi_coll_bytes', 'mpi_send_bytes'], cpu: ['cpu_ns'] };
   /* a traffic-light dot; light null: nothing computed (yet) */
-  function lightDot(light, lost) {
+  function lightDot(light, lost, bySruns) {
     if (!light) return el('span', { class: 'light light-none', title: 'insight not computed yet', 'aria-label': 'insight not computed yet' });
-    const t = light + ': ' + (LIGHTS[light] || light) + (lost > 0 ? '; ' + fmtLost(lost) + ' lost' : '');
+    const t = bySruns ? BY_SRUNS : light + ': ' + (LIGHTS[light] || light) + (lost > 0 ? '; ' + fmtLost(lost) + ' lost' : '');
     return el('span', { class: 'light light-' + (LIGHTS[light] ? light : 'grey'), title: t, 'aria-label': t });
   }
-  function lightCell(light, lost) {
-    return el('td', { class: 'insight', 'data-sort': light ? (LIGHT_RANK[light] || 0) * 1e9 + (lost || 0) : '' }, lightDot(light, lost),
+  function lightCell(light, lost, bySruns) {
+    return el('td', { class: 'insight', 'data-sort': light ? (LIGHT_RANK[light] || 0) * 1e9 + (lost || 0) : '' }, lightDot(light, lost, bySruns),
       lost > 0 ? ' ' + fmtLost(lost) : null);
   }
   function fmtLost(s) { return s < 120 ? '~' + Math.round(s) + ' s' : '~' + fmtDur(s); }
@@ -174,6 +176,7 @@
       else if (ins.interference_pct != null) t += ' by the MPI interference estimate';
       return t + '.';
     }
+    if (ins.judged_by_sruns) return BY_SRUNS;
     if (ins.light === 'grey' || ins.disturbed == null) return 'Too little data to tell' + (ins.incomplete ? ': ' + ins.incomplete : '') + '.';
     return 'No disturbance found' + (ins.slices ? ' in ' + ins.slices + ' slice' + (ins.slices === 1 ? '' : 's') + ' of ' + L + ' s' : '') + '.';
   }
@@ -195,7 +198,7 @@
   function insightPanel(s) {
     const ins = s.insight, L = s.slice_seconds || 4;
     const card = el('div', { class: 'card insight' + (ins ? ' insight-' + ins.light : ' insight-none') }, el('h4', { text: 'Insight: was this run disturbed?' }));
-    card.appendChild(el('p', { class: 'verdict' }, lightDot(ins && ins.light, ins && ins.lost_s), ' ', el('span', { class: 'sentence', text: verdictSentence(ins, L) })));
+    card.appendChild(el('p', { class: 'verdict' }, lightDot(ins && ins.light, ins && ins.lost_s, ins && ins.judged_by_sruns), ' ', el('span', { class: 'sentence', text: verdictSentence(ins, L) })));
     if (ins) {
       const ev = ins.evidence || [];
       if (ev.length) {
@@ -1212,7 +1215,7 @@
       if (sh) CATS.forEach((c, i) => { if (sh[i] > 0) bar.appendChild(el('span', { style: 'width:' + (sh[i] * 100).toFixed(2) + '%;background:' + c.color })); });
       else bar.appendChild(el('span', { style: 'width:100%;background:' + NO_PROFILE }));
       tb.appendChild(el('tr', {}, el('td', {}, link(Object.assign({}, S.route, { sel: 'step:' + j.id + ':' + s.step }), String(s.step))), el('td', { text: s.name }), stateCell(s.state, s.live && s.state !== 'RUNNING'),
-        lightCell(s.light, s.lost_s), timeCell(s.start), el('td', { class: 'num', text: fmtDur(dur(s)) }), el('td', { class: 'num', text: s.nodes == null ? '–' : s.nodes }), el('td', { class: 'num', text: s.tasks == null ? '–' : s.tasks }),
+        lightCell(s.light, s.lost_s, s.judged_by_sruns), timeCell(s.start), el('td', { class: 'num', text: fmtDur(dur(s)) }), el('td', { class: 'num', text: s.nodes == null ? '–' : s.nodes }), el('td', { class: 'num', text: s.tasks == null ? '–' : s.tasks }),
         el('td', { class: 'num', text: s.profiled ? fmtPct(cpuEff(s)) : '–' }),
         el('td', { class: 'num', text: s.profiled && s.max_rss_kib ? fmtBytes(s.max_rss_kib * 1024) : '–' }), el('td', {}, bar)));
     }
@@ -1270,7 +1273,7 @@
     const { step: s } = await api('step', { job, step, points: 1500 });
     clear(T);
     const L = s.slice_seconds || 4;
-    T.appendChild(el('h3', {}, link(Object.assign({}, S.route, { sel: 'job:' + job }), 'Job ' + job), ' › Step ' + s.step + (s.name ? ' · ' + s.name : '') + ' ', el('span', { class: 'state-' + String(s.state || '').replace(/[^A-Z_]/g, ''), text: s.state || '' }), ' ', lightDot(s.insight && s.insight.light, s.insight && s.insight.lost_s)));
+    T.appendChild(el('h3', {}, link(Object.assign({}, S.route, { sel: 'job:' + job }), 'Job ' + job), ' › Step ' + s.step + (s.name ? ' · ' + s.name : '') + ' ', el('span', { class: 'state-' + String(s.state || '').replace(/[^A-Z_]/g, ''), text: s.state || '' }), ' ', lightDot(s.insight && s.insight.light, s.insight && s.insight.lost_s, s.insight && s.insight.judged_by_sruns)));
     const cards = el('div', { class: 'cards' });
     T.appendChild(cards);
     const sh = shares(s.runtime);
