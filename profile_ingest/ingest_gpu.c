@@ -155,7 +155,7 @@ static int take_cpu(struct pi_gpu *g, const json_t *c, char *why, size_t size)
 
 static int take(struct pi_gpu *g, const struct pi_step *st, const json_t *m, char *why, size_t size)
 {
-    char nvml[UUID_MAX + 1], sel[UUID_MAX + 1];
+    char nvml[320], sel[320]; /* words of the member, cut to this in the note */
     int64_t version, seconds, dropped, unknown;
     const json_t *gpus = json_object_get(m, "gpus"), *d;
     if (!json_is_object(m) || whole(m, "version", 0, &version) < 0 || version != JSG_RECORD_VERSION)
@@ -171,7 +171,6 @@ static int take(struct pi_gpu *g, const struct pi_step *st, const json_t *m, cha
     if (g->slices > 0 && (g->first < lo || g->first + g->slices - 1 > hi))
         return pi_invalid(why, size, "its slices %" PRId64 "..%" PRId64 " lie outside the step's span", g->first,
                           g->first + g->slices - 1);
-    /* Using the member's words at most 96 bytes each; longer ones are cut to that in the note. */
     const json_t *nv = json_object_get(m, "nvml"), *se = json_object_get(m, "selection");
     if (!json_is_string(nv) || !json_is_string(se))
         return pi_invalid(why, size, "nvml or selection is not a string");
