@@ -353,9 +353,9 @@ int pi_gpu_write(struct pi_db *db, const struct pi_step *st, const char *cid, co
                          real(b[1], 40, (double)energy / 1e6, !any_energy),
                          real(b[2], 40, (double)g->step_uj / 1e6, !g->has_cpu || g->step_uj < 0),
                          real(b[3], 40, (double)g->node_uj / 1e6, !g->has_cpu), g->note[0] ? g->note : NULL };
-    return dbu_check(db, dbu_q(db, "UPDATE js_data.step_nodes SET gpus = $5, gpu_energy_j = $6, cpu_energy_j = $7, "
-                                   "node_cpu_energy_j = $8, gpu_note = $9 WHERE cluster_id = $1 AND job_id = $2 "
-                                   "AND step_id = $3 AND node = $4",
+    return dbu_check(db, dbu_q(db, "INSERT INTO js_data.step_node_energy (cluster_id, job_id, step_id, node, gpus, "
+                                   "gpu_energy_j, cpu_energy_j, node_cpu_energy_j, gpu_note) "
+                                   "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
                                9, p),
-                     PGRES_COMMAND_OK, "step_nodes energy");
+                     PGRES_COMMAND_OK, "step_node_energy");
 }

@@ -3,7 +3,7 @@
  * A step record's GPU and CPU-energy readings (its "gpu" member, written by root's relay:
  * docs/record-format.md, docs/gpu.md): checked, taken out of the record (the stored record
  * does not carry the series twice) and written to js_data.step_node_gpus,
- * js_data.series_step_node_gpu and the step-node's energy columns (migration 043).
+ * js_data.series_step_node_gpu and js_data.step_node_energy (migration 043).
  */
 #ifndef PI_INGEST_GPU_H
 #define PI_INGEST_GPU_H

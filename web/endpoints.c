@@ -810,6 +810,12 @@ static json_t *h_step(jsw_db *db, const struct jsw_request *req, int *status, ch
         json_array_remove(procs, json_array_size(procs) - 1);
     json_object_set_new(s, "process_list", procs);
     json_object_set_new(s, "process_list_truncated", json_boolean(truncated));
+    int grc = jsw_step_gpus(db, req, s, a.n, a.v, err, errlen);
+    if (grc < 0) {
+        json_decref(s);
+        *status = grc == -2 ? 400 : 500; /* err says why */
+        return NULL;
+    }
     /* its insight (null until the ingest computed it) and advice */
     json_t *one = json_pack("[O]", s);
     int rc = add_insights(db, req, job, step, one, err, errlen);

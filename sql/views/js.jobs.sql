@@ -28,7 +28,7 @@ CREATE VIEW js.jobs AS
                 FROM js_data.step_node_gpus x
                 WHERE x.cluster_id = j.cluster_id AND x.job_id = j.job_id
                 GROUP BY x.node, x.uuid) g) AS gpu_energy_j,
-           (SELECT sum(sn.cpu_energy_j) FROM js_data.step_nodes sn
+           (SELECT sum(sn.cpu_energy_j) FROM js_data.step_node_energy sn
             WHERE sn.cluster_id = j.cluster_id AND sn.job_id = j.job_id) AS cpu_energy_j
     FROM js_data.jobs j
     JOIN js_data.clusters c USING (cluster_id)

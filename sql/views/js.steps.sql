@@ -29,7 +29,7 @@ CREATE VIEW js.steps AS
         SELECT sum(sn.gpus)::integer AS gpus, sum(sn.gpu_energy_j) AS gpu_energy_j, sum(sn.cpu_energy_j) AS cpu_energy_j,
                sum(sn.node_cpu_energy_j) AS node_cpu_energy_j,
                string_agg(sn.node || ': ' || sn.gpu_note, '; ' ORDER BY sn.node) AS gpu_note
-        FROM js_data.step_nodes sn
+        FROM js_data.step_node_energy sn
         WHERE sn.cluster_id = s.cluster_id AND sn.job_id = s.job_id AND sn.step_id = s.step_id) e ON true
     UNION ALL
     SELECT l.cluster_id, l.job_id, l.step_id, j.uid, NULL::text AS name, l.start_time, l.end_time,

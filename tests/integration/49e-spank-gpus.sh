@@ -106,19 +106,20 @@ kill "$writer" 2>/dev/null
 is "$(job_state "$jf") $(scontrol show job "$jf" | sed -n 's/.* ExitCode=\([0-9:]*\).*/\1/p') $(tr '\n' ';' < "$wf/out.txt")" \
    "FAILED 3:0 out 0;out 1;out 2;" "with no NVML, a failing init and GPUs gone, the job's exit code and output are its own"
 wait_pipeline 90 "$jf" || true
-q="SELECT gpu_note FROM js_data.step_nodes WHERE job_id = $jf AND step_id = '0' AND node ="
+q="SELECT gpu_note FROM js_data.step_node_energy WHERE job_id = $jf AND step_id = '0' AND node ="
 like "$(db "$q 'n3'")" "the step asked for GPUs \\(SLURM_STEP_GPUS=[01]\\) but no GPUs: .*libnvidia-ml.so.1: cannot open shared object file" \
      "a node without NVML: the step-node says the GPUs it asked for were not read, and why"
 like "$(db "$q 'n4'")" "the step asked for GPUs \\(SLURM_STEP_GPUS=[01]\\) but no GPUs: nvmlInit_v2: " \
      "an NVML that fails to initialise: said likewise"
-is "$(db "SELECT gone, samples < 6, (SELECT gpu_note FROM js_data.step_nodes s WHERE s.job_id = g.job_id AND s.step_id = '0' AND s.node = 'n2') LIKE '%' || uuid || ' disappeared during the step%'
+is "$(db "SELECT gone, samples < 6, (SELECT gpu_note FROM js_data.step_node_energy s WHERE s.job_id = g.job_id AND s.step_id = '0' AND s.node = 'n2') LIKE '%' || uuid || ' disappeared during the step%'
           FROM js.step_gpus g WHERE job_id = $jf AND step_id = '0'")" "t|t|t" \
    "a GPU that disappears mid-step: marked gone, its readings stop, the note names it"
 is "$(db "SELECT count(*) FROM js_data.step_node_gpus WHERE job_id = $jf AND node IN ('n3', 'n4')")" "0" \
    "no GPU rows where NVML gave none"
 # the wrapping counter: 0.4 J a second of the step on n2, in whole 0.1 J steps
-e=$(db "SELECT node_cpu_energy_j || ' ' || extract(epoch FROM end_time - start_time) FROM js_data.step_nodes
-        WHERE job_id = $jf AND step_id = '0' AND node = 'n2'")
+e=$(db "SELECT e.node_cpu_energy_j || ' ' || extract(epoch FROM sn.end_time - sn.start_time) FROM js_data.step_nodes sn
+        JOIN js_data.step_node_energy e USING (cluster_id, job_id, step_id, node)
+        WHERE sn.job_id = $jf AND sn.step_id = '0' AND sn.node = 'n2'")
 ok $(awk -v e="${e% *}" -v t="${e#* }" 'BEGIN { q = e / 0.1; d = q - int(q + 0.5); exit !(e > 1 && d * d < 1e-12 && e >= 0.4 * (t - 2.5) && e <= 0.4 * (t + 1.5)) }'; echo $?) \
    "a powercap counter that wraps every 2.5 s: the node's CPU energy is 0.4 J/s over the step ($e: J and s)"
 done_testing
