@@ -43,3 +43,14 @@ int jsw_step_gpus(jsw_db *db, const struct jsw_request *req, json_t *step, int n
     json_object_set_new(step, "gpus", gpus);
     return 0;
 }
+
+void jsw_export_step_gpus(json_t *o, json_t *r)
+{
+    static const char *const keys[] = { "gpus", "gpu_energy_j", "cpu_energy_j", "energy_j", "gpu_note" };
+    json_t *more = json_object();
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        json_t *v = json_object_get(r, keys[i]);
+        json_object_set(more, keys[i], v ? v : json_null());
+    }
+    json_object_set_new(o, "jobscreen", more);
+}

@@ -14,7 +14,7 @@ need_cluster
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 [ "$(wc -w <<< "$JS_NODES")" -ge 4 ] || skip_all "needs a cluster of 4 nodes or more (JS_CLUSTER_NODES)"
 [ -e "$JS_TOP_BUILDDIR/tests/gpu/.libs/libnvml-standin.so" ] || skip_all "no NVML stand-in built"
-plan 16
+plan 26
 
 # --- the suite's cluster: no GPU asked for, no powercap: the step record is as before ---
 private_spool
@@ -88,6 +88,70 @@ is "$(db "SELECT count(*) FROM js.jobs j WHERE job_id IN ($ja, $jb) AND gpu_ener
           AND gpu_energy_j < (SELECT sum(energy_j) FROM js.step_gpus g WHERE g.job_id = j.job_id)
           AND gpu_energy_j >= (SELECT sum(energy_j) FROM js.step_gpus g WHERE g.job_id = j.job_id AND g.step_id = '0')")" "2" \
    "js.jobs: a GPU both the batch step and step 0 read counts once"
+
+# --- shown: the step API, the terminal report, the viewer in Chromium ---
+api() { local u=$1; shift; curl -s -G -u "$u:$u" -w '\n%{http_code}' "${JS_WEB_URL}cgi-bin/jobscreen.cgi" "$@"; }
+r=$(api jsalice --data-urlencode q=step --data-urlencode "job=$ja" --data-urlencode step=0 --data-urlencode gpu_series=1)
+body=$(head -n -1 <<< "$r")
+ua=$((10 * (ga + 1) + 1)) ub=$((10 * (ga + 1) + 2)) mem=$(( (ga + 1) << 30 ))
+is "$(jq -r '[.step.gpus[] | .node + " " + .uuid + " " + (.util_sm_mean | tostring) + " " + (.mem_used_max | tostring)] | join(", ")' <<< "$body")" \
+   "n1 GPU-n1-$ga $ua $mem, n2 GPU-n2-$ga $ub $mem" "the step API lists its GPUs per node with their figures"
+is "$(jq -r --argjson a "$ua" --argjson b "$ub" '[([.step.gpus[] | .slices | length] | add > 0),
+      ([.step.gpus[] | . as $g | .slices[] | select(.util_sm != (if $g.node == "n1" then $a else $b end))] | length),
+      ((.step.energy_j - ([.step.gpus[].energy_j] | add)) | (if . < 0 then -. else . end) < 1e-9)] | map(tostring) | join(" ")' <<< "$body")" \
+   "true 0 true" "gpu_series=1: each GPU's slices hold the scripted utilization; the step's energy is its GPUs'"
+is "$(api jsbob --data-urlencode q=step --data-urlencode "job=$ja" --data-urlencode step=0 --data-urlencode gpu_series=1 | tail -n 1) $(api jsalice --data-urlencode q=step --data-urlencode "job=$ja" --data-urlencode step=0 --data-urlencode gpu_series=2 | tail -n 1)" \
+   "404 400" "another user sees none of it (404); gpu_series=2 is refused (400)"
+echo "co2_g_per_kwh = 100000" >> "$JOBSCREEN_CLI_CONF"
+rep=$(runuser -u jsalice -- env JOBSCREEN_CLI_CONF="$JOBSCREEN_CLI_CONF" "$JS_CLI" "$ja")
+m=$(db "SELECT sum(util_sm_mean * samples) / sum(samples) || ' ' || max(util_sm_max) FROM js.step_gpus WHERE job_id = $ja AND step_id = '0'")
+want="  0      2 GPUs, utilization $(printf '%.0f' "${m% *}") % (max ${m#* } %), memory peak $((ga + 1)).0 GiB of 80.0 GiB;"
+e=$(db "SELECT energy_j FROM js.steps WHERE job_id = $ja AND step_id = '0'")
+like "$rep" "$(sed 's/[][().]/\\&/g' <<< "$want")"$'\n'"         energy $(printf '%.1f' "$e") J; $(awk -v e="$e" 'BEGIN { printf "%.1f", e / 3.6e6 * 100000 }') g CO2" \
+     "jobscreen JOBID: a GPU line for the step and its energy with the CO2 cli.conf's co2_g_per_kwh gives"
+tw=$JS_TOP_SRCDIR/tests/web
+if [ -x /usr/bin/chromium ] && command -v node >/dev/null &&
+   { [ -d "$tw/node_modules/playwright-core" ] || (cd "$tw" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >/dev/null 2>&1); }; then
+  out=$(timeout 120 node "$tw/gpu-test.js" --url "$JS_WEB_URL" --user jsalice --password jsalice --step "$ja:0" \
+        --out "$gdir/web-screenshots" --expect "n1 GPU-n1-$ga=$((10 * (ga + 1) + 1)),n2 GPU-n2-$ga=$((10 * (ga + 1) + 2))" 2>&1); st=$?
+  diag "$out"
+  ok $st "the viewer's step page in Chromium: a GPU chart per metric, a line per GPU at the scripted values, the table, the energy"
+else
+  skip "the viewer in Chromium" "no /usr/bin/chromium, node or playwright-core"
+fi
+
+# --- insight: one GPU of two used on n3, both idle on n4; the jobs above busy on 1-2 GiB of 80 ---
+{ echo "gpu uuid=GPU-n3-0 name=H200-standin minor=0 mem_total=85899345920 mem_used=64424509440 util_sm=70 util_mem=30 power=400000 energy=1000+400"
+  echo "gpu uuid=GPU-n3-1 name=H200-standin minor=1 mem_total=85899345920 mem_used=64424509440 util_sm=1 util_mem=0 power=90000 energy=1000+400"; } > "$JS_GPU_DIR/n3/nvml.conf"
+fake_gpu_script n4 2 | sed 's/util_sm=[0-9]*/util_sm=1/' > "$JS_GPU_DIR/n4/nvml.conf"
+wi=$(work_dir jsalice) wj=$(work_dir jsalice)
+ji=$(sub "$wi" -N1 -w n3 --gres=gpu:2 --wrap 'srun sleep 9')
+jj=$(sub "$wj" -N1 -w n4 --gres=gpu:2 --wrap 'srun sleep 9')
+wait_job_done "$ji" 90 >/dev/null; wait_job_done "$jj" 90 >/dev/null
+wait_pipeline 90 "$ji" "$jj" || true
+for i in $(seq 300); do
+  [ "$(db "SELECT count(*) FROM js_data.step_insights WHERE job_id IN ($ja, $jb, $ji, $jj) AND step_id = '0'")" = 4 ] && break
+  sleep 0.2
+done
+advice() { db "SELECT coalesce(string_agg(code, ' ' ORDER BY code) FILTER (WHERE code LIKE '%GPU%'), '-') FROM js.step_advice WHERE job_id = $1 AND step_id = '0'"; }
+is "$(advice "$ja") $(advice "$jb")" "GPU_MEMORY_UNUSED GPU_MEMORY_UNUSED" \
+   "busy GPUs with 1-2 GiB of 80 GiB: GPU memory mostly unused, neither idle nor one GPU of N"
+is "$(advice "$ji")|$(db "SELECT figures->>'uuid' || ' ' || (figures->>'gpus') FROM js.step_advice WHERE job_id = $ji AND step_id = '0' AND code = 'ONE_GPU_USED'")" \
+   "ONE_GPU_USED|GPU-n3-0 2" "one GPU of two at work, 60 GiB used: one GPU of N used (naming it), memory and idle silent"
+like "$(advice "$jj")|$(db "SELECT severity || ' ' || (figures->>'idle_share') || ' ' || message FROM js.step_advice WHERE job_id = $jj AND step_id = '0' AND code = 'GPU_IDLE'")" \
+     "^GPU_IDLE\\|high 1(\\.0+)? GPUs allocated but idle: the step's 2 GPUs ran kernels under 5 % of the time in 100 % of its slices" \
+     "two idle GPUs: GPUs allocated but idle, with its figures, and nothing else of GPUs"
+
+# --- the admin report and the export ---
+rep=$(psql -X -q -At -F'|' -d "$JS_DB" -v since=2000-01-01 -v until=2100-01-01 -f "$JS_TOP_SRCDIR/sql/reports/gpu-energy.sql" 2>&1)
+idle_h=$(db "SELECT round(sum(last_slice - first_slice + 1) * 4 / 3600.0, 2) FROM js.step_gpus
+             WHERE step_id = '0' AND ((job_id = $ji AND uuid = 'GPU-n3-1') OR job_id = $jj)")
+kwh=$(db "SELECT round(((sum(gpu_energy_j) + coalesce(sum(cpu_energy_j), 0)) / 3.6e6)::numeric, 3) FROM js.jobs WHERE user_name = 'jsalice'")
+like "$rep" "(^|"$'\n'")jsalice\\|[^|]*\\|[0-9]+\\|4\\|[0-9.]+\\|$idle_h\\|[0-9.]+\\|[0-9.]+\\|[0-9.]*\\|$kwh("$'\n'"|$)" \
+     "sql/reports/gpu-energy.sql: jsalice's 4 GPU jobs, idle GPU-hours the idle GPUs' slices ($idle_h h), energy $kwh kWh"
+is "$(api jsalice --data-urlencode q=export --data-urlencode "job=$ja" | head -n -1 |
+      jq -r --arg s "$ja.0" '[(.jobs[0].jobscreen.gpu_energy_j > 0), (.jobs[0].steps[] | select(.JobID == $s) | .jobscreen.gpus | length)] | map(tostring) | join(" ")')" \
+   "true 2" "the export carries the job's energy and each step's GPUs"
 
 # --- faults: n3 without NVML, n4's NVML fails to initialise, n2's GPUs disappear after 3 reads,
 # n2's powercap counter wraps every 2.5 s (0.4 J/s, max_energy_range_uj 1 J) ---

@@ -1267,7 +1267,7 @@
     const T = clear($('#tab-step'));
     T.appendChild(el('p', { class: 'note', text: 'Loading step ' + step + ' of job ' + job + '…' }));
     /* per-slice metrics summed by the server into at most as many points as a chart draws */
-    const { step: s } = await api('step', { job, step, points: 1500 });
+    const { step: s } = await api('step', { job, step, points: 1500, gpu_series: 1 });
     clear(T);
     const L = s.slice_seconds || 4;
     T.appendChild(el('h3', {}, link(Object.assign({}, S.route, { sel: 'job:' + job }), 'Job ' + job), ' › Step ' + s.step + (s.name ? ' · ' + s.name : '') + ' ', el('span', { class: 'state-' + String(s.state || '').replace(/[^A-Z_]/g, ''), text: s.state || '' }), ' ', lightDot(s.insight && s.insight.light, s.insight && s.insight.lost_s)));
@@ -1311,6 +1311,7 @@
     }
     if (!slices.length) series.appendChild(el('p', { class: 'empty', text: 'No per-slice metrics for this step.' }));
     spreadCharts(T, s, L);
+    if (window.jobscreenGpuCharts) window.jobscreenGpuCharts(T, s, { chart: (p, cfg) => chart('step', p, '', cfg), timeAxis, palette, el });
 
     /* the answer first: was it disturbed, by what, what to change; then the background */
     T.appendChild(insightPanel(s));
