@@ -292,7 +292,7 @@ int jsg_record_write(struct jsg_record *r, const struct jsg_gpus *g, FILE *f)
     int with_series = r->n > 0 && bytes <= JSG_RECORD_SERIES_MAX_BYTES;
     uint64_t dropped = r->dropped + (with_series ? 0 : r->n);
     fprintf(f, "{\"version\":%d,\"slice_seconds\":%d,\"nvml\":", JSG_RECORD_VERSION, r->seconds);
-    jsg_json_str(f, g ? jsg_status(g) : "off");
+    jsg_json_str(f, g ? jsg_status(g) : "no GPUs: nvml=none");
     fprintf(f, ",\"selection\":");
     jsg_json_str(f, r->source);
     fprintf(f, ",\"unknown\":%d,\"stuck\":%s,\"first_slice\":%" PRId64 ",\"slices\":%zu,\"series_dropped\":%" PRIu64,

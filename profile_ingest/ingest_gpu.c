@@ -223,6 +223,16 @@ void pi_gpu_take(struct pi_step *st, const char *path)
     json_object_del(st->rec, "gpu");
 }
 
+int pi_gpu_devices(const struct pi_gpu *g)
+{
+    return g ? g->ndev : 0;
+}
+
+const char *pi_gpu_note(const struct pi_gpu *g)
+{
+    return g ? g->note : "";
+}
+
 void pi_gpu_free(struct pi_gpu *g)
 {
     if (g == NULL)

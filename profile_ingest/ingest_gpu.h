@@ -21,5 +21,8 @@ void pi_gpu_take(struct pi_step *st, const char *path);
 /* The rows of st->gpu, in the step record's transaction (after its step_nodes row). */
 int pi_gpu_write(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job);
 void pi_gpu_free(struct pi_gpu *g);
+/* What was taken: its devices and what it lacks ("" when nothing), for the tests. */
+int pi_gpu_devices(const struct pi_gpu *g);
+const char *pi_gpu_note(const struct pi_gpu *g);
 
 #endif

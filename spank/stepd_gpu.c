@@ -216,6 +216,23 @@ static void fit(json_t *rec, json_t *gpu)
     json_object_set_new(gpu, "series_note", json_string("the series did not fit in the step record beside its other fields"));
 }
 
+/* The step asked for GPUs and its relay wrote no readings (it was killed, or could not write
+ * them): the record says so rather than nothing (the ingest notes it). */
+static void lost(json_t *rec)
+{
+    char selection[JS_GPU_ENV_MAX + 64] = "";
+    for (int i = 0; i < JS_GPU_ENV_VARS && !selection[0]; i++)
+        if (st.gpu_env[i][0])
+            snprintf(selection, sizeof selection, "%s=%s", gpu_vars[i], st.gpu_env[i]);
+    if (!selection[0] || !st.profiled || !strcmp(st.conf.nvml, "none"))
+        return;
+    json_object_set_new(rec, "gpu", json_pack("{s:i, s:i, s:s, s:s, s:i, s:b, s:i, s:i, s:i, s:[]}", "version",
+                                              JSG_RECORD_VERSION, "slice_seconds", st.conf.slice_seconds, "nvml",
+                                              "no readings: the relay ended before it wrote them", "selection", selection,
+                                              "unknown", 0, "stuck", 0, "first_slice", 0, "slices", 0, "series_dropped", 0,
+                                              "gpus"));
+}
+
 void js_stepd_gpu_attach(json_t *rec)
 {
     char name[300];
@@ -224,8 +241,10 @@ void js_stepd_gpu_attach(json_t *rec)
         return;
     gpu_file_name(name, sizeof name);
     int fd = openat(st.job_dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-        return; /* no GPU asked for, no powercap: nothing, as before */
+    if (fd < 0) {
+        lost(rec); /* no GPU asked for, no powercap: nothing, as before */
+        return;
+    }
     json_error_t jerr;
     json_t *gpu = NULL;
     if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == 0 && sb.st_size <= JS_RECORD_MAX_FILE_BYTES)

@@ -14,7 +14,7 @@ need_cluster
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 [ "$(wc -w <<< "$JS_NODES")" -ge 4 ] || skip_all "needs a cluster of 4 nodes or more (JS_CLUSTER_NODES)"
 [ -e "$JS_TOP_BUILDDIR/tests/gpu/.libs/libnvml-standin.so" ] || skip_all "no NVML stand-in built"
-plan 26
+plan 28
 
 # --- the suite's cluster: no GPU asked for, no powercap: the step record is as before ---
 private_spool
@@ -24,7 +24,11 @@ wait_job_done "$j" 60 >/dev/null
 n=$(job_node "$j")
 wait_file "$(job_dir "$j")/step.0.$n.json"
 is "$(jget "$(job_dir "$j")/step.0.$n.json" '"gpu" in r')" "false" "without GPUs and powercap a step record has no \"gpu\" member"
-plugstack_restore
+# the suite's cluster gets its own plugstack.conf back now: JS_PLUGSTACK names the GPU
+# cluster's below, where spank.sh's restore at exit would write it
+echo "$js_plugstack_cluster" > "$JS_PLUGSTACK"
+main_plugstack=$JS_PLUGSTACK
+at_exit "echo \"\$js_plugstack_cluster\" > \"$main_plugstack\""
 
 # --- a cluster of our own with two stand-in GPUs per node ---
 gdir=$JS_CLUSTER_DIR-gpu
@@ -169,7 +173,26 @@ wait_job_done "$jf" 90 >/dev/null
 kill "$writer" 2>/dev/null
 is "$(job_state "$jf") $(scontrol show job "$jf" | sed -n 's/.* ExitCode=\([0-9:]*\).*/\1/p') $(tr '\n' ';' < "$wf/out.txt")" \
    "FAILED 3:0 out 0;out 1;out 2;" "with no NVML, a failing init and GPUs gone, the job's exit code and output are its own"
-wait_pipeline 90 "$jf" || true
+# and a relay killed mid-step on n1: no readings, said so; the job as it was
+wk=$(work_dir jsalice)
+jk=$(sub "$wk" -N1 -w n1 --gres=gpu:1 --wrap 'srun bash -c "sleep 8; echo done"')
+relay=
+for i in $(seq 100); do
+  # the relay: a root slurmstepd whose parent is the step's slurmstepd (the tasks are jsalice's)
+  relay=$(ps -eo pid=,ppid=,user=,comm=,args= | awk -v j="[$jk.0]" '$3 == "root" && $4 == "slurmstepd" && index($0, j) { print $1, $2 }' |
+          while read -r p pp; do [ "$(ps -o comm= -p "$pp")" = slurmstepd ] && [ "$(ps -o args= -p "$pp" | grep -cF "[$jk.0]")" = 1 ] && echo "$p"; done | head -n 1)
+  [ -n "$relay" ] && break
+  sleep 0.1
+done
+sleep 2
+[ -n "$relay" ] && kill -KILL "$relay"
+wait_job_done "$jk" 90 >/dev/null
+is "$([ -n "$relay" ] && echo killed) $(job_state "$jk") $(cat "$wk/out.txt")" "killed COMPLETED done" "a relay killed mid-step: the job completes with its output"
+wait_pipeline 90 "$jf" "$jk" || true
+like "$(db "SELECT gpu_note FROM js_data.step_node_energy WHERE job_id = $jk AND step_id = '0'")" \
+     "the step asked for GPUs \\(SLURM_STEP_GPUS=[01]\\) but no readings: the relay ended before it wrote them" \
+     "and its step-node says its GPU readings are missing, and why"
+
 q="SELECT gpu_note FROM js_data.step_node_energy WHERE job_id = $jf AND step_id = '0' AND node ="
 like "$(db "$q 'n3'")" "the step asked for GPUs \\(SLURM_STEP_GPUS=[01]\\) but no GPUs: .*libnvidia-ml.so.1: cannot open shared object file" \
      "a node without NVML: the step-node says the GPUs it asked for were not read, and why"
