@@ -20,7 +20,7 @@ for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^
 const expect = Object.fromEntries(args.expect.split(',').map(e => e.split('=')).map(([k, v]) => [k, Number(v)]));
 fs.mkdirSync(args.out, { recursive: true });
 let n = 0, failed = 0;
-console.log('1..6');
+console.log('1..8');
 function ok(cond, what, diag) {
   n++;
   console.log((cond ? 'ok ' : 'not ok ') + n + ' - ' + what);
@@ -58,10 +58,19 @@ function ok(cond, what, diag) {
     const note = await page.$eval('.gpu-energy', e => e.textContent).catch(() => '');
     ok(/^Energy: [0-9.]+ J \(GPUs [0-9.]+ J, CPUs /.test(note), 'the step\'s energy is said', note);
     await page.locator('.gpus').screenshot({ path: path.join(args.out, 'gpu-step.png') });
+    /* the job tab: a line per step with GPUs, and the job's energy */
+    await page.goto(args.url.replace(/\/?$/, '/') + '#view=workflow&job=' + job + '&sel=job:' + job);
+    await page.waitForSelector('.job-gpus li', { timeout: 20000 });
+    const lines = await page.$$eval('.job-gpus li', ls => ls.map(l => l.textContent));
+    const ng = Object.keys(expect).length;
+    ok(lines.some(l => l.startsWith('Step ' + step + ': ' + ng + ' GPU' + (ng === 1 ? '' : 's') + ', SM utilization ')), 'the job tab has a GPU line for the step', JSON.stringify(lines));
+    const jnote = await page.$eval('.job-gpus .note', e => e.textContent).catch(() => '');
+    ok(/^Energy of the job: [0-9.]+ J \(GPUs [0-9.]+ J, CPUs /.test(jnote), 'the job tab says the job\'s energy', jnote);
+    await page.locator('.job-gpus').screenshot({ path: path.join(args.out, 'gpu-job.png') });
   } catch (e) {
     problems.push('exception: ' + e.message);
   }
-  while (n < 5) ok(false, 'not reached', problems.join('\n'));
+  while (n < 7) ok(false, 'not reached', problems.join('\n'));
   ok(!problems.length, 'no page error, failed API call or dialog', problems.join('\n'));
   await browser.close();
   process.exit(failed ? 1 : 0);

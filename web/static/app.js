@@ -1201,6 +1201,7 @@
         ['Read', fmtBytes(u.read_bytes)], ['Written', fmtBytes(u.write_bytes)],
         u.unattributed_write_bytes > 0 ? ['Written unseen', fmtBytes(u.unattributed_write_bytes) + ' that the kernel counted beyond what the profiler\'s wrappers saw (stdio inlined into the program such as putchar_unlocked, raw system calls, sockets): a file\'s figures may be short by as much'] : null])
       : el('p', { class: 'empty', text: j.end == null ? 'No profile yet.' : 'No step of this job was profiled.' }));
+    if (window.jobscreenJobGpus) window.jobscreenJobGpus(cards, j, el);
     c4.appendChild(kvTable([['User', j.user], ['Workflow', j.workflow], ['Partition', j.partition], ['Account', j.account], ['QOS', j.qos],
       ['Nodes', j.nodes], ['Node list', j.node_list], ['CPUs', j.cpus], ['Tasks', j.tasks], ['Dependency', j.dependency],
       j.array_job_id != null ? ['Array task', jobLabel(j) + ' (job id ' + j.id + ')'] : null, ['Work dir', j.work_dir], ['Batch script', j.batch_script]]));

@@ -41,3 +41,23 @@ window.jobscreenGpuCharts = function (T, s, h) {
       options: { scales: { x: Object.assign(h.timeAxis(), { min: (s.start != null ? s.start : 0) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true } } } });
   }
 };
+
+/* The job tab's card: per step with GPUs a line of its figures, and the job's energy (the job
+ * endpoint's steps[].gpu and energy; docs/api.md, job). */
+window.jobscreenJobGpus = function (cards, j, el) {
+  const steps = (j.steps || []).filter(s => s.gpu || s.energy_j != null);
+  if (!steps.length && j.energy_j == null) return;
+  const fmt = (v, d) => (v == null ? '-' : Number(v).toFixed(d));
+  const gib = b => (b == null ? '-' : (b / 1073741824).toFixed(1) + ' GiB');
+  const card = el('div', { class: 'card job-gpus' }, el('h4', { text: 'GPUs and energy' }));
+  const ul = el('ul');
+  for (const s of steps) {
+    const g = s.gpu, parts = [];
+    if (g) parts.push(g.count + ' GPU' + (g.count === 1 ? '' : 's') + ', SM utilization ' + fmt(g.util_sm_mean, 1) + ' % (max ' + fmt(g.util_sm_max, 0) + ' %), memory peak ' + gib(g.mem_used_max) + ' of ' + gib(g.mem_total) + (g.gone ? ', ' + g.gone + ' gone during the step' : ''));
+    if (s.energy_j != null) parts.push('energy ' + fmt(s.energy_j, 1) + ' J');
+    ul.appendChild(el('li', { text: 'Step ' + s.step + ': ' + parts.join('; ') + (s.gpu_note ? ' (missing: ' + s.gpu_note + ')' : '') }));
+  }
+  card.appendChild(ul);
+  if (j.energy_j != null) card.appendChild(el('p', { class: 'note', text: 'Energy of the job: ' + fmt(j.energy_j, 1) + ' J (GPUs ' + fmt(j.gpu_energy_j, 1) + ' J, CPUs ' + (j.cpu_energy_j == null ? 'not known' : fmt(j.cpu_energy_j, 1) + ' J') + ').' }));
+  cards.appendChild(card);
+};
