@@ -10,7 +10,7 @@
 #include <inttypes.h>
 
 /* a JSON string from text NVML or sysfs gave: quotes, backslashes and controls escaped */
-static void str(FILE *f, const char *s)
+void jsg_json_str(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s != '\0'; s++) {
@@ -43,31 +43,31 @@ void jsg_json_node(FILE *f, const struct jsg_gpus *g, const struct jsg_powercap 
                    int32_t seconds, const char *selection)
 {
     fprintf(f, "{\"type\":\"node\",\"slice_seconds\":%d,\"nvml\":", seconds);
-    str(f, jsg_status(g));
+    jsg_json_str(f, jsg_status(g));
     fprintf(f, ",\"process_api\":");
-    str(f, jsg_proc_api(g));
+    jsg_json_str(f, jsg_proc_api(g));
     fprintf(f, ",\"selection\":");
-    str(f, selection);
+    jsg_json_str(f, selection);
     fprintf(f, ",\"gpus\":[");
     for (int i = 0; i < jsg_ndevices(g); i++) {
         const struct jsg_device *d = jsg_device(g, i);
         fprintf(f, "%s{\"dev\":%d,\"index\":%d,\"minor\":%d,\"uuid\":", i ? "," : "", i,
                 d->index, d->minor);
-        str(f, d->uuid);
+        jsg_json_str(f, d->uuid);
         fprintf(f, ",\"name\":");
-        str(f, d->name);
+        jsg_json_str(f, d->name);
         fprintf(f, ",\"mig_enabled\":%s,\"parent\":%d,\"selected\":%s}",
                 d->mig_enabled ? "true" : "false", d->parent,
                 d->selected ? "true" : "false");
     }
     fprintf(f, "],\"powercap\":");
-    str(f, pc->status);
+    jsg_json_str(f, pc->status);
     fprintf(f, ",\"zones\":[");
     for (int i = 0; i < pc->nzone; i++) {
         fprintf(f, "%s{\"zone\":", i ? "," : "");
-        str(f, pc->zone[i].dir);
+        jsg_json_str(f, pc->zone[i].dir);
         fprintf(f, ",\"name\":");
-        str(f, pc->zone[i].name);
+        jsg_json_str(f, pc->zone[i].name);
         fprintf(f, ",\"max_uj\":%" PRIu64 "}", pc->zone[i].max_uj);
     }
     fprintf(f, "]}\n");

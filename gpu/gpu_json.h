@@ -7,6 +7,8 @@
 
 #include "jsgpu.h"
 
+/* s as a JSON string: quotes, backslashes and controls escaped */
+void jsg_json_str(FILE *f, const char *s);
 void jsg_json_node(FILE *f, const struct jsg_gpus *g, const struct jsg_powercap *pc,
                    int32_t seconds, const char *selection);
 void jsg_json_tick(FILE *f, const struct jsg_gpus *g, const struct jsg_tick *t);

@@ -5,6 +5,7 @@
  * so that memory stays bounded (docs/ingest.md, "Fairness and bounded cost"), then finished
  * (merged, renames applied, images numbered) for ingest_db.c to write. No I/O: unit-tested.
  */
+#include "ingest_gpu.h"
 #include "config.h"
 
 #include "validate.h"
@@ -128,6 +129,8 @@ void pi_step_free(struct pi_step *st)
     free(st->trees);
     free(st->renames);
     free(st->bad);
+    pi_gpu_free(st->gpu);
+    st->gpu = NULL;
     pi_budget_free(&st->budget);
     json_decref(st->job);
     json_decref(st->rec);

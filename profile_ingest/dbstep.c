@@ -11,6 +11,7 @@
 #include "dbstep.h"
 #include "dbutil.h"
 #include "ingest_db.h"
+#include "ingest_gpu.h"
 #include "log.h"
 #include "record_format.h"
 #include "series.h"
@@ -500,7 +501,8 @@ int dbs_write_rows(struct pi_db *db, const struct pi_conf *conf, struct pi_step 
         if ((rc = store_mapped(db, st, cid, job)) != PI_DB_OK || (rc = store_trees(db, st, cid, job)) != PI_DB_OK ||
             (rc = store_segments(db, st, cid, job)) != PI_DB_OK || (rc = quarantine_rows(db, st, cid, job, moved_to[k])) != PI_DB_OK)
             return rc;
-        rc = store_missing(db, st, cid, job);
+        if ((rc = store_missing(db, st, cid, job)) == PI_DB_OK)
+            rc = pi_gpu_write(db, st, cid, job);
     }
     return rc;
 }

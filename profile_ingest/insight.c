@@ -7,6 +7,7 @@
  * js_data.step_advice. A step that fails for a reason of its own is logged and left out of the
  * queue (its next record queues it again), so that it cannot stop the others.
  */
+#include "insight_gpu.h"
 #include "config.h"
 
 #include "dbutil.h"
@@ -94,7 +95,7 @@ static long long inum(const PGresult *r, int row, int col)
 
 /* The reads of a step, in one batch (one round trip): the step's facts, its series beside the
  * cluster's and its nodes' (insight_series.c), its MPI segments, files and ranks. */
-enum { R_FACTS, R_SEGMENTS, R_FILES, R_RANKS, R_SERIES };
+enum { R_FACTS, R_SEGMENTS, R_FILES, R_RANKS, R_GPUS, R_SERIES };
 
 static void add_reads(struct dbu_batch *b, const char *const key[3])
 {
@@ -102,6 +103,7 @@ static void add_reads(struct dbu_batch *b, const char *const key[3])
     dbu_batch_add(b, "insight_segments", q_segments, 3, key, 0, "insight: the step's MPI segments");
     dbu_batch_add(b, "insight_files", q_files, 3, key, 0, "insight: the step's files");
     dbu_batch_add(b, "insight_ranks", q_ranks, 3, key, 0, "insight: the step's ranks");
+    dbu_batch_add(b, "insight_gpus", pi_in_gpu_query, 3, key, 0, "insight: the step's GPUs");
     pi_in_series_queries(b, key);
 }
 
@@ -148,6 +150,7 @@ struct step_result {
     const char *pattern;
     struct pi_in_figures fig;
     struct pi_in_verdict v;
+    struct pi_in_gpus gpus;
     double lost_pct, interference_pct, estimate;
     char incomplete[256];
 };
@@ -301,6 +304,7 @@ static int analyse_batch(const struct dbu_batch *b, const char *const key[3], st
     read_files(b->r[R_FILES], posix_meta, posix_opens, res);
     if (f->ranks > 1)
         read_ranks(b->r[R_RANKS], f);
+    pi_in_gpu_read((const struct pg_result *)b->r[R_GPUS], &res->gpus);
     /* the verdict: the larger of the two estimates that could be made; none for a batch step
      * that waits for its sruns (its figures of disturbance left out: they are the sruns') */
     res->lost_pct = res->d.judged && f->wall_s > 0 ? 100 * res->d.lost_s / f->wall_s : -1;
@@ -422,6 +426,7 @@ static int write_result(struct pi_db *db, const struct step_key *k, const struct
     struct pi_in_advice advice[PI_ADVICE_MAX];
     const char *a[PI_ADVICE_MAX][7];
     int n = pi_in_advise(&res->fig, advice);
+    n += pi_in_gpu_advise(&res->gpus, advice + n, PI_ADVICE_MAX - n);
     struct dbu_batch batch = { 0 };
     dbu_batch_add(&batch, "insight_write", q_write, 27, v, 0, "insight: write the step's insight");
     dbu_batch_add(&batch, "insight_advice_clear",

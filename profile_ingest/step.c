@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "ingest.h"
+#include "ingest_gpu.h"
 #include "ingest_spool.h"
 #include "log.h"
 #include "metrics.h"
@@ -95,6 +96,7 @@ int pi_prepare_step(struct ctx *c, struct item *it, struct scan_result *res)
         return 0;
     }
     pi_step_init(&it->st, jobrec, rec, c->conf.cluster);
+    pi_gpu_take(&it->st, path);
     it->conf = &c->conf;
     it->ready = 1;
     return 1;

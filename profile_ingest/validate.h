@@ -154,6 +154,7 @@ struct pi_step {
     struct pi_seg_slow seg_slow[PI_SEG_SLOW_MAX];
     size_t nseg_slow;
     struct pi_budget budget;
+    struct pi_gpu *gpu; /* the step record's GPU and CPU-energy readings (ingest_gpu.c); NULL: none */
 };
 
 #define PI_MERGE_MIN 4096

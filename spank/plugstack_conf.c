@@ -65,6 +65,8 @@ int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t err
     snprintf(conf->collector, sizeof conf->collector, "%s", JS_COLLECTOR_DEFAULT);
 #endif
     conf->fail_on_error = 0;
+    snprintf(conf->nvml, sizeof conf->nvml, "%s", JS_NVML_DEFAULT);
+    snprintf(conf->powercap, sizeof conf->powercap, "%s", JS_POWERCAP_DEFAULT);
     for (int i = 0; i < ac; i++) {
         const char *arg = av[i];
         const char *eq = strchr(arg, '=');
@@ -133,6 +135,16 @@ int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t err
             int64_t *dst = key[0] == 's' ? (bytes ? &conf->spool_quota : &conf->spool_files)
                                          : (bytes ? &conf->record_quota : &conf->record_files);
             *dst = v;
+        } else if (strcmp(key, "nvml") == 0 || strcmp(key, "powercap") == 0) {
+            /* none, an absolute path, or (nvml) a library name dlopen looks up */
+            int lib = key[0] == 'n';
+            if (val[0] == '\0' || (strcmp(val, "none") != 0 && val[0] != '/' && (!lib || strchr(val, '/')))) {
+                snprintf(err, errlen, "%s=%s: not %s or none", key, val,
+                         lib ? "an absolute path, a library name" : "an absolute path");
+                return -1;
+            }
+            if (copy_value(lib ? conf->nvml : conf->powercap, PATH_MAX, key, val, err, errlen) < 0)
+                return -1;
         } else {
             snprintf(err, errlen, "unknown argument '%s'", arg);
             return -1;
@@ -175,7 +187,9 @@ long_path:
 int js_conf_expand_node(struct js_conf *conf, const char *node, char *err, size_t errlen)
 {
     if (expand_node(conf->spool, sizeof conf->spool, "spool", node, err, errlen) < 0 ||
-        expand_node(conf->record_dir, sizeof conf->record_dir, "record_dir", node, err, errlen) < 0)
+        expand_node(conf->record_dir, sizeof conf->record_dir, "record_dir", node, err, errlen) < 0 ||
+        expand_node(conf->nvml, sizeof conf->nvml, "nvml", node, err, errlen) < 0 ||
+        expand_node(conf->powercap, sizeof conf->powercap, "powercap", node, err, errlen) < 0)
         return -1;
     return 0;
 }

@@ -29,6 +29,8 @@ struct js_conf {
     int64_t spool_files;       /* spool_files=N: bundles of profiles in the spool per job and node (0: no cap) */
     int64_t record_quota;      /* record_quota=SIZE: bytes of records at once per job and node (0: no cap) */
     int64_t record_files;      /* record_files=N: records at once per job and node (0: no cap) */
+    char nvml[PATH_MAX];       /* nvml=LIBRARY: NVML for the step's GPUs (docs/gpu.md); "none": off */
+    char powercap[PATH_MAX];   /* powercap=DIR: the powercap root for CPU energy; "none": off */
 };
 
 #define JS_RECORD_DIR_DEFAULT "/run/jobscreen"
@@ -36,6 +38,8 @@ struct js_conf {
 #define JS_SPOOL_FILES_DEFAULT 10000
 #define JS_RECORD_QUOTA_DEFAULT (1LL << 30)
 #define JS_RECORD_FILES_DEFAULT 10000
+#define JS_NVML_DEFAULT "libnvidia-ml.so.1"
+#define JS_POWERCAP_DEFAULT "/sys/class/powercap"
 
 /* A whole number, with a K/M/G/T (binary) suffix when suffix is set; -1 when it is not one. */
 int64_t js_parse_size(const char *s, int suffix);
@@ -45,7 +49,7 @@ int64_t js_parse_size(const char *s, int suffix);
  * between 1 and 3600"). */
 int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t errlen);
 
-/* "%n" in spool= and record_dir= becomes the node's name (as in slurm.conf's SlurmdSpoolDir):
+/* "%n" in spool=, record_dir=, nvml= and powercap= becomes the node's name (as in slurm.conf's SlurmdSpoolDir):
  * several slurmd on one machine keep apart. -1 with err when a path gets too long. */
 int js_conf_expand_node(struct js_conf *conf, const char *node, char *err, size_t errlen);
 

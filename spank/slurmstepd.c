@@ -282,6 +282,8 @@ int js_stepd_init_post_opt(spank_t sp)
         st.failed = 1;
 
     set_task_env(sp);
+    for (int i = 0; i < JS_GPU_ENV_VARS; i++)
+        js_stepd_gpu_env(js_stepd_gpu_var(i), job_getenv(sp, js_stepd_gpu_var(i), buf, sizeof buf));
     js_stepd_quota_ledger();
     js_stepd_start_watcher();
 
@@ -485,6 +487,7 @@ int js_stepd_exit(spank_t sp)
     fill_step(sp, &s, end_ns);
     js_stepd_relay_last(&s);
     json_t *rec = joblog_step_to_json(&s, joblog_now_ns());
+    js_stepd_gpu_attach(rec);
     if (js_step_record_name(name, sizeof name, st.step_id, st.node) < 0)
         slurm_error("jobscreen: node name %s cannot name a step record", st.node);
     else if (rec == NULL)

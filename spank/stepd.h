@@ -17,6 +17,9 @@
 #include "jobscreen.h"
 #include "plugstack_conf.h"
 
+#define JS_GPU_ENV_VARS 3    /* SLURM_STEP_GPUS, SLURM_JOB_GPUS, CUDA_VISIBLE_DEVICES */
+#define JS_GPU_ENV_MAX 1024
+
 struct js_stepd {
     int enabled;              /* plugstack.conf parsed and the step is one we record */
     int failed;               /* fail_on_error=yes and an error of ours: fail the step */
@@ -37,6 +40,7 @@ struct js_stepd {
     struct joblog_task *tasks;
     uint32_t ntasks;
     pid_t watcher;            /* the relay, parent of jobscreen-collect --watch, while the step runs; or 0 */
+    char gpu_env[JS_GPU_ENV_VARS][JS_GPU_ENV_MAX]; /* the step's GPU variables ("" unset), for the relay */
 };
 extern struct js_stepd js_stepd;
 
@@ -52,5 +56,17 @@ void js_stepd_stop_watcher(void);
 void js_stepd_collect_records(int64_t end_ns);
 /* The last bundles into the spool; what the spool's share refused goes into the step record. */
 void js_stepd_relay_last(struct joblog_step *s);
+
+/* stepd_gpu.c: the step's GPUs and CPU energy (docs/gpu.md) */
+/* The step's GPU variables, read in init_post_opt (js_stepd_gpu_var(i): the i-th name). */
+const char *js_stepd_gpu_var(int i);
+void js_stepd_gpu_env(const char *name, const char *value);
+/* In the relay: open NVML and powercap (after the collector's fork: a thread starts), one
+ * reading a pass, and at the end the readings into SPOOL/job.N/.gpu.<step>.<node>. */
+void js_stepd_gpu_start(void);
+void js_stepd_gpu_tick(void);
+void js_stepd_gpu_finish(void);
+/* In the plugin at the step's end: that file into the step record's "gpu" member. */
+void js_stepd_gpu_attach(json_t *rec);
 
 #endif

@@ -170,9 +170,11 @@ static void relay_main(char **collector_argv)
                     strerror(errno));
     struct js_relay *r = step_relay();
     char err[512];
+    js_stepd_gpu_start(); /* after the fork above: NVML's worker thread must not be forked */
     while (!relay_stop) {
         struct timespec ts = {.tv_sec = JS_RELAY_TICK_MS / 1000, .tv_nsec = (JS_RELAY_TICK_MS % 1000) * 1000000L};
         nanosleep(&ts, NULL);
+        js_stepd_gpu_tick();
         relay_once(r, err, sizeof err);
     }
     if (collector > 0) {
@@ -186,6 +188,7 @@ static void relay_main(char **collector_argv)
         }
     }
     relay_once(r, err, sizeof err);
+    js_stepd_gpu_finish();
     _exit(0);
 }
 

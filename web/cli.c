@@ -54,6 +54,15 @@ static int usage(FILE *out, int status)
 static int set_key(void *ctx, const char *key, const char *value, char *why, size_t whysize)
 {
     struct settings *st = ctx;
+    if (!strcmp(key, "co2_g_per_kwh")) { /* the site's grams of CO2 per kWh: the report's energy says its CO2 */
+        long long g;
+        if (js_kv_int(value, 0, 100000, &g) < 0) {
+            snprintf(why, whysize, "co2_g_per_kwh: '%s' is not a whole number of grams from 0 to 100000", value);
+            return -1;
+        }
+        jsr_set_co2((double)g);
+        return 0;
+    }
     char *dst = !strcmp(key, "url") ? st->url : !strcmp(key, "munge_socket") ? st->munge_socket : NULL;
     size_t cap = dst == st->url ? sizeof st->url : sizeof st->munge_socket;
     if (!dst) {

@@ -810,6 +810,12 @@ static json_t *h_step(jsw_db *db, const struct jsw_request *req, int *status, ch
         json_array_remove(procs, json_array_size(procs) - 1);
     json_object_set_new(s, "process_list", procs);
     json_object_set_new(s, "process_list_truncated", json_boolean(truncated));
+    int grc = jsw_step_gpus(db, req, s, a.n, a.v, err, errlen);
+    if (grc < 0) {
+        json_decref(s);
+        *status = grc == -2 ? 400 : 500; /* err says why */
+        return NULL;
+    }
     /* its insight (null until the ingest computed it) and advice */
     json_t *one = json_pack("[O]", s);
     int rc = add_insights(db, req, job, step, one, err, errlen);
@@ -1047,7 +1053,7 @@ static json_t *export_job(json_t *r)
     json_t *more = json_object();
     static const char *const extra[] = { "cluster", "user", "workflow_id", "workflow", "state", "reason", "eligible",
                                          "node_list", "partition", "account", "qos", "work_dir", "batch_script",
-                                         "array_job_id", "array_task_id" };
+                                         "array_job_id", "array_task_id", "gpu_energy_j", "cpu_energy_j" };
     for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
         copy_field(more, extra[i], r, extra[i]);
     json_object_set_new(o, "jobscreen", more);
@@ -1067,6 +1073,7 @@ static json_t *export_step(json_t *r)
                                               { "NodeList", "node_list" }, { "ExitCode", "exit_code" }, { "State", "state" } };
     for (size_t i = 0; i < sizeof table42 / sizeof table42[0]; i++)
         copy_field(o, table42[i][0], r, table42[i][1]);
+    jsw_export_step_gpus(o, r);
     if (!json_is_true(json_object_get(r, "profiled"))) {
         json_object_set_new(o, "profile", json_null());
         return o;

@@ -133,6 +133,16 @@ json_t *jsw_db_row(jsw_db *db, const char *query_name, int nparams, const char *
 /* The SQL text of a named query (compiled in from queries.sql), or NULL. */
 const char *jsw_query_text(const char *name);
 
+/* The step's "gpus" (endpoints_gpu.c): its GPUs per node, with their slices when the request
+ * asks (gpu_series=1), added to step; params: the step query's. 0, -1 on a database error,
+ * -2 on a bad parameter (err says which). */
+int jsw_step_gpus(jsw_db *db, const struct jsw_request *req, json_t *step, int nparams, const char *const *params,
+                  char *err, size_t errlen);
+
+/* An export's step (docs/api.md, export) gains "jobscreen": its GPUs and energy, from the
+ * export_steps row r (endpoints_gpu.c). */
+void jsw_export_step_gpus(json_t *o, json_t *r);
+
 /* --- per-slice series (web_series.c) ------------------------------------------------------- */
 /* The slices first .. first + n - 1 of a step, decoded from the series queries of queries.sql
  * (series_own, series_cluster, series_nodes: docs/schema.md, "Series"): per slice a count

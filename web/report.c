@@ -721,6 +721,7 @@ void jsr_job(FILE *out, const json_t *job, time_t now, int colour)
     if (isfinite(num(job, "start")))
         job_resources(out, job, now);
     job_steps(out, job, now);
+    jsr_gpus(out, job);
     job_insight(out, job, colour);
     job_files(out, job);
     job_edges(out, job);

@@ -34,6 +34,13 @@ void jsr_wrap(FILE *out, int col, int indent, const char *text);
  * "Warnings"): a section, none when there are none (report_lineage.c). */
 void jsr_warnings(FILE *out, const json_t *warnings);
 
+/* GPUs and energy (report_gpu.c): "1.2 kWh" (J, Wh, kWh), with "; 0.4 kg CO2" once
+ * jsr_set_co2 was given cli.conf's co2_g_per_kwh; the section of a job reply's steps that had
+ * GPUs or energy, and the job's energy. */
+void jsr_set_co2(double g_per_kwh);
+void jsr_energy(char *buf, size_t n, double joules);
+void jsr_gpus(FILE *out, const json_t *job);
+
 /* The report of the "job" object of a job reply; now: the time running figures run to. Steps
  * that carry an "insight" member (job&insight=yes) get an Insight section; colour: its traffic
  * lights in colour (stdout is a terminal), else as words alone. */

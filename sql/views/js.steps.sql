@@ -18,9 +18,19 @@ CREATE VIEW js.steps AS
            s.files_dropped,
            s.idle_ns, s.mpi_setup_ns, s.cpu_wait_ns, s.max_rss_kib,
            s.unattributed_read_bytes, s.unattributed_write_bytes, s.kernel_io_unknown,
-           CASE WHEN s.step_id = 'batch' THEN s.name END AS script
+           CASE WHEN s.step_id = 'batch' THEN s.name END AS script,
+           e.gpus, e.gpu_energy_j, e.cpu_energy_j, e.node_cpu_energy_j,
+           CASE WHEN e.gpu_energy_j IS NOT NULL OR e.cpu_energy_j IS NOT NULL
+                THEN coalesce(e.gpu_energy_j, 0) + coalesce(e.cpu_energy_j, 0) END AS energy_j,
+           e.gpu_note
     FROM js_data.steps s
     JOIN js_data.jobs j ON j.cluster_id = s.cluster_id AND j.job_id = s.job_id
+    LEFT JOIN LATERAL (
+        SELECT sum(sn.gpus)::integer AS gpus, sum(sn.gpu_energy_j) AS gpu_energy_j, sum(sn.cpu_energy_j) AS cpu_energy_j,
+               sum(sn.node_cpu_energy_j) AS node_cpu_energy_j,
+               string_agg(sn.node || ': ' || sn.gpu_note, '; ' ORDER BY sn.node) AS gpu_note
+        FROM js_data.step_node_energy sn
+        WHERE sn.cluster_id = s.cluster_id AND sn.job_id = s.job_id AND sn.step_id = s.step_id) e ON true
     UNION ALL
     SELECT l.cluster_id, l.job_id, l.step_id, j.uid, NULL::text AS name, l.start_time, l.end_time,
            extract(epoch FROM l.end_time - l.start_time)::double precision AS elapsed_s,
@@ -49,7 +59,9 @@ CREATE VIEW js.steps AS
            p.unattributed_read_bytes::bigint AS unattributed_read_bytes,
            p.unattributed_write_bytes::bigint AS unattributed_write_bytes,
            coalesce(p.kernel_io_unknown, 0)::integer AS kernel_io_unknown,
-           NULL::text AS script
+           NULL::text AS script,
+           NULL::integer AS gpus, NULL::double precision AS gpu_energy_j, NULL::double precision AS cpu_energy_j,
+           NULL::double precision AS node_cpu_energy_j, NULL::double precision AS energy_j, NULL::text AS gpu_note
     FROM (SELECT cluster_id, job_id, step_id, min(start_time) AS start_time, max(snapshot_time) AS end_time,
                  count(*)::integer AS num_nodes, string_agg(node, ',' ORDER BY node) AS nodelist
           FROM js_data.live_step_nodes GROUP BY cluster_id, job_id, step_id) l
@@ -77,4 +89,4 @@ CREATE VIEW js.steps AS
         WHERE p.cluster_id = l.cluster_id AND p.job_id = l.job_id AND p.step_id = l.step_id) p ON true
     WHERE NOT EXISTS (SELECT 1 FROM js_data.steps s
                       WHERE s.cluster_id = l.cluster_id AND s.job_id = l.job_id AND s.step_id = l.step_id);
-COMMENT ON VIEW js.steps IS 'steps merged over their nodes, with the runtime share summed over their processes (compute_ns + mpi_p2p_ns + mpi_coll_ns + mpi_setup_ns + io_*_ns + cpu_wait_ns + idle_ns = the processes'' time budgets: wall time, or more for processes with busy threads; before profile format 4 idle and setup are NULL and compute is the rest of wall_ns), I/O volume and metadata calls; incomplete_reason says what is missing, killed_processes counts processes killed by a signal, unrecorded_processes those the profiler did not record (spool quota), summed over the nodes; live: some node still runs (provisional data); a step with no step record ingested yet has state RUNNING, its data so far, end_time its newest snapshot; files_dropped: files its processes did not list (their lists were full); max_rss_kib: the largest peak resident set of its processes; unattributed_*_bytes: what the kernel counted beyond the wrappers, summed over the processes whose kernel counts are known (NULL: none), kernel_io_unknown: the processes whose kernel counts are unknown (killed before their first slice boundary, or profiles before format 4); name: the executable, batch for the batch step, whose script (a spool path of its node) is in script';
+COMMENT ON VIEW js.steps IS 'steps merged over their nodes, with the runtime share summed over their processes (compute_ns + mpi_p2p_ns + mpi_coll_ns + mpi_setup_ns + io_*_ns + cpu_wait_ns + idle_ns = the processes'' time budgets: wall time, or more for processes with busy threads; before profile format 4 idle and setup are NULL and compute is the rest of wall_ns), I/O volume and metadata calls; incomplete_reason says what is missing, killed_processes counts processes killed by a signal, unrecorded_processes those the profiler did not record (spool quota), summed over the nodes; live: some node still runs (provisional data); a step with no step record ingested yet has state RUNNING, its data so far, end_time its newest snapshot; files_dropped: files its processes did not list (their lists were full); max_rss_kib: the largest peak resident set of its processes; unattributed_*_bytes: what the kernel counted beyond the wrappers, summed over the processes whose kernel counts are known (NULL: none), kernel_io_unknown: the processes whose kernel counts are unknown (killed before their first slice boundary, or profiles before format 4); name: the executable, batch for the batch step, whose script (a spool path of its node) is in script; gpus: the GPUs read over its nodes (NULL: none asked for and no powercap), gpu_energy_j their energy, cpu_energy_j its share of its nodes'' CPU energy (powercap; NULL: not known), node_cpu_energy_j its nodes'' whole CPU energy while it ran, energy_j = GPU + CPU (J; js.step_gpus per GPU), gpu_note what the readings lack per node (docs/gpu.md)';

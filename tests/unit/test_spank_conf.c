@@ -118,6 +118,31 @@ static void spool_share_and_collector(void **state)
     assert_non_null(strstr(err, "longer than"));
 }
 
+/* nvml= and powercap= (docs/gpu.md): defaults, none, paths, %n */
+static void gpu_arguments(void **state)
+{
+    (void)state;
+    struct js_conf c;
+    char err[256];
+    assert_int_equal(PARSE(&c, err, "spool=/s"), 0);
+    assert_string_equal(c.nvml, JS_NVML_DEFAULT);
+    assert_string_equal(c.powercap, JS_POWERCAP_DEFAULT);
+    assert_int_equal(PARSE(&c, err, "spool=/s", "nvml=none", "powercap=none"), 0);
+    assert_string_equal(c.nvml, "none");
+    assert_string_equal(c.powercap, "none");
+    assert_int_equal(PARSE(&c, err, "spool=/s", "nvml=libnvidia-ml.so.550"), 0);
+    assert_string_equal(c.nvml, "libnvidia-ml.so.550");
+    assert_int_equal(PARSE(&c, err, "spool=/s", "nvml=/t/%n/libnvml.so", "powercap=/t/%n/powercap"), 0);
+    assert_int_equal(js_conf_expand_node(&c, "n2", err, sizeof err), 0);
+    assert_string_equal(c.nvml, "/t/n2/libnvml.so");
+    assert_string_equal(c.powercap, "/t/n2/powercap");
+    assert_int_equal(PARSE(&c, err, "spool=/s", "nvml=lib/nvml.so"), -1);
+    assert_string_equal(err, "nvml=lib/nvml.so: not an absolute path, a library name or none");
+    assert_int_equal(PARSE(&c, err, "spool=/s", "powercap=sys"), -1);
+    assert_string_equal(err, "powercap=sys: not an absolute path or none");
+    assert_int_equal(PARSE(&c, err, "spool=/s", "nvml="), -1);
+}
+
 static void decision_follows_the_documented_order(void **state)
 {
     (void)state;
@@ -254,6 +279,7 @@ int main(void)
         cmocka_unit_test(all_arguments_parse_into_the_struct),
         cmocka_unit_test(bad_arguments_are_named),
         cmocka_unit_test(spool_share_and_collector),
+        cmocka_unit_test(gpu_arguments),
         cmocka_unit_test(decision_follows_the_documented_order),
         cmocka_unit_test(preload_holds_the_profiler_once),
         cmocka_unit_test(preload_loses_the_profiler_when_the_step_opts_out),

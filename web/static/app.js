@@ -1204,6 +1204,7 @@
         ['Read', fmtBytes(u.read_bytes)], ['Written', fmtBytes(u.write_bytes)],
         u.unattributed_write_bytes > 0 ? ['Written unseen', fmtBytes(u.unattributed_write_bytes) + ' that the kernel counted beyond what the profiler\'s wrappers saw (stdio inlined into the program such as putchar_unlocked, raw system calls, sockets): a file\'s figures may be short by as much'] : null])
       : el('p', { class: 'empty', text: j.end == null ? 'No profile yet.' : 'No step of this job was profiled.' }));
+    if (window.jobscreenJobGpus) window.jobscreenJobGpus(cards, j, el);
     c4.appendChild(kvTable([['User', j.user], ['Workflow', j.workflow], ['Partition', j.partition], ['Account', j.account], ['QOS', j.qos],
       ['Nodes', j.nodes], ['Node list', j.node_list], ['CPUs', j.cpus], ['Tasks', j.tasks], ['Dependency', j.dependency],
       j.array_job_id != null ? ['Array task', jobLabel(j) + ' (job id ' + j.id + ')'] : null, ['Work dir', j.work_dir], ['Batch script', j.batch_script]]));
@@ -1270,7 +1271,7 @@
     const T = clear($('#tab-step'));
     T.appendChild(el('p', { class: 'note', text: 'Loading step ' + step + ' of job ' + job + '…' }));
     /* per-slice metrics summed by the server into at most as many points as a chart draws */
-    const { step: s } = await api('step', { job, step, points: 1500 });
+    const { step: s } = await api('step', { job, step, points: 1500, gpu_series: 1 });
     clear(T);
     const L = s.slice_seconds || 4;
     T.appendChild(el('h3', {}, link(Object.assign({}, S.route, { sel: 'job:' + job }), 'Job ' + job), ' › Step ' + s.step + (s.name ? ' · ' + s.name : '') + ' ', el('span', { class: 'state-' + String(s.state || '').replace(/[^A-Z_]/g, ''), text: s.state || '' }), ' ', lightDot(s.insight && s.insight.light, s.insight && s.insight.lost_s, s.insight && s.insight.judged_by_sruns)));
@@ -1314,6 +1315,7 @@
     }
     if (!slices.length) series.appendChild(el('p', { class: 'empty', text: 'No per-slice metrics for this step.' }));
     spreadCharts(T, s, L);
+    if (window.jobscreenGpuCharts) window.jobscreenGpuCharts(T, s, { chart: (p, cfg) => chart('step', p, '', cfg), timeAxis, palette, el });
 
     /* the answer first: was it disturbed, by what, what to change; then the background */
     T.appendChild(insightPanel(s));

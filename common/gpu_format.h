@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The step record's "gpu" member (docs/record-format.md, "GPUs and energy"): its version,
+ * bounds and the columns of a device's series, shared by the writer (gpu/gpu_record.c, in
+ * root's relay) and the reader (profile_ingest/ingest_gpu.c).
+ */
+#ifndef JS_GPU_FORMAT_H
+#define JS_GPU_FORMAT_H
+
+#define JSG_RECORD_VERSION 1
+/* Slices a record's series hold (a day at 4 s slices); later slices count in the totals
+ * only, and "series_dropped" says how many the series lack. */
+#define JSG_RECORD_MAX_SLICES 21600
+/* The most the series may take in the record (base64): the step record is read up to 4 MiB
+ * (JS_RECORD_MAX_FILE_BYTES). Larger: no series, said in "series_dropped" and "series_note". */
+#define JSG_RECORD_SERIES_MAX_BYTES (2u << 20)
+
+/* The columns of a device's series, in the record's order. */
+#define JSG_RECORD_COLUMNS(X)                                                                     \
+    X(samples) X(util_n) X(util_sm_sum) X(util_mem_sum) X(util_sm_max) X(util_mem_max)            \
+    X(mem_used_max) X(power_n) X(power_mw_sum) X(energy_uj)
+enum {
+#define JSG_COL_ENUM(name) JSG_COL_##name,
+    JSG_RECORD_COLUMNS(JSG_COL_ENUM)
+#undef JSG_COL_ENUM
+    JSG_NCOLS
+};
+/* Devices one record may name (gpu/jsgpu.h's JSG_MAX_DEVICES). */
+#define JSG_RECORD_MAX_DEVICES 64
+
+#endif

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A step-node's GPU and CPU-energy readings as the step record carries them (its "gpu"
+ * member, docs/record-format.md and docs/gpu.md, "What travels"): the slices of the step's
+ * devices kept as dense per-slice columns, their totals, and the node's CPU energy with the
+ * step's share of it. Built by root's relay from jsg_slicer's slices; written as one JSON
+ * object whose series are encoded (common/series.h) and in base64.
+ */
+#ifndef JS_GPU_RECORD_H
+#define JS_GPU_RECORD_H
+
+#include "gpu_format.h"
+#include "jsgpu.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+extern const char *const jsg_record_column_names[JSG_NCOLS];
+
+struct jsg_record;
+
+/* For the selected devices of g (copied now: names, UUIDs, parents) and the zones of pc.
+ * source: the variable the selection came from; unknown: its entries that matched nothing.
+ * NULL when out of memory. */
+struct jsg_record *jsg_record_new(const struct jsg_gpus *g, const struct jsg_powercap *pc, int32_t seconds,
+                                  const char *source, int unknown);
+/* jsg_slicer's callback (arg: the record). */
+void jsg_record_slice(const struct jsg_slice *s, void *arg);
+/* The step's CPU time and the node's busy CPU time between the previous reading and this one
+ * (ns; step_ns < 0: unknown), counted in the slice of t_ns: the step's share of the node's
+ * CPU energy in that slice is min(1, step / busy). Call before jsg_slicer_add of that tick. */
+void jsg_record_cpu(struct jsg_record *r, int64_t t_ns, int64_t step_ns, int64_t busy_ns);
+/* Why the step's CPU time is not known ("" when it is); kept in the record. */
+void jsg_record_cpu_note(struct jsg_record *r, const char *why);
+/* The whole record as one JSON object; 0, or -1 on a write error or out of memory. */
+int jsg_record_write(struct jsg_record *r, const struct jsg_gpus *g, FILE *f);
+void jsg_record_free(struct jsg_record *r);
+
+/* The step's share of E in one slice: E x min(1, step / busy), 0 when busy is 0. */
+int64_t jsg_cpu_share(int64_t energy_uj, int64_t step_ns, int64_t busy_ns);
+
+#endif

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The step record's "gpu" member as the ingest takes it (profile_ingest/ingest_gpu.c): a
+ * well-formed one is taken and removed from the record; one that is not (utilization above
+ * 100 %, a series that does not decode, slices outside the step, a bad kind) is refused whole,
+ * said in the note, and removed all the same.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "bundle_series.h"
+#include "ingest_gpu.h"
+#include "series.h"
+#include "validate.h"
+
+#define T0 1795219200LL /* s; slice T0 / 4 */
+
+/* a member of one GPU, 2 slices from T0 / 4; fmt's %s: the util_sm_sum, %s: the series */
+static struct pi_step *step_with(const char *util_sm_sum, const char *series, long long first)
+{
+    static struct pi_step st;
+    char text[2048];
+    memset(&st, 0, sizeof st);
+    st.slice_seconds = 4;
+    st.start_ns = T0 * 1000000000LL;
+    st.end_ns = (T0 + 8) * 1000000000LL;
+    snprintf(text, sizeof text,
+             "{\"step\": \"0\", \"gpu\": {\"version\": 1, \"slice_seconds\": 4, \"nvml\": \"ok\", \"selection\": \"SLURM_STEP_GPUS=0\","
+             " \"unknown\": 0, \"stuck\": false, \"first_slice\": %lld, \"slices\": 2, \"series_dropped\": 0,"
+             " \"gpus\": [{\"uuid\": \"GPU-A\", \"name\": \"H200\", \"index\": 0, \"minor\": 0, \"parent\": null,"
+             " \"mem_total\": 1000, \"energy\": \"counter\", \"gone\": false, \"failed\": 0, \"samples\": 8, \"util_n\": 8,"
+             " \"util_sm_sum\": %s, \"util_mem_sum\": 80, \"util_sm_max\": 50, \"util_mem_max\": 10, \"mem_n\": 8,"
+             " \"mem_used_max\": 100, \"power_n\": 8, \"power_mw_sum\": 800000, \"power_mw_max\": 100000, \"energy_uj\": 2800000,"
+             " \"series\": {\"samples\": %s}}]}}",
+             first, util_sm_sum, series);
+    json_error_t err;
+    st.rec = json_loads(text, 0, &err);
+    assert_non_null(st.rec);
+    return &st;
+}
+
+/* "AAAAAAAAAAAABAQ=": width 1, base 0, then 4 and 4 (js_series_encode of {4, 4}) */
+static const char *two_fours(void)
+{
+    static char b64[64];
+    int64_t v[2] = { 4, 4 };
+    unsigned char raw[64];
+    size_t len = js_series_encode(v, 2, 1, raw);
+    b64[js_b64_encode(raw, len, b64)] = '\0';
+    static char quoted[80];
+    snprintf(quoted, sizeof quoted, "\"%s\"", b64);
+    return quoted;
+}
+
+static void a_good_member_is_taken(void **state)
+{
+    (void)state;
+    struct pi_step *st = step_with("400", two_fours(), T0 / 4);
+    pi_gpu_take(st, "job.1/step.0.n1.json");
+    assert_int_equal(pi_gpu_devices(st->gpu), 1);
+    assert_string_equal(pi_gpu_note(st->gpu), "");
+    assert_null(json_object_get(st->rec, "gpu")); /* not stored twice */
+    pi_gpu_free(st->gpu);
+    json_decref(st->rec);
+}
+
+static void a_bad_member_is_refused_whole(void **state)
+{
+    (void)state;
+    static const struct { const char *sm, *series; long long first; const char *why; } bad[] = {
+        { "900", NULL, T0 / 4, "utilization above 100 %" },
+        { "400", "\"!!notbase64\"", T0 / 4, "series \"samples\" is not an encoded series of 2 slices" },
+        { "400", NULL, T0 / 4 + 1000, "lie outside the step's span" },
+        { "-1", NULL, T0 / 4, "\"util_sm_sum\" is not a whole number >= 0" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct pi_step *st = step_with(bad[i].sm, bad[i].series ? bad[i].series : two_fours(), bad[i].first);
+        pi_gpu_take(st, "job.1/step.0.n1.json");
+        assert_int_equal(pi_gpu_devices(st->gpu), 0);
+        const char *note = pi_gpu_note(st->gpu);
+        if (!strstr(note, "the step record's GPU readings were refused: ") || !strstr(note, bad[i].why))
+            fail_msg("case %zu: note \"%s\" lacks \"%s\"", i, note, bad[i].why);
+        assert_null(json_object_get(st->rec, "gpu"));
+        pi_gpu_free(st->gpu);
+        json_decref(st->rec);
+    }
+}
+
+static void no_member_is_nothing(void **state)
+{
+    (void)state;
+    static struct pi_step st;
+    memset(&st, 0, sizeof st);
+    st.rec = json_pack("{s:s}", "step", "0");
+    pi_gpu_take(&st, "job.1/step.0.n1.json");
+    assert_null(st.gpu);
+    json_decref(st.rec);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_good_member_is_taken),
+        cmocka_unit_test(a_bad_member_is_refused_whole),
+        cmocka_unit_test(no_member_is_nothing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Browser test of a step's GPU charts in the viewer (web/static/gpu.js): playwright-core drives
+ * the system's Chromium (it never downloads a browser). Prints TAP.
+ *
+ *   node gpu-test.js --url URL --user U --password P --step JOB:STEP --out DIR
+ *                    --expect "n1 GPU-n1-0=11,n2 GPU-n2-0=12"
+ *
+ * It opens the step's page, waits for the GPU charts, and checks that the SM utilization chart
+ * has a line per expected GPU whose every point is the scripted value, that the memory and power
+ * charts are drawn, that the table lists each GPU, and that the energy is said. Any page error,
+ * failed API call or dialog fails the test. A screenshot goes to DIR/gpu-step.png. */
+'use strict';
+const { chromium } = require('playwright-core');
+const fs = require('fs');
+const path = require('path');
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+const expect = Object.fromEntries(args.expect.split(',').map(e => e.split('=')).map(([k, v]) => [k, Number(v)]));
+fs.mkdirSync(args.out, { recursive: true });
+let n = 0, failed = 0;
+console.log('1..8');
+function ok(cond, what, diag) {
+  n++;
+  console.log((cond ? 'ok ' : 'not ok ') + n + ' - ' + what);
+  if (!cond) { failed++; if (diag) console.log('# ' + String(diag).split('\n').join('\n# ')); }
+}
+
+(async () => {
+  const browser = await chromium.launch({
+    executablePath: process.env.JS_CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync'],
+  });
+  const ctx = await browser.newContext({ httpCredentials: { username: args.user, password: args.password }, viewport: { width: 1400, height: 1400 } });
+  const page = await ctx.newPage();
+  const problems = [];
+  page.on('pageerror', e => problems.push('page error: ' + e.message));
+  page.on('dialog', d => { problems.push('dialog opened: ' + d.message()); d.dismiss(); });
+  page.on('response', r => { if (r.url().includes('jobscreen.cgi') && r.status() >= 400) problems.push('API ' + r.status() + ' ' + r.url()); });
+  const [job, step] = args.step.split(':');
+  try {
+    await page.goto(args.url.replace(/\/?$/, '/') + '#view=workflow&job=' + job + '&sel=step:' + job + ':' + step);
+    await page.waitForSelector('.gpu-chart canvas', { timeout: 20000 });
+    const charts = await page.$$eval('.gpu-chart', cards => cards.map(c => {
+      const ch = window.Chart.getChart(c.querySelector('canvas'));
+      return { metric: c.dataset.metric, lines: ch.data.datasets.map(d => ({ label: d.label, ys: d.data.map(p => p.y) })) };
+    }));
+    const sm = charts.find(c => c.metric === 'util_sm');
+    ok(sm && sm.lines.length === Object.keys(expect).length, 'the SM utilization chart has a line per GPU of the step', JSON.stringify(sm));
+    const wrong = sm ? sm.lines.filter(l => !(l.label in expect) || !l.ys.length || l.ys.some(y => y !== expect[l.label])) : ['no chart'];
+    ok(!wrong.length, 'every point of every line is the scripted utilization', JSON.stringify(wrong));
+    ok(['mem_used', 'power_w'].every(m => charts.some(c => c.metric === m && c.lines.length === Object.keys(expect).length)),
+       'memory and power charts with a line per GPU', JSON.stringify(charts.map(c => c.metric)));
+    const cells = await page.$$eval('.gpu-table tbody tr', rows => rows.map(r => r.cells[0].textContent + ' ' + r.cells[1].textContent));
+    ok(Object.keys(expect).every(k => cells.includes(k)), 'the table lists each GPU', JSON.stringify(cells));
+    const note = await page.$eval('.gpu-energy', e => e.textContent).catch(() => '');
+    ok(/^Energy: [0-9.]+ J \(GPUs [0-9.]+ J, CPUs /.test(note), 'the step\'s energy is said', note);
+    await page.locator('.gpus').screenshot({ path: path.join(args.out, 'gpu-step.png') });
+    /* the job tab: a line per step with GPUs, and the job's energy */
+    await page.goto(args.url.replace(/\/?$/, '/') + '#view=workflow&job=' + job + '&sel=job:' + job);
+    await page.waitForSelector('.job-gpus li', { timeout: 20000 });
+    const lines = await page.$$eval('.job-gpus li', ls => ls.map(l => l.textContent));
+    const ng = Object.keys(expect).length;
+    ok(lines.some(l => l.startsWith('Step ' + step + ': ' + ng + ' GPU' + (ng === 1 ? '' : 's') + ', SM utilization ')), 'the job tab has a GPU line for the step', JSON.stringify(lines));
+    const jnote = await page.$eval('.job-gpus .note', e => e.textContent).catch(() => '');
+    ok(/^Energy of the job: [0-9.]+ J \(GPUs [0-9.]+ J, CPUs /.test(jnote), 'the job tab says the job\'s energy', jnote);
+    await page.locator('.job-gpus').screenshot({ path: path.join(args.out, 'gpu-job.png') });
+  } catch (e) {
+    problems.push('exception: ' + e.message);
+  }
+  while (n < 7) ok(false, 'not reached', problems.join('\n'));
+  ok(!problems.length, 'no page error, failed API call or dialog', problems.join('\n'));
+  await browser.close();
+  process.exit(failed ? 1 : 0);
+})();

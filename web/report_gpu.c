@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The terminal report's GPUs and energy (report.h; docs/gpu.md): a line per step that had GPUs
+ * ("4 GPUs, utilization 23 % (max 61 %), memory peak 12.3 GiB of 80.0 GiB"), its energy and the
+ * job's ("1.2 kWh; 0.4 kg CO2", the CO2 only where cli.conf sets co2_g_per_kwh), and what the
+ * readings lack.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "report.h"
+
+static double co2_g_per_kwh = NAN;
+
+void jsr_set_co2(double g_per_kwh)
+{
+    co2_g_per_kwh = g_per_kwh;
+}
+
+static double num(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* J, Wh or kWh, without CO2 */
+static void energy_only(char *buf, size_t n, double joules)
+{
+    if (joules < 3600)
+        snprintf(buf, n, "%.1f J", joules);
+    else if (joules < 3.6e6)
+        snprintf(buf, n, "%.1f Wh", joules / 3600);
+    else
+        snprintf(buf, n, "%.1f kWh", joules / 3.6e6);
+}
+
+void jsr_energy(char *buf, size_t n, double joules)
+{
+    energy_only(buf, n, joules);
+    size_t l = strlen(buf);
+    if (isfinite(co2_g_per_kwh) && l < n) {
+        double g = joules / 3.6e6 * co2_g_per_kwh;
+        if (g < 1000)
+            snprintf(buf + l, n - l, "; %.1f g CO2", g);
+        else
+            snprintf(buf + l, n - l, "; %.1f kg CO2", g / 1000);
+    }
+}
+
+/* "2 GPUs, utilization 11 % (max 12 %), memory peak 1.0 GiB of 80.0 GiB" */
+static void gpu_text(char *buf, size_t n, const json_t *g)
+{
+    double count = num(g, "count"), mean = num(g, "util_sm_mean"), max = num(g, "util_sm_max");
+    char peak[24], total[24];
+    int k = snprintf(buf, n, "%.0f GPU%s", count, count == 1 ? "" : "s");
+    if (isfinite(mean) && k >= 0 && (size_t)k < n)
+        k += snprintf(buf + k, n - (size_t)k, ", utilization %.0f %% (max %.0f %%)", mean, max);
+    if (isfinite(num(g, "mem_used_max")) && k >= 0 && (size_t)k < n) {
+        jsr_bytes(peak, sizeof peak, num(g, "mem_used_max"));
+        jsr_bytes(total, sizeof total, num(g, "mem_total"));
+        k += snprintf(buf + k, n - (size_t)k, ", memory peak %s of %s", peak, total);
+    }
+    if (num(g, "gone") > 0 && k >= 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, "; %.0f gone during the step", num(g, "gone"));
+}
+
+void jsr_gpus(FILE *out, const json_t *job)
+{
+    const json_t *steps = json_object_get(job, "steps"), *s;
+    size_t i;
+    bool header = false;
+    char line[512], sid[16], e[64], gp[32], cp[32], clean[JSR_WIDTH * 12];
+    json_array_foreach(steps, i, s) {
+        const json_t *g = json_object_get(s, "gpu");
+        double energy = num(s, "energy_j");
+        const char *note = json_string_value(json_object_get(s, "gpu_note"));
+        if (!json_is_object(g) && !isfinite(energy) && !note)
+            continue;
+        if (!header) {
+            fprintf(out, "\nGPUs and energy\n");
+            header = true;
+        }
+        jsr_clean(sid, sizeof sid, json_string_value(json_object_get(s, "step")), 6, 1);
+        line[0] = '\0';
+        if (json_is_object(g))
+            gpu_text(line, sizeof line, g);
+        if (isfinite(energy)) {
+            size_t l = strlen(line);
+            jsr_energy(e, sizeof e, energy);
+            snprintf(line + l, sizeof line - l, "%senergy %s", l ? "; " : "", e);
+        }
+        if (line[0]) {
+            jsr_clean(clean, sizeof clean, line, JSR_WIDTH * 3, 0);
+            fprintf(out, "  %-6s ", sid);
+            jsr_wrap(out, 9, 9, clean);
+        }
+        if (note) {
+            jsr_clean(clean, sizeof clean, note, JSR_WIDTH * 3, 0);
+            fprintf(out, "  %-6s missing: ", sid);
+            jsr_wrap(out, 18, 9, clean);
+        }
+    }
+    double total = num(job, "energy_j");
+    if (isfinite(total)) {
+        jsr_energy(e, sizeof e, total);
+        energy_only(gp, sizeof gp, isfinite(num(job, "gpu_energy_j")) ? num(job, "gpu_energy_j") : 0);
+        if (isfinite(num(job, "cpu_energy_j")))
+            energy_only(cp, sizeof cp, num(job, "cpu_energy_j"));
+        else
+            snprintf(cp, sizeof cp, "not known");
+        fprintf(out, "%s  job    energy %s (GPUs %s, CPUs %s)\n", header ? "" : "\nGPUs and energy\n", e, gp, cp);
+    }
+}

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* jobscreen viewer: a step's GPUs (docs/api.md, step "gpus"; docs/gpu.md): per metric a chart
+ * with a line a GPU (SM utilization, memory used, power, per slice), and a table of each GPU's
+ * figures over the step. Drawn with the viewer's Chart.js through the helpers app.js hands over
+ * (h.chart, h.timeAxis, h.palette, h.el); every string from the API goes through textContent or
+ * a chart label. */
+'use strict';
+
+window.jobscreenGpuCharts = function (T, s, h) {
+  const gpus = s.gpus || [];
+  if (!gpus.length && s.energy_j == null && !s.gpu_note) return;
+  const el = h.el, L = s.slice_seconds || 4;
+  const box = el('div', { class: 'gpus' });
+  T.appendChild(box);
+  box.appendChild(el('h4', { text: 'GPUs' + (gpus.length ? ' (' + gpus.length + ')' : '') + ' and energy' }));
+  const fmt = (v, d) => (v == null ? '-' : Number(v).toFixed(d));
+  const gib = b => (b == null ? '-' : (b / 1073741824).toFixed(1) + ' GiB');
+  if (gpus.length) {
+    const rows = gpus.map(g => el('tr', {}, ...[g.node, g.uuid, g.name, fmt(g.util_sm_mean, 1) + ' %', fmt(g.util_sm_max, 0) + ' %',
+      gib(g.mem_used_max) + ' of ' + gib(g.mem_total), fmt(g.power_w_mean, 1) + ' W', fmt(g.energy_j, 1) + ' J' + (g.energy_kind === 'estimated' ? ' (estimated)' : ''),
+      g.gone ? 'gone during the step' : ''].map(t => el('td', { text: String(t) }))));
+    box.appendChild(el('table', { class: 'gpu-table' }, el('thead', {}, el('tr', {}, ...['Node', 'GPU', 'Name', 'SM mean', 'SM max', 'Memory peak', 'Power mean', 'Energy', ''].map(t => el('th', { text: t })))), el('tbody', {}, ...rows)));
+  }
+  const parts = [];
+  if (s.energy_j != null) parts.push('Energy: ' + fmt(s.energy_j, 1) + ' J (GPUs ' + fmt(s.gpu_energy_j, 1) + ' J, CPUs ' + (s.cpu_energy_j == null ? 'not known' : fmt(s.cpu_energy_j, 1) + ' J') + ').');
+  if (s.gpu_note) parts.push('Missing: ' + s.gpu_note + '.');
+  if (parts.length) box.appendChild(el('p', { class: 'note gpu-energy', text: parts.join(' ') }));
+  const withSlices = gpus.filter(g => (g.slices || []).length);
+  if (!withSlices.length) return;
+  const cards = el('div', { class: 'cards' });
+  box.appendChild(cards);
+  const metrics = [{ key: 'util_sm', label: 'SM utilization (%)', scale: 1 }, { key: 'mem_used', label: 'Memory used (GiB)', scale: 1 / 1073741824 },
+    { key: 'power_w', label: 'Power (W)', scale: 1 }];
+  for (const m of metrics) {
+    if (!withSlices.some(g => g.slices.some(r => r[m.key] != null))) continue;
+    const card = el('div', { class: 'card gpu-chart', 'data-metric': m.key }, el('h4', { text: m.label }));
+    cards.appendChild(card);
+    h.chart(card, { type: 'line', data: { datasets: withSlices.map((g, i) => ({ label: g.node + ' ' + g.uuid,
+      data: g.slices.filter(r => r[m.key] != null).map(r => ({ x: r.t, y: r[m.key] * m.scale })),
+      borderColor: h.palette(i + 2), backgroundColor: h.palette(i + 2), pointRadius: g.slices.length < 60 ? 3 : 0, stepped: true })) },
+      options: { scales: { x: Object.assign(h.timeAxis(), { min: (s.start != null ? s.start : 0) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true } } } });
+  }
+};
+
+/* The job tab's card: per step with GPUs a line of its figures, and the job's energy (the job
+ * endpoint's steps[].gpu and energy; docs/api.md, job). */
+window.jobscreenJobGpus = function (cards, j, el) {
+  const steps = (j.steps || []).filter(s => s.gpu || s.energy_j != null);
+  if (!steps.length && j.energy_j == null) return;
+  const fmt = (v, d) => (v == null ? '-' : Number(v).toFixed(d));
+  const gib = b => (b == null ? '-' : (b / 1073741824).toFixed(1) + ' GiB');
+  const card = el('div', { class: 'card job-gpus' }, el('h4', { text: 'GPUs and energy' }));
+  const ul = el('ul');
+  for (const s of steps) {
+    const g = s.gpu, parts = [];
+    if (g) parts.push(g.count + ' GPU' + (g.count === 1 ? '' : 's') + ', SM utilization ' + fmt(g.util_sm_mean, 1) + ' % (max ' + fmt(g.util_sm_max, 0) + ' %), memory peak ' + gib(g.mem_used_max) + ' of ' + gib(g.mem_total) + (g.gone ? ', ' + g.gone + ' gone during the step' : ''));
+    if (s.energy_j != null) parts.push('energy ' + fmt(s.energy_j, 1) + ' J');
+    ul.appendChild(el('li', { text: 'Step ' + s.step + ': ' + parts.join('; ') + (s.gpu_note ? ' (missing: ' + s.gpu_note + ')' : '') }));
+  }
+  card.appendChild(ul);
+  if (j.energy_j != null) card.appendChild(el('p', { class: 'note', text: 'Energy of the job: ' + fmt(j.energy_j, 1) + ' J (GPUs ' + fmt(j.gpu_energy_j, 1) + ' J, CPUs ' + (j.cpu_energy_j == null ? 'not known' : fmt(j.cpu_energy_j, 1) + ' J') + ').' }));
+  cards.appendChild(card);
+};
