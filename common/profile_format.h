@@ -36,7 +36,7 @@
  * each (docs/profile-format.md). Version 1 had no series: its profiles (versions 1 to 6) carried
  * their own slices. */
 #define JS_PROFILE_BUNDLE_FORMAT_NAME "jobscreen-profile-bundle"
-#define JS_PROFILE_BUNDLE_VERSION 2
+#define JS_PROFILE_BUNDLE_VERSION 3
 #define JS_PROFILE_BUNDLE_MAX 2048
 
 /* Bounds the writer keeps and the reader may enforce (a file beyond them is not ours). */

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "validate.h"
+#include "cols_read.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +172,31 @@ void pi_step_add_bad(struct pi_step *st, const char *name, const char *reason)
     st->nbad++;
 }
 
+void pi_file_set(struct pi_step *st, const struct pi_conf *conf, struct pi_file *f, const char *fstype, const char *om,
+                 const char *um, const char *layer)
+{
+    f->fstype = (char *)pi_step_intern(st, fstype);
+    f->shared = pi_conf_is_shared_fs(conf, f->fstype);
+    f->opened_r = strchr(om, 'r') != NULL;
+    f->opened_w = strchr(om, 'w') != NULL;
+    /* Opening for writing counts as writing (it may truncate or create the file, and a
+     * shell's "> file" opens it for a child that writes through the inherited descriptor);
+     * a read-only open that was not used counts as reading for the same reason. */
+    f->read = mode_has(um, 'r') || (!strcmp(um, "none") && !f->opened_w);
+    f->written = mode_has(um, 'w') || f->opened_w;
+    f->processes = 1;
+    f->last_proc = (int)st->nprocs - 1;
+    f->layers = !strcmp(layer, "mpiio") ? PI_LAYER_MPIIO : !strcmp(layer, "posix") ? PI_LAYER_POSIX : PI_LAYER_STDIO;
+}
+
+void pi_file_times(struct pi_file *f)
+{
+    if (f->read)
+        f->first_read = f->first_access;
+    if (f->written)
+        f->last_write = f->last_access;
+}
+
 static struct pi_file *file_find(struct pi_step *st, const char *path)
 {
     /* linear per profile would be quadratic; files are merged by sort in pi_step_finish,
@@ -184,6 +210,36 @@ static struct pi_file *file_find(struct pi_step *st, const char *path)
 }
 
 static void merge_some(struct pi_step *st);
+
+struct pi_file *pi_step_file_new(struct pi_step *st) { return file_find(st, NULL); }
+
+struct pi_proc *pi_step_proc_new(struct pi_step *st)
+{
+    st->procs = grow(st->procs, &st->capprocs, st->nprocs + 1, sizeof *st->procs);
+    struct pi_proc *pr = &st->procs[st->nprocs++];
+    memset(pr, 0, sizeof *pr);
+    return pr;
+}
+
+struct pi_tree *pi_step_tree_new(struct pi_step *st)
+{
+    st->trees = grow(st->trees, &st->captrees, st->ntrees + 1, sizeof *st->trees);
+    struct pi_tree *t = &st->trees[st->ntrees++];
+    memset(t, 0, sizeof *t);
+    t->processes = 1;
+    t->last_proc = (int)st->nprocs - 1;
+    return t;
+}
+
+struct pi_rename *pi_step_rename_new(struct pi_step *st)
+{
+    st->renames = grow(st->renames, &st->caprenames, st->nrenames + 1, sizeof *st->renames);
+    struct pi_rename *r = &st->renames[st->nrenames++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+void pi_step_merge_some(struct pi_step *st) { merge_some(st); }
 
 /* The process row of a checked profile (version 1 had no exit_code, signal and missing; before
  * version 4 the runtime's idle, MPI setup and CPU wait times and the kernel's counts are
@@ -278,19 +334,8 @@ static void add_files(struct pi_step *st, const struct pi_conf *conf, const json
     size_t i;
     json_array_foreach(json_object_get(p, "files"), i, fe) {
         struct pi_file *f = file_find(st, STR(fe, "path"));
-        const char *um = STR(fe, "used_mode"), *om = STR(fe, "open_mode");
         f->path = strdup(STR(fe, "path"));
-        f->fstype = (char *)pi_step_intern(st, STR(fe, "fstype"));
-        f->shared = pi_conf_is_shared_fs(conf, f->fstype);
-        f->opened_r = strchr(om, 'r') != NULL;
-        f->opened_w = strchr(om, 'w') != NULL;
-        /* Opening for writing counts as writing (it may truncate or create the file, and a
-         * shell's "> file" opens it for a child that writes through the inherited descriptor);
-         * a read-only open that was not used counts as reading for the same reason. */
-        f->read = mode_has(um, 'r') || (!strcmp(um, "none") && !f->opened_w);
-        f->written = mode_has(um, 'w') || f->opened_w;
-        f->processes = 1;
-        f->last_proc = (int)st->nprocs - 1;
+        pi_file_set(st, conf, f, STR(fe, "fstype"), STR(fe, "open_mode"), STR(fe, "used_mode"), STR(fe, "layer"));
         f->opens = I64(fe, "opens");
         f->reads = I64(fe, "read_calls");
         f->writes = I64(fe, "write_calls");
@@ -301,11 +346,7 @@ static void add_files(struct pi_step *st, const struct pi_conf *conf, const json
         f->dev = (uint64_t)I64(fe, "dev");
         f->ino = (uint64_t)I64(fe, "ino");
         f->mapped_bytes = json_integer_value(json_object_get(fe, "mapped_bytes")); /* 0 before version 4 */
-        if (f->read)
-            f->first_read = f->first_access;
-        if (f->written)
-            f->last_write = f->last_access;
-        f->layers = !strcmp(STR(fe, "layer"), "mpiio") ? PI_LAYER_MPIIO : !strcmp(STR(fe, "layer"), "posix") ? PI_LAYER_POSIX : PI_LAYER_STDIO;
+        pi_file_times(f);
     }
 }
 
@@ -365,14 +406,25 @@ int pi_bundle_add(struct pi_step *st, const struct pi_conf *conf, const json_t *
         return PI_INVALID;
     const json_t *list = json_object_get(b, "profiles");
     int version = (int)json_integer_value(json_object_get(b, "version"));
-    if (version >= 2 && pi_series_take(st, conf, json_object_get(b, "series"), reason, size) != PI_OK)
-        return PI_INVALID; /* the processes' slices are in it: the bundle is refused whole */
+    struct pi_cols cols;
+    memset(&cols, 0, sizeof cols);
+    if ((version >= 3 && pi_cols_read(&cols, b, reason, size) != PI_OK) ||
+        (version >= 2 && pi_series_take(st, conf, json_object_get(b, "series"), reason, size) != PI_OK)) {
+        pi_cols_free(&cols);
+        return PI_INVALID; /* malformed columns, or the processes' slices: the bundle is refused whole */
+    }
     st->unrecorded += unrec;
     if (ureason && ureason[0] && !st->unrecorded_reason[0])
         snprintf(st->unrecorded_reason, sizeof st->unrecorded_reason, "%s", ureason);
     int rc = PI_OK;
     char why[PI_REASON_MAX];
     st->bundle_version = version;
+    if (version >= 3) { /* the processes as columns */
+        rc = pi_cols_add(st, conf, &cols, count, reason, size);
+        pi_cols_free(&cols);
+        st->bundle_version = 0;
+        return rc;
+    }
     for (size_t i = 0; i < json_array_size(list); i++) {
         if (++*count > conf->max_profiles) {
             if (rc == PI_OK) {

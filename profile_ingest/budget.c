@@ -131,15 +131,23 @@ static int64_t row_values(const json_t *row, int ncols, int64_t *v)
     return json_integer_value(json_array_get(row, 0));
 }
 
-/* The totals of a profile within the step-node's, over the node's span. */
-static int totals_fit(const struct pi_step *st, const struct pi_conf *conf, const json_t *tot, char *reason, size_t size)
+/* The totals of a profile (JS_M_COUNT values) within the step-node's, over the node's span. */
+static int totals_fit(const struct pi_step *st, const struct pi_conf *conf, const int64_t *tot, char *reason, size_t size)
 {
     double span = (double)(st->end_ns - st->start_ns + 2 * PI_PROFILE_SLACK_NS) / 1e9 + 2.0 * (double)st->slice_seconds;
     for (int m = 0; m < JS_M_COUNT; m++)
-        if (fits(st->budget.totals[m], (int64_t)json_integer_value(json_object_get(tot, js_profile_metrics[m].name)),
-                 node_bound(conf, m, span, 0), "totals", m, span, conf, reason, size))
+        if (fits(st->budget.totals[m], tot[m], node_bound(conf, m, span, 0), "totals", m, span, conf, reason, size))
             return -1;
     return 0;
+}
+
+int pi_budget_take_totals(struct pi_step *st, const struct pi_conf *conf, const int64_t *tot, char *reason, size_t size)
+{
+    if (totals_fit(st, conf, tot, reason, size))
+        return PI_INVALID;
+    for (int m = 0; m < JS_M_COUNT; m++)
+        st->budget.totals[m] += tot[m];
+    return PI_OK;
 }
 
 int pi_budget_take(struct pi_step *st, const struct pi_conf *conf, const json_t *p, int ncols, char *reason, size_t size)
@@ -148,9 +156,11 @@ int pi_budget_take(struct pi_step *st, const struct pi_conf *conf, const json_t 
      * a slack outside it (validate.c) */
     const json_t *tot = json_object_get(p, "totals"), *row;
     size_t i;
-    int64_t v[JS_SLICE_COLS];
+    int64_t v[JS_SLICE_COLS], t[JS_M_COUNT];
     char where[64];
-    if (totals_fit(st, conf, tot, reason, size))
+    for (int m = 0; m < JS_M_COUNT; m++)
+        t[m] = (int64_t)json_integer_value(json_object_get(tot, js_profile_metrics[m].name));
+    if (totals_fit(st, conf, t, reason, size))
         return PI_INVALID;
     json_array_foreach(json_object_get(p, "slices"), i, row) {
         int64_t slice = row_values(row, ncols, v);
@@ -159,7 +169,7 @@ int pi_budget_take(struct pi_step *st, const struct pi_conf *conf, const json_t 
             return PI_INVALID;
     }
     for (int m = 0; m < JS_M_COUNT; m++)
-        st->budget.totals[m] += (int64_t)json_integer_value(json_object_get(tot, js_profile_metrics[m].name));
+        st->budget.totals[m] += t[m];
     json_array_foreach(json_object_get(p, "slices"), i, row) {
         int64_t slice = row_values(row, ncols, v);
         row_take(&st->budget, slice, v, ncols);

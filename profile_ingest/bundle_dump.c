@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * profile_ingest --dump FILE: a bundle or profile of the spool as readable JSON, on standard
- * output. A version-2 bundle's series (common/bundle_series.h) is decoded into one object per
- * slice with activity: {"slice", "processes", the sums by name (those not zero), "spread": {name:
+ * output. A version-3 bundle's columns (common/bundle_cols.h) are shown as the profiles they
+ * hold, "profiles" as in a bundle of version 2. A version-2 or 3 bundle's series
+ * (common/bundle_series.h) is decoded into one object per slice with activity: {"slice", "processes", the sums by name (those not zero), "spread": {name:
  * {"min", "max", "max_pid"}}}. Reads nothing else and needs no database; the file is checked for
  * form only (the ingest checks its values against the step record).
  */
@@ -64,6 +65,31 @@ static int decode_series(json_t *series, char *reason, size_t size)
     return rc;
 }
 
+/* A bundle of version 3: its columns replaced by the profiles they hold (cols_dump.c), as a
+ * bundle of version 2 lists them. */
+static int profiles_of_columns(json_t **doc, char *reason, size_t size)
+{
+    static const char *const cols[] = { "processes", "files", "trees", "renames", "strings", "columns", "mpi_segments", NULL };
+    json_t *profiles = pi_cols_profiles(*doc, reason, size);
+    if (!profiles)
+        return PI_INVALID;
+    json_t *out = json_object(), *v;
+    const char *key;
+    json_object_set(out, "format", json_object_get(*doc, "format"));
+    json_object_set(out, "version", json_object_get(*doc, "version"));
+    json_object_set_new(out, "profiles", profiles);
+    json_object_foreach(*doc, key, v) {
+        int skip = !strcmp(key, "format") || !strcmp(key, "version");
+        for (int i = 0; cols[i]; i++)
+            skip |= !strcmp(key, cols[i]);
+        if (!skip)
+            json_object_set(out, key, v);
+    }
+    json_decref(*doc);
+    *doc = out;
+    return PI_OK;
+}
+
 int pi_dump(const char *path)
 {
     char reason[PI_REASON_MAX];
@@ -77,6 +103,12 @@ int pi_dump(const char *path)
     fclose(f);
     if (!doc) {
         fprintf(stderr, "profile_ingest: --dump %s: not JSON: %s (line %d)\n", path, err.text, err.line);
+        return 1;
+    }
+    if (pi_is_bundle(doc) && json_integer_value(json_object_get(doc, "version")) >= 3 &&
+        profiles_of_columns(&doc, reason, sizeof reason) != PI_OK) {
+        fprintf(stderr, "profile_ingest: --dump %s: %s\n", path, reason);
+        json_decref(doc);
         return 1;
     }
     json_t *series = json_object_get(doc, "series");

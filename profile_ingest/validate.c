@@ -207,7 +207,7 @@ static const struct {
     { "", "code_dropped", 8 },
 };
 
-static json_int_t since(const char *section, const char *name)
+json_int_t pi_field_since(const char *section, const char *name)
 {
     for (size_t i = 0; i < sizeof later_fields / sizeof later_fields[0]; i++)
         if (!strcmp(section, later_fields[i].section) && !strcmp(name, later_fields[i].name))
@@ -224,11 +224,11 @@ static pthread_once_t since_once = PTHREAD_ONCE_INIT;
 static void since_init(void)
 {
     for (size_t i = 0; i < PI_NELEM(profile_fields); i++)
-        profile_since[i] = since("", profile_fields[i].name);
+        profile_since[i] = pi_field_since("", profile_fields[i].name);
     for (size_t i = 0; i < PI_NELEM(file_fields); i++)
-        file_since[i] = since("files", file_fields[i].name);
+        file_since[i] = pi_field_since("files", file_fields[i].name);
     for (size_t i = 0; i < PI_NELEM(runtime_fields); i++)
-        runtime_since[i] = since("runtime", runtime_fields[i]);
+        runtime_since[i] = pi_field_since("runtime", runtime_fields[i]);
 }
 
 int pi_slice_cols_of(json_int_t version)
@@ -329,15 +329,15 @@ void pi_node_rate_words(const struct pi_conf *conf, const char *unit, int is_cpu
 }
 
 /* value of what (in where) over seconds at the rate of unit: 0, or -1 with the reason */
-static int plausible(const struct pi_conf *conf, const char *where, const char *what, const char *unit, int is_cpu,
-                     json_int_t value, double seconds, char *reason, size_t size)
+int pi_plausible(const struct pi_conf *conf, const char *where, const char *what, const char *unit, int is_cpu,
+                 int64_t value, double seconds, char *reason, size_t size)
 {
     double max = pi_node_rate(conf, unit, is_cpu) * seconds;
     if ((double)value <= max)
         return 0;
     char why[96];
     pi_node_rate_words(conf, unit, is_cpu, seconds, why, sizeof why);
-    return pi_invalid(reason, size, "%s%s%s %" JSON_INTEGER_FORMAT " is more than %.3g, %s: not plausible", where, *where ? ": " : "",
+    return pi_invalid(reason, size, "%s%s%s %" PRId64 " is more than %.3g, %s: not plausible", where, *where ? ": " : "",
                 what, value, max, why);
 }
 
@@ -363,7 +363,7 @@ static int plausible_slices(const struct pi_conf *conf, const json_t *p, json_in
                 continue;
             const char *unit = js_profile_slice_cols[m].unit;
             snprintf(where, sizeof where, "slices[%zu]", i);
-            if (plausible(conf, where, js_profile_slice_cols[m].name, unit, m == JS_M_CPU_NS, v, strcmp(unit, "ns") ? L : span, reason, size))
+            if (pi_plausible(conf, where, js_profile_slice_cols[m].name, unit, m == JS_M_CPU_NS, v, strcmp(unit, "ns") ? L : span, reason, size))
                 return -1;
         }
     return 0;
@@ -375,30 +375,30 @@ static int plausible_process(const struct pi_conf *conf, const json_t *p, json_i
 {
     const json_t *tot = json_object_get(p, "totals");
     for (int m = 0; m < JS_M_COUNT; m++)
-        if (plausible(conf, "totals", js_profile_metrics[m].name, js_profile_metrics[m].unit, m == JS_M_CPU_NS,
+        if (pi_plausible(conf, "totals", js_profile_metrics[m].name, js_profile_metrics[m].unit, m == JS_M_CPU_NS,
                       I64(tot, js_profile_metrics[m].name), span, reason, size))
             return -1;
     /* each alone first: two values near 2^62 would wrap their sum negative */
     int64_t cpu;
-    if (plausible(conf, "", "cpu_user_ns", "ns", 1, I64(p, "cpu_user_ns"), span, reason, size) ||
-        plausible(conf, "", "cpu_sys_ns", "ns", 1, I64(p, "cpu_sys_ns"), span, reason, size))
+    if (pi_plausible(conf, "", "cpu_user_ns", "ns", 1, I64(p, "cpu_user_ns"), span, reason, size) ||
+        pi_plausible(conf, "", "cpu_sys_ns", "ns", 1, I64(p, "cpu_sys_ns"), span, reason, size))
         return -1;
     if (__builtin_add_overflow(I64(p, "cpu_user_ns"), I64(p, "cpu_sys_ns"), &cpu))
         return pi_invalid(reason, size, "cpu_user_ns + cpu_sys_ns overflows: not plausible");
-    if (plausible(conf, "", "cpu_user_ns + cpu_sys_ns", "ns", 1, cpu, span, reason, size))
+    if (pi_plausible(conf, "", "cpu_user_ns + cpu_sys_ns", "ns", 1, cpu, span, reason, size))
         return -1;
-    if (version >= 8 && (plausible(conf, "", "sync_calls", "calls", 0, I64(p, "sync_calls"), span, reason, size) ||
-                         plausible(conf, "", "sync_ns", "ns", 0, I64(p, "sync_ns"), span, reason, size) ||
-                         plausible(conf, "", "code_dropped", "calls", 0, I64(p, "code_dropped"), span, reason, size)))
+    if (version >= 8 && (pi_plausible(conf, "", "sync_calls", "calls", 0, I64(p, "sync_calls"), span, reason, size) ||
+                         pi_plausible(conf, "", "sync_ns", "ns", 0, I64(p, "sync_ns"), span, reason, size) ||
+                         pi_plausible(conf, "", "code_dropped", "calls", 0, I64(p, "code_dropped"), span, reason, size)))
         return -1;
     const json_t *rt = json_object_get(p, "runtime");
     for (size_t k = 0; k < sizeof runtime_fields / sizeof runtime_fields[0]; k++)
-        if (plausible(conf, "runtime", runtime_fields[k], "ns", !strcmp(runtime_fields[k], "compute_ns"),
+        if (pi_plausible(conf, "runtime", runtime_fields[k], "ns", !strcmp(runtime_fields[k], "compute_ns"),
                       I64(rt, runtime_fields[k]), span, reason, size))
             return -1;
     const json_t *kio = json_object_get(p, "kernel_io");
     for (int k = 0; version >= 4 && k < JS_KIO_COUNT && json_object_size(kio) > 0; k++)
-        if (plausible(conf, "kernel_io", kernel_io_fields[k], k == JS_KIO_SYSCR || k == JS_KIO_SYSCW ? "calls" : "bytes", 0,
+        if (pi_plausible(conf, "kernel_io", kernel_io_fields[k], k == JS_KIO_SYSCR || k == JS_KIO_SYSCW ? "calls" : "bytes", 0,
                       I64(kio, kernel_io_fields[k]), span, reason, size))
             return -1;
     return 0;
@@ -412,9 +412,9 @@ static int plausible_collectives(const struct pi_conf *conf, const json_t *p, do
     const json_t *c;
     json_object_foreach((json_t *)json_object_get(p, "mpi_collectives"), kind, c) {
         snprintf(where, sizeof where, "mpi_collectives.%.32s", kind);
-        if (plausible(conf, where, "calls", "calls", 0, I64(c, "calls"), span, reason, size) ||
-            plausible(conf, where, "bytes", "bytes", 0, I64(c, "bytes"), span, reason, size) ||
-            plausible(conf, where, "ns", "ns", 0, I64(c, "ns"), span, reason, size))
+        if (pi_plausible(conf, where, "calls", "calls", 0, I64(c, "calls"), span, reason, size) ||
+            pi_plausible(conf, where, "bytes", "bytes", 0, I64(c, "bytes"), span, reason, size) ||
+            pi_plausible(conf, where, "ns", "ns", 0, I64(c, "ns"), span, reason, size))
             return -1;
     }
     return 0;
@@ -431,10 +431,10 @@ static int plausible_files(const struct pi_conf *conf, const json_t *p, double s
         static const char *const calls[] = { "opens", "read_calls", "write_calls" };
         snprintf(where, sizeof where, "files[%zu]", i);
         for (size_t k = 0; k < sizeof bytes / sizeof bytes[0]; k++)
-            if (plausible(conf, where, bytes[k], "bytes", 0, I64(fe, bytes[k]), span, reason, size))
+            if (pi_plausible(conf, where, bytes[k], "bytes", 0, I64(fe, bytes[k]), span, reason, size))
                 return -1;
         for (size_t k = 0; k < sizeof calls / sizeof calls[0]; k++)
-            if (plausible(conf, where, calls[k], "calls", 0, I64(fe, calls[k]), span, reason, size))
+            if (pi_plausible(conf, where, calls[k], "calls", 0, I64(fe, calls[k]), span, reason, size))
                 return -1;
         /* a mapping is address space, not a rate: 2^57 bytes is more than any machine addresses */
         if (I64(fe, "mapped_bytes") > (1LL << 57))
@@ -734,7 +734,7 @@ int pi_bundle_check(const struct pi_step *st, const json_t *b, int64_t *unrecord
     if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > JS_PROFILE_BUNDLE_VERSION)
         return pi_invalid(reason, size, "bundle version %s is not one this profile_ingest reads (1 to %d)",
                     json_is_integer(v) ? "other" : "missing", JS_PROFILE_BUNDLE_VERSION);
-    if (!json_is_array(list) || json_array_size(list) > JS_PROFILE_BUNDLE_MAX)
+    if (json_integer_value(v) < 3 && (!json_is_array(list) || json_array_size(list) > JS_PROFILE_BUNDLE_MAX))
         return pi_invalid(reason, size, "bundle without a \"profiles\" array of at most %d", JS_PROFILE_BUNDLE_MAX);
     /* the processes the profiler refused to record (the spool quota) */
     const json_t *u = json_object_get(b, "unrecorded");

@@ -251,6 +251,33 @@ int pi_bundle_check(const struct pi_step *st, const json_t *b, int64_t *unrecord
 int pi_segments_check(const json_t *p, char *reason, size_t size);
 void pi_segments_add(struct pi_step *st, const json_t *p);
 
+/* The parts of pi_profile_add that bundles of version 3 share (aggregate.c): a new process,
+ * file, tree or rename of the step (zeroed; a file's times -1, a tree of the last process), a
+ * file's type, modes and layer (pi_file_set) and its first read and last write from its times
+ * (pi_file_times), and the merge of what was added once enough was. */
+struct pi_proc *pi_step_proc_new(struct pi_step *st);
+struct pi_file *pi_step_file_new(struct pi_step *st);
+struct pi_tree *pi_step_tree_new(struct pi_step *st);
+struct pi_rename *pi_step_rename_new(struct pi_step *st);
+void pi_file_set(struct pi_step *st, const struct pi_conf *conf, struct pi_file *f, const char *fstype, const char *om,
+                 const char *um, const char *layer);
+void pi_file_times(struct pi_file *f);
+void pi_step_merge_some(struct pi_step *st);
+
+/* The check of validate.c for a value no node could produce: value of what (in where) over
+ * seconds at the rate of unit (CPU time when is_cpu): 0, or -1 with the reason. */
+int pi_plausible(const struct pi_conf *conf, const char *where, const char *what, const char *unit, int is_cpu,
+                 int64_t value, double seconds, char *reason, size_t size);
+/* The profile version that added a member (section "": the top level, else "files",
+ * "runtime"); 1 for those of the first. */
+json_int_t pi_field_since(const char *section, const char *name);
+/* A profile's totals (JS_M_COUNT values) into the step-node's budget (pi_budget_take). */
+int pi_budget_take_totals(struct pi_step *st, const struct pi_conf *conf, const int64_t *tot, char *reason, size_t size);
+
+/* The processes of a bundle of version 3 as profiles (a JSON array, for --dump), or NULL with
+ * the reason. */
+json_t *pi_cols_profiles(const json_t *b, char *reason, size_t size);
+
 /* Record a refused profile (its name and reason) in st->bad. */
 void pi_step_add_bad(struct pi_step *st, const char *name, const char *reason);
 

@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include "js.h"
+#include "bundle_cols.h"
 #include "bundle_series.h"
 #include "jsonw.h"
 #include "profile.h"
@@ -1027,7 +1028,36 @@ struct bundle {
     struct js_fold fold;       /* the profiles' slice rows, summed: the bundle's "series" */
     int fold_failed;           /* out of memory while folding: the bundle is not published */
     int live;                  /* the live snapshot: bundle version 1, each profile with its slices */
+    struct js_cols *cols;      /* the processes as columns (version 3) */
 };
+
+/* A bundle's columns hold its rows in memory: it is closed past this many (files, trees,
+ * renames and processes), so that a step of file-heavy processes never costs the node much */
+#define JS_BUNDLE_ROWS_MAX (1u << 16)
+
+/* One profile's text, gathered for the columns (the collector is single-threaded). */
+static struct {
+    char *p;
+    size_t n, cap;
+} prof_text;
+
+static ssize_t text_write(int fd, const void *p, size_t n)
+{
+    (void)fd;
+    if (prof_text.n + n > prof_text.cap) {
+        size_t cap = 2 * (prof_text.n + n);
+        char *x = realloc(prof_text.p, cap);
+        if (!x) {
+            errno = ENOMEM;
+            return -1;
+        }
+        prof_text.p = x;
+        prof_text.cap = cap;
+    }
+    memcpy(prof_text.p + prof_text.n, p, n);
+    prof_text.n += n;
+    return (ssize_t)n;
+}
 
 static int bundle_name(char *out, size_t size, unsigned seq)
 {
@@ -1049,6 +1079,13 @@ static int bundle_open(struct bundle *b, unsigned seq, const char *tmpname)
     js_out_key(&b->out, "format");
     js_out_str(&b->out, JS_PROFILE_BUNDLE_FORMAT_NAME, 64);
     kv_u(&b->out, "version", b->live ? 1 : JS_PROFILE_BUNDLE_VERSION);
+    if (!b->live) { /* the processes as columns, written at its close */
+        if (!b->cols && !(b->cols = js_cols_new()))
+            b->fold_failed = 1;
+        else
+            js_cols_reset(b->cols);
+        return 0;
+    }
     comma(&b->out);
     js_out_key(&b->out, "profiles");
     js_out_raw(&b->out, "[", 1);
@@ -1057,10 +1094,19 @@ static int bundle_open(struct bundle *b, unsigned seq, const char *tmpname)
 
 static void bundle_add(struct bundle *b, struct rec *r)
 {
-    if (b->n++)
-        js_out_raw(&b->out, ",", 1);
-    write_profile(&b->out, r, C.mounts, C.nm, !b->live);
-    if (!b->live && fold_rows(&b->fold, r) != 0)
+    if (b->live) {
+        if (b->n++)
+            js_out_raw(&b->out, ",", 1);
+        write_profile(&b->out, r, C.mounts, C.nm, 0);
+        return;
+    }
+    static struct js_out po; /* 64 KiB: the collector is single-threaded */
+    b->n++;
+    prof_text.n = 0;
+    js_out_init(&po, -1, text_write, JS_PROFILE_MAX_BYTES);
+    write_profile(&po, r, C.mounts, C.nm, 1);
+    if (b->fold_failed || js_out_flush(&po) != 0 || js_cols_add(b->cols, prof_text.p, prof_text.n) != 0 ||
+        fold_rows(&b->fold, r) != 0)
         b->fold_failed = 1;
 }
 
@@ -1068,8 +1114,12 @@ static void bundle_add(struct bundle *b, struct rec *r)
  * may say how many processes of the step the job's spool quota kept from being recorded. */
 static int bundle_close(struct bundle *b, const char *name, int replace, int64_t unrecorded)
 {
-    js_out_raw(&b->out, "]", 1);
-    if (!b->live) {
+    if (b->live)
+        js_out_raw(&b->out, "]", 1);
+    else {
+        comma(&b->out);
+        if (b->fold_failed || js_cols_write(b->cols, emit_out, &b->out) != 0)
+            b->fold_failed = 1;
         comma(&b->out);
         js_out_key(&b->out, "series");
         if (b->fold_failed || js_fold_write(&b->fold, emit_out, &b->out) != 0)
@@ -1264,7 +1314,7 @@ static long bundle_pass(void)
             }
         }
         unload(&r);
-        if (b.fd >= 0 && b.nmarks == JS_PROFILE_BUNDLE_MAX) {
+        if (b.fd >= 0 && (b.nmarks == JS_PROFILE_BUNDLE_MAX || (b.cols && js_cols_rows(b.cols) > JS_BUNDLE_ROWS_MAX))) {
             bundle_name(fin, sizeof fin, seq++);
             if (bundle_close(&b, fin, 0, 0) == 0)
                 drop_marks(&b);
@@ -1294,6 +1344,7 @@ static long bundle_pass(void)
     free(names);
     free(b.marks);
     js_fold_free(&b.fold);
+    js_cols_free(b.cols);
     return errors ? -1 : turned;
 }
 

@@ -198,8 +198,25 @@ static void bury(const struct js_relay *r, int fd, const char *name)
         unlinkat(r->recfd, name, 0);
 }
 
-/* The lines of a refused bundle: one per profile, and one that closes the bundle. Read no
- * further than a bundle can be long: a huge (sparse) file must not hold up the step's end. */
+/* A bundle of version 3 says how many processes it holds near its head, as its writer puts it
+ * ({"format":...,"version":3,"processes":N,...}, common/bundle_cols.h): N, or -1 when the head is
+ * not such a bundle's. */
+static int64_t processes_said(const char *head, size_t n)
+{
+    static const char v3[] = "\"version\":3,\"processes\":";
+    const char *p = memmem(head, n, v3, sizeof v3 - 1);
+    if (!p)
+        return -1;
+    p += sizeof v3 - 1;
+    int64_t v = 0;
+    for (; p < head + n && *p >= '0' && *p <= '9' && v <= INT32_MAX; p++)
+        v = v * 10 + (*p - '0');
+    return v > INT32_MAX ? INT32_MAX : v;
+}
+
+/* The processes of a refused bundle: as a bundle of version 3 says; in older ones its lines,
+ * one per profile and one that closes the bundle. Read no further than a bundle can be long: a
+ * huge (sparse) file must not hold up the step's end. */
 static int64_t profiles_in(int fd, off_t size)
 {
     static char buf[1 << 16];
@@ -208,6 +225,9 @@ static int64_t profiles_in(int fd, off_t size)
     ssize_t n;
     if (size > (off_t)JS_PROFILE_MAX_BYTES)
         size = (off_t)JS_PROFILE_MAX_BYTES;
+    if ((n = pread(fd, buf, 256, 0)) > 0 && (lines = processes_said(buf, (size_t)n)) >= 0)
+        return lines;
+    lines = 0;
     while (at < size && (n = pread(fd, buf, sizeof buf, at)) > 0) {
         for (ssize_t i = 0; i < n; i++)
             lines += buf[i] == '\n';

@@ -4,6 +4,7 @@
 
 #include "gen.h"
 
+#include "bundle_cols.h"
 #include "bundle_series.h"
 #include "profile_format.h"
 #include "record_format.h"
@@ -158,6 +159,9 @@ struct ctx {
     struct buf b;
     uint64_t *pids;       /* scratch: the pids of a step-node's processes, ppn of them */
     struct js_fold fold;  /* the slice rows of the bundle being written: its series */
+    struct js_cols *cols; /* bundle version 3: its processes as columns */
+    struct buf pb;        /* bundle version 3: one profile's text, for cols */
+    size_t in_text;       /* bytes of profile text in the bundle being written */
 };
 
 static int write_at(struct ctx *c, int dirfd, const char *name, const char *data, size_t len, mode_t mode, long uid, long gid)
@@ -1052,25 +1056,42 @@ static void fold_rows(struct ctx *c, const struct proc *pr)
 
 static void emit_buf(void *ctx, const char *p, size_t n) { b_raw(ctx, p, n); }
 
-/* A bundle's head, then its profiles, then its tail: the series of their slices. */
+/* The bundle version jsgen writes (--bundle[=N]). */
+static int bundle_version(const struct jsgen_params *p) { return p->bundle == 1 ? JS_PROFILE_BUNDLE_VERSION : p->bundle; }
+
+/* A bundle's head, then its profiles (version 3: as columns, at its tail), then its tail: the
+ * series of their slices. */
 static void bundle_head(struct ctx *c)
 {
-    int n = 0;
+    int n = 0, v = bundle_version(c->p);
     struct buf *b = &c->b;
     b->n = 0;
+    c->in_text = 0;
     js_fold_reset(&c->fold);
     b_c(b, '{');
     b_key(b, "format", &n);
     b_str(b, JS_PROFILE_BUNDLE_FORMAT_NAME);
     b_key(b, "version", &n);
-    b_u64(b, JS_PROFILE_BUNDLE_VERSION);
+    b_u64(b, (uint64_t)v);
+    if (v >= 3) {
+        if (!c->cols && !(c->cols = js_cols_new()))
+            abort();
+        js_cols_reset(c->cols);
+        return;
+    }
     b_key(b, "profiles", &n);
     b_c(b, '[');
 }
 
 static void bundle_tail(struct ctx *c)
 {
-    b_s(&c->b, "],\"series\":");
+    if (bundle_version(c->p) >= 3) {
+        b_c(&c->b, ',');
+        if (js_cols_write(c->cols, emit_buf, &c->b) != 0)
+            abort();
+        b_s(&c->b, ",\"series\":");
+    } else
+        b_s(&c->b, "],\"series\":");
     if (js_fold_write(&c->fold, emit_buf, &c->b) != 0)
         abort();
     b_s(&c->b, "}\n");
@@ -1103,12 +1124,22 @@ static int pout_add(struct pout *o, const struct proc *pr)
     }
     if (!o->in_bundle)
         bundle_head(o->c);
-    else
+    else if (bundle_version(o->c->p) < 3)
         b_c(b, ',');
-    put_profile(o->c, b, o->j, pr, 1);
+    if (bundle_version(o->c->p) >= 3) { /* the profile as the columns' next process */
+        o->c->pb.n = 0;
+        put_profile(o->c, &o->c->pb, o->j, pr, 1);
+        if (js_cols_add(o->c->cols, o->c->pb.p, o->c->pb.n) != 0)
+            abort();
+        o->c->in_text += o->c->pb.n;
+    } else {
+        size_t before = b->n;
+        put_profile(o->c, b, o->j, pr, 1);
+        o->c->in_text += b->n - before;
+    }
     fold_rows(o->c, pr);
     /* a bundle holds at most JS_PROFILE_BUNDLE_MAX profiles, and stays far below a profile's byte bound */
-    if (++o->in_bundle == JS_PROFILE_BUNDLE_MAX || b->n > JS_PROFILE_MAX_BYTES / 2)
+    if (++o->in_bundle == JS_PROFILE_BUNDLE_MAX || o->c->in_text > JS_PROFILE_MAX_BYTES / 2)
         return pout_flush(o);
     return 0;
 }
@@ -1864,6 +1895,8 @@ out:
     free(c.pids);
     free(c.b.p);
     js_fold_free(&c.fold);
+    js_cols_free(c.cols);
+    free(c.pb.p);
     return rc;
 }
 

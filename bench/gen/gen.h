@@ -50,7 +50,7 @@ struct jsgen_params {
                                 last SLICES + 10 slices before now (jobs that just ended) */
     unsigned slice_s;        /* slice length L */
     unsigned ppn;            /* processes (profiles) per node of a numbered step */
-    int bundle;              /* 1: a step-node's profiles in bundles (<step>.<node>.b<N>.json, at most
+    int bundle;              /* 1 (the latest version), 2 or 3: a step-node's profiles in bundles of that version (<step>.<node>.b<N>.json, at most
                                 JS_PROFILE_BUNDLE_MAX each) in a profiles/ of root's, as the plugin's
                                 relay leaves them; 0: one file each in a profiles/ of the user's */
     unsigned users;          /* distinct users */

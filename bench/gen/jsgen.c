@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "gen.h"
+#include "profile_format.h"
 #include "kvconf.h"
 
 #include <getopt.h>
@@ -24,8 +25,9 @@ static void usage(FILE *f)
         "      --gid GID          the jobs' group (default: the uid)\n"
         "      --user NAME        the jobs' user name (default: synth000, synth001, ... by user)\n"
         "      --no-chown         do not chown profiles to the job's uid (default: chown when root)\n"
-        "      --bundle           profiles in bundles per step-node in a profiles/ of root's, as the\n"
-        "                         plugin's relay leaves them (default: one file each, the user's)\n"
+        "      --bundle[=V]       profiles in bundles per step-node in a profiles/ of root's, as the\n"
+        "                         plugin's relay leaves them (default: one file each, the user's);\n"
+        "                         V: the bundle version, 2 or 3 (default 3: the processes as columns)\n"
         "      --start EPOCH      start in epoch seconds, rounded down to a slice (default 1800000000;\n"
         "                         uniform: the last SLICES + 10 slices before now)\n"
         "      --slice L          slice length in seconds (default 4)\n"
@@ -63,7 +65,7 @@ static const struct option opts[] = {
     { "duration-scale", required_argument, 0, 'd' }, { "users", required_argument, 0, 'u' },
     { "uid", required_argument, 0, O_UID }, { "uid-base", required_argument, 0, O_UIDBASE },
     { "gid", required_argument, 0, O_GID }, { "user", required_argument, 0, O_USER },
-    { "no-chown", no_argument, 0, O_NOCHOWN }, { "bundle", no_argument, 0, O_BUNDLE },
+    { "no-chown", no_argument, 0, O_NOCHOWN }, { "bundle", optional_argument, 0, O_BUNDLE },
     { "start", required_argument, 0, O_START },
     { "slice", required_argument, 0, O_SLICE }, { "job-id-base", required_argument, 0, O_BASE },
     { "cluster", required_argument, 0, O_CLUSTER }, { "node-prefix", required_argument, 0, O_PREFIX },
@@ -118,7 +120,13 @@ int main(int argc, char **argv)
         case O_GID: p.gid = strtol(optarg, NULL, 10); break;
         case O_USER: p.user = optarg; break;
         case O_NOCHOWN: p.chown_profiles = 0; break;
-        case O_BUNDLE: p.bundle = 1; break;
+        case O_BUNDLE:
+            p.bundle = optarg ? atoi(optarg) : 1;
+            if (p.bundle < 1 || p.bundle > JS_PROFILE_BUNDLE_VERSION) {
+                usage(stderr);
+                return 2;
+            }
+            break;
         case O_START: p.start_s = strtoll(optarg, NULL, 10); break;
         case O_SLICE: p.slice_s = count_arg(optarg, "--slice"); break;
         case O_BASE: p.job_id_base = (uint32_t)strtoul(optarg, NULL, 10); break;

@@ -22,7 +22,7 @@ ok $st "srun --mpi=pmix -N2 -n2 (a rank on each of two nodes) exits 0"
 job=$(sed -n 's/^job //p' <<< "$out" | head -n 1)
 read -r n1 n2 <<< "$(job_nodes "$job" | tr '\n' ' ')"
 wait_file "$(job_dir "$job")/step.0.$n1.json" && wait_file "$(job_dir "$job")/step.0.$n2.json"
-all=$(jq -c '.profiles[]' "$(job_dir "$job")"/profiles/0.*.b*.json)
+all=$(bundle_json "$(job_dir "$job")"/profiles/0.*.b*.json | jq -c '.profiles[]')
 rank() { jq -c "select(.mpi_rank == $1) | .mpi_segments" <<< "$all"; }
 r0=$(rank 0) r1=$(rank 1)
 is "$(jq -c '[.boundaries, .ungrouped, .ungrouped_ns, .bin_min_ns, .bin_count, .decades]' <<< "$r0$r1" | tr '\n' ' ')" \
@@ -70,18 +70,31 @@ is "$(q "$db" "SELECT count(*) FROM js.step_segment_groups WHERE job_id = $job A
 
 # hostile segments: a bin out of range, counts that do not add up; the profile is refused by name
 bundle=$(cd "$(job_dir "$job")/profiles" && ls 0."$n1".b*.json | head -n 1)
-hostile() { # DB JQ-FILTER: the job's spool with the filter applied to every profile of $n1's bundle
+hostile() { # DB COLUMN EXPR: the job's spool with every value x of a column of $n1's bundle made EXPR
+  # (a bundle of version 3: the segments' groups and bins are columns, common/bundle_cols.h)
   local h; h=$(mktemp -d "$JS_CLUSTER_DIR/seg33c.XXXXXX")
   cp -a "$(job_dir "$job")" "$h/job.$job"
-  jq -c ".profiles |= map(if .mpi_rank >= 0 then $2 else . end)" "$(job_dir "$job")/profiles/$bundle" > "$h/job.$job/profiles/$bundle"
+  python3 - "$h/job.$job/profiles/$bundle" "$2" "$3" <<'PY'
+import base64, json, struct, sys
+f, col, expr = sys.argv[1:4]
+b = json.load(open(f))
+n = b["segment_bins"] if col.startswith("mpi_segments.groups.bins.") else b["segment_groups"]
+raw = base64.b64decode(b["columns"][col])
+w = raw[0] if raw else 0
+base = struct.unpack(">q", raw[1:9])[0] if raw else 0
+v = [eval(expr, {"x": base + int.from_bytes(raw[9 + i * w:9 + (i + 1) * w], "big")}) for i in range(n)]
+lo = min(v); w = (max(v) - lo).bit_length() + 7 >> 3
+b["columns"][col] = base64.b64encode(bytes([w]) + struct.pack(">q", lo) + b"".join((x - lo).to_bytes(w, "big") for x in v)).decode()
+json.dump(b, open(f, "w"))
+PY
   ingest "$h" "$1"
   q "$1" "SELECT file || ': ' || reason FROM js_data.quarantine"
   rm -rf "$h" "$h.log" "$h.quarantine"
 }
-like "$(hostile js_seg33c_bad1 '.mpi_segments.groups[0].bins[-1][0] = 5000')" \
+like "$(hostile js_seg33c_bad1 mpi_segments.groups.bins.bin 5000)" \
      "profiles/$bundle: profile [0-9] of the bundle: mpi_segments.groups\[0\].bins\[[0-9]*\]: bin 5000 is not ascending within 0..1023" \
      "a bin index out of range refuses the profile, saying where"
-like "$(hostile js_seg33c_bad2 '.mpi_segments.groups[0].count += 1')" \
+like "$(hostile js_seg33c_bad2 mpi_segments.groups.count 'x + 1')" \
      "profiles/$bundle: profile [0-9] of the bundle: mpi_segments.groups\[0\]: its bins hold [0-9]* segments, its count says [0-9]*" \
      "counts that do not add up refuse the profile, saying so"
 rm -rf "$copy" "$copy.log" "$copy.quarantine"

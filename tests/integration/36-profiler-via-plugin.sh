@@ -20,7 +20,7 @@ b=$dir/$step.$node.b1.json
 # srun returns once the tasks ended; the step record comes after the bundles are in the spool
 wait_file "$(job_dir "$job")/step.$step.$node.json"
 # the bundle the plugin's collector made at step end; bash's image and io_known's share the pid
-img() { jq -c --argjson p "$pid" --arg e "$1" '[.profiles[] | select(.pid == $p and (.exe | endswith($e)))][0]' "$b"; }
+img() { bundle_json "$b" | jq -c --argjson p "$pid" --arg e "$1" '[.profiles[] | select(.pid == $p and (.exe | endswith($e)))][0]'; }
 f=$(mktemp); img /io_known > "$f"
 is "$(jq -r '.exe | sub(".*/"; "")' "$f")" io_known "io_known's profile is in $step.$node.b1.json in the job's spool"
 is "$(img /bash | jq -r '[.end, (.exe | sub(".*/"; ""))] | @tsv')" "$(printf 'exec\tbash')" \

@@ -73,9 +73,9 @@ mv "$rec/$a" "$rec/.$a.in-b1"; mv "$rec/$b" "$rec/.$b.in-b2"
 echo '{"format":"jobscreen-profile-bundle","version":1,"profiles":[]}' > "$rec/0.n1.b2.json"
 "$COLLECT" --final "$rec" 0 n1
 is "$(ls -A "$rec" | grep -c '^\.')" 0 "the next collection leaves no marker"
-is "$(cat "$rec"/0.n1.b*.json | jq -s --argjson p "$(pid_of "$a")" '[.[].profiles[] | select(.pid == $p)] | length')" 1 \
+is "$(bundle_json "$rec"/0.n1.b*.json | jq -s --argjson p "$(pid_of "$a")" '[.[].profiles[] | select(.pid == $p)] | length')" 1 \
    "the record marked for a bundle that never appeared is put back and bundled once"
-is "$(cat "$rec"/0.n1.b*.json | jq -s --argjson p "$(pid_of "$b")" '[.[].profiles[] | select(.pid == $p)] | length')" 0 \
+is "$(bundle_json "$rec"/0.n1.b*.json | jq -s --argjson p "$(pid_of "$b")" '[.[].profiles[] | select(.pid == $p)] | length')" 0 \
    "the record marked for a bundle that exists is not bundled again"
 # the relay took bundle 5 into the spool and left its tombstone before the markers went
 rm -f "$rec"/0.n1.b*.json

@@ -50,10 +50,10 @@ if profiler_on; then
   is "$(stat -c '%U %a' "$(job_dir "$job")/profiles")" "root 700" "the spool's profiles/ is root's, 0700: the user's processes cannot write into the spool"
   # each node's profiles come in a bundle, made as the step ended there (before its step record)
   bundle=$(job_dir "$job")/profiles/0.$n1.b1.json bundle2=$(job_dir "$job")/profiles/0.$n2.b1.json
-  is "$(jget "$bundle" 'J(r["format"], len(r["profiles"]), sorted(set(x["node"] for x in r["profiles"])))') $(jget "$bundle2" 'J(len(r["profiles"]), sorted(set(x["node"] for x in r["profiles"])))')" \
+  is "$(jget <(bundle_json "$bundle") 'J(r["format"], len(r["profiles"]), sorted(set(x["node"] for x in r["profiles"])))') $(jget <(bundle_json "$bundle2") 'J(len(r["profiles"]), sorted(set(x["node"] for x in r["profiles"])))')" \
      "jobscreen-profile-bundle 2 [\"$n1\"] 2 [\"$n2\"]" "two profiles, one per rank, in each node's bundle"
   pids=$(jget "$rec" '" ".join(str(p) for p in sorted(t["pid"] for t in r["task_list"]))')
-  is "$(jget "$bundle" '" ".join(str(p) for p in sorted(x["pid"] for x in r["profiles"]))')" \
+  is "$(jget <(bundle_json "$bundle") '" ".join(str(p) for p in sorted(x["pid"] for x in r["profiles"]))')" \
     "$pids" "the profiles are those of the pids in the node's step record"
   is "$(stat -c %U "$(job_dir "$job")"/profiles/0.n*.json | sort -u)" "jsalice" "the bundles are the user's"
 else

@@ -43,7 +43,7 @@ is "$(jget "$rec" 'sorted(t["task_id"] for t in r["task_list"])') $(jget "$rec2"
 if profiler_on; then
   is "$(jget "$rec" 'r["profiled"]')" "true" "the MPI step was profiled"
   dir=$(dirname "$rec")/profiles
-  is "$(jget "$dir/0.$n1.b1.json" 'sorted(x["mpi_rank"] for x in r["profiles"])') $(jget "$dir/0.$n2.b1.json" 'sorted(x["mpi_rank"] for x in r["profiles"])')" \
+  is "$(jget <(bundle_json "$dir/0.$n1.b1.json") 'sorted(x["mpi_rank"] for x in r["profiles"])') $(jget <(bundle_json "$dir/0.$n2.b1.json") 'sorted(x["mpi_rank"] for x in r["profiles"])')" \
      "[0] [1]" "a profile per rank, in the bundle of its node"
 else
   skip "profiled" "no profiler built"; skip "two profiles" "no profiler built"

@@ -25,7 +25,7 @@ short=
 for j in "${jobs[@]}"; do
   read -r job node <<< "$j"
   wait_file "$(job_dir "$job")/step.0.$node.json"
-  n=$(cat "$(job_dir "$job")"/profiles/0."$node".b*.json 2>/dev/null | jq -s '[.[].profiles | length] | add // 0')
+  n=$(bundle_json "$(job_dir "$job")"/profiles/0."$node".b*.json 2>/dev/null | jq -s '[.[].profiles | length] | add // 0')
   [ "$n" = 32 ] || short="$short $job:$n"
 done
 is "${short:-none}" none "every job's profiles reached the spool, all 32 (job:count where not)"

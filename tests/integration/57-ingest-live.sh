@@ -59,7 +59,7 @@ is "$(q "SELECT ingested_at FROM js_data.live_step_nodes WHERE job_id = $job AND
 # the step ends: the final ingest replaces the provisional rows
 is "$(wait_job_done "$job" 120)" COMPLETED "the job completes"
 for i in $(seq 100); do [ -e "$(job_dir "$job")/step.0.$node.json" ] && [ -e "$(job_dir "$job")/step.batch.$node.json" ] && break; sleep 0.2; done
-profiles=$(cat "$(job_dir "$job")"/profiles/0."$node".b*.json | jq -s '[.[].profiles | length] | add')
+profiles=$(bundle_json "$(job_dir "$job")"/profiles/0."$node".b*.json | jq -s '[.[].profiles | length] | add')
 pass
 is "$(q "SELECT state || '|' || CASE WHEN live THEN 't' ELSE 'f' END || '|' || write_bytes || '|' || processes FROM js.steps WHERE job_id = $job AND step_id = '0'")" \
    "COMPLETED|f|$bytes|$profiles" "after the step record: COMPLETED, one process per profile ($profiles), the bytes once"

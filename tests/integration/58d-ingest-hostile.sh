@@ -116,7 +116,7 @@ like "$(cat "$w/ingest.log")" "job\.94000.*posix_write_bytes of the step-node wi
   "past what one node moves, the step-node's further profiles are refused, the sum named"
 is "$(q "SELECT max(posix_write_bytes) || ' ' || (SELECT processes FROM js.steps WHERE job_id = 94000) FROM js_data.slice_metrics WHERE job_id = 94000")" \
    "36000000000 3" "the step-node keeps three of them: 3.6e10 bytes a slice, within the node"
-# the node's own sums (a bundle of version 2): its series forged to 1.6e13 bytes a slice is
+# the node's own sums (the series of a bundle of version 2 or 3): its series forged to 1.6e13 bytes a slice is
 # refused whole, the sum named, and nothing of the bundle is kept
 "$gen" --uniform --cluster budget --slices 5 --start "$t0" --out "$c" --job-id-base 94001 --node-prefix n -p 3 --bundle \
   "${BOB[@]}" >/dev/null

@@ -16,6 +16,14 @@ print(show(eval(sys.argv[2], {"r": r, "len": len, "sorted": sorted, "J": J})))
 PY
 }
 
+# bundle_json FILE...: bundles (and profiles) as readable JSON, one document each: a bundle of
+# version 3's columns as the profiles they hold, "profiles" as in older bundles
+# (profile_ingest --dump, docs/profile-format.md)
+bundle_json() {
+  local f
+  for f in "$@"; do "$JS_TOP_BUILDDIR/profile_ingest/profile_ingest" --dump "$f" || return 1; done
+}
+
 # as_user USER CMD...: run a Slurm command as a test user on this cluster
 as_user() { local u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" "$@"; }
 

@@ -104,7 +104,7 @@ static int make_bundle(void **state)
     p.start_s = 1800000000;
     p.uid = (long)getuid();
     p.chown_profiles = 0;
-    p.bundle = 1;
+    p.bundle = 2; /* its series forged: version 2 (version 3 only adds the columns) */
     if (jsgen_run(&p, &s) != 0)
         return -1;
     char path[256];

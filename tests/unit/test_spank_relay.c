@@ -139,6 +139,14 @@ static void the_share_is_enforced_and_what_it_refuses_counted(void **state)
     assert_int_equal(js_relay_pass(&other, 0, err, sizeof err), 0);
     js_relay_refused(&other, &ref);
     assert_int_equal(ref.processes, 4);
+    /* a bundle of version 3 (the processes as columns, on one line) says how many it holds */
+    int vfd = openat(R.recfd, "batch.n1.b2.json", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(vfd >= 0);
+    dprintf(vfd, "{\"format\":\"jobscreen-profile-bundle\",\"version\":3,\"processes\":128,\"files\":0,\"columns\":{}}\n");
+    close(vfd);
+    assert_int_equal(js_relay_pass(&other, 0, err, sizeof err), 0);
+    js_relay_refused(&other, &ref);
+    assert_int_equal(ref.processes, 4 + 128);
     /* a huge file in a bundle's name (sparse: no memory of the user's) is refused at once,
      * read no further than a bundle can be long */
     int hfd = openat(R.recfd, "0.n1.b9.json", O_WRONLY | O_CREAT, 0600);
