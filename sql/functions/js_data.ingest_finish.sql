@@ -113,10 +113,19 @@ BEGIN
     LOOP
         PERFORM js_data.merge_workflows(p_cluster, v_job);
     END LOOP;
-    -- emptied by TRUNCATE, not DELETE: nothing vacuums a session's temporary tables, so deleted
-    -- rows kept their pages, every transaction appended its rows after them and every scan read
-    -- them all (a daemon's staging grew by each transaction's accesses, ~2 MB at 128 processes
-    -- a node, for as long as it ran)
-    TRUNCATE ingest_batch_files, finish_files, finish_readers;
+    -- emptied by DELETE, and by TRUNCATE once their pages pass 8 MiB: nothing vacuums a
+    -- session's temporary tables, so deleted rows keep their pages, every transaction appends
+    -- its rows after them and every scan reads them all (a daemon's staging grew by each
+    -- transaction's accesses, ~2 MB at 128 processes a node, for as long as it ran); a TRUNCATE
+    -- each time cost 1.6 ms (new files, the plans on them made again), most of a small
+    -- transaction's finish
+    IF pg_relation_size('ingest_batch_files') + pg_relation_size('finish_files')
+       + pg_relation_size('finish_readers') > 8388608 THEN
+        TRUNCATE ingest_batch_files, finish_files, finish_readers;
+    ELSE
+        DELETE FROM ingest_batch_files;
+        DELETE FROM finish_files;
+        DELETE FROM finish_readers;
+    END IF;
 END $$;
 COMMENT ON FUNCTION js_data.ingest_finish(smallint, bigint[], text[], text[], text[]) IS 'after the COPYs of a transaction''s step records: files, accesses, file edges (from the last write before each read), time edges, queue for the slice totals, workflow merges';
