@@ -4,41 +4,58 @@
 -- last writer (all the transaction's accesses in: the same edges as one record after another,
 -- where a writer that comes later fixes its readers' edges), and from each write of theirs to
 -- the reads whose last writer it now is; time edges, the slice-totals queue, workflow merges.
+-- Set-based (issue 37): each path is written or looked up once (finish_files), the accesses and
+-- their reads and writes come from the staged rows, and every read's last writer is one probe
+-- of an index within one statement (js_data.last_writer, inlined). jit off: its compilation
+-- (~100 ms) cost more than the statements it would speed up.
 CREATE FUNCTION js_data.ingest_finish(p_cluster smallint, p_jobs bigint[], p_steps text[], p_nodes text[],
         p_no_edge_prefixes text[]) RETURNS void
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SET jit = off AS $$
 DECLARE
     v_job bigint;
+    v_readers bigint;
 BEGIN
-    INSERT INTO js_data.files (cluster_id, path, node, scope, fs_type)
-        SELECT DISTINCT ON (f.path, x.n) p_cluster, f.path, x.n, f.scope, f.fs_type
-        FROM ingest_batch_files f, LATERAL (SELECT CASE WHEN f.scope = 'local' THEN f.node ELSE '' END AS n) x
-        ORDER BY f.path, x.n
-        ON CONFLICT (cluster_id, path, node) DO NOTHING;
-    INSERT INTO js_data.file_accesses (cluster_id, job_id, step_id, node, file_id, mode, processes, opens,
-            reads, writes, bytes_read, bytes_written, first_access, last_access, first_read, last_write, interfaces, dev, ino)
-        SELECT p_cluster, f.job_id, f.step_id, f.node, fi.file_id, f.mode, f.processes, f.opens, f.reads, f.writes,
-            f.bytes_read, f.bytes_written, js_data.ns_to_time(f.first_access_ns), js_data.ns_to_time(f.last_access_ns),
-            js_data.ns_to_time(f.first_read_ns), js_data.ns_to_time(f.last_write_ns), f.interfaces, f.dev, f.ino
-        FROM ingest_batch_files f
+    -- the files: those new to the database inserted, their ids returned; then those it had (or
+    -- another daemon committed while this waited on them: a statement of its own sees them);
+    -- each marked whether it gives edges (paths everybody reads do not; their accesses are stored)
+    WITH ins AS (
+        INSERT INTO js_data.files (cluster_id, path, node, scope, fs_type)
+            SELECT DISTINCT ON (f.path, x.n) p_cluster, f.path, x.n, f.scope, f.fs_type
+            FROM ingest_batch_files f, LATERAL (SELECT CASE WHEN f.scope = 'local' THEN f.node ELSE '' END AS n) x
+            ORDER BY f.path, x.n
+            ON CONFLICT (cluster_id, path, node) DO NOTHING
+            RETURNING path, node, file_id)
+    INSERT INTO finish_files
+        SELECT i.path, i.node, i.file_id, NOT EXISTS (SELECT 1 FROM unnest(p_no_edge_prefixes) pre WHERE starts_with(i.path, pre))
+        FROM ins i;
+    INSERT INTO finish_files
+        SELECT d.path, d.n, fi.file_id, NOT EXISTS (SELECT 1 FROM unnest(p_no_edge_prefixes) pre WHERE starts_with(d.path, pre))
+        FROM (SELECT DISTINCT f.path, x.n
+              FROM ingest_batch_files f, LATERAL (SELECT CASE WHEN f.scope = 'local' THEN f.node ELSE '' END AS n) x
+              WHERE NOT EXISTS (SELECT 1 FROM finish_files m WHERE m.path = f.path AND m.node = x.n)) d
         -- each looked up by its key: a join would hash every file of the cluster (migration 028)
         CROSS JOIN LATERAL (
             SELECT fi.file_id FROM js_data.files fi
-            WHERE fi.cluster_id = p_cluster AND fi.path = f.path
-              AND fi.node = CASE WHEN f.scope = 'local' THEN f.node ELSE '' END
+            WHERE fi.cluster_id = p_cluster AND fi.path = d.path AND fi.node = d.n
             LIMIT 1) fi;
-    DELETE FROM ingest_batch_files;
+    INSERT INTO js_data.file_accesses (cluster_id, job_id, step_id, node, file_id, mode, processes, opens,
+            reads, writes, bytes_read, bytes_written, first_access, last_access, first_read, last_write, interfaces, dev, ino)
+        SELECT p_cluster, f.job_id, f.step_id, f.node, m.file_id, f.mode, f.processes, f.opens, f.reads, f.writes,
+            f.bytes_read, f.bytes_written, js_data.ns_to_time(f.first_access_ns), js_data.ns_to_time(f.last_access_ns),
+            js_data.ns_to_time(f.first_read_ns), js_data.ns_to_time(f.last_write_ns), f.interfaces, f.dev, f.ino
+        FROM ingest_batch_files f
+        JOIN finish_files m ON m.path = f.path AND m.node = CASE WHEN f.scope = 'local' THEN f.node ELSE '' END;
 
     -- what these steps read: an edge from the last writer before each read, when another job's
+    -- (the staged rows are these step-nodes' accesses, all of them)
     INSERT INTO js_data.dependencies (cluster_id, kind, from_job, from_step, to_job, to_step, file_id, from_time, to_time)
         SELECT p_cluster, 'file', w.job_id, w.step_id, r.job_id, r.step_id, r.file_id, max(w.last_write), min(r.first_read)
-        FROM unnest(p_jobs, p_steps, p_nodes) AS k(job_id, step_id, node)
-        JOIN js_data.file_accesses r ON r.cluster_id = p_cluster AND r.job_id = k.job_id AND r.step_id = k.step_id
-                                    AND r.node = k.node
-        JOIN js_data.files fi ON fi.cluster_id = r.cluster_id AND fi.file_id = r.file_id
-        CROSS JOIN LATERAL js_data.last_writer(r.cluster_id, r.file_id, r.first_read) w
-        WHERE r.first_read IS NOT NULL AND w.job_id <> r.job_id
-          AND NOT EXISTS (SELECT 1 FROM unnest(p_no_edge_prefixes) pre WHERE starts_with(fi.path, pre))
+        FROM (SELECT f.job_id, f.step_id, m.file_id, js_data.ns_to_time(f.first_read_ns) AS first_read
+              FROM ingest_batch_files f
+              JOIN finish_files m ON m.path = f.path AND m.node = CASE WHEN f.scope = 'local' THEN f.node ELSE '' END
+              WHERE f.first_read_ns IS NOT NULL AND m.edges) r
+        CROSS JOIN LATERAL js_data.last_writer(p_cluster, r.file_id, r.first_read) w
+        WHERE w.job_id <> r.job_id
         GROUP BY w.job_id, w.step_id, r.job_id, r.step_id, r.file_id
         ON CONFLICT (cluster_id, to_job, kind, from_job, from_step, to_step, file_id) DO UPDATE SET
             from_time = greatest(dependencies.from_time, excluded.from_time),
@@ -46,22 +63,21 @@ BEGIN
 
     -- what these steps wrote: the reads after it whose last writer it now is (a writer ingested
     -- after its readers) get their edge from it, and the edges from the writers it supersedes go
-    DELETE FROM finish_readers;
     INSERT INTO finish_readers
         SELECT w.job_id, w.step_id, r.job_id, r.step_id, r.file_id, r.first_read, w.last_write
-        FROM unnest(p_jobs, p_steps, p_nodes) AS k(job_id, step_id, node)
-        JOIN js_data.file_accesses w ON w.cluster_id = p_cluster AND w.job_id = k.job_id AND w.step_id = k.step_id
-                                    AND w.node = k.node
-        JOIN js_data.file_accesses r ON r.cluster_id = w.cluster_id AND r.file_id = w.file_id
-        JOIN js_data.files fi ON fi.cluster_id = r.cluster_id AND fi.file_id = r.file_id
+        FROM (SELECT f.job_id, f.step_id, m.file_id, js_data.ns_to_time(f.last_write_ns) AS last_write
+              FROM ingest_batch_files f
+              JOIN finish_files m ON m.path = f.path AND m.node = CASE WHEN f.scope = 'local' THEN f.node ELSE '' END
+              WHERE f.last_write_ns IS NOT NULL AND m.edges) w
+        JOIN js_data.file_accesses r ON r.cluster_id = p_cluster AND r.file_id = w.file_id
         CROSS JOIN LATERAL js_data.last_writer(r.cluster_id, r.file_id, r.first_read) lw
-        WHERE w.last_write IS NOT NULL AND r.first_read IS NOT NULL AND w.last_write <= r.first_read
+        WHERE r.first_read IS NOT NULL AND w.last_write <= r.first_read
           AND lw.job_id = w.job_id AND lw.step_id = w.step_id
-          AND NOT (r.job_id = w.job_id AND r.step_id = w.step_id)
-          AND NOT EXISTS (SELECT 1 FROM unnest(p_no_edge_prefixes) pre WHERE starts_with(fi.path, pre));
+          AND NOT (r.job_id = w.job_id AND r.step_id = w.step_id);
+    GET DIAGNOSTICS v_readers = ROW_COUNT;
     -- usually none (readers come after their writer): then the edges are left alone (the
     -- delete's plan, made for a temporary table without statistics, read every file edge)
-    IF FOUND THEN
+    IF v_readers > 0 THEN
         DELETE FROM js_data.dependencies d USING finish_readers f
             WHERE d.cluster_id = p_cluster AND d.to_job = f.job_id AND d.kind = 'file' AND d.file_id = f.file_id
               AND d.to_step = f.step_id AND d.from_time < f.last_write
@@ -97,5 +113,19 @@ BEGIN
     LOOP
         PERFORM js_data.merge_workflows(p_cluster, v_job);
     END LOOP;
+    -- emptied by DELETE, and by TRUNCATE once their pages pass 8 MiB: nothing vacuums a
+    -- session's temporary tables, so deleted rows keep their pages, every transaction appends
+    -- its rows after them and every scan reads them all (a daemon's staging grew by each
+    -- transaction's accesses, ~2 MB at 128 processes a node, for as long as it ran); a TRUNCATE
+    -- each time cost 1.6 ms (new files, the plans on them made again), most of a small
+    -- transaction's finish
+    IF pg_relation_size('ingest_batch_files') + pg_relation_size('finish_files')
+       + pg_relation_size('finish_readers') > 8388608 THEN
+        TRUNCATE ingest_batch_files, finish_files, finish_readers;
+    ELSE
+        DELETE FROM ingest_batch_files;
+        DELETE FROM finish_files;
+        DELETE FROM finish_readers;
+    END IF;
 END $$;
 COMMENT ON FUNCTION js_data.ingest_finish(smallint, bigint[], text[], text[], text[]) IS 'after the COPYs of a transaction''s step records: files, accesses, file edges (from the last write before each read), time edges, queue for the slice totals, workflow merges';
