@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What the MPI wrappers (mpi.c) and the MPI-IO wrappers (mpiio.c) share: the definition of a
+ * What the MPI wrappers (mpi.c) and the MPI-IO wrappers (mpi_file.c) share: the definition of a
  * wrapper as MPI_x and PMPI_x, one counted call, and the request classes a wait books to.
  * Included after <mpi.h>.
  */
