@@ -140,39 +140,13 @@ int pi_cols_segments_check(const struct pi_cols *c, size_t p, char *reason, size
     return PI_OK;
 }
 
-/* group row g into the step-node's groups, by signature (ingest_segments.c's pi_segments_add) */
+/* group row g into the step-node's groups (pi_seg_group_merge), with its bins */
 static void add_group(struct pi_step *st, const struct pi_cols *c, size_t g)
 {
-    const char *sig = str_at(c, SC_SIG, g);
-    size_t k = 0;
-    while (k < st->nseg_groups && strcmp(st->seg_groups[k].sig, sig) != 0)
-        k++;
-    if (k == st->nseg_groups && k >= PI_SEG_GROUPS_MAX) { /* bounded: the rest count as ungrouped */
-        st->seg_ungrouped = pi_sat_add(st->seg_ungrouped, at(c, SC_COUNT, g));
-        st->seg_ungrouped_ns = pi_sat_add(st->seg_ungrouped_ns, at(c, SC_SUM_NS, g));
+    struct pi_seg_group *x = pi_seg_group_merge(st, str_at(c, SC_SIG, g), str_at(c, SC_BOUNDARY, g), at(c, SC_COUNT, g),
+                                                at(c, SC_SUM_NS, g), at(c, SC_MIN_NS, g), at(c, SC_MAX_NS, g));
+    if (!x)
         return;
-    }
-    if (k == st->nseg_groups) {
-        if (k == st->capseg_groups) {
-            st->capseg_groups = st->capseg_groups ? 2 * st->capseg_groups : 16;
-            st->seg_groups = realloc(st->seg_groups, st->capseg_groups * sizeof *st->seg_groups);
-            if (!st->seg_groups)
-                abort();
-        }
-        struct pi_seg_group *n = &st->seg_groups[st->nseg_groups++];
-        memset(n, 0, sizeof *n);
-        snprintf(n->sig, sizeof n->sig, "%s", sig);
-        n->boundary = pi_step_intern(st, str_at(c, SC_BOUNDARY, g));
-        n->min_ns = at(c, SC_MIN_NS, g);
-        if (!(n->bins = calloc(JS_SEG_BINS, sizeof *n->bins)))
-            abort();
-    }
-    struct pi_seg_group *x = &st->seg_groups[k];
-    x->processes++;
-    x->count = pi_sat_add(x->count, at(c, SC_COUNT, g));
-    x->sum_ns = pi_sat_add(x->sum_ns, at(c, SC_SUM_NS, g));
-    x->min_ns = at(c, SC_MIN_NS, g) < x->min_ns ? at(c, SC_MIN_NS, g) : x->min_ns;
-    x->max_ns = at(c, SC_MAX_NS, g) > x->max_ns ? at(c, SC_MAX_NS, g) : x->max_ns;
     for (size_t r = c->first[PI_REL_SEG_BINS][g]; r < c->first[PI_REL_SEG_BINS][g + 1]; r++) {
         int64_t *bin = &x->bins[at(c, SC_BIN, r)];
         *bin = pi_sat_add(*bin, at(c, SC_BIN_N, r));
@@ -191,23 +165,13 @@ void pi_cols_segments_add(struct pi_step *st, const struct pi_cols *c, size_t p,
     size_t g0 = c->first[PI_REL_SEG_GROUPS][p];
     for (size_t g = g0; g < c->first[PI_REL_SEG_GROUPS][p + 1]; g++)
         add_group(st, c, g);
-    /* the node's slowest: a new one replaces the shortest kept once the list is full */
+    /* the node's slowest (pi_seg_slow_add) */
     for (size_t r = c->first[PI_REL_SEG_SLOWEST][p]; r < c->first[PI_REL_SEG_SLOWEST][p + 1]; r++) {
         struct pi_seg_slow e = { rank, at(c, SC_S_END_NS, r), at(c, SC_S_NS, r), "" };
         int64_t gi = at(c, SC_S_GROUP, r);
         if (gi >= 0)
             snprintf(e.sig, sizeof e.sig, "%s", str_at(c, SC_SIG, g0 + (size_t)gi));
-        size_t to = st->nseg_slow;
-        if (to == PI_SEG_SLOW_MAX) {
-            to = 0;
-            for (size_t k = 1; k < PI_SEG_SLOW_MAX; k++)
-                if (st->seg_slow[k].ns < st->seg_slow[to].ns)
-                    to = k;
-            if (st->seg_slow[to].ns >= e.ns)
-                continue;
-        } else
-            st->nseg_slow++;
-        st->seg_slow[to] = e;
+        pi_seg_slow_add(st, &e);
     }
 }
 

@@ -138,6 +138,61 @@ int pi_segments_check(const json_t *p, char *reason, size_t size)
     return PI_OK;
 }
 
+/* One process's group of MPI segments merged into the step-node's, by signature: created (with
+ * its boundary and bins) when new; past PI_SEG_GROUPS_MAX its calls count as ungrouped and NULL
+ * is returned. The caller adds the group's bins. Both bundle readers (JSON, columns) merge here. */
+struct pi_seg_group *pi_seg_group_merge(struct pi_step *st, const char *sig, const char *boundary, int64_t count,
+                                        int64_t sum_ns, int64_t min_ns, int64_t max_ns)
+{
+    size_t k = 0;
+    while (k < st->nseg_groups && strcmp(st->seg_groups[k].sig, sig) != 0)
+        k++;
+    if (k == st->nseg_groups && k >= PI_SEG_GROUPS_MAX) { /* bounded: the rest count as ungrouped */
+        st->seg_ungrouped = pi_sat_add(st->seg_ungrouped, count);
+        st->seg_ungrouped_ns = pi_sat_add(st->seg_ungrouped_ns, sum_ns);
+        return NULL;
+    }
+    if (k == st->nseg_groups) {
+        if (k == st->capseg_groups) {
+            st->capseg_groups = st->capseg_groups ? 2 * st->capseg_groups : 16;
+            st->seg_groups = realloc(st->seg_groups, st->capseg_groups * sizeof *st->seg_groups);
+            if (!st->seg_groups)
+                abort();
+        }
+        struct pi_seg_group *n = &st->seg_groups[st->nseg_groups++];
+        memset(n, 0, sizeof *n);
+        snprintf(n->sig, sizeof n->sig, "%s", sig);
+        n->boundary = pi_step_intern(st, boundary);
+        n->min_ns = min_ns;
+        if (!(n->bins = calloc(JS_SEG_BINS, sizeof *n->bins)))
+            abort();
+    }
+    struct pi_seg_group *g = &st->seg_groups[k];
+    g->processes++;
+    g->count = pi_sat_add(g->count, count);
+    g->sum_ns = pi_sat_add(g->sum_ns, sum_ns);
+    g->min_ns = min_ns < g->min_ns ? min_ns : g->min_ns;
+    g->max_ns = max_ns > g->max_ns ? max_ns : g->max_ns;
+    return g;
+}
+
+/* One of a process's slowest segments into the node's list: a new one replaces the shortest
+ * kept once the list is full. */
+void pi_seg_slow_add(struct pi_step *st, const struct pi_seg_slow *e)
+{
+    size_t at = st->nseg_slow;
+    if (at == PI_SEG_SLOW_MAX) {
+        at = 0;
+        for (size_t k = 1; k < PI_SEG_SLOW_MAX; k++)
+            if (st->seg_slow[k].ns < st->seg_slow[at].ns)
+                at = k;
+        if (st->seg_slow[at].ns >= e->ns)
+            return;
+    } else
+        st->nseg_slow++;
+    st->seg_slow[at] = *e;
+}
+
 /* Its MPI segments (version 6), added into the step-node's by signature. */
 void pi_segments_add(struct pi_step *st, const json_t *p)
 {
@@ -151,37 +206,10 @@ void pi_segments_add(struct pi_step *st, const json_t *p)
     st->seg_ungrouped_ns = pi_sat_add(st->seg_ungrouped_ns, I64(seg, "ungrouped_ns"));
     const json_t *groups = json_object_get(seg, "groups");
     json_array_foreach(groups, i, ge) {
-        const char *sig = STR(ge, "signature");
-        size_t k = 0;
-        while (k < st->nseg_groups && strcmp(st->seg_groups[k].sig, sig) != 0)
-            k++;
-        if (k == st->nseg_groups && k >= PI_SEG_GROUPS_MAX) { /* bounded: the rest count as ungrouped */
-            st->seg_ungrouped = pi_sat_add(st->seg_ungrouped, I64(ge, "count"));
-            st->seg_ungrouped_ns = pi_sat_add(st->seg_ungrouped_ns, I64(ge, "sum_ns"));
+        struct pi_seg_group *g = pi_seg_group_merge(st, STR(ge, "signature"), STR(ge, "boundary"), I64(ge, "count"),
+                                                    I64(ge, "sum_ns"), I64(ge, "min_ns"), I64(ge, "max_ns"));
+        if (!g)
             continue;
-        }
-        if (k == st->nseg_groups) {
-            if (k == st->capseg_groups) {
-                st->capseg_groups = st->capseg_groups ? 2 * st->capseg_groups : 16;
-                st->seg_groups = realloc(st->seg_groups, st->capseg_groups * sizeof *st->seg_groups);
-                if (!st->seg_groups)
-                    abort();
-            }
-            struct pi_seg_group *g = &st->seg_groups[st->nseg_groups++];
-            memset(g, 0, sizeof *g);
-            snprintf(g->sig, sizeof g->sig, "%s", sig);
-            g->boundary = pi_step_intern(st, STR(ge, "boundary"));
-            g->min_ns = I64(ge, "min_ns");
-            g->bins = calloc(JS_SEG_BINS, sizeof *g->bins);
-            if (!g->bins)
-                abort();
-        }
-        struct pi_seg_group *g = &st->seg_groups[k];
-        g->processes++;
-        g->count = pi_sat_add(g->count, I64(ge, "count"));
-        g->sum_ns = pi_sat_add(g->sum_ns, I64(ge, "sum_ns"));
-        g->min_ns = I64(ge, "min_ns") < g->min_ns ? I64(ge, "min_ns") : g->min_ns;
-        g->max_ns = I64(ge, "max_ns") > g->max_ns ? I64(ge, "max_ns") : g->max_ns;
         const json_t *pair;
         size_t b;
         json_array_foreach(json_object_get(ge, "bins"), b, pair) {
@@ -195,17 +223,7 @@ void pi_segments_add(struct pi_step *st, const json_t *p)
         int64_t gi = I64(se, "group");
         if (gi >= 0)
             snprintf(e.sig, sizeof e.sig, "%s", STR(json_array_get(groups, (size_t)gi), "signature"));
-        size_t at = st->nseg_slow;
-        if (at == PI_SEG_SLOW_MAX) {
-            at = 0;
-            for (size_t k = 1; k < PI_SEG_SLOW_MAX; k++)
-                if (st->seg_slow[k].ns < st->seg_slow[at].ns)
-                    at = k;
-            if (st->seg_slow[at].ns >= e.ns)
-                continue;
-        } else
-            st->nseg_slow++;
-        st->seg_slow[at] = e;
+        pi_seg_slow_add(st, &e);
     }
 }
 

@@ -250,6 +250,11 @@ int pi_bundle_check(const struct pi_step *st, const json_t *b, int64_t *unrecord
  * PI_INVALID with the reason set), and add a checked one into the step-node's. */
 int pi_segments_check(const json_t *p, char *reason, size_t size);
 void pi_segments_add(struct pi_step *st, const json_t *p);
+/* ingest_segments.c: one process's segment group and slowest segments merged into the
+ * step-node's (both bundle readers use them) */
+struct pi_seg_group *pi_seg_group_merge(struct pi_step *st, const char *sig, const char *boundary, int64_t count,
+                                        int64_t sum_ns, int64_t min_ns, int64_t max_ns);
+void pi_seg_slow_add(struct pi_step *st, const struct pi_seg_slow *e);
 
 /* The parts of pi_profile_add that bundles of version 3 share (aggregate.c): a new process,
  * file, tree or rename of the step (zeroed; a file's times -1, a tree of the last process), a
