@@ -48,35 +48,23 @@ static void def(const char *member, const char *field, enum js_cols_table t, cha
     hidx[h] = ++ndefs;
 }
 
+#define JS_X(id, name, type, unit, desc) { name, type },
 static const struct { const char *name; char type; } top[] = {
-#define JS_X(id, name, type, unit, desc) { name, type },
     JS_PROFILE_FIELDS(JS_X)
-#undef JS_X
 }, file_fields[] = {
-#define JS_X(id, name, type, unit, desc) { name, type },
     JS_PROFILE_FILE_FIELDS(JS_X)
-#undef JS_X
 }, tree_fields[] = {
-#define JS_X(id, name, type, unit, desc) { name, type },
     JS_PROFILE_TREE_FIELDS(JS_X)
-#undef JS_X
 }, rename_fields[] = {
-#define JS_X(id, name, type, unit, desc) { name, type },
     JS_PROFILE_RENAME_FIELDS(JS_X)
-#undef JS_X
 }, seg_fields[] = {
-#define JS_X(id, name, type, unit, desc) { name, type },
     JS_PROFILE_SEGMENT_FIELDS(JS_X)
-#undef JS_X
 }, seg_group_fields[] = {
-#define JS_X(id, name, type, unit, desc) { name, type },
     JS_PROFILE_SEGMENT_GROUP_FIELDS(JS_X)
-#undef JS_X
 }, seg_slow_fields[] = {
-#define JS_X(id, name, type, unit, desc) { name, type },
     JS_PROFILE_SEGMENT_SLOW_FIELDS(JS_X)
-#undef JS_X
 };
+#undef JS_X
 static const char *const runtime_names[] = {
 #define JS_X(id, name, desc) name,
     JS_PROFILE_RUNTIME_FIELDS(JS_X)
