@@ -296,6 +296,7 @@ int joblog_job_merge_previous(int dirfd, struct joblog_job *job, char *err, size
         { "submitter", &job->submitter },
         { "account", &job->account },
         { "qos", &job->qos },
+        { "node_list", &job->node_list },
     };
     for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) {
         const char *v = json_string_value(json_object_get(old, keep[i].key));
@@ -310,6 +311,12 @@ int joblog_job_merge_previous(int dirfd, struct joblog_job *job, char *err, size
     v = json_object_get(old, "eligible_ns");
     if (job->eligible_ns == JOBLOG_NULL && json_is_integer(v))
         job->eligible_ns = json_integer_value(v);
+    v = json_object_get(old, "nodes");
+    if (job->nodes == JOBLOG_NULL && json_is_integer(v))
+        job->nodes = json_integer_value(v);
+    v = json_object_get(old, "cpus");
+    if (job->cpus == JOBLOG_NULL && json_is_integer(v))
+        job->cpus = json_integer_value(v);
     json_decref(old);
     return 1;
 }

@@ -109,9 +109,13 @@ int joblog_job_from_slurm(uint32_t job_id, struct joblog_job *job, int *finished
     job->submit_ns = slurm_time_ns(ji->submit_time);
     job->eligible_ns = slurm_time_ns(ji->eligible_time);
     job->start_ns = slurm_time_ns(ji->start_time);
-    job->nodes = slurm_u32(ji->num_nodes);
-    take(&job->node_list, ji->nodes, &job->truncated);
-    job->cpus = slurm_u32(ji->num_cpus);
+    /* a COMPLETING job's node and CPU counts are those still completing (slurmctld lowers
+     * them as each node's epilog ends): left out, the record of the running job keeps them */
+    if (!(ji->job_state & JOB_COMPLETING)) {
+        job->nodes = slurm_u32(ji->num_nodes);
+        take(&job->node_list, ji->nodes, &job->truncated);
+        job->cpus = slurm_u32(ji->num_cpus);
+    }
     job->tasks = slurm_u32(ji->num_tasks);
     /* slurmctld keeps the dependency only while it is unfulfilled */
     take(&job->dependency, ji->dependency, &job->truncated);

@@ -40,6 +40,9 @@ BEGIN
         w.array_job_id := coalesce(w.array_job_id, l.array_job_id);
         w.array_task_id := coalesce(w.array_task_id, l.array_task_id);
         w.dependency := coalesce(w.dependency, l.dependency);
+        -- a COMPLETING job's record leaves its counts out (joblog: they shrink as nodes finish)
+        w.num_nodes := coalesce(w.num_nodes, l.num_nodes); w.nodelist := coalesce(w.nodelist, l.nodelist);
+        w.num_cpus := coalesce(w.num_cpus, l.num_cpus);
     END IF;
     w.uid := p.uid;  -- the uid of the record received, whichever record wins
     -- the user's row locked only when it changes: every job of the user upserts it, and two

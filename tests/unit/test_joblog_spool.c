@@ -181,7 +181,7 @@ static void record_appears_whole_with_no_temporary_left(void **state)
     close(fd);
 }
 
-static void previous_job_record_lends_its_dependency_and_workflow(void **state)
+static void previous_job_record_lends_what_the_newer_lacks(void **state)
 {
     (void)state;
     char err[256];
@@ -194,6 +194,9 @@ static void previous_job_record_lends_its_dependency_and_workflow(void **state)
     job.uid = job.gid = 0;
     joblog_set_string(&job.dependency, "afterok:20", NULL);
     joblog_set_string(&job.workflow, "wf", NULL);
+    job.nodes = 2;
+    job.cpus = 4;
+    joblog_set_string(&job.node_list, "n[1-2]", NULL);
     json_t *rec = joblog_job_to_json(&job, 1);
     assert_int_equal(joblog_write_record(fd, JS_JOB_RECORD_NAME, rec, err, sizeof err), 0);
     json_decref(rec);
@@ -203,6 +206,17 @@ static void previous_job_record_lends_its_dependency_and_workflow(void **state)
     assert_int_equal(joblog_job_merge_previous(fd, &job, err, sizeof err), 1);
     assert_string_equal(job.dependency, "afterok:20");
     assert_string_equal(job.workflow, "wf");
+    /* a COMPLETING job's record leaves its shrinking counts out: the running job's are kept */
+    assert_int_equal(job.nodes, 2);
+    assert_int_equal(job.cpus, 4);
+    assert_string_equal(job.node_list, "n[1-2]");
+    joblog_job_free(&job);
+
+    /* counts the newer record has are its own */
+    joblog_job_init(&job);
+    job.nodes = 1;
+    assert_int_equal(joblog_job_merge_previous(fd, &job, err, sizeof err), 1);
+    assert_int_equal(job.nodes, 1);
     joblog_job_free(&job);
 
     /* one that others could have written is not read */
@@ -222,7 +236,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(symbolic_links_are_never_followed, setup, teardown),
         cmocka_unit_test_setup_teardown(spool_writable_by_others_or_missing_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(record_appears_whole_with_no_temporary_left, setup, teardown),
-        cmocka_unit_test_setup_teardown(previous_job_record_lends_its_dependency_and_workflow, setup, teardown),
+        cmocka_unit_test_setup_teardown(previous_job_record_lends_what_the_newer_lacks, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
