@@ -619,7 +619,7 @@ static int advise_idle(const struct pi_in_figures *f, struct pi_in_advice *out, 
  * than its CPUs, its own; else others on its cores (or threads, which the per-process run delay
  * cannot show beyond the process's wall time). Not from the count of processes: a shell script's
  * hundred commands one after another, or a shell that execs its program, never ran at once
- * (issue 36: test 58c's hog of 4 awk read "8 processes on 4 CPUs"). */
+ * (issue 36: test insight/verdicts's hog of 4 awk read "8 processes on 4 CPUs"). */
 static int advise_cpu_wait(const struct pi_in_figures *f, struct pi_in_advice *out, int room, double wait_share)
 {
     if (room < 1)
@@ -690,7 +690,7 @@ int pi_in_advise(const struct pi_in_figures *f, struct pi_in_advice *out)
     if (f->disturbed == 1 && !(f->batch && f->job_steps > 0)) {
         snprintf(figs, sizeof figs, "{\"lost_pct\": %.1f, \"cause\": \"%s\"}", f->lost_pct, f->cause ? f->cause : "");
         /* no cause: the segments' estimate alone, which does not know the source (issue 36:
-         * test 58c's rank that sleeps in 5 iterations was told "other jobs slowed this run") */
+         * test insight/verdicts's rank that sleeps in 5 iterations was told "other jobs slowed this run") */
         if (f->cause)
             ADVISE("DISTURBED", f->lost_pct >= PI_IN_RED_PCT ? "high" : "warning", figs,
                    "Other jobs slowed this run by about %.0f %%%s; its timings are not representative: measure again before tuning.",

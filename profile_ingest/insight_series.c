@@ -174,7 +174,7 @@ static int read_buffers(PGresult *const *results, const char *const key[3], stru
 #define META_OPS JS_M_POSIX_OPEN_CALLS, JS_M_POSIX_META_CALLS, JS_M_STDIO_OPEN_CALLS, JS_M_STDIO_META_CALLS, \
                  JS_M_MPIIO_META_CALLS
 /* the step's own, for METADATA_STORM: not stdio's "metadata" calls (fflush, fseek, ungetc, fclose),
- * which work on a stream's buffer and reach no metadata server (issue 36: test 58c's writer's
+ * which work on a stream's buffer and reach no metadata server (issue 36: test insight/verdicts's writer's
  * 2,000 one-byte printf, each flushed, read as a storm of 1,014 a second); fopen is an open */
 #define STORM_OPS JS_M_POSIX_OPEN_CALLS, JS_M_POSIX_META_CALLS, JS_M_STDIO_OPEN_CALLS, JS_M_MPIIO_META_CALLS
 

@@ -1,5 +1,5 @@
 -- The rows an ingest produced, in a stable text form (one "table|columns..." line per row):
--- what tests/integration/50-ingest-suites.sh compares with each case's "rows" file.
+-- what tests/integration/ingest/suites.sh compares with each case's "rows" file.
 -- Times are seconds after 2026-11-18T00:00:00Z (1795219200, slice 448804800 at 4 s).
 \pset footer off
 SELECT 'job', job_id, user_name, name, state, final, workflow_name, (SELECT count(*) FROM js.jobs j2 WHERE j2.workflow_id = j.workflow_id), steps, incomplete

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Insight in tests. Source after tap.sh.
 #
-# What the tests of real runs read (58c, 58e): evidence_within.
+# What the tests of real runs read (insight/verdicts, insight/demo): evidence_within.
 #
-# Insight rows for the tests of what shows them (62b, 63, 68, 79): profile_ingest computes
-# insight (docs/insight.md; test 58c checks the analysis on real runs), but what these tests
+# Insight rows for the tests of what shows them (web/insight, web/browser, cli/report, reports/insight): profile_ingest computes
+# insight (docs/insight.md; test insight/verdicts checks the analysis on real runs), but what these tests
 # show must be known figures: a test lets the ingest finish, clears what it computed, and writes
 # the rows itself, as the database owner, for steps that real runs made. Nothing here imitates
 # the analysis: the figures are fixed, the evidence lies in the step's own slices.

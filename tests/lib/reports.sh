@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Helpers for the sql report tests (70-79): source after tap.sh and need_cluster.
-# 70 leaves the database js_reports and the ids of the jobs it ran in $JS_CLUSTER_DIR/reports.ids.
+# Helpers for the sql report tests (tests/integration/reports/): source after tap.sh and need_cluster.
+# reports/real-runs leaves the database js_reports and the ids of the jobs it ran in $JS_CLUSTER_DIR/reports.ids.
 REPORTS=$JS_TOP_SRCDIR/sql/reports
 INGEST=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 REPORTS_DB=js_reports
@@ -9,9 +9,9 @@ REPORTS_IDS=$JS_CLUSTER_DIR/reports.ids
 # as_user USER CMD...: a Slurm command as a test user on this cluster
 as_user() { local u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" "$@"; }
 
-# need_reports_db: skip unless 70 built the database
+# need_reports_db: skip unless reports/real-runs built the database
 need_reports_db() {
-  [ -s "$REPORTS_IDS" ] || skip_all "no $REPORTS_IDS: 70-reports-real-runs.sh did not run or failed"
+  [ -s "$REPORTS_IDS" ] || skip_all "no $REPORTS_IDS: reports/real-runs.sh did not run or failed"
   # shellcheck disable=SC1090
   . "$REPORTS_IDS"
 }

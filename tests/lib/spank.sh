@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Helpers for the spank/joblog integration tests (40-49): source after tap.sh and need_cluster.
+# Helpers for the spank/joblog integration tests (spank/, joblog/): source after tap.sh and need_cluster.
 
 # jq-like field access without jq: jget FILE 'r["task_list"][0]["pid"]' (r is the record);
 # prints JSON for lists/objects/null/booleans, plain text for strings and numbers;

@@ -34,10 +34,10 @@ _tap_at_exit=()
 at_exit() { _tap_at_exit=("$1" "${_tap_at_exit[@]}"); trap _tap_run_at_exit EXIT; }
 _tap_run_at_exit() { local c; for c in "${_tap_at_exit[@]}"; do eval "$c"; done; }
 
-# The integration tests run on the cluster that 00-cluster-up.sh started.
+# The integration tests run on the cluster that cluster/up.sh started.
 need_cluster() {
   [ "$(id -u)" -eq 0 ] || skip_all "integration tests need root"
-  [ -s "${JS_CLUSTER_DIR:?}/env" ] || bail "no cluster in $JS_CLUSTER_DIR (00-cluster-up.sh failed?)"
+  [ -s "${JS_CLUSTER_DIR:?}/env" ] || bail "no cluster in $JS_CLUSTER_DIR (cluster/up.sh failed?)"
   # shellcheck disable=SC1091
   . "$JS_CLUSTER_DIR/env"
 }

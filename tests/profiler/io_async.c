@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* I/O through the asynchronous and other paths of issue 15, each on its own file with known
- * bytes. Usage: io_async DIR [child]. Known totals per file (test 30):
+ * bytes. Usage: io_async DIR [child]. Known totals per file (test profiler/posix-stdio):
  *   aio.dat      libaio io_submit: 2 writes of 4096 B, 1 read of 4096 B
  *   paio.dat     POSIX AIO: aio_write 3000 B, aio_read 3000 B (bytes at aio_return); lio_listio
  *                write 1000 B (and its aio_return)

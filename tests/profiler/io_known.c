@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Known I/O, for exact counts (tests/integration/30-profiler-posix-stdio.sh):
+ * Known I/O, for exact counts (tests/integration/profiler/posix-stdio.sh):
  *   io_known DIR
  * POSIX on DIR/posix.dat: open(O_CREAT|O_WRONLY) 1; write 10 x 100 B; pwrite 1 x 50 B;
  *   writev 1 x (30 + 20) B; fsync 1; close 1; open(O_RDONLY) 1; read 4 x 256 B (1024 + 126 = 1150

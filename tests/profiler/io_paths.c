@@ -2,7 +2,7 @@
 /* I/O through paths the profiler covers beyond plain read/write (issue 15): built with
  * -D_FILE_OFFSET_BITS=64, so pwritev2/preadv2 are pwritev64v2/preadv64v2 (fio's pvsync2);
  * dprintf; a descriptor copied with fcntl(F_DUPFD); splice through a pipe. Usage: io_paths DIR.
- * Known totals (test 30): v2.dat 100 B written and read back, dprintf.txt 50 B written,
+ * Known totals (test profiler/posix-stdio): v2.dat 100 B written and read back, dprintf.txt 50 B written,
  * dup.dat 7 B written through the copy, splice.out 64 B written from splice.in (64 B read). */
 #define _GNU_SOURCE
 #include <fcntl.h>

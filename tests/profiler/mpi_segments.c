@@ -5,7 +5,7 @@
  * segment: every rank waits for it in the allreduce). Loop 2: 10 iterations with an allreduce
  * of 4 doubles (another signature). Then an MPI_Barrier on a communicator of one rank (no
  * boundary: not global) and an MPI_Iallreduce waited for (no boundary: non-blocking).
- * Test 33c reads the segments the profiler made of it.
+ * Test profiler/mpi-segments reads the segments the profiler made of it.
  */
 #include <mpi.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pmpi_tool: a small PMPI interposer for the stacking test (test 33b), preloaded with the
+ * pmpi_tool: a small PMPI interposer for the stacking test (test profiler/mpi-coverage), preloaded with the
  * profiler in either order. It counts the calls it sees of a few functions and, in its
  * MPI_Finalize, before it calls PMPI_Finalize (as Darshan writes its log), writes them to
  * $PMPI_TOOL_OUT.<rank> as "name count" lines, with stdio.

@@ -4,7 +4,7 @@
  * An interval timer fires every 500 us; its SIGALRM handler opens DIR/h<k>.dat, writes 1 B and
  * closes it (all async-signal-safe). Meanwhile main opens, writes 2 B to and closes DIR/m.dat
  * 20000 times. Then the counts go to DIR/counts as "main handler" through syscall(), which the
- * profiler counts as one more write (test 35 adds it). A deadlock would show as a hang.
+ * profiler counts as one more write (test profiler/heartbeat-signals adds it). A deadlock would show as a hang.
  */
 #include <fcntl.h>
 #include <signal.h>

@@ -414,7 +414,7 @@ static void a_sync_storm_is_not_metadata(void **state)
 }
 
 /* The batch step of a job that ran sruns waits for them: no verdict of its own (issue 36: test
- * 58c's waiting shell read disturbed beside its srun, and a calm job's beside its green srun) */
+ * insight/verdicts's waiting shell read disturbed beside its srun, and a calm job's beside its green srun) */
 static void a_batch_step_waiting_for_its_srun_has_no_verdict(void **state)
 {
     (void)state;
@@ -521,7 +521,7 @@ static void cpu_wait_says_whose_it_may_be(void **state)
         if (!strcmp(a[i].code, "CPU_WAIT"))
             assert_string_equal(a[i].message, "The processes waited for a CPU 75 % of the time: on average 8.0 of them "
                                               "wanted one at once on its 2 CPUs; run fewer at once, or ask for more CPUs.");
-    /* many processes one after another are not many at once (issue 36: test 58c's hog, 4 shells
+    /* many processes one after another are not many at once (issue 36: test insight/verdicts's hog, 4 shells
      * that exec awk, read "8 processes on 4 CPUs"): 4 of 4 wanted, the wait was others' */
     struct pi_in_figures seq = { .wall_s = 12, .processes = 8, .num_cpus = 4, .compute_s = 4, .cpu_wait_s = 43.5,
                                  .cpu_s = 4, .disturbed = 0 };
@@ -578,7 +578,7 @@ static void shares_need_time_and_the_remedy_the_calls(void **state)
 }
 
 /* UNBALANCED_RANKS only for an imbalance the other ranks can wait for; DISTURBED without a cause
- * (the segments' estimate alone) does not name other jobs (issue 36, test 58c's held-up step) */
+ * (the segments' estimate alone) does not name other jobs (issue 36, test insight/verdicts's held-up step) */
 static void small_imbalance_and_unknown_source(void **state)
 {
     (void)state;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * bsp SECONDS: a bulk-synchronous MPI kernel (the demo's calm and disturbed runs, tests 58c and
+ * bsp SECONDS: a bulk-synchronous MPI kernel (the demo's calm and disturbed runs, tests insight/verdicts and
  * 58e). Until SECONDS have passed (rank 0's clock, agreed in the reduction), each iteration
  * computes a fixed amount of work (not a fixed time: another job taking the CPUs makes it
  * longer) and ends in an MPI_Allreduce, a segment boundary. It does no file I/O. An iteration is about 100 ms of work

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Retention (sql/022_retention.sql) on a copy of the real runs of 70: a dry run lists the
+# Retention (sql/022_retention.sql) on a copy of the real runs of reports/real-runs: a dry run lists the
 # per-slice partitions and drops nothing; with the default age nothing is that old; run as
 # if three days later with one day kept, it rolls up their days, drops every partition of the
 # three per-slice tables and moves the horizon, while jobs, steps with their totals, processes,

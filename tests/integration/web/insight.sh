@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The insight of a step (sql/037_insight.sql) through the JSON API, on the real runs of 62: the
+# The insight of a step (sql/037_insight.sql) through the JSON API, on the real runs of web/api-real-runs: the
 # test clears what the ingest computed and writes known insight and advice rows itself
-# (tests/lib/insight.sh; test 58c checks the analysis) for jsalice's simulate (step 0 red: disturbed, with evidence, the MPI
+# (tests/lib/insight.sh; test insight/verdicts checks the analysis) for jsalice's simulate (step 0 red: disturbed, with evidence, the MPI
 # interference estimate, I/O period, write pattern, three advice codes, one of them an XSS
 # payload; step 1 grey) and jsbob's job (green). Proves: the step endpoint carries them as the
 # views hold them, advice the most severe first; a step without is "insight": null; the job,
 # the job and workflow lists roll them up (the worst light, the time lost); job&insight=yes
 # gives each step its whole insight; jsalice never sees jsbob's and jsbob never jsalice's, by
-# any endpoint; an admin sees both. 63 opens the same steps in the browser.
+# any endpoint; an admin sees both. web/browser opens the same steps in the browser.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/insight.sh"
 state=$JS_CLUSTER_DIR/web-e2e.env
-[ -s "$state" ] || skip_all "62-web-api-real-runs.sh did not run (no real-run data)"
+[ -s "$state" ] || skip_all "web/api-real-runs.sh did not run (no real-run data)"
 . "$state"
 command -v jq >/dev/null || skip_all "jq is not installed"
 api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# beside on the real runs of 70: the dd job of jsbob that ran during the quiet job is the
+# beside on the real runs of reports/real-runs: the dd job of jsbob that ran during the quiet job is the
 # top contributor to its background (in the slice it ran in, and over the whole span); the
 # small-file storm, which ended a slice before the quiet job started, is not listed, nor is
 # the quiet job itself.

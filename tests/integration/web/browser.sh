@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The viewer in headless Chromium (playwright-core driving /usr/bin/chromium) on the sample
-# workflow that 62 ran for real: job and step boxes, the three edge kinds, the three layouts,
+# workflow that web/api-real-runs ran for real: job and step boxes, the three edge kinds, the three layouts,
 # a step's background chart, a step whose process was killed by SIGKILL, a step still running
-# (brought in live by the cluster's pipeline), the Insight panel of the steps 62b gave insight
+# (brought in live by the cluster's pipeline), the Insight panel of the steps web/insight gave insight
 # rows (and the lights of the job page and the list); screenshots in $JS_CLUSTER_DIR/web-screenshots (kept in
 # tests/web/screenshots of the build tree too). A hostile job name in the workflow must not
 # open a dialog (the test fails on any).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 state=$JS_CLUSTER_DIR/web-e2e.env
-[ -s "$state" ] || skip_all "62-web-api-real-runs.sh did not run (no real-run data)"
+[ -s "$state" ] || skip_all "web/api-real-runs.sh did not run (no real-run data)"
 . "$state"
 [ -x /usr/bin/chromium ] || skip_all "no /usr/bin/chromium"
 command -v node >/dev/null || skip_all "node is not installed"

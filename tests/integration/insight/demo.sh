@@ -4,7 +4,7 @@
 # workflow): an MPI kernel of jsalice's alone on a node, then again beside two CPU-bound jobs of
 # jsbob's on that node for 20 s of its 50, through the cluster's pipeline with nothing run by hand. The
 # calm run is green (less than 7.5 % lost), the other red, disturbed by CPU on its node, with
-# evidence inside the hog's run; the step endpoint gives jsalice that verdict and evidence (63
+# evidence inside the hog's run; the step endpoint gives jsalice that verdict and evidence (web/browser
 # shows the viewer draws an insight's evidence), and jsbob none of jsalice's jobs.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster

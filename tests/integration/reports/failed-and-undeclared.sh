@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# failed and undeclared-deps on the real runs of 70: the failing job and its failed step are
+# failed and undeclared-deps on the real runs of reports/real-runs: the failing job and its failed step are
 # listed with the afterok dependant it left waiting and the afterany one behind it (not the
 # afterany dependant that ran); the pair chained by a file only is listed as serialised with
 # no scheduler edge, the pair chained by a file and afterok is not.

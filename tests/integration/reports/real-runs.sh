@@ -7,7 +7,7 @@
 # --no-profile, a quiet job with the dd running beside it).  They write into the test's private
 # spool (private_spool); their job directories are copied to another, where the dependants that
 # never start get their job record from the joblog command, and the real profile_ingest loads it
-# all into database js_reports, which 71-77 read.  The job ids go to $JS_CLUSTER_DIR/reports.ids.
+# all into database js_reports, which the other reports/ tests read.  The job ids go to $JS_CLUSTER_DIR/reports.ids.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# opt-out and the usage rollups on the real runs of 70: jsbob opted out of two of his three
+# opt-out and the usage rollups on the real runs of reports/real-runs: jsbob opted out of two of his three
 # steps of 'true' and jsalice of none; js_data.rollup_usage() sums the day per user (jobs,
 # steps, opted-out steps, bytes of the dd job), twice gives the same, and the monthly view is
 # the sum of the days.

@@ -61,7 +61,7 @@ is "$(jr "$g" 'J(r["batch_script"], r["exit_code"], r["state"], r["final"])')" "
 is "$(jr "$a" 'r["batch_script"]')" "null" "--wrap has no script path"
 
 # the plugin writes the job record when the batch step starts: a job that never starts has
-# none (the joblog command can backfill it, see 43)
+# none (the joblog command can backfill it, see joblog/command)
 h=$(sb --dependency=afterok:"$g" --wrap true)
 sleep 1
 is "$(scontrol show job "$h" | grep -o 'Reason=[^ ]*')" "Reason=DependencyNeverSatisfied" "a dependant of a failed job never starts"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# top-io and runtime-shares on the real runs of 70: the dd job of jsbob tops the I/O volume,
+# top-io and runtime-shares on the real runs of reports/real-runs: the dd job of jsbob tops the I/O volume,
 # the small-file storm tops the metadata operations (a compute loop does not, although bash
 # flushes stdio after each of its 300000 builtins), the dd steps show a high I/O share and the
 # MPI program a high MPI share, the sleep a high idle share, while the compute loop shows none.

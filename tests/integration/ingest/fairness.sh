@@ -123,13 +123,13 @@ is "$(grep -c "insight: the step's series of job 201 step 0: a series that does 
 # told with its own message, not as the statements after it that the server did not run; the
 # step is left out of the queue and the one beside it computed
 q "CREATE FUNCTION public.refuse_202() RETURNS trigger LANGUAGE plpgsql AS \$\$ BEGIN
-     IF NEW.job_id = 202 THEN RAISE EXCEPTION 'refused by test 54b'; END IF; RETURN NEW; END \$\$;
+     IF NEW.job_id = 202 THEN RAISE EXCEPTION 'refused by test ingest/fairness'; END IF; RETURN NEW; END \$\$;
    CREATE TRIGGER refuse_202 BEFORE INSERT OR UPDATE ON js_data.step_insights FOR EACH ROW EXECUTE FUNCTION public.refuse_202();
    INSERT INTO js_data.insight_pending (cluster_id, job_id, step_id) SELECT cluster_id, job_id, step_id FROM js_data.steps WHERE job_id IN (202, 203)"
 t0=$(q "SELECT now()")
 ingest "$work/empty" "$work/refused.log"
 ok $? "a step whose insight's write fails: the ingest runs on"
-is "$(grep -c "database: insight: write the step's insight: ERROR:  refused by test 54b" "$work/refused.log")|$(grep -c 'insight of job 202 step 0 failed (see above)' "$work/refused.log")|$(grep -c 'will retry' "$work/refused.log")|$(q "SELECT count(*) FROM js_data.insight_pending")|$(q "SELECT string_agg(job_id::text, ' ') FROM js_data.step_insights WHERE job_id IN (202, 203) AND computed_at > '$t0'")" \
+is "$(grep -c "database: insight: write the step's insight: ERROR:  refused by test ingest/fairness" "$work/refused.log")|$(grep -c 'insight of job 202 step 0 failed (see above)' "$work/refused.log")|$(grep -c 'will retry' "$work/refused.log")|$(q "SELECT count(*) FROM js_data.insight_pending")|$(q "SELECT string_agg(job_id::text, ' ') FROM js_data.step_insights WHERE job_id IN (202, 203) AND computed_at > '$t0'")" \
    "1|1|0|0|203" "a step whose insight's write fails: that error told, the step out of the queue, the other computed"
 q "DROP TRIGGER refuse_202 ON js_data.step_insights; DROP FUNCTION public.refuse_202()"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# insight on the real runs of 70: the test clears what the ingest computed and writes known
-# insight and advice rows (tests/lib/insight.sh; test 58c checks the analysis) for jsalice's besidex (red, I/O, 12.3 s
+# insight on the real runs of reports/real-runs: the test clears what the ingest computed and writes known
+# insight and advice rows (tests/lib/insight.sh; test insight/verdicts checks the analysis) for jsalice's besidex (red, I/O, 12.3 s
 # lost), storm (yellow, metadata, 6 s) and crunch (grey), and jsbob's bigio (step 0 red, CPU,
 # 20 s; step 1 green). The report sums the disturbed steps per user and cause, lists them the
 # largest loss first, counts the lights per user and the advice codes per code and user; the
@@ -13,7 +13,7 @@ need_cluster
 need_reports_db
 plan 8
 DB=$REPORTS_DB
-# the database of 70 is kept by the other report tests: leave no insight behind
+# the database of reports/real-runs is kept by the other report tests: leave no insight behind
 at_exit "q 'DELETE FROM js_data.step_advice; DELETE FROM js_data.step_insights' >/dev/null"
 conn="$JS_PG_CONNINFO dbname=$REPORTS_DB"
 clear_insight "$conn" && put_insight "$conn" "$BESIDEX" 0 red && put_insight "$conn" "$STORM" 0 red && put_insight "$conn" "$CRUNCH" 0 grey &&
