@@ -52,8 +52,6 @@ struct live_seen {
     int seen;
 };
 
-struct opts o;
-
 static struct live_seen *lives;
 static size_t nlives, caplives;
 static int generation;
@@ -79,13 +77,6 @@ struct job {
     size_t nsteps, nprofiles;
     int record_pending; /* the job record rides in a parcel of the post in the making */
 };
-
-void pass_waiting(struct pass *ps, time_t mtime)
-{
-    ps->waiting++;
-    if (mtime && (!ps->oldest || mtime < ps->oldest))
-        ps->oldest = mtime;
-}
 
 static int add_entry(struct entry **v, size_t *n, const char *name, const struct jt_name *jn, time_t mtime)
 {
@@ -338,7 +329,8 @@ static int send_live(struct job *j, const struct entry *e, struct pass *ps)
     return queue_parcel(j, &b, &dn, 1 + (size_t)with_job, with_job, ps);
 }
 
-void live_sent(const char *key, const unsigned char digest[JS_DIGEST_BYTES], time_t when)
+/* batch_start's on_live: the snapshot of key the receiver stored */
+static void live_sent(const char *key, const unsigned char digest[JS_DIGEST_BYTES], time_t when)
 {
     struct live_seen *l = live_find(key);
     if (l) {
@@ -510,7 +502,7 @@ static int run_pass(struct pass *ps, int sending)
     }
     if (inotify_fd >= 0)
         inotify_add_watch(inotify_fd, o.spool, IN_CREATE | IN_MOVED_TO | IN_ONLYDIR);
-    batch_start(spoolfd);
+    batch_start(spoolfd, live_sent);
     DIR *d = fdopendir(dup(spoolfd));
     struct dirent *e;
     while (d && (e = readdir(d)) && !stop) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* jobscreen-send's parts (send.c: the passes over the spool and main; send_io.c: the log,
- * reading root's files, the HTTP post and the metrics). */
+/* jobscreen-send's parts, each calling only those below it: send.c (the passes over the spool
+ * and main) above send_batch.c (the posts) above send_io.c (the options, the log, reading
+ * root's files, the HTTP post and the metrics). */
 #ifndef JT_SEND_H
 #define JT_SEND_H
 
@@ -32,7 +33,7 @@ struct pass {
     char failure[2048];
 };
 
-/* A parcel counted as waiting (mtime: its oldest record's, 0 when unknown). */
+/* A parcel counted as waiting (mtime: its oldest record's, 0 when unknown; send_batch.c). */
 void pass_waiting(struct pass *ps, time_t mtime);
 
 /* What to do once the receiver stored a parcel (send_batch.c). */
@@ -50,8 +51,11 @@ struct done {
     size_t off, len, nfiles; /* its bytes in the post */
 };
 int done_add_name(struct done *d, const char *name);
-/* The pass's posts go from spoolfd (the files are removed through it). */
-void batch_start(int spoolfd);
+/* A live snapshot of key the receiver stored (the sender's table of them lives in send.c). */
+typedef void jt_live_sent_fn(const char *key, const unsigned char digest[JS_DIGEST_BYTES], time_t when);
+/* The pass's posts go from spoolfd (the files are removed through it); on_live is told of each
+ * live snapshot stored. */
+void batch_start(int spoolfd, jt_live_sent_fn *on_live);
 /* Parcel b (copied) of nfiles files joins the post in the making; what is held is posted
  * first when b would take it past --parcel-max, --post-parcels or JT_POST_MAX_FILES. d's
  * content is taken (d is cleared). When not sending, it is only counted as waiting. 0, or -1:
@@ -61,8 +65,6 @@ int batch_add(const struct jt_buf *b, struct done *d, size_t nfiles, struct pass
 int batch_flush(struct pass *ps);
 int batch_holds(uint32_t job_id);
 void batch_end(void);
-/* send.c: a live snapshot the receiver stored */
-void live_sent(const char *key, const unsigned char digest[JS_DIGEST_BYTES], time_t when);
 
 /* "TIME jobscreen-send LEVEL: ..." on stderr */
 void logf_(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

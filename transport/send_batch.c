@@ -25,11 +25,20 @@ static struct {
     struct done *done;       /* one per parcel, in order */
     size_t n, capn;
     int legacy;              /* the receiver refused a post of several parcels or compressed */
+    jt_live_sent_fn *on_live;
 } bt = { .spoolfd = -1 };
 
-void batch_start(int spoolfd)
+void batch_start(int spoolfd, jt_live_sent_fn *on_live)
 {
     bt.spoolfd = spoolfd;
+    bt.on_live = on_live;
+}
+
+void pass_waiting(struct pass *ps, time_t mtime)
+{
+    ps->waiting++;
+    if (mtime && (!ps->oldest || mtime < ps->oldest))
+        ps->oldest = mtime;
 }
 
 int batch_holds(uint32_t job_id)
@@ -96,8 +105,8 @@ static void stored(const struct done *d, struct pass *ps)
         if (strcmp(have, d->job_hex) != 0 && write_sent_digest(jobfd, d->job_hex) < 0)
             log_warn("%s/" SENT_LEDGER ": cannot write: %s (the job record will be sent again)", d->dirname, strerror(errno));
     }
-    if (d->live_key[0])
-        live_sent(d->live_key, d->live_digest, d->live_when);
+    if (d->live_key[0] && bt.on_live)
+        bt.on_live(d->live_key, d->live_digest, d->live_when);
     close(jobfd);
 }
 

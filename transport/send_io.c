@@ -16,6 +16,9 @@
 
 #include "send.h"
 
+/* the options, set by main (send.c): here, under the files that read them */
+struct opts o;
+
 static CURL *curl;
 
 /* --- log ------------------------------------------------------------------------------------ */
