@@ -8,7 +8,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 top=$JS_TOP_BUILDDIR
 [ -f "$top/contrib/Makefile" ] || bail "no configured build in $top"
-plan 9
+plan 10
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 for part in common profiler joblog spank profile_ingest sql web transport contrib; do
   make -s -C "$top/$part" install DESTDIR="$d" > "$d.log" 2>&1 || { cat "$d.log" >&2; bail "make install in $part failed"; }
@@ -33,6 +33,17 @@ cgi=$(sed -n 's/^Alias \/jobscreen\/cgi-bin\/jobscreen.cgi \(.*\)$/\1/p' "$(find
 static=$(sed -n 's/^Alias \/jobscreen \(.*\)$/\1/p' "$(find_one web-servers/apache.conf)")
 ok $([ -x "$d$cgi" ] && [ -f "$d$static/index.html" ] && [ -f "$d$static/vendor/LICENSES.md" ]; echo $?) \
    "the web server configurations name the installed CGI ($cgi) and viewer ($static)"
+# the viewer is ES modules served as they are (web/Makefile.am, STATIC_FILES): every script
+# index.html loads and every module those import, followed file by file, is installed
+todo=$(sed -n 's/.*<script[^>]* src="\([^"]*\)".*/\1/p' "$d$static/index.html" | tr '\n' ' '); seen=; missing=
+while [ -n "${todo// /}" ]; do
+  read -r f todo <<< "$todo"
+  case " $seen " in *" $f "*) continue ;; esac
+  seen="$seen $f"
+  [ -f "$d$static/$f" ] || { missing="$missing $f"; continue; }
+  todo="$todo $(sed -n "s/^import .* from '\.\/\([^']*\)';\$/\1/p" "$d$static/$f" | tr '\n' ' ')"
+done
+is "${missing:-none}" "none" "every script of the viewer and every module it imports is installed ($(wc -w <<< "$seen") files)"
 left=$(grep -rln '@[a-z]*dir@' "$d" 2>/dev/null | sed "s|^$d||")
 is "${left:-none}" "none" "no placeholder is left in any installed file"
 man=$(find "$d" -path '*/man/man*/*' -type f -printf '%f\n' | sort | tr '\n' ' ')

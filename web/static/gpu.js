@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* jobscreen viewer: a step's GPUs (docs/api.md, step "gpus"; docs/gpu.md): per metric a chart
  * with a line a GPU (SM utilization, memory used, power, per slice), and a table of each GPU's
- * figures over the step. Drawn with the viewer's Chart.js through the helpers app.js hands over
- * (h.chart, h.timeAxis, h.palette, h.el); every string from the API goes through textContent or
- * a chart label. */
-'use strict';
+ * figures over the step; the job tab's line per step. Every string from the API goes through
+ * textContent or a chart label. */
+import { el } from './util.js';
+import { chart, palette, timeAxis } from './charts.js';
 
-window.jobscreenGpuCharts = function (T, s, h) {
+export function gpuCharts(T, s) {
   const gpus = s.gpus || [];
   if (!gpus.length && s.energy_j == null && !s.gpu_note) return;
-  const el = h.el, L = s.slice_seconds || 4;
+  const L = s.slice_seconds || 4;
   const box = el('div', { class: 'gpus' });
   T.appendChild(box);
   box.appendChild(el('h4', { text: 'GPUs' + (gpus.length ? ' (' + gpus.length + ')' : '') + ' and energy' }));
@@ -35,16 +35,16 @@ window.jobscreenGpuCharts = function (T, s, h) {
     if (!withSlices.some(g => g.slices.some(r => r[m.key] != null))) continue;
     const card = el('div', { class: 'card gpu-chart', 'data-metric': m.key }, el('h4', { text: m.label }));
     cards.appendChild(card);
-    h.chart(card, { type: 'line', data: { datasets: withSlices.map((g, i) => ({ label: g.node + ' ' + g.uuid,
+    chart('step', card, '', { type: 'line', data: { datasets: withSlices.map((g, i) => ({ label: g.node + ' ' + g.uuid,
       data: g.slices.filter(r => r[m.key] != null).map(r => ({ x: r.t, y: r[m.key] * m.scale })),
-      borderColor: h.palette(i + 2), backgroundColor: h.palette(i + 2), pointRadius: g.slices.length < 60 ? 3 : 0, stepped: true })) },
-      options: { scales: { x: Object.assign(h.timeAxis(), { min: (s.start != null ? s.start : 0) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true } } } });
+      borderColor: palette(i + 2), backgroundColor: palette(i + 2), pointRadius: g.slices.length < 60 ? 3 : 0, stepped: true })) },
+      options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : 0) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true } } } });
   }
-};
+}
 
 /* The job tab's card: per step with GPUs a line of its figures, and the job's energy (the job
  * endpoint's steps[].gpu and energy; docs/api.md, job). */
-window.jobscreenJobGpus = function (cards, j, el) {
+export function jobGpus(cards, j) {
   const steps = (j.steps || []).filter(s => s.gpu || s.energy_j != null);
   if (!steps.length && j.energy_j == null) return;
   const fmt = (v, d) => (v == null ? '-' : Number(v).toFixed(d));
@@ -60,4 +60,4 @@ window.jobscreenJobGpus = function (cards, j, el) {
   card.appendChild(ul);
   if (j.energy_j != null) card.appendChild(el('p', { class: 'note', text: 'Energy of the job: ' + fmt(j.energy_j, 1) + ' J (GPUs ' + fmt(j.gpu_energy_j, 1) + ' J, CPUs ' + (j.cpu_energy_j == null ? 'not known' : fmt(j.cpu_energy_j, 1) + ' J') + ').' }));
   cards.appendChild(card);
-};
+}

@@ -3,9 +3,8 @@
  * job "warnings"; docs/dependencies.md, "Warnings"): a read of a file another job was still
  * writing (RACE), a file edge that only luck ordered (LUCK). A list the job page shows under its
  * title; the sentences are the server's, set through textContent only. */
-'use strict';
 
-window.jobscreenWarnings = function (warnings, jobLink) {
+export function jobWarnings(warnings, jobLink) {
   if (!warnings || !warnings.length) return null;
   const box = document.createElement('div');
   box.className = 'warnings';
@@ -24,4 +23,4 @@ window.jobscreenWarnings = function (warnings, jobLink) {
   }
   box.appendChild(ul);
   return box;
-};
+}
