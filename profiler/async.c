@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "js.h"
+#include "modules.h"
 
 #include <aio.h>
 #include <errno.h>
@@ -86,6 +87,24 @@ static size_t iov_sum_safe(const struct iovec *iov, size_t n)
         i += k;
     }
     return s;
+}
+
+/* calls and bytes on fd without a duration: asynchronous requests and raw system calls */
+static void js_count_io(struct js_thread *t, int fd, int wr, uint64_t calls, uint64_t bytes)
+{
+    struct js_file *f = fd >= 0 ? js_fd_file_or_adopt(fd) : NULL;
+    if (JS_UNLIKELY(t->in_mpi)) {
+        js_add(t, wr ? JS_M_LOWER_WRITE_BYTES : JS_M_LOWER_READ_BYTES, bytes);
+        if (f)
+            js_fadd(wr ? &f->lower_write_bytes : &f->lower_read_bytes, bytes);
+        return;
+    }
+    js_add(t, wr ? JS_M_POSIX_WRITE_CALLS : JS_M_POSIX_READ_CALLS, calls);
+    js_add(t, wr ? JS_M_POSIX_WRITE_BYTES : JS_M_POSIX_READ_BYTES, bytes);
+    if (f) {
+        js_fadd(wr ? &f->write_calls : &f->read_calls, calls);
+        js_fadd(wr ? &f->write_bytes : &f->read_bytes, bytes);
+    }
 }
 
 /* ------------------------------------------------------------------ Linux AIO (libaio) */
@@ -418,8 +437,10 @@ void js_ring_closed(int fd)
 }
 
 /* the image ends: what every ring took since we last looked */
-void js_rings_catch_up(void)
+static void rings_catch_up(void)
 {
+    if (!js_nrings)
+        return;
     struct js_thread *t = js_self();
     if (t == NULL || !rings_lock())
         return;
@@ -604,3 +625,8 @@ JS_EXPORT long syscall(long nr, ...)
         after_syscall(nr, r, a, b, c);
     return r;
 }
+
+const struct js_module js_async_module = {
+    .name = "async",
+    .on_image_end = rings_catch_up,
+};

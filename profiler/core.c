@@ -22,8 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-__thread struct js_thread *js_tls __attribute__((tls_model("initial-exec")));
-volatile int js_on;
 pid_t js_pid;
 
 static struct js_thread *js_pool;      /* JS_MAX_THREADS blocks, in the record */
@@ -47,7 +45,6 @@ static __thread int js_fold_here __attribute__((tls_model("initial-exec")));
 static int fold_lock(int wait) { return js_lock_mine(&js_fold_mu, &js_fold_here, wait); }
 static void fold_unlock(void) { js_unlock_mine(&js_fold_mu, &js_fold_here); }
 int64_t js_boundary_s = INT64_MAX; /* single-threaded: the next slice boundary, in seconds */
-int js_mt;                            /* the program has started a thread: the heartbeat folds */
 
 /* ns per time-stamp-counter tick, calibrated against CLOCK_MONOTONIC over the life of the
  * process (1 where times are read from the clock itself). */
@@ -63,6 +60,20 @@ static double js_ns_per_tick(void)
 }
 
 static void js_fold_at(uint64_t now, int reap);
+
+/* Each module's hook, in the order hooks.c lists them (none on the path of a read or write). */
+#define JS_EACH_MODULE(hook, ...) \
+    for (unsigned m_ = 0; m_ < js_nmodules; m_++) \
+        if (js_modules[m_]->hook) \
+            js_modules[m_]->hook(__VA_ARGS__)
+
+static int js_modules_in_use(void)
+{
+    for (unsigned m = 0; m < js_nmodules; m++)
+        if (js_modules[m]->in_use && js_modules[m]->in_use())
+            return 1;
+    return 0;
+}
 
 static struct js_thread *js_claim_free(void)
 {
@@ -102,7 +113,7 @@ struct js_thread *js_thread_register(void)
         return &js_sink;
     }
     t->tid = js_gettid();
-    js_seg_thread_start(t);
+    JS_EACH_MODULE(on_thread_start, t);
     unsigned live = __atomic_add_fetch(&js_g->threads_live, 1, __ATOMIC_RELAXED);
     unsigned peak = __atomic_load_n(&js_g->threads_peak, __ATOMIC_RELAXED);
     while (live > peak && !__atomic_compare_exchange_n(&js_g->threads_peak, &peak, live, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
@@ -389,8 +400,7 @@ void js_end(const char *how)
         return;
     }
     int is_exit = strcmp(how, "exec") != 0;
-    if (js_nrings) /* what io_uring rings submitted since the last look (async.c) */
-        js_rings_catch_up();
+    JS_EACH_MODULE(on_image_end); /* e.g. what io_uring rings submitted since the last look */
     if (is_exit)
         js_hb_halt(0);
     /* from a signal handler that interrupted a fold: no fold, the collector folds the rest */
@@ -409,7 +419,7 @@ void js_end(const char *how)
         if (!locked && js_g->kc_known)
             js_kc_mark(1, js_main_tid);
         /* a forked child that only exec'd says nothing: the new image records itself */
-        if (!is_exit && strcmp(js_g->origin, "fork") == 0 && !js_any_activity() && js_files_in_use() == 0 &&
+        if (!is_exit && strcmp(js_g->origin, "fork") == 0 && !js_any_activity() && !js_modules_in_use() &&
             js_rec_remove() == 0)
             js_g->unlinked = 1;
         __atomic_store_n(&js_g->state, JS_REC_ENDED, __ATOMIC_RELEASE);
@@ -517,7 +527,7 @@ JS_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*
 /* --- fork --- */
 /* fork() is async-signal-safe: a handler may fork while its thread is inside a fold or a file
  * table update; then that lock is not taken (the child re-initialises both anyway). */
-static int js_fork_fold_locked, js_fork_files_locked;
+static int js_fork_fold_locked;
 
 static void js_atfork_prepare(void)
 {
@@ -527,13 +537,12 @@ static void js_atfork_prepare(void)
     js_hb_reap_locked();
     pthread_mutex_unlock(&js_hb_mu);
     js_fork_fold_locked = fold_lock(1);
-    js_fork_files_locked = js_files_lock();
+    JS_EACH_MODULE(on_fork_prepare);
 }
 
 static void js_atfork_parent(void)
 {
-    if (js_fork_files_locked)
-        js_files_unlock();
+    JS_EACH_MODULE(on_fork_parent);
     if (js_fork_fold_locked)
         fold_unlock();
 }
@@ -545,7 +554,7 @@ static void js_atfork_child(void)
     js_fold_here = 0;
     pthread_mutex_init(&js_hb_mu, NULL);
     pthread_cond_init(&js_hb_cv, NULL);
-    js_files_reinit_lock();
+    JS_EACH_MODULE(on_fork_child_locks);
     js_hb_running = 0;
     js_hb_stop = 0;
     js_prog_threads = 1;
@@ -577,7 +586,6 @@ static void js_atfork_child(void)
     memset(js_g->coll, 0, sizeof js_g->coll);
     js_g->mpi_setup_ticks = 0;
     js_g->sync_calls = js_g->sync_ticks = 0;
-    js_seg_after_fork();
     /* a new process: the kernel counts its I/O from zero, the profiler's own too */
     js_kc_after_fork();
     memset(js_g->kc_start, 0, sizeof js_g->kc_start);
@@ -603,7 +611,7 @@ static void js_atfork_child(void)
     js_g->cur_slice = js_slice_of_ns((int64_t)js_g->start_ns, js_g->slice_seconds);
     js_mt = 0; /* the child has one thread */
     js_boundary_s = (js_g->cur_slice + 1) * js_g->slice_seconds;
-    js_files_reset_after_fork();
+    JS_EACH_MODULE(on_fork_child); /* the modules count from the fork too */
     errno = e;
 }
 
@@ -715,8 +723,7 @@ __attribute__((constructor)) static void js_init(int argc, char **argv)
     js_g->ns_per_tick = 1.0;
     js_pool = js_rec_region(js_g->off_threads);
     js_slices_init(&js_g->slices, js_rec_region(js_g->off_slices), JS_PROFILE_SLICE_BUDGET);
-    js_files_attach();
-    js_files_inherited();
+    JS_EACH_MODULE(on_start);
 
     /* after an exec the process's counts include the images before */
     js_main_tid = js_gettid();

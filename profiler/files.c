@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include "js.h"
+#include "modules.h"
 #include "profile.h"
 
 #include <errno.h>
@@ -56,22 +57,29 @@ static __thread int js_files_busy __attribute__((tls_model("initial-exec")));
 static int files_lock(void) { return js_lock_mine(&js_files_mu, &js_files_busy, 1); }
 static void files_unlock(void) { js_unlock_mine(&js_files_mu, &js_files_busy); }
 
-/* around fork: 1 when the lock was taken (not when fork came from a handler inside it) */
-int js_files_lock(void)
+/* around fork: the lock taken (not when fork came from a handler inside it), let go after */
+static int js_files_fork_locked;
+static void files_fork_prepare(void)
 {
+    js_files_fork_locked = 0;
     if (js_files_busy)
-        return 0;
+        return;
     pthread_mutex_lock(&js_files_mu);
-    return 1;
+    js_files_fork_locked = 1;
 }
-void js_files_unlock(void) { pthread_mutex_unlock(&js_files_mu); }
-void js_files_reinit_lock(void)
+static void files_fork_parent(void)
+{
+    if (js_files_fork_locked)
+        pthread_mutex_unlock(&js_files_mu);
+}
+static void files_reinit_lock(void)
 {
     pthread_mutex_init(&js_files_mu, NULL);
     js_files_busy = 0;
 }
 
-void js_files_attach(void)
+/* entries and paths are in the (new) record */
+static void files_attach(void)
 {
     js_file_pool = js_rec_region(js_g->off_files);
     js_arena = js_rec_region(js_g->off_paths);
@@ -520,7 +528,10 @@ void js_file_opened(int fd, const char *path, int dirfd, int flags, int layer)
     opened_unlisted(fd, path, dirfd, flags, layer, below_mpi, at, fast, len, abs);
 }
 
-void js_files_inherited(void)
+/* Descriptors 0-2 inherited open on regular files (a shell's "> out", "< in", the job's output
+ * file) get their file's entry, so that what the image reads and writes through them is listed:
+ * the shell opened the file and wrote nothing, the program writes. Not counted as opens. */
+static void files_inherited(void)
 {
     for (int fd = 0; fd <= 2; fd++) {
         struct stat st;
@@ -532,7 +543,7 @@ void js_files_inherited(void)
         if (r <= 0 || abs[0] != '/')
             continue;
         abs[r] = '\0';
-        long fl = syscall(SYS_fcntl, fd, F_GETFL);
+        long fl = js_sysret(js_syscall4(SYS_fcntl, fd, F_GETFL, 0, 0)); /* ours: no wrapper */
         if (fl >= 0)
             js_fd_sync_set(fd, (int)fl & O_DSYNC);
         if (fl < 0 || excluded(abs) || js_tree_of(abs, (size_t)r, read_only((int)fl)) || !files_lock())
@@ -703,8 +714,6 @@ void js_file_closed(int fd)
     }
     if (JS_UNLIKELY(__atomic_load_n(&js_fd_sync[fd >> 6], __ATOMIC_RELAXED) & bit))
         __atomic_fetch_and(&js_fd_sync[fd >> 6], ~bit, __ATOMIC_RELAXED);
-    if (JS_UNLIKELY(js_nrings))
-        js_ring_closed(fd);
     struct js_file *f;
     if (!js_mt) {
         f = js_fds[fd];
@@ -724,8 +733,6 @@ void js_file_dup(int oldfd, int newfd)
 {
     if (newfd < 0 || newfd >= JS_FD_MAX || oldfd == newfd)
         return;
-    if (JS_UNLIKELY(js_nrings))
-        js_ring_closed(newfd); /* a ring replaced by the copy */
     struct js_file *f = js_fd_file(oldfd);
     uint64_t bit = 1ULL << (newfd & 63);
     if (!f && oldfd >= 0 && oldfd < JS_FD_MAX && (js_fd_seen[oldfd >> 6] & (1ULL << (oldfd & 63)))) {
@@ -746,7 +753,7 @@ void js_file_dup(int oldfd, int newfd)
         __atomic_add_fetch(&f->open_count, 1, __ATOMIC_RELAXED);
 }
 
-unsigned js_files_in_use(void)
+static int files_in_use(void)
 {
     unsigned n = 0;
     for (unsigned i = 0; i < js_g->nfiles; i++) {
@@ -754,10 +761,10 @@ unsigned js_files_in_use(void)
         if (f->opens || f->read_calls || f->write_calls || f->lower_read_bytes || f->lower_write_bytes || f->mapped_bytes)
             n++;
     }
-    return n;
+    return n != 0;
 }
 
-void js_files_reset_after_fork(void)
+static void files_reset_after_fork(void)
 {
     uint64_t now = js_coarse_now_ns();
     for (unsigned i = 0; i < js_g->nfiles; i++) {
@@ -774,3 +781,20 @@ void js_files_reset_after_fork(void)
     js_g->nrenames = 0; /* the parent's */
     js_g->renames_dropped = 0;
 }
+
+
+static void files_start(void)
+{
+    files_attach();
+    files_inherited();
+}
+
+const struct js_module js_files_module = {
+    .name = "files",
+    .on_start = files_start,
+    .in_use = files_in_use,
+    .on_fork_prepare = files_fork_prepare,
+    .on_fork_parent = files_fork_parent,
+    .on_fork_child_locks = files_reinit_lock,
+    .on_fork_child = files_reset_after_fork,
+};

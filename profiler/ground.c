@@ -21,6 +21,15 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The state every floor reads, defined on the lowest one: the thread's block, whether the image
+ * records, whether it has threads, its record's header, the profiler's own I/O. */
+__thread struct js_thread *js_tls __attribute__((tls_model("initial-exec")));
+volatile int js_on;
+int js_mt; /* the program has started a thread: the heartbeat folds */
+static struct js_global js_g_boot; /* before the record exists, or without one */
+struct js_global *js_g = &js_g_boot;
+uint64_t js_own_io[4];
+
 void *js_next(const char *name)
 {
     return dlsym(RTLD_NEXT, name);

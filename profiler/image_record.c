@@ -26,8 +26,6 @@
 
 _Static_assert(sizeof(struct js_global) <= JS_REC_HEADER_BYTES, "the record header outgrew its region");
 
-static struct js_global js_g_boot;       /* before the record exists, or without one */
-struct js_global *js_g = &js_g_boot;
 static unsigned char *js_base;           /* this process's mapping of its record */
 static size_t js_map_bytes;
 

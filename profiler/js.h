@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The profiler's private header: thread blocks, the hot-path helpers every wrapper uses,
- * the file table and the real (next) symbols. See docs/profiler.md for the design.
+ * The profiler's private header, for the ground floor and the core: thread blocks, the hot-path
+ * helpers every wrapper uses, a file entry's layout, the real (next) symbols, the core's functions
+ * and the hooks it reaches the modules above it by (modules.h). See docs/profiler.md.
  */
 #ifndef JS_PROFILER_H
 #define JS_PROFILER_H
@@ -52,6 +53,7 @@ enum { JS_T_FREE = 0, JS_T_LIVE = 1 };
 
 extern __thread struct js_thread *js_tls __attribute__((tls_model("initial-exec")));
 extern volatile int js_on; /* 1 while recording */
+extern int js_mt;          /* the program has started threads: shared counters need atomic adds */
 extern int64_t js_boundary_s;
 struct js_thread *js_thread_register(void);
 void js_boundary_crossed(void);
@@ -164,7 +166,7 @@ static inline void js_unlock_mine(pthread_mutex_t *mu, int *mine)
         return r; \
     }
 
-/* --- file table (files.c) --- */
+/* --- the file table's entry, as the record holds it (files.c keeps the table: modules.h) --- */
 /* JS_LAYER_TREE: the entry of a software tree, which the files under it count into (files.c) */
 enum { JS_LAYER_POSIX = 0, JS_LAYER_STDIO = 1, JS_LAYER_MPIIO = 2, JS_LAYER_TREE = 3 };
 enum { JS_MODE_R = 1, JS_MODE_W = 2 };
@@ -183,81 +185,9 @@ struct js_file {
     struct js_file *hnext;
 };
 
-extern struct js_file *js_fds[JS_FD_MAX];
-extern struct js_file *js_file_pool;
-
-static inline struct js_file *js_fd_file(int fd)
-{
-    return (fd >= 0 && fd < JS_FD_MAX) ? __atomic_load_n(&js_fds[fd], __ATOMIC_RELAXED) : NULL;
-}
-
-/* Descriptors that reached the process without a wrapped open (inherited across exec beyond 0-2,
- * passed over a unix socket, opened by a raw system call): the first counted call on one that has
- * no entry looks it up once (js_fd_adopt, out of line), and a bit remembers that it was looked at,
- * so a pipe or a socket is looked up once, not at every call. Cleared when the descriptor is
- * closed through a wrapper. */
-extern uint64_t js_fd_seen[JS_FD_MAX / 64];
-struct js_file *js_fd_adopt(int fd);
-/* Of those looked at, the ones that are not files (pipes, sockets, terminals, other character
- * devices): a call on one waits for another party (a pipe's writer, the network, a user), so its
- * calls and bytes count but its time is not I/O time (the runtime share shows it idle). */
-extern uint64_t js_fd_waits[JS_FD_MAX / 64];
-static inline int js_fd_waits_on(int fd)
-{
-    return (unsigned)fd < JS_FD_MAX && (__atomic_load_n(&js_fd_waits[fd >> 6], __ATOMIC_RELAXED) >> (fd & 63) & 1);
-}
-/* Descriptors opened with O_SYNC or O_DSYNC (set at open, adopt and dup, cleared at close): each
- * write on one waits for the device, a sync call of its own (sync_calls) besides a write. */
-extern uint64_t js_fd_sync[JS_FD_MAX / 64];
-static inline int js_fd_syncs(int fd)
-{
-    return (unsigned)fd < JS_FD_MAX && (__atomic_load_n(&js_fd_sync[fd >> 6], __ATOMIC_RELAXED) >> (fd & 63) & 1);
-}
-void js_fd_sync_set(int fd, int on);
-/* a sync call (or a write on a descriptor above) that took ticks */
-void js_sync_count(uint64_t ticks);
-/* the entry of fd for a counted call: listed, or looked up now if never looked at */
-static inline struct js_file *js_fd_file_or_adopt(int fd)
-{
-    struct js_file *f = js_fd_file(fd);
-    if (JS_LIKELY(f != NULL) || (unsigned)fd >= JS_FD_MAX)
-        return f;
-    if (JS_LIKELY(__atomic_load_n(&js_fd_seen[fd >> 6], __ATOMIC_RELAXED) & (1ULL << (fd & 63))))
-        return NULL;
-    return js_fd_adopt(fd);
-}
-/* count calls and bytes moved on fd (no timing): the asynchronous paths and raw system calls */
-void js_count_io(struct js_thread *t, int fd, int wr, uint64_t calls, uint64_t bytes);
-/* io_uring rings the profiler watches (async.c): non-zero once one was set up */
-extern volatile int js_nrings;
-void js_ring_closed(int fd);
-void js_rings_catch_up(void);
-extern int js_mt; /* the program has started threads: shared counters need atomic adds */
-/* A per-file counter: a plain add while the process has one thread, an atomic one after. */
-static inline void js_fadd(uint64_t *p, uint64_t n)
-{
-    if (JS_LIKELY(!js_mt))
-        js_add_owned(p, n);
-    else
-        __atomic_fetch_add(p, n, __ATOMIC_RELAXED);
-}
-
-/* trees.c: the length of the prefix of p (absolute, clean, len bytes) naming the software tree
- * its file counts in, or 0 for a file of its own; ro: opened read-only (code counts in trees) */
-size_t js_tree_of(const char *p, size_t len, int ro);
-/* Called after a successful open of fd by path at a layer; flags as for open(2). */
-void js_file_opened(int fd, const char *path, int dirfd, int flags, int layer);
-/* a rename(2) family call succeeded: from and to as given, relative to their dirfds */
-void js_file_renamed(int from_dirfd, const char *from, int to_dirfd, const char *to);
-struct js_file *js_file_lookup_open(const char *path, int layer, int accmode); /* mpiio */
-void js_file_closed(int fd);
-void js_file_closed_entry(struct js_file *f);
-void js_file_dup(int oldfd, int newfd);
-void js_files_reset_after_fork(void);
-void js_cwd_changed(void);
-uint64_t js_coarse_now_ns(void);
 
 /* --- the ground floor (ground.c): calls nothing above it --- */
+uint64_t js_coarse_now_ns(void);
 uint64_t js_clock_ns(clockid_t c);
 int js_gettid(void);
 
@@ -392,6 +322,24 @@ extern pid_t js_pid;
 void js_end(const char *how);      /* the image ends (exit, exec, _exit): final fold, end marked */
 void js_exec_failed(void);         /* an exec returned: the image is live again */
 int js_recording_here(void);     /* recording, and not a vfork child */
+
+/* The modules above the core (files, asynchronous I/O, MPI segments), as the core reaches them:
+ * hooks.c lists them, at build time, as Darshan's core lists its modules. The core calls nothing
+ * of theirs but these; none is on the path of a read or a write. A hook may be NULL. */
+struct js_module {
+    const char *name;
+    void (*on_start)(void);                       /* the record exists: the module's state in it */
+    void (*on_thread_start)(struct js_thread *t); /* a block handed to a new thread */
+    void (*on_image_end)(void);                   /* the image ends: before its last fold */
+    int (*in_use)(void);                          /* did the image use it (else a forked child that
+                                                     only exec'd leaves no record) */
+    void (*on_fork_prepare)(void);                /* before fork: its lock taken */
+    void (*on_fork_parent)(void);                 /* after fork, in the parent: let go */
+    void (*on_fork_child_locks)(void);            /* in every child: its locks made anew */
+    void (*on_fork_child)(void);                  /* in a child that records: counts from the fork */
+};
+extern const struct js_module *const js_modules[];
+extern const unsigned js_nmodules;
 
 
 #endif

@@ -16,8 +16,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-uint64_t js_own_io[4];
-
 static const char *const js_kio_names[JS_KIO_COUNT] = {
 #define JS_X(id, name, unit, desc) name,
     JS_PROFILE_KERNEL_IO_FIELDS(JS_X)

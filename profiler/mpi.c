@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include "js.h"
+#include "modules.h"
 #include "profile.h"
 
 #include <dlfcn.h>

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "js.h"
+#include "modules.h"
 #include "profile.h"
 
 #include <string.h>
@@ -43,7 +44,8 @@ static void snap_features(struct js_thread *t)
 #undef JS_X
 }
 
-void js_seg_thread_start(struct js_thread *t)
+/* a block handed to a new thread */
+static void seg_thread_start(struct js_thread *t)
 {
     t->seg_t0 = 0;
     snap_features(t);
@@ -63,7 +65,8 @@ void js_seg_init_done(void)
     __atomic_store_n(&js_seg, s, __ATOMIC_RELEASE);
 }
 
-void js_seg_after_fork(void)
+/* the child's store starts empty */
+static void seg_after_fork(void)
 {
     /* MPI does not carry over into a forked child: it records no segments */
     if (js_seg)
@@ -189,3 +192,9 @@ void js_seg_boundary(struct js_thread *t, int kind, uint64_t bytes)
     }
     note_slow(s, ns, g);
 }
+
+const struct js_module js_seg_module = {
+    .name = "mpi_segments",
+    .on_thread_start = seg_thread_start,
+    .on_fork_child = seg_after_fork,
+};

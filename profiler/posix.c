@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "js.h"
+#include "modules.h"
 #include "profile.h"
 
 #include <errno.h>
@@ -89,24 +90,6 @@ static inline void after_rw(struct js_thread *t, int fd, ssize_t r, int wr, uint
         after_rw(t, fd, r, wr, t0); \
         return r; \
     }
-
-/* calls and bytes on fd without a duration: asynchronous requests (async.c) */
-void js_count_io(struct js_thread *t, int fd, int wr, uint64_t calls, uint64_t bytes)
-{
-    struct js_file *f = fd >= 0 ? js_fd_file_or_adopt(fd) : NULL;
-    if (JS_UNLIKELY(t->in_mpi)) {
-        js_add(t, wr ? JS_M_LOWER_WRITE_BYTES : JS_M_LOWER_READ_BYTES, bytes);
-        if (f)
-            js_fadd(wr ? &f->lower_write_bytes : &f->lower_read_bytes, bytes);
-        return;
-    }
-    js_add(t, wr ? JS_M_POSIX_WRITE_CALLS : JS_M_POSIX_READ_CALLS, calls);
-    js_add(t, wr ? JS_M_POSIX_WRITE_BYTES : JS_M_POSIX_READ_BYTES, bytes);
-    if (f) {
-        js_fadd(wr ? &f->write_calls : &f->read_calls, calls);
-        js_fadd(wr ? &f->write_bytes : &f->read_bytes, bytes);
-    }
-}
 
 #define JS_SYS3(nr, a, b, c) (nr, (long)(a), (long)(b), (long)(c), 0)
 #define JS_SYS4(nr, a, b, c, d) (nr, (long)(a), (long)(b), (long)(c), (long)(d))
@@ -306,7 +289,7 @@ JS_EXPORT int close(int fd)
     struct js_thread *t = js_self();
     if (!t)
         return real_close(fd);
-    js_file_closed(fd);
+    js_fd_closed(fd);
     uint64_t t0 = js_ticks();
     int r = JS_DIRECT(close) ? (int)js_sysret(js_syscall4(SYS_close, fd, 0, 0, 0)) : real_close(fd);
     if (!t->in_mpi)
@@ -320,7 +303,7 @@ JS_EXPORT int close_range(unsigned first, unsigned last, int flags)
     int r = real_close_range(first, last, flags);
     if (r == 0 && js_on && !(flags & CLOSE_RANGE_CLOEXEC))
         for (unsigned fd = first; fd <= last && fd < JS_FD_MAX; fd++)
-            js_file_closed((int)fd);
+            js_fd_closed((int)fd);
     return r;
 }
 
@@ -331,7 +314,7 @@ JS_EXPORT void closefrom(int low)
     if (js_on)
         for (int fd = low < 0 ? 0 : low; fd < JS_FD_MAX; fd++)
             if (js_fds[fd])
-                js_file_closed(fd);
+                js_fd_closed(fd);
 }
 
 JS_EXPORT int dup(int fd)
@@ -339,7 +322,7 @@ JS_EXPORT int dup(int fd)
     JS_REAL(int, dup, (int));
     int r = real_dup(fd);
     if (r >= 0 && js_on)
-        js_file_dup(fd, r);
+        js_fd_copied(fd, r);
     return r;
 }
 
@@ -348,7 +331,7 @@ JS_EXPORT int dup2(int fd, int nfd)
     JS_REAL(int, dup2, (int, int));
     int r = real_dup2(fd, nfd);
     if (r >= 0 && js_on)
-        js_file_dup(fd, r);
+        js_fd_copied(fd, r);
     return r;
 }
 
@@ -357,7 +340,7 @@ JS_EXPORT int dup3(int fd, int nfd, int flags)
     JS_REAL(int, dup3, (int, int, int));
     int r = real_dup3(fd, nfd, flags);
     if (r >= 0 && js_on)
-        js_file_dup(fd, r);
+        js_fd_copied(fd, r);
     return r;
 }
 
@@ -368,7 +351,7 @@ static int fcntl_common(int (*real)(int, int, ...), int fd, int cmd, va_list ap)
     void *arg = va_arg(ap, void *);
     int r = real(fd, cmd, arg);
     if (r >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && js_on)
-        js_file_dup(fd, r);
+        js_fd_copied(fd, r);
     return r;
 }
 

@@ -163,23 +163,4 @@ int js_quota_charge(struct js_quota *q, int64_t files, int64_t bytes); /* 0, or 
 void js_quota_refused(struct js_quota *q, const char *step);         /* a process of step not recorded */
 int64_t js_quota_take_refused(struct js_quota *q, const char *step); /* how many, reset to 0 */
 
-/* mpi_segments.c */
-struct js_thread;
-void js_seg_init_done(void);             /* MPI_Init(_thread) returned: segments start now */
-void js_seg_thread_start(struct js_thread *t); /* a block handed to a new thread */
-void js_seg_after_fork(void);            /* the child's store starts empty */
-/* a boundary passed (the collective's kind, its bytes): one segment ended on t */
-void js_seg_boundary(struct js_thread *t, int kind, uint64_t bytes);
-
-/* files.c */
-int js_files_lock(void);
-void js_files_unlock(void);
-void js_files_reinit_lock(void);
-unsigned js_files_in_use(void);
-/* Descriptors 0-2 inherited open on regular files (a shell's "> out", "< in", the job's output
- * file) get their file's entry, so that what the image reads and writes through them is listed:
- * the shell opened the file and wrote nothing, the program writes. Not counted as opens. */
-void js_files_inherited(void);
-void js_files_attach(void);              /* entries and paths are in the (new) record */
-
 #endif

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "js.h"
+#include "modules.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -296,7 +297,7 @@ static FILE *reopen(FILE *(*real)(const char *, const char *, FILE *), const cha
 {
     if (js_on && fp) {
         int e = errno;
-        js_file_closed(fileno_unlocked(fp));
+        js_fd_closed(fileno_unlocked(fp));
         errno = e;
     }
     uint64_t t0 = js_ticks();
@@ -329,7 +330,7 @@ JS_EXPORT int fclose(FILE *fp)
     errno = e;
     uint64_t t0 = js_ticks();
     int r = real_fclose(fp);
-    js_file_closed(fd);
+    js_fd_closed(fd);
     if (!t->in_mpi)
         js_add_call(t, JS_M_STDIO_META_CALLS, JS_M_STDIO_NS, t0);
     return r;

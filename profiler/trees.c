@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "js.h"
+#include "modules.h"
 
 #include <string.h>
 
