@@ -55,14 +55,14 @@ is "$(functions "$tmp/sample.c" | sed "s|$tmp/||") $([ "$(wc -l < "$tmp/fns")" -
 # the lines of stdin ("PATH (N lines)") whose file is not pending
 not_pending() { local line; while IFS= read -r line; do is_pending "${line%% *}" || echo "$line"; done; }
 over=$(long_files "$max_file" "${cfiles[@]}" | not_pending)
-is "${over:-none}" none "no C file is above $max_file lines (but those pending in $pending_file)"
+[ -z "$over" ]; ok $? "no C file is above $max_file lines (but those pending in $pending_file)"
 [ -z "$over" ] || diag "cut these into files by concern (new code goes into new files):"$'\n'"$over"
 over=$(sort -rn "$tmp/fns" | awk -v m="$max_fn" '$1 > m { print $2 " " $3 ": " $1 " lines" }' |
        while read -r where name lines _; do key=${where%%:*}:${name%:}; is_pending "$key" || echo "$where $name $lines lines"; done)
-is "${over:-none}" none "no C function is above $max_fn lines (but those pending in $pending_file)"
+[ -z "$over" ]; ok $? "no C function is above $max_fn lines (but those pending in $pending_file)"
 [ -z "$over" ] || diag "cut these functions (file:line name: length):"$'\n'"$over"
 over=$(long_files "$max_js" "${jsfiles[@]}" | not_pending)
-is "${over:-none}" none "no JavaScript file is above $max_js lines (but those pending in $pending_file)"
+[ -z "$over" ]; ok $? "no JavaScript file is above $max_js lines (but those pending in $pending_file)"
 [ -z "$over" ] || diag "cut these into modules:"$'\n'"$over"
 
 # each pending line: still over (a TODO), or it must go
