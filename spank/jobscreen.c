@@ -18,10 +18,10 @@
 
 #include <slurm/spank.h>
 
-#include "jobscreen.h"
 #include "options.h"
 #include "plugstack_conf.h"
 #include "relay.h"
+#include "slurmstepd.h"
 
 SPANK_PLUGIN(jobscreen, 1);
 

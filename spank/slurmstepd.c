@@ -41,10 +41,10 @@
 #include <slurm/spank.h>
 
 #include "joblog.h"
-#include "jobscreen.h"
 #include "options.h"
 #include "plugstack_conf.h"
 #include "record_format.h"
+#include "slurmstepd.h"
 #include "stepd.h"
 
 #define ENV_MAX 8192

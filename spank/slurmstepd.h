@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * jobscreen SPANK plugin: what the entry points (jobscreen.c) call in slurmstepd (remote
- * context, slurmstepd.c).  The calls go one way: slurmstepd.c calls nothing of jobscreen.c;
- * what both read (the options) is options.c's.
+ * jobscreen SPANK plugin: the step's callbacks in slurmstepd (remote context, slurmstepd.c),
+ * which the entry points (jobscreen.c) hand off to. The calls go one way: slurmstepd.c calls
+ * nothing of jobscreen.c; what both read, the options, is options.c's.
  */
-#ifndef JOBSCREEN_H
-#define JOBSCREEN_H
+#ifndef JOBSCREEN_SLURMSTEPD_H
+#define JOBSCREEN_SLURMSTEPD_H
 
 #include <slurm/spank.h>
 
