@@ -3,8 +3,9 @@
  * jobscreen SPANK plugin: entry points.
  *
  * Slurm calls the slurm_spank_* functions below in several contexts (srun, sbatch/salloc,
- * slurmd, slurmstepd, the job epilog).  Each hands off to the code of its context: the options
- * and the job epilog live here, everything that happens in the step lives in slurmstepd.c.
+ * slurmd, slurmstepd, the job epilog).  Each hands off to the code of its context: the
+ * submitter and the job epilog live here, the options in options.c, everything that happens in
+ * the step in slurmstepd.c.
  * Whatever goes wrong is logged with a "jobscreen:" prefix and the function still returns
  * success: the plugin never fails a job on its own account (unless the site set fail_on_error).
  */
@@ -17,55 +18,12 @@
 
 #include <slurm/spank.h>
 
-#include "jobscreen.h"
+#include "options.h"
 #include "plugstack_conf.h"
 #include "relay.h"
+#include "slurmstepd.h"
 
 SPANK_PLUGIN(jobscreen, 1);
-
-struct js_options js_opts;
-
-int js_workflow_valid(const char *name)
-{
-    size_t n = name ? strlen(name) : 0;
-    if (n == 0 || n >= JS_WORKFLOW_MAX)
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)name[i] <= ' ' || (unsigned char)name[i] == 0x7f || name[i] == '/')
-            return -1;
-    return 0;
-}
-
-static int handle_no_profile(int val, const char *optarg, int remote)
-{
-    (void)val;
-    (void)optarg;
-    (void)remote;
-    js_opts.no_profile = 1;
-    return ESPANK_SUCCESS;
-}
-
-static int handle_workflow(int val, const char *optarg, int remote)
-{
-    (void)val;
-    if (js_workflow_valid(optarg) < 0) {
-        slurm_error("jobscreen: --workflow=%s: a workflow name is 1 to %d printable characters without blanks or '/'",
-                    optarg ? optarg : "", JS_WORKFLOW_MAX - 1);
-        js_opts.workflow[0] = '\0';
-        /* refuse it where the user typed it; in the step, go on without a tag */
-        return remote ? ESPANK_SUCCESS : ESPANK_BAD_ARG;
-    }
-    snprintf(js_opts.workflow, sizeof js_opts.workflow, "%s", optarg);
-    return ESPANK_SUCCESS;
-}
-
-static struct spank_option jobscreen_options[] = {
-    { "no-profile", NULL,
-      "jobscreen: do not profile the tasks of this step (on sbatch/salloc: of every step of the job)", 0, 0,
-      handle_no_profile },
-    { "workflow", "NAME", "jobscreen: tag this job as part of the named workflow", 1, 0, handle_workflow },
-    SPANK_OPTIONS_TABLE_END
-};
 
 /* Slurm refuses a plugin built for another release series ("Incompatible Slurm plugin"): the
  * admin who reads slurmd's log sees which one this was built for. The string is also what
@@ -77,9 +35,7 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
     /* slurmd calls init in its own context once, as it loads plugstack.conf (start, reconfigure) */
     if (spank_context() == S_CTX_SLURMD)
         slurm_info("%s", built_for);
-    for (struct spank_option *o = jobscreen_options; o->name; o++)
-        if (spank_option_register(sp, o) != ESPANK_SUCCESS)
-            slurm_error("jobscreen: cannot register option --%s", o->name);
+    js_options_register(sp);
     if (spank_context() == S_CTX_REMOTE)
         return js_stepd_init(sp, ac, av);
     return ESPANK_SUCCESS;

@@ -51,7 +51,7 @@ static int check_list(const char *key, const char *val, char *err, size_t errlen
     return 0;
 }
 
-int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t errlen)
+static void conf_defaults(struct js_conf *conf)
 {
     memset(conf, 0, sizeof *conf);
     conf->slice_seconds = JS_SLICE_DEFAULT_SECONDS;
@@ -67,89 +67,100 @@ int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t err
     conf->fail_on_error = 0;
     snprintf(conf->nvml, sizeof conf->nvml, "%s", JS_NVML_DEFAULT);
     snprintf(conf->powercap, sizeof conf->powercap, "%s", JS_POWERCAP_DEFAULT);
-    for (int i = 0; i < ac; i++) {
-        const char *arg = av[i];
-        const char *eq = strchr(arg, '=');
-        if (eq == NULL || eq == arg) {
-            snprintf(err, errlen, "argument '%s': not key=value", arg);
-            return -1;
-        }
-        size_t klen = (size_t)(eq - arg);
-        char key[32];
-        if (klen >= sizeof key) {
-            snprintf(err, errlen, "unknown argument '%s'", arg);
-            return -1;
-        }
-        memcpy(key, arg, klen);
-        key[klen] = '\0';
-        const char *val = eq + 1;
-        if (strcmp(key, "profiler") == 0 || strcmp(key, "spool") == 0 || strcmp(key, "collector") == 0 ||
-            strcmp(key, "record_dir") == 0) {
-            if (val[0] != '/') {
-                snprintf(err, errlen, "%s=%s: not an absolute path", key, val);
-                return -1;
-            }
-            char *dst = key[0] == 'p' ? conf->profiler : key[0] == 's' ? conf->spool
-                      : key[0] == 'c' ? conf->collector : conf->record_dir;
-            if (copy_value(dst, PATH_MAX, key, val, err, errlen) < 0)
-                return -1;
-        } else if (strcmp(key, "slice") == 0) {
-            long long s;
-            if (js_kv_int(val, JS_SLICE_MIN_SECONDS, JS_SLICE_MAX_SECONDS, &s) < 0) {
-                snprintf(err, errlen, "slice=%s: not a whole number of seconds between %d and %d", val,
-                         JS_SLICE_MIN_SECONDS, JS_SLICE_MAX_SECONDS);
-                return -1;
-            }
-            conf->slice_seconds = (int)s;
-        } else if (strcmp(key, "default") == 0 || strcmp(key, "fail_on_error") == 0) {
-            int b = js_parse_bool(val);
-            if (b < 0) {
-                snprintf(err, errlen, "%s=%s: not one of on/off, yes/no, true/false, 1/0", key, val);
-                return -1;
-            }
-            if (key[0] == 'd')
-                conf->default_on = b;
-            else
-                conf->fail_on_error = b;
-        } else if (strcmp(key, "exclude_users") == 0) {
-            if (check_list(key, val, err, errlen) < 0 ||
-                copy_value(conf->exclude_users, sizeof conf->exclude_users, key, val, err, errlen) < 0)
-                return -1;
-        } else if (strcmp(key, "exclude_partitions") == 0) {
-            if (check_list(key, val, err, errlen) < 0 ||
-                copy_value(conf->exclude_partitions, sizeof conf->exclude_partitions, key, val, err, errlen) < 0)
-                return -1;
-        } else if (strcmp(key, "exclude_exe") == 0) {
-            if (check_list(key, val, err, errlen) < 0 ||
-                copy_value(conf->exclude_exe, sizeof conf->exclude_exe, key, val, err, errlen) < 0)
-                return -1;
-        } else if (strcmp(key, "spool_quota") == 0 || strcmp(key, "spool_files") == 0 ||
-                   strcmp(key, "record_quota") == 0 || strcmp(key, "record_files") == 0) {
-            int bytes = strstr(key, "_quota") != NULL;
-            int64_t v = js_parse_size(val, bytes);
-            if (v < 0) {
-                snprintf(err, errlen, "%s=%s: not a whole number%s (0: no cap)", key, val,
-                         bytes ? " of bytes, with an optional K, M, G or T" : "");
-                return -1;
-            }
-            int64_t *dst = key[0] == 's' ? (bytes ? &conf->spool_quota : &conf->spool_files)
-                                         : (bytes ? &conf->record_quota : &conf->record_files);
-            *dst = v;
-        } else if (strcmp(key, "nvml") == 0 || strcmp(key, "powercap") == 0) {
-            /* none, an absolute path, or (nvml) a library name dlopen looks up */
-            int lib = key[0] == 'n';
-            if (val[0] == '\0' || (strcmp(val, "none") != 0 && val[0] != '/' && (!lib || strchr(val, '/')))) {
-                snprintf(err, errlen, "%s=%s: not %s or none", key, val,
-                         lib ? "an absolute path, a library name" : "an absolute path");
-                return -1;
-            }
-            if (copy_value(lib ? conf->nvml : conf->powercap, PATH_MAX, key, val, err, errlen) < 0)
-                return -1;
-        } else {
-            snprintf(err, errlen, "unknown argument '%s'", arg);
-            return -1;
-        }
+}
+
+/* One key=value of plugstack.conf into conf: 0, or -1 with the reason in err. */
+static int parse_arg(struct js_conf *conf, const char *arg, char *err, size_t errlen)
+{
+    const char *eq = strchr(arg, '=');
+    if (eq == NULL || eq == arg) {
+        snprintf(err, errlen, "argument '%s': not key=value", arg);
+        return -1;
     }
+    size_t klen = (size_t)(eq - arg);
+    char key[32];
+    if (klen >= sizeof key) {
+        snprintf(err, errlen, "unknown argument '%s'", arg);
+        return -1;
+    }
+    memcpy(key, arg, klen);
+    key[klen] = '\0';
+    const char *val = eq + 1;
+    if (strcmp(key, "profiler") == 0 || strcmp(key, "spool") == 0 || strcmp(key, "collector") == 0 ||
+        strcmp(key, "record_dir") == 0) {
+        if (val[0] != '/') {
+            snprintf(err, errlen, "%s=%s: not an absolute path", key, val);
+            return -1;
+        }
+        char *dst = key[0] == 'p' ? conf->profiler : key[0] == 's' ? conf->spool
+                  : key[0] == 'c' ? conf->collector : conf->record_dir;
+        if (copy_value(dst, PATH_MAX, key, val, err, errlen) < 0)
+            return -1;
+    } else if (strcmp(key, "slice") == 0) {
+        long long s;
+        if (js_kv_int(val, JS_SLICE_MIN_SECONDS, JS_SLICE_MAX_SECONDS, &s) < 0) {
+            snprintf(err, errlen, "slice=%s: not a whole number of seconds between %d and %d", val,
+                     JS_SLICE_MIN_SECONDS, JS_SLICE_MAX_SECONDS);
+            return -1;
+        }
+        conf->slice_seconds = (int)s;
+    } else if (strcmp(key, "default") == 0 || strcmp(key, "fail_on_error") == 0) {
+        int b = js_parse_bool(val);
+        if (b < 0) {
+            snprintf(err, errlen, "%s=%s: not one of on/off, yes/no, true/false, 1/0", key, val);
+            return -1;
+        }
+        if (key[0] == 'd')
+            conf->default_on = b;
+        else
+            conf->fail_on_error = b;
+    } else if (strcmp(key, "exclude_users") == 0) {
+        if (check_list(key, val, err, errlen) < 0 ||
+            copy_value(conf->exclude_users, sizeof conf->exclude_users, key, val, err, errlen) < 0)
+            return -1;
+    } else if (strcmp(key, "exclude_partitions") == 0) {
+        if (check_list(key, val, err, errlen) < 0 ||
+            copy_value(conf->exclude_partitions, sizeof conf->exclude_partitions, key, val, err, errlen) < 0)
+            return -1;
+    } else if (strcmp(key, "exclude_exe") == 0) {
+        if (check_list(key, val, err, errlen) < 0 ||
+            copy_value(conf->exclude_exe, sizeof conf->exclude_exe, key, val, err, errlen) < 0)
+            return -1;
+    } else if (strcmp(key, "spool_quota") == 0 || strcmp(key, "spool_files") == 0 ||
+               strcmp(key, "record_quota") == 0 || strcmp(key, "record_files") == 0) {
+        int bytes = strstr(key, "_quota") != NULL;
+        int64_t v = js_parse_size(val, bytes);
+        if (v < 0) {
+            snprintf(err, errlen, "%s=%s: not a whole number%s (0: no cap)", key, val,
+                     bytes ? " of bytes, with an optional K, M, G or T" : "");
+            return -1;
+        }
+        int64_t *dst = key[0] == 's' ? (bytes ? &conf->spool_quota : &conf->spool_files)
+                                     : (bytes ? &conf->record_quota : &conf->record_files);
+        *dst = v;
+    } else if (strcmp(key, "nvml") == 0 || strcmp(key, "powercap") == 0) {
+        /* none, an absolute path, or (nvml) a library name dlopen looks up */
+        int lib = key[0] == 'n';
+        if (val[0] == '\0' || (strcmp(val, "none") != 0 && val[0] != '/' && (!lib || strchr(val, '/')))) {
+            snprintf(err, errlen, "%s=%s: not %s or none", key, val,
+                     lib ? "an absolute path, a library name" : "an absolute path");
+            return -1;
+        }
+        if (copy_value(lib ? conf->nvml : conf->powercap, PATH_MAX, key, val, err, errlen) < 0)
+            return -1;
+    } else {
+        snprintf(err, errlen, "unknown argument '%s'", arg);
+        return -1;
+    }
+    return 0;
+}
+
+int js_conf_parse(struct js_conf *conf, int ac, char **av, char *err, size_t errlen)
+{
+    conf_defaults(conf);
+    for (int i = 0; i < ac; i++)
+        if (parse_arg(conf, av[i], err, errlen) < 0)
+            return -1;
     if (conf->spool[0] == '\0') {
         snprintf(err, errlen, "spool= is not set");
         return -1;

@@ -41,14 +41,15 @@
 #include <slurm/spank.h>
 
 #include "joblog.h"
-#include "jobscreen.h"
+#include "options.h"
 #include "plugstack_conf.h"
 #include "record_format.h"
+#include "slurmstepd.h"
 #include "stepd.h"
 
 #define ENV_MAX 8192
 
-struct js_stepd js_stepd = { .job_dir = -1, .rec_dir = -1 };
+/* js_stepd, the step's state, is stepd_state.c's */
 #define st js_stepd
 
 /* copy src into dst of size, cut when longer (names here are bounded before they get here) */

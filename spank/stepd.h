@@ -14,7 +14,7 @@
 #include <sys/types.h>
 
 #include "joblog.h"
-#include "jobscreen.h"
+#include "options.h"
 #include "plugstack_conf.h"
 
 #define JS_GPU_ENV_VARS 3    /* SLURM_STEP_GPUS, SLURM_JOB_GPUS, CUDA_VISIBLE_DEVICES */

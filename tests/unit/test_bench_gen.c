@@ -313,6 +313,82 @@ static void check_profile(const char *path, json_t *o, uint32_t job, const char 
     }
 }
 
+struct gen_counts { uint64_t step_nodes, profiles, rows; };
+
+/* The step records of job id (directory jobdir of the spool dir), and the profiles of each. */
+static void check_steps(const char *dir, const char *jobdir, uint32_t id, json_int_t uid, struct accesses *acc,
+                        struct gen_counts *c)
+{
+    char path[4200], name[256];
+    json_error_t err;
+    size_t k;
+    snprintf(path, sizeof path, "%s/%s", dir, jobdir);
+    DIR *jd = opendir(path);
+    struct dirent *se;
+    while ((se = readdir(jd))) {
+        if (strncmp(se->d_name, JS_STEP_RECORD_PREFIX, strlen(JS_STEP_RECORD_PREFIX)))
+            continue;
+        snprintf(path, sizeof path, "%s/%s/%s", dir, jobdir, se->d_name);
+        json_t *st = json_load_file(path, 0, &err);
+        assert_non_null(st);
+        check_record(st, js_step_record_fields, path);
+        json_t *task;
+        json_array_foreach(json_object_get(st, "task_list"), k, task)
+            check_record(task, js_task_fields, path);
+        const char *step = json_string_value(json_object_get(st, "step"));
+        const char *node = json_string_value(json_object_get(st, "node"));
+        uint32_t step_id;
+        assert_int_equal(js_step_parse(step, &step_id), 0);
+        assert_int_equal(json_integer_value(json_object_get(st, "step_id")), step_id);
+        js_step_record_name(name, sizeof name, step_id, node);
+        assert_string_equal(name, se->d_name);
+        assert_int_equal(json_integer_value(json_object_get(st, "uid")), uid);
+        c->step_nodes++;
+        /* one profile per local task, named <step>.<node>.<pid>.json */
+        json_array_foreach(json_object_get(st, "task_list"), k, task) {
+            snprintf(path, sizeof path, "%s/%s/%s/%s.%s.%" JSON_INTEGER_FORMAT ".json", dir, jobdir,
+                     JS_PROFILES_DIR_NAME, step, node, json_integer_value(json_object_get(task, "pid")));
+            json_t *pr = json_load_file(path, 0, &err);
+            if (!pr)
+                fail_msg("%s: %s", path, err.text);
+            check_profile(path, pr, id, step, node, uid, acc);
+            c->rows += json_array_size(json_object_get(pr, "slices"));
+            c->profiles++;
+            json_decref(pr);
+        }
+        json_decref(st);
+    }
+    closedir(jd);
+}
+
+/* File edges: distinct (writer job, reader job) pairs where the write ended before the read. */
+static uint64_t count_file_links(const struct accesses *acc)
+{
+    uint64_t links = 0;
+    uint64_t *pairs = NULL;
+    size_t npairs = 0;
+    for (size_t w = 0; w < acc->n; w++) {
+        if (!acc->a[w].write)
+            continue;
+        for (size_t r = 0; r < acc->n; r++) {
+            if (acc->a[r].write || acc->a[r].job == acc->a[w].job || strcmp(acc->a[r].path, acc->a[w].path) ||
+                acc->a[w].t > acc->a[r].t)
+                continue;
+            uint64_t key = (uint64_t)acc->a[w].job << 32 | acc->a[r].job;
+            int dup = 0;
+            for (size_t q = 0; q < npairs && !dup; q++)
+                dup = pairs[q] == key;
+            if (!dup) {
+                pairs = realloc(pairs, (npairs + 1) * sizeof *pairs);
+                pairs[npairs++] = key;
+                links++;
+            }
+        }
+    }
+    free(pairs);
+    return links;
+}
+
 static void output_validates_against_the_formats(void **state)
 {
     (void)state;
@@ -327,7 +403,8 @@ static void output_validates_against_the_formats(void **state)
     assert_true(s.arrays > 0);
 
     struct accesses acc = { 0 };
-    uint64_t jobs = 0, step_nodes = 0, profiles = 0, deps = 0, rows = 0;
+    uint64_t jobs = 0, deps = 0;
+    struct gen_counts c = { 0 };
     DIR *d = opendir(dir);
     struct dirent *e;
     uint32_t *ids = NULL;
@@ -337,7 +414,7 @@ static void output_validates_against_the_formats(void **state)
             continue;
         uint32_t id;
         assert_int_equal(sscanf(e->d_name, "job.%" SCNu32, &id), 1);
-        char path[4200], name[256];
+        char path[4200];
         snprintf(path, sizeof path, "%s/%s/%s", dir, e->d_name, JS_JOB_RECORD_NAME);
         json_error_t err;
         json_t *job = json_load_file(path, 0, &err);
@@ -356,77 +433,17 @@ static void output_validates_against_the_formats(void **state)
         ids = realloc(ids, (nids + 1) * sizeof *ids);
         ids[nids++] = id;
         jobs++;
-        /* step records, and the profiles of each */
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        DIR *jd = opendir(path);
-        struct dirent *se;
-        while ((se = readdir(jd))) {
-            if (strncmp(se->d_name, JS_STEP_RECORD_PREFIX, strlen(JS_STEP_RECORD_PREFIX)))
-                continue;
-            snprintf(path, sizeof path, "%s/%s/%s", dir, e->d_name, se->d_name);
-            json_t *st = json_load_file(path, 0, &err);
-            assert_non_null(st);
-            check_record(st, js_step_record_fields, path);
-            json_t *task;
-            json_array_foreach(json_object_get(st, "task_list"), k, task)
-                check_record(task, js_task_fields, path);
-            const char *step = json_string_value(json_object_get(st, "step"));
-            const char *node = json_string_value(json_object_get(st, "node"));
-            uint32_t step_id;
-            assert_int_equal(js_step_parse(step, &step_id), 0);
-            assert_int_equal(json_integer_value(json_object_get(st, "step_id")), step_id);
-            js_step_record_name(name, sizeof name, step_id, node);
-            assert_string_equal(name, se->d_name);
-            assert_int_equal(json_integer_value(json_object_get(st, "uid")), uid);
-            step_nodes++;
-            /* one profile per local task, named <step>.<node>.<pid>.json */
-            json_array_foreach(json_object_get(st, "task_list"), k, task) {
-                snprintf(path, sizeof path, "%s/%s/%s/%s.%s.%" JSON_INTEGER_FORMAT ".json", dir, e->d_name,
-                         JS_PROFILES_DIR_NAME, step, node, json_integer_value(json_object_get(task, "pid")));
-                json_t *pr = json_load_file(path, 0, &err);
-                if (!pr)
-                    fail_msg("%s: %s", path, err.text);
-                check_profile(path, pr, id, step, node, uid, &acc);
-                rows += json_array_size(json_object_get(pr, "slices"));
-                profiles++;
-                json_decref(pr);
-            }
-            json_decref(st);
-        }
-        closedir(jd);
+        check_steps(dir, e->d_name, id, uid, &acc, &c);
         json_decref(job);
     }
     closedir(d);
     assert_int_equal(jobs, s.jobs);
-    assert_int_equal(step_nodes, s.step_nodes);
-    assert_int_equal(profiles, s.profiles);
+    assert_int_equal(c.step_nodes, s.step_nodes);
+    assert_int_equal(c.profiles, s.profiles);
     assert_int_equal(deps, s.sched_deps);
-    assert_int_equal(rows, s.profile_rows);
+    assert_int_equal(c.rows, s.profile_rows);
     /* every dependency names a job of the spool */
-    /* file edges: distinct (writer job, reader job) pairs where the write ended before the read */
-    uint64_t links = 0;
-    uint64_t *pairs = NULL;
-    size_t npairs = 0;
-    for (size_t w = 0; w < acc.n; w++) {
-        if (!acc.a[w].write)
-            continue;
-        for (size_t r = 0; r < acc.n; r++) {
-            if (acc.a[r].write || acc.a[r].job == acc.a[w].job || strcmp(acc.a[r].path, acc.a[w].path) ||
-                acc.a[w].t > acc.a[r].t)
-                continue;
-            uint64_t key = (uint64_t)acc.a[w].job << 32 | acc.a[r].job;
-            int dup = 0;
-            for (size_t q = 0; q < npairs && !dup; q++)
-                dup = pairs[q] == key;
-            if (!dup) {
-                pairs = realloc(pairs, (npairs + 1) * sizeof *pairs);
-                pairs[npairs++] = key;
-                links++;
-            }
-        }
-    }
-    assert_int_equal(links, s.file_links);
-    free(pairs);
+    assert_int_equal(count_file_links(&acc), s.file_links);
     free(acc.a);
     free(ids);
     rm_rf(dir);

@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * jobscreen SPANK plugin: state shared between the entry points (jobscreen.c) and the
- * per-context code (slurmstepd.c).  One slurmstepd runs one step, so the state of a step is
- * plain static memory.
+ * jobscreen SPANK plugin: the user's options (--no-profile, --workflow), registered by the
+ * dispatcher (jobscreen.c) in every context and read in the step (slurmstepd.c).
  */
-#ifndef JOBSCREEN_H
-#define JOBSCREEN_H
-
-#include <stdint.h>
+#ifndef JOBSCREEN_OPTIONS_H
+#define JOBSCREEN_OPTIONS_H
 
 #include <slurm/spank.h>
 
@@ -25,17 +22,12 @@ struct js_options {
 };
 extern struct js_options js_opts;
 
+/* The options, registered with Slurm (from slurm_spank_init, in every context). */
+void js_options_register(spank_t sp);
+
 /* A workflow name: 1..127 printable characters, no blank, no '/'.  0 or -1. */
 int js_workflow_valid(const char *name);
 /* A submitter: the same rule. */
 static inline int js_submitter_valid(const char *s) { return js_workflow_valid(s); }
-
-/* slurmstepd (remote context), in slurmstepd.c */
-int js_stepd_init(spank_t sp, int ac, char **av);
-int js_stepd_init_post_opt(spank_t sp);
-int js_stepd_task_post_fork(spank_t sp);
-int js_stepd_task_init(spank_t sp);
-int js_stepd_task_exit(spank_t sp);
-int js_stepd_exit(spank_t sp);
 
 #endif

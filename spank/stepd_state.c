@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* jobscreen plugin in slurmstepd: the step's state (stepd.h), in a file of its own so that the
+ * callbacks (slurmstepd.c) and the collection (stepd_collect.c, stepd_gpu.c) share it without
+ * reaching into each other. */
+#include "config.h"
+
+#include "stepd.h"
+
+struct js_stepd js_stepd = { .job_dir = -1, .rec_dir = -1 };
