@@ -33,10 +33,6 @@
 #define JS_MOUNTINFO_BYTES (1u << 20)
 #define JS_MAX_MOUNTS 8192
 
-const char *prog = "jobscreen-collect";
-
-struct collect_conf C;
-
 volatile sig_atomic_t stop;
 static void on_term(int sig) { (void)sig; stop = 1; }
 

@@ -19,6 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The program's name and options (set by main, collect.c): defined here, in the file at the
+ * bottom of the three that read them, so that none calls one above it. */
+const char *prog = "jobscreen-collect";
+struct collect_conf C;
+
 static void add_missing(struct rec *r, const char *what)
 {
     size_t n = strlen(r->missing);

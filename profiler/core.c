@@ -61,16 +61,21 @@ static double js_ns_per_tick(void)
 
 static void js_fold_at(uint64_t now, int reap);
 
+/* The modules above the core, handed to js_core_start by hooks.c (the core names none of them,
+ * so that no file below calls one above it). */
+static const struct js_module *const *js_mods;
+static unsigned js_nmods;
+
 /* Each module's hook, in the order hooks.c lists them (none on the path of a read or write). */
 #define JS_EACH_MODULE(hook, ...) \
-    for (unsigned m_ = 0; m_ < js_nmodules; m_++) \
-        if (js_modules[m_]->hook) \
-            js_modules[m_]->hook(__VA_ARGS__)
+    for (unsigned m_ = 0; m_ < js_nmods; m_++) \
+        if (js_mods[m_]->hook) \
+            js_mods[m_]->hook(__VA_ARGS__)
 
 static int js_modules_in_use(void)
 {
-    for (unsigned m = 0; m < js_nmodules; m++)
-        if (js_modules[m]->in_use && js_modules[m]->in_use())
+    for (unsigned m = 0; m < js_nmods; m++)
+        if (js_mods[m]->in_use && js_mods[m]->in_use())
             return 1;
     return 0;
 }
@@ -673,10 +678,11 @@ static void js_read_args(char *dst, size_t cap, int argc, char **argv)
     dst[n] = '\0';
 }
 
-/* glibc calls constructors with main's arguments */
-__attribute__((constructor)) static void js_init(int argc, char **argv)
+void js_core_start(const struct js_module *const *modules, unsigned nmodules, int argc, char **argv)
 {
     int e = errno;
+    js_mods = modules;
+    js_nmods = nmodules;
     const char *dir = getenv("JOBSCREEN_PROFILE_DIR");
     const char *ver = getenv("JOBSCREEN_VERSION");
     size_t vl = ver ? strlen(ver) : 0;
@@ -755,7 +761,7 @@ out:
     errno = e;
 }
 
-__attribute__((destructor)) static void js_fini(void)
+void js_core_stop(void)
 {
     js_end("exit");
     if (!js_on)

@@ -338,8 +338,10 @@ struct js_module {
     void (*on_fork_child_locks)(void);            /* in every child: its locks made anew */
     void (*on_fork_child)(void);                  /* in a child that records: counts from the fork */
 };
-extern const struct js_module *const js_modules[];
-extern const unsigned js_nmodules;
+/* The image starts (glibc's constructor, in hooks.c, with main's arguments) with the modules
+ * whose hooks the core calls, in that order; and ends (the destructor). */
+void js_core_start(const struct js_module *const *modules, unsigned nmodules, int argc, char **argv);
+void js_core_stop(void);
 
 
 #endif

@@ -15,12 +15,6 @@
 #include <unistd.h>
 
 /* ---- the job mix ------------------------------------------------------------------------- */
-const char *const jsgen_apps[NAPPS][2] = {
-    /* name, kind letter */
-    { "lammps", "m" }, { "gromacs", "m" }, { "wrf", "p" }, { "cp2k", "m" }, { "openfoam", "p" },
-    { "bwa", "i" }, { "samtools", "i" }, { "python3", "s" }, { "Rscript", "s" }, { "nemo", "p" },
-};
-
 static int pids_for(struct ctx *c, unsigned n)
 {
     free(c->pids);

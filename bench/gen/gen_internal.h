@@ -107,7 +107,7 @@ static inline int64_t slice_of(const struct ctx *c, int64_t ns) { return js_slic
 /* ---- the job mix ------------------------------------------------------------------------- */
 enum kind { K_MPI, K_IO, K_MPIIO, K_SERIAL };
 #define NAPPS 10
-extern const char *const jsgen_apps[NAPPS][2]; /* name, kind letter (gen.c) */
+extern const char *const jsgen_apps[NAPPS][2]; /* name, kind letter (gen_job.c) */
 
 struct input { char path[200]; uint64_t bytes; uint32_t writer; };
 

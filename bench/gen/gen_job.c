@@ -11,6 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
+/* the applications of the job mix (gen.c draws one per job) */
+const char *const jsgen_apps[NAPPS][2] = {
+    /* name, kind letter */
+    { "lammps", "m" }, { "gromacs", "m" }, { "wrf", "p" }, { "cp2k", "m" }, { "openfoam", "p" },
+    { "bwa", "i" }, { "samtools", "i" }, { "python3", "s" }, { "Rscript", "s" }, { "nemo", "p" },
+};
+
 static void mark_busy(struct ctx *c, unsigned node, int64_t s0, int64_t s1)
 {
     for (int64_t s = s0; s <= s1; s++) {

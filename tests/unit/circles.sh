@@ -66,12 +66,12 @@ printf 'int c(int x) { return x; }\n' > "$t/p/c.c"
 is "$(JS_TOP_BUILDDIR=$t JS_TOP_SRCDIR=$t circles p)" "p: a b" "the check finds two files that call each other, not the file below them"
 
 # every part's folder; the circles of a part still being taken apart (issue 38) are listed in
-# tests/unit/circles-pending, each with the reason
+# tests/circles-pending, each with the reason
 parts="common profiler spank joblog transport profile_ingest web cli gpu bench/gen"
 found=$(circles $parts | sort)
-pending=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/[[:space:]]*$//' "$JS_TOP_SRCDIR/tests/unit/circles-pending" 2>/dev/null | sort)
+pending=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/[[:space:]]*$//' "$JS_TOP_SRCDIR/tests/circles-pending" 2>/dev/null | sort)
 new=$(comm -23 <(printf '%s\n' "$found" | sed '/^$/d') <(printf '%s\n' "$pending" | sed '/^$/d') | paste -sd ';' | sed 's/;/; /g')
 gone=$(comm -13 <(printf '%s\n' "$found" | sed '/^$/d') <(printf '%s\n' "$pending" | sed '/^$/d') | paste -sd ';' | sed 's/;/; /g')
 is "${new:-none}|${gone:-none}" "none|none" \
-   "no circle of files in $parts but those tests/unit/circles-pending lists (and each of those still there)"
+   "no circle of files in $parts but those tests/circles-pending lists (and each of those still there)"
 done_testing
