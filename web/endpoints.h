@@ -49,6 +49,10 @@ int jsw_add_insights(jsw_db *db, const struct jsw_request *req, int64_t job, con
 /* endpoints_step.c: how many slices a chart of at most points groups sums into one; a step's
  * own slices (live: with its running step-nodes; kernel: with the kernel's counts). */
 size_t jsw_group_width(size_t n, int64_t points);
+/* endpoints_step.c: the row of query "step" (a: its parameters, for the step's other queries),
+ * or NULL with *status 500 or 404 and err set. */
+json_t *jsw_step_row(jsw_db *db, const struct jsw_request *req, int64_t job, const char *step, struct jsw_args *a,
+                     int *status, char *err, size_t errlen);
 int jsw_own_slices(jsw_db *db, const struct jsw_request *req, int64_t job, const char *step, const char *metric,
                    bool live, bool kernel, json_t *s, struct jsw_slices *own, char *err, size_t errlen);
 

@@ -180,14 +180,9 @@ json_t *jsw_h_background(jsw_db *db, const struct jsw_request *req, int *status,
     if (has_top && !req->admin)
         FAIL(403, "parameter 'top': only admins see which jobs contributed to the background");
     struct jsw_args a;
-    jsw_args_init(&a, req);
-    jsw_arg_int(&a, job, true);
-    jsw_arg_str(&a, step);
-    json_t *s = jsw_db_row(db, "step", a.n, a.v, err, errlen);
+    json_t *s = jsw_step_row(db, req, job, step, &a, status, err, errlen);
     if (!s)
-        DBFAIL();
-    if (json_is_null(s))
-        FAIL(404, "no step %s of a job %lld of yours", step, (long long)job);
+        return NULL;
     json_t *brief = json_pack("{s:O,s:O,s:O,s:O,s:O,s:O,s:O}", "job", json_object_get(s, "job"),
                               "step", json_object_get(s, "step"), "start",
                               json_object_get(s, "start"), "end", json_object_get(s, "end"),

@@ -85,6 +85,25 @@ static json_t *export_step(json_t *r)
     return o;
 }
 
+/* An I/O handle of the per-step profile from an export_files row r */
+static json_t *export_handle(json_t *r)
+{
+    json_t *h = json_object(), *layers = json_array();
+    copy_field(h, "file", r, "path");
+    copy_field(h, "scope", r, "scope");
+    copy_field(h, "mode", r, "mode");
+    const char *ls = json_string_value(json_object_get(r, "layers"));
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", ls ? ls : "");
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        json_array_append_new(layers, json_string(t));
+    json_object_set_new(h, "paradigms", layers);
+    static const char *const counts[] = { "processes", "opens", "reads", "writes", "read_bytes", "write_bytes" };
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
+        copy_field(h, counts[k], r, counts[k]);
+    return h;
+}
+
 static void step_key(char *k, size_t n, json_t *row)
 {
     const char *st = json_string_value(json_object_get(row, "step"));
@@ -157,20 +176,7 @@ json_t *jsw_h_export(jsw_db *db, const struct jsw_request *req, int *status, cha
         json_t *prof = json_object_get(json_object_get(by_step, key), "profile");
         if (!json_is_object(prof))
             continue;
-        json_t *h = json_object(), *layers = json_array();
-        copy_field(h, "file", r, "path");
-        copy_field(h, "scope", r, "scope");
-        copy_field(h, "mode", r, "mode");
-        const char *ls = json_string_value(json_object_get(r, "layers"));
-        char buf[256];
-        snprintf(buf, sizeof buf, "%s", ls ? ls : "");
-        for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
-            json_array_append_new(layers, json_string(t));
-        json_object_set_new(h, "paradigms", layers);
-        static const char *const counts[] = { "processes", "opens", "reads", "writes", "read_bytes", "write_bytes" };
-        for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
-            copy_field(h, counts[k], r, counts[k]);
-        json_array_append_new(json_object_get(prof, "io_handles"), h);
+        json_array_append_new(json_object_get(prof, "io_handles"), export_handle(r));
     }
     json_array_foreach(parts[2], i, r) {
         step_key(key, sizeof key, r);

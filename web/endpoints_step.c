@@ -113,6 +113,22 @@ static json_t *step_slices_json(const struct jsw_slices *own, double len, int64_
     return out;
 }
 
+/* The row of query "step" for job and step, with a holding its parameters ($4 job, $5 step), or
+ * NULL with *status 500 (err: the database's message) or 404 (not a step of the viewer's). */
+json_t *jsw_step_row(jsw_db *db, const struct jsw_request *req, int64_t job, const char *step, struct jsw_args *a,
+                     int *status, char *err, size_t errlen)
+{
+    jsw_args_init(a, req);
+    jsw_arg_int(a, job, true);
+    jsw_arg_str(a, step);
+    json_t *s = jsw_db_row(db, "step", a->n, a->v, err, errlen);
+    if (!s)
+        DBFAIL();
+    if (json_is_null(s))
+        FAIL(404, "no step %s of a job %lld of yours", step, (long long)job);
+    return s;
+}
+
 #define STEP_PROCESSES_MAX 1000 /* processes listed by the step endpoint */
 
 json_t *jsw_h_step(jsw_db *db, const struct jsw_request *req, int *status, char *err,
@@ -126,14 +142,9 @@ json_t *jsw_h_step(jsw_db *db, const struct jsw_request *req, int *status, char 
     if (node && !node_name_valid(node))
         FAIL(400, "parameter 'node': not a valid node name");
     struct jsw_args a;
-    jsw_args_init(&a, req);
-    jsw_arg_int(&a, job, true);
-    jsw_arg_str(&a, step);
-    json_t *s = jsw_db_row(db, "step", a.n, a.v, err, errlen);
+    json_t *s = jsw_step_row(db, req, job, step, &a, status, err, errlen);
     if (!s)
-        DBFAIL();
-    if (json_is_null(s))
-        FAIL(404, "no step %s of a job %lld of yours", step, (long long)job);
+        return NULL;
     int64_t points = 0;
     if (jsw_param_int(req, "points", 10, 100000, &points, NULL, err, errlen)) {
         json_decref(s);
