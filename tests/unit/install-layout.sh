@@ -10,7 +10,7 @@ top=$JS_TOP_BUILDDIR
 [ -f "$top/contrib/Makefile" ] || bail "no configured build in $top"
 plan 10
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
-for part in common profiler joblog spank profile_ingest sql web transport contrib; do
+for part in common profiler joblog spank profile_ingest sql web cli transport contrib; do
   make -s -C "$top/$part" install DESTDIR="$d" > "$d.log" 2>&1 || { cat "$d.log" >&2; bail "make install in $part failed"; }
 done
 rm -f "$d.log"

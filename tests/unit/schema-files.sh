@@ -5,7 +5,7 @@
 # sql/functions/NAME.sql or sql/types/NAME.sql (or its template NAME.sql.in), named after it;
 # no migration defines one (but js_data.series_chunk_of, which the tables' CHECKs call, in the
 # base 033); sql/objects.am lists every such file once, in an order where each comes after the
-# views and types it is built on (checked on a database by tests/integration/51).
+# views and types it is built on (checked on a database by tests/integration/ingest/schema.sh).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 cd "$JS_TOP_SRCDIR" || bail "no source tree"
 git rev-parse --git-dir >/dev/null 2>&1 || skip_all "not a git checkout (the sources tracked are the ones checked)"

@@ -17,8 +17,8 @@
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
 . "$JS_TOP_SRCDIR/tests/lib/insight.sh"
-CLI=$JS_TOP_BUILDDIR/web/jobscreen
-[ -x "$CLI" ] || skip_all "web/jobscreen is not built"
+CLI=$JS_TOP_BUILDDIR/cli/jobscreen
+[ -x "$CLI" ] || skip_all "cli/jobscreen is not built"
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline"
 [ "$(wc -w <<< "$JS_NODES")" -ge 2 ] || skip_all "needs a cluster of 2 nodes or more"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"

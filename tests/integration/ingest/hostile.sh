@@ -23,7 +23,7 @@
 need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/bench/gen/jsgen
-CLI=$JS_TOP_BUILDDIR/web/jobscreen
+CLI=$JS_TOP_BUILDDIR/cli/jobscreen
 [ -x "$bin" ] && [ -x "$gen" ] && [ -x "$CLI" ] || bail "build first"
 command -v jq >/dev/null || bail "jq is needed"
 plan 17

@@ -8,7 +8,7 @@
 # - the SQL fold (js_data.rollup_totals) writes the same bytes as the C fold, which runs clean
 #   under valgrind.
 # (A database of the shape before the series, migrations up to 024, is older than the squashed
-# base 033 and refused by --migrate: tests/integration/51.)
+# base 033 and refused by --migrate: tests/integration/ingest/schema.sh.)
 # (How compact the series are is bench/run scale's figure.)
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster

@@ -16,7 +16,7 @@
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
-CLI=$JS_TOP_BUILDDIR/web/jobscreen
+CLI=$JS_TOP_BUILDDIR/cli/jobscreen
 [ -s "$JS_CLUSTER_DIR/pipeline/ingest.pid" ] || skip_all "the cluster runs without its pipeline"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 plan 19

@@ -64,7 +64,7 @@ steps_after=$(get job --data-urlencode "id=$j1" | jq -c '[.job.steps[] | {step, 
 [ "$(jq length <<< "$steps_before")" -ge 2 ] && [ "$steps_after" = "$steps_before" ]
 ok $? "job $j1's steps (batch and 0) read as before the stop ($steps_after)"
 is "$(get step --data-urlencode "job=$j1" --data-urlencode step=0 | jq -r '.step.nodes')" 2 "its step 0 answers: 2 nodes"
-out=$(runuser -u jsalice -- env JOBSCREEN_CLI_CONF="$JOBSCREEN_CLI_CONF" "${JS_CLI:-$JS_TOP_BUILDDIR/web/jobscreen}" "$j1" 2>&1)
+out=$(runuser -u jsalice -- env JOBSCREEN_CLI_CONF="$JOBSCREEN_CLI_CONF" "${JS_CLI:-$JS_TOP_BUILDDIR/cli/jobscreen}" "$j1" 2>&1)
 like "$out" "rep1" "the terminal report of job $j1 answers (jobscreen $j1)"
 tw=$JS_TOP_SRCDIR/tests/web
 if [ -x /usr/bin/chromium ] && command -v node >/dev/null && [ -d "$tw/node_modules/playwright-core" ]; then

@@ -273,6 +273,49 @@ static int compare(const struct settings *st, bool workflow, const char *a, cons
     return 0;
 }
 
+/* The ids and the cluster named on the command line: true, or false after saying what is wrong. */
+static bool args_valid(const char *id, const char *other, bool workflow, const char *cluster)
+{
+    if (other && !id_valid(other)) {
+        fprintf(stderr, "jobscreen: --compare '%s' is not a %s id\n", other, workflow ? "workflow" : "job");
+        return false;
+    }
+    if (!id_valid(id)) {
+        if (strchr(id, '_'))
+            fprintf(stderr, "jobscreen: '%s': give an array task by its own job id (sacct -j %s -o JobIDRaw)\n", id, id);
+        else
+            fprintf(stderr, "jobscreen: '%s' is not a %s id\n", id, workflow ? "workflow" : "job");
+        return false;
+    }
+    if (cluster && !name_valid(cluster)) {
+        fprintf(stderr, "jobscreen: '%s' is not a cluster name\n", cluster);
+        return false;
+    }
+    return true;
+}
+
+/* The reply on stdout: as JSON (export: as the server gave it), or as the report of a job or a
+ * workflow (names: its per-name table). 0, or -1 when stdout could not take it. */
+static int print_reply(json_t *reply, json_t *names, bool workflow, bool json, bool export)
+{
+    if (export)
+        json_dumpf(reply, stdout, JSON_INDENT(2));
+    else if (json)
+        json_dumpf(workflow ? reply : json_object_get(reply, "job"), stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+    else if (workflow) {
+        jsr_workflow(stdout, reply, time(NULL));
+        jsr_step_names(stdout, json_object_get(names, "step_names"));
+    } else
+        jsr_job(stdout, json_object_get(reply, "job"), time(NULL), isatty(STDOUT_FILENO) && !no_colour());
+    if (json || export)
+        putchar('\n');
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        perror("jobscreen: standard output");
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = { { "json", no_argument, NULL, 'j' },
@@ -303,21 +346,8 @@ int main(int argc, char **argv)
     const char *id = workflow ? workflow : optind < argc ? argv[optind++] : NULL;
     if (!id || optind < argc)
         return usage(stderr, EXIT_USAGE);
-    if (other && !id_valid(other)) {
-        fprintf(stderr, "jobscreen: --compare '%s' is not a %s id\n", other, workflow ? "workflow" : "job");
+    if (!args_valid(id, other, workflow != NULL, cluster))
         return EXIT_USAGE;
-    }
-    if (!id_valid(id)) {
-        if (strchr(id, '_'))
-            fprintf(stderr, "jobscreen: '%s': give an array task by its own job id (sacct -j %s -o JobIDRaw)\n", id, id);
-        else
-            fprintf(stderr, "jobscreen: '%s' is not a %s id\n", id, workflow ? "workflow" : "job");
-        return EXIT_USAGE;
-    }
-    if (cluster && !name_valid(cluster)) {
-        fprintf(stderr, "jobscreen: '%s' is not a cluster name\n", cluster);
-        return EXIT_USAGE;
-    }
 
     struct settings st = { "", "" };
     const char *conf = getenv("JOBSCREEN_CLI_CONF");
@@ -365,25 +395,10 @@ int main(int argc, char **argv)
             reply = NULL;
         }
     }
-    if (reply) {
-        if (export)
-            json_dumpf(reply, stdout, JSON_INDENT(2));
-        else if (json)
-            json_dumpf(workflow ? reply : json_object_get(reply, "job"), stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
-        else if (workflow) {
-            jsr_workflow(stdout, reply, time(NULL));
-            jsr_step_names(stdout, json_object_get(names, "step_names"));
-        } else
-            jsr_job(stdout, json_object_get(reply, "job"), time(NULL), isatty(STDOUT_FILENO) && !no_colour());
-        if (json || export)
-            putchar('\n');
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            perror("jobscreen: standard output");
-            status = EXIT_SERVER;
-        }
-        json_decref(reply);
-        json_decref(names);
-    }
+    if (reply && print_reply(reply, names, workflow != NULL, json, export) < 0)
+        status = EXIT_SERVER;
+    json_decref(reply);
+    json_decref(names);
     curl_global_cleanup();
     return status;
 }

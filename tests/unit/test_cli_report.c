@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests of the terminal report's text (web/report.c): human units, strings made safe for
+/* Unit tests of the terminal report's text (cli/report_*.c): human units, strings made safe for
  * a terminal, and whole reports of crafted replies: 80 columns, no control character from the
  * reply, the figures computed right. */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "web/report.h"
+#include "cli/report.h"
 
 static char b[256];
 

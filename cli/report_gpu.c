@@ -11,19 +11,13 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_parts.h"
 
 static double co2_g_per_kwh = NAN;
 
 void jsr_set_co2(double g_per_kwh)
 {
     co2_g_per_kwh = g_per_kwh;
-}
-
-static double num(const json_t *o, const char *key)
-{
-    const json_t *v = json_object_get(o, key);
-    return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 /* J, Wh or kWh, without CO2 */
@@ -53,18 +47,18 @@ void jsr_energy(char *buf, size_t n, double joules)
 /* "2 GPUs, utilization 11 % (max 12 %), memory peak 1.0 GiB of 80.0 GiB" */
 static void gpu_text(char *buf, size_t n, const json_t *g)
 {
-    double count = num(g, "count"), mean = num(g, "util_sm_mean"), max = num(g, "util_sm_max");
+    double count = jsr_num(g, "count"), mean = jsr_num(g, "util_sm_mean"), max = jsr_num(g, "util_sm_max");
     char peak[24], total[24];
     int k = snprintf(buf, n, "%.0f GPU%s", count, count == 1 ? "" : "s");
     if (isfinite(mean) && k >= 0 && (size_t)k < n)
         k += snprintf(buf + k, n - (size_t)k, ", utilization %.0f %% (max %.0f %%)", mean, max);
-    if (isfinite(num(g, "mem_used_max")) && k >= 0 && (size_t)k < n) {
-        jsr_bytes(peak, sizeof peak, num(g, "mem_used_max"));
-        jsr_bytes(total, sizeof total, num(g, "mem_total"));
+    if (isfinite(jsr_num(g, "mem_used_max")) && k >= 0 && (size_t)k < n) {
+        jsr_bytes(peak, sizeof peak, jsr_num(g, "mem_used_max"));
+        jsr_bytes(total, sizeof total, jsr_num(g, "mem_total"));
         k += snprintf(buf + k, n - (size_t)k, ", memory peak %s of %s", peak, total);
     }
-    if (num(g, "gone") > 0 && k >= 0 && (size_t)k < n)
-        snprintf(buf + k, n - (size_t)k, "; %.0f gone during the step", num(g, "gone"));
+    if (jsr_num(g, "gone") > 0 && k >= 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, "; %.0f gone during the step", jsr_num(g, "gone"));
 }
 
 void jsr_gpus(FILE *out, const json_t *job)
@@ -75,7 +69,7 @@ void jsr_gpus(FILE *out, const json_t *job)
     char line[512], sid[16], e[64], gp[32], cp[32], clean[JSR_WIDTH * 12];
     json_array_foreach(steps, i, s) {
         const json_t *g = json_object_get(s, "gpu");
-        double energy = num(s, "energy_j");
+        double energy = jsr_num(s, "energy_j");
         const char *note = json_string_value(json_object_get(s, "gpu_note"));
         if (!json_is_object(g) && !isfinite(energy) && !note)
             continue;
@@ -103,12 +97,12 @@ void jsr_gpus(FILE *out, const json_t *job)
             jsr_wrap(out, 18, 9, clean);
         }
     }
-    double total = num(job, "energy_j");
+    double total = jsr_num(job, "energy_j");
     if (isfinite(total)) {
         jsr_energy(e, sizeof e, total);
-        energy_only(gp, sizeof gp, isfinite(num(job, "gpu_energy_j")) ? num(job, "gpu_energy_j") : 0);
-        if (isfinite(num(job, "cpu_energy_j")))
-            energy_only(cp, sizeof cp, num(job, "cpu_energy_j"));
+        energy_only(gp, sizeof gp, isfinite(jsr_num(job, "gpu_energy_j")) ? jsr_num(job, "gpu_energy_j") : 0);
+        if (isfinite(jsr_num(job, "cpu_energy_j")))
+            energy_only(cp, sizeof cp, jsr_num(job, "cpu_energy_j"));
         else
             snprintf(cp, sizeof cp, "not known");
         fprintf(out, "%s  job    energy %s (GPUs %s, CPUs %s)\n", header ? "" : "\nGPUs and energy\n", e, gp, cp);
