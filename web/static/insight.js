@@ -10,7 +10,7 @@ const LIGHTS = {
   red: 'disturbed: more than 15 % of its run lost',
   grey: 'too little data to tell',
 };
-/* a batch step that waits for its sruns (insight.judged_by_sruns; web/report.c says the same) */
+/* a batch step that waits for its sruns (insight.judged_by_sruns; cli/report_insight.c says the same) */
 const BY_SRUNS = 'No verdict of its own: the batch script waits for its srun steps, which are judged.';
 const LIGHT_RANK = { red: 3, yellow: 2, green: 1, grey: 0 };
 /* the background that peaked, as a reader says it (evidence.background, cause) */
