@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A step's processes on its GPUs, for the step record's "gpu" member (docs/gpu.md, "Per
+ * process"): the relay tells which processes NVML lists are the step's (a predicate on the
+ * pid); the others are counted per device, never attributed. Per device and process of the
+ * step: readings, peak memory, SM and memory utilization, the slices it was seen in.
+ */
+#ifndef JS_GPU_PROCS_H
+#define JS_GPU_PROCS_H
+
+#include "jsgpu.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* (device, pid) pairs one record follows; more are counted in proc_readings_dropped */
+#define JSG_PROCS_TABLE 512
+
+struct jsg_procs;
+
+struct jsg_procs *jsg_procs_new(void);
+void jsg_procs_free(struct jsg_procs *p);
+/* Keeps in t the processes is_step says are the step's; the others are counted (distinct
+ * pids per device) and removed. is_step NULL: all are the step's. */
+void jsg_procs_filter(struct jsg_procs *p, struct jsg_tick *t, int (*is_step)(uint32_t pid, void *arg), void *arg);
+/* A closed slice's processes (all the step's: filtered at each tick). */
+void jsg_procs_slice(struct jsg_procs *p, const struct jsg_slice *s);
+/* The device's members: ,"procs":[...],"procs_dropped":N,"procs_other":N (dev: its position
+ * in the sampler's table). */
+void jsg_procs_write_dev(const struct jsg_procs *p, int dev, FILE *f);
+/* Readings of processes the bounds dropped (the sampler's, the table's). */
+uint64_t jsg_procs_dropped(const struct jsg_procs *p);
+
+#endif
