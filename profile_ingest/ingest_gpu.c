@@ -135,12 +135,16 @@ static int take_procs(const struct pi_gpu *g, const json_t *d, struct pi_gpu_dev
         for (int k = 0; proc_keys[k]; k++)
             if (!json_is_object(p) || whole(p, proc_keys[k], k == P_FIRST || k == P_LAST ? INT64_MIN : 0, &v[k]) < 0)
                 return pi_invalid(why, size, "GPU %s: a process's \"%s\" is not a whole number >= 0", x->uuid, proc_keys[k]);
-        if (v[P_PID] < 1 || v[P_PID] > JSG_RECORD_MAX_PID || v[P_SAMPLES] < 1 || v[P_SAMPLES] > x->v[T_SAMPLES] ||
-            v[P_UTIL_N] > v[P_SAMPLES] || v[P_MEM_N] > v[P_SAMPLES] || v[P_SM_MAX] > 100 ||
-            v[P_SM_SUM] > 100 * v[P_UTIL_N] || v[P_MEM_SUM] > 100 * v[P_UTIL_N] ||
-            (x->v[T_MEM_TOTAL] > 0 && v[P_MEM_MAX] > x->v[T_MEM_TOTAL]))
-            return pi_invalid(why, size, "GPU %s: process %" PRId64 ": a pid out of range, more readings than the GPU's, "
-                              "utilization above 100 %% or more memory than the GPU has", x->uuid, v[P_PID]);
+        const char *bad = v[P_PID] < 1 || v[P_PID] > JSG_RECORD_MAX_PID ? "its pid is out of range"
+                          : v[P_SAMPLES] < 1 || v[P_SAMPLES] > x->v[T_SAMPLES] || v[P_UTIL_N] > v[P_SAMPLES] ||
+                                  v[P_MEM_N] > v[P_SAMPLES]
+                              ? "more readings than the GPU's"
+                          : v[P_SM_MAX] > 100 || v[P_SM_SUM] > 100 * v[P_UTIL_N] || v[P_MEM_SUM] > 100 * v[P_UTIL_N]
+                              ? "utilization above 100 %"
+                          : x->v[T_MEM_TOTAL] > 0 && v[P_MEM_MAX] > x->v[T_MEM_TOTAL] ? "more memory than the GPU has"
+                                                                                      : NULL;
+        if (bad)
+            return pi_invalid(why, size, "GPU %s: process %" PRId64 ": %s", x->uuid, v[P_PID], bad);
         if (v[P_SLICES] < 1 || v[P_FIRST] > v[P_LAST] || v[P_SLICES] > v[P_LAST] - v[P_FIRST] + 1 || v[P_FIRST] < g->lo ||
             v[P_LAST] > g->hi)
             return pi_invalid(why, size, "GPU %s: process %" PRId64 ": its slices %" PRId64 "..%" PRId64
@@ -293,6 +297,14 @@ void pi_gpu_take(struct pi_step *st, const char *path)
 int pi_gpu_devices(const struct pi_gpu *g)
 {
     return g ? g->ndev : 0;
+}
+
+int pi_gpu_processes(const struct pi_gpu *g)
+{
+    int n = 0;
+    for (int i = 0; g && i < g->ndev; i++)
+        n += g->dev[i].nproc;
+    return n;
 }
 
 const char *pi_gpu_note(const struct pi_gpu *g)
