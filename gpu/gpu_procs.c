@@ -28,6 +28,7 @@ struct entry {
 struct jsg_procs {
     int n;
     uint64_t dropped; /* readings of processes the bounds left out */
+    uint64_t ended;   /* readings of processes that ended before they could be told apart */
     struct entry e[JSG_PROCS_TABLE];
 };
 
@@ -44,6 +45,11 @@ void jsg_procs_free(struct jsg_procs *p)
 uint64_t jsg_procs_dropped(const struct jsg_procs *p)
 {
     return p ? p->dropped : 0;
+}
+
+uint64_t jsg_procs_ended(const struct jsg_procs *p)
+{
+    return p ? p->ended : 0;
 }
 
 /* the pair's entry, made when new; NULL when the table is full */
@@ -68,11 +74,16 @@ void jsg_procs_filter(struct jsg_procs *p, struct jsg_tick *t, int (*is_step)(ui
 {
     int k = 0;
     for (int i = 0; i < t->nproc; i++) {
-        if (is_step == NULL || is_step(t->proc[i].pid, arg)) {
+        int mine = is_step == NULL ? 1 : is_step(t->proc[i].pid, arg);
+        if (mine > 0) {
             t->proc[k++] = t->proc[i];
             continue;
         }
-        if (p != NULL && find(p, t->proc[i].pid, t->proc[i].dev, 1) == NULL)
+        if (p == NULL)
+            continue;
+        if (mine < 0)
+            p->ended++; /* gone since NVML listed it: neither the step's nor another's */
+        else if (find(p, t->proc[i].pid, t->proc[i].dev, 1) == NULL)
             p->dropped++;
     }
     t->nproc = k;

@@ -20,8 +20,9 @@ struct jsg_procs;
 
 struct jsg_procs *jsg_procs_new(void);
 void jsg_procs_free(struct jsg_procs *p);
-/* Keeps in t the processes is_step says are the step's; the others are counted (distinct
- * pids per device) and removed. is_step NULL: all are the step's. */
+/* Keeps in t the processes is_step says are the step's (> 0); the others (0) are counted
+ * (distinct pids per device) and removed, as are those that ended before is_step could tell
+ * (< 0: counted as readings). is_step NULL: all are the step's. */
 void jsg_procs_filter(struct jsg_procs *p, struct jsg_tick *t, int (*is_step)(uint32_t pid, void *arg), void *arg);
 /* A closed slice's processes (all the step's: filtered at each tick). */
 void jsg_procs_slice(struct jsg_procs *p, const struct jsg_slice *s);
@@ -30,5 +31,7 @@ void jsg_procs_slice(struct jsg_procs *p, const struct jsg_slice *s);
 void jsg_procs_write_dev(const struct jsg_procs *p, int dev, FILE *f);
 /* Readings of processes the bounds dropped (the sampler's, the table's). */
 uint64_t jsg_procs_dropped(const struct jsg_procs *p);
+/* Readings of processes that had ended when they were to be told apart. */
+uint64_t jsg_procs_ended(const struct jsg_procs *p);
 
 #endif

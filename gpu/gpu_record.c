@@ -314,7 +314,8 @@ int jsg_record_write(struct jsg_record *r, const struct jsg_gpus *g, FILE *f)
             r->n, dropped);
     fputs(",\"process_api\":", f);
     jsg_json_str(f, g ? jsg_proc_api(g) : "none");
-    fprintf(f, ",\"proc_readings_dropped\":%" PRIu64, jsg_procs_dropped(r->procs));
+    fprintf(f, ",\"proc_readings_dropped\":%" PRIu64 ",\"proc_readings_ended\":%" PRIu64, jsg_procs_dropped(r->procs),
+            jsg_procs_ended(r->procs));
     if (!with_series && r->n > 0)
         fprintf(f, ",\"series_note\":\"the series (%zu bytes in base64) exceed what a step record holds (%u)\"", bytes,
                 JSG_RECORD_SERIES_MAX_BYTES);

@@ -144,18 +144,20 @@ static int in_step_cgroup(pid_t pid)
     int in = 0;
     snprintf(path, sizeof path, "/proc/%ld/cgroup", (long)pid);
     FILE *f = fopen(path, "re");
-    while (f && !in && fgets(line, sizeof line, f))
+    if (f == NULL)
+        return -1; /* ended */
+    while (!in && fgets(line, sizeof line, f))
         in = strncmp(line, "0::", 3) == 0 && strncmp(line + 3, gs.step_cg, len) == 0 &&
              (line[3 + len] == '/' || line[3 + len] == '\n' || line[3 + len] == '\0');
-    if (f)
-        fclose(f);
+    fclose(f);
     return in;
 }
 
 /* Is a process NVML lists on the step's GPUs the step's (docs/gpu.md, "Per process")? In the
  * step's cgroup (v2) where the relay found one: all the step's processes, daemonised or not.
  * Else a descendant of the step's slurmstepd (the relay's parent) not through the relay, as
- * proctrack/linuxproc tracks a step. Another job's process sharing the GPU is neither. */
+ * proctrack/linuxproc tracks a step. Another job's process sharing the GPU is neither (0); one
+ * that ended since NVML listed it cannot be told (-1). */
 static int is_step_pid(uint32_t pid, void *arg)
 {
     (void)arg;
@@ -166,6 +168,8 @@ static int is_step_pid(uint32_t pid, void *arg)
         pid_t pp = parent_of(p);
         if (pp == gs.stepd)
             return 1;
+        if (pp < 0 && p == (pid_t)pid)
+            return -1;
         p = pp;
     }
     return 0;

@@ -140,7 +140,7 @@ G=$((1 << 30))
     echo "proc pidfile=$wp/rank1 mem=$((5 * G)) sm=20 memutil=2"
     echo "proc pidfile=$wp/other mem=$((7 * G)) sm=60 memutil=6"
   done; } > "$JS_GPU_DIR/n1/nvml.conf"
-jp=$(sub "$wp" -N1 -n2 -w n1 --gres=gpu:1 --wrap "srun -n2 bash -c 'echo \$\$ > $wp/rank\$SLURM_PROCID; echo \$SLURM_STEP_GPUS > $wp/gpu; sleep 8'")
+jp=$(sub "$wp" -N1 -n2 -w n1 --gres=gpu:1 --wrap "srun -n2 bash -c 'echo \$\$ > $wp/rank\$SLURM_PROCID; echo \$SLURM_STEP_GPUS > $wp/gpu; exec sleep 8'")
 jo=$(sub "$wo" -N1 -w n1 --gres=gpu:1 --wrap "srun bash -c 'echo \$\$ > $wp/other; sleep 8'")
 wait_job_done "$jp" 90 >/dev/null; wait_job_done "$jo" 90 >/dev/null
 p0=$(cat "$wp/rank0" 2>/dev/null) p1=$(cat "$wp/rank1" 2>/dev/null) po=$(cat "$wp/other" 2>/dev/null) gp=$(cat "$wp/gpu" 2>/dev/null)
@@ -158,8 +158,9 @@ is "$(db "SELECT uuid || ' ' || processes_dropped || ' ' || processes_other FROM
    "O's process on P's GPU is counted, not attributed; O's step has its own process alone, and counts P's two"
 is "$(procs "$jp" batch)|$(db "SELECT processes_other FROM js.step_gpus WHERE job_id = $jp AND step_id = 'batch'")" "-|3" \
    "the batch step, reading the same GPU, is given none of step 0's processes (3 others counted)"
-is "$(db "SELECT count(*) FILTER (WHERE exe LIKE '%bash' AND args LIKE 'bash -c echo%') FROM js.step_gpu_processes WHERE job_id = $jp AND step_id = '0'")" "2" \
-   "each process's command comes from the step's profiled processes"
+is "$(db "SELECT string_agg(coalesce(exe, '-') || ' ' || coalesce(args, '-'), ', ') FROM js.step_gpu_processes WHERE job_id = $jp AND step_id = '0'")" \
+   "$(readlink -f "$(command -v sleep)") sleep 8, $(readlink -f "$(command -v sleep)") sleep 8" \
+   "each process's command: the last image of its pid among the step's profiled processes (bash exec'd sleep)"
 r=$(api jsalice --data-urlencode q=step --data-urlencode "job=$jp" --data-urlencode step=0 | head -n -1)
 is "$(jq -r '[.step.gpus[] | .node + " " + .uuid + " other " + (.processes_other | tostring) + ": " + ([.processes[] | "\(.pid) rank \(.rank) \(.mem_used_max) \(.util_sm_mean)"] | join(", "))] | join("; ")' <<< "$r")" \
    "n1 GPU-n1-$gp other 1: $p1 rank 1 $((5 * G)) 20, $p0 rank 0 $((3 * G)) 40" "the step API: per GPU its processes (the highest peak first) and the others counted"

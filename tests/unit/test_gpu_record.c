@@ -143,10 +143,11 @@ static void unknown_cpu_time_is_said(void **state)
     jsg_close(g);
 }
 
+/* 999 is another job's, 888 ended before it could be told */
 static int not_999(uint32_t pid, void *arg)
 {
     (void)arg;
-    return pid != 999;
+    return pid == 888 ? -1 : pid != 999;
 }
 
 static int64_t member(const json_t *o, const char *key)
@@ -163,6 +164,7 @@ static void the_steps_processes_only(void **state)
     struct jsg_gpus *g = open_script("gpu uuid=GPU-A minor=0 mem_total=1000 mem_used=900 util_sm=50\n"
                                      "proc pid=100 mem=300 sm=40 memutil=6\n"
                                      "proc pid=999 mem=700 sm=90\n"
+                                     "proc pid=888 mem=1 sm=1\n"
                                      "proc pid=200 mem=500 sm=20 memutil=2\n"
                                      "gpu uuid=GPU-B minor=1 mem_total=1000 mem_used=60 mig=1\n"
                                      "mig uuid=MIG-B1 name=1g.10gb mem_total=100 mem_used=60\n"
@@ -172,6 +174,7 @@ static void the_steps_processes_only(void **state)
     json_t *m = record(g, 10, 1);
     is_step = NULL;
     assert_int_equal(member(m, "proc_readings_dropped"), 0);
+    assert_int_equal(member(m, "proc_readings_ended"), 10);
     assert_string_equal(json_string_value(json_object_get(m, "process_api")), "nvmlDeviceGetComputeRunningProcesses_v3");
     const json_t *gpus = json_object_get(m, "gpus");
     assert_int_equal(json_array_size(gpus), 3);
