@@ -127,6 +127,39 @@ else
   skip "the viewer in Chromium" "no /usr/bin/chromium, node or playwright-core"
 fi
 
+# --- insight: one GPU of two used on n3, both idle on n4; the jobs above busy on 1-2 GiB of 80 ---
+{ echo "gpu uuid=GPU-n3-0 name=H200-standin minor=0 mem_total=85899345920 mem_used=64424509440 util_sm=70 util_mem=30 power=400000 energy=1000+400"
+  echo "gpu uuid=GPU-n3-1 name=H200-standin minor=1 mem_total=85899345920 mem_used=64424509440 util_sm=1 util_mem=0 power=90000 energy=1000+400"; } > "$JS_GPU_DIR/n3/nvml.conf"
+fake_gpu_script n4 2 | sed 's/util_sm=[0-9]*/util_sm=1/' > "$JS_GPU_DIR/n4/nvml.conf"
+wi=$(work_dir jsalice) wj=$(work_dir jsalice)
+ji=$(sub "$wi" -N1 -w n3 --gres=gpu:2 --wrap 'srun sleep 9')
+jj=$(sub "$wj" -N1 -w n4 --gres=gpu:2 --wrap 'srun sleep 9')
+wait_job_done "$ji" 90 >/dev/null; wait_job_done "$jj" 90 >/dev/null
+wait_pipeline 90 "$ji" "$jj" || true
+for i in $(seq 300); do
+  [ "$(db "SELECT count(*) FROM js_data.step_insights WHERE job_id IN ($ja, $jb, $ji, $jj) AND step_id = '0'")" = 4 ] && break
+  sleep 0.2
+done
+advice() { db "SELECT coalesce(string_agg(code, ' ' ORDER BY code) FILTER (WHERE code LIKE '%GPU%'), '-') FROM js.step_advice WHERE job_id = $1 AND step_id = '0'"; }
+is "$(advice "$ja") $(advice "$jb")" "GPU_MEMORY_UNUSED GPU_MEMORY_UNUSED" \
+   "busy GPUs with 1-2 GiB of 80 GiB: GPU memory mostly unused, neither idle nor one GPU of N"
+is "$(advice "$ji")|$(db "SELECT figures->>'uuid' || ' ' || (figures->>'gpus') FROM js.step_advice WHERE job_id = $ji AND step_id = '0' AND code = 'ONE_GPU_USED'")" \
+   "ONE_GPU_USED|GPU-n3-0 2" "one GPU of two at work, 60 GiB used: one GPU of N used (naming it), memory and idle silent"
+like "$(advice "$jj")|$(db "SELECT severity || ' ' || (figures->>'idle_share') || ' ' || message FROM js.step_advice WHERE job_id = $jj AND step_id = '0' AND code = 'GPU_IDLE'")" \
+     "^GPU_IDLE\\|high 1(\\.0+)? GPUs allocated but idle: the step's 2 GPUs ran kernels under 5 % of the time in 100 % of its slices" \
+     "two idle GPUs: GPUs allocated but idle, with its figures, and nothing else of GPUs"
+
+# --- the admin report and the export ---
+rep=$(psql -X -q -At -F'|' -d "$JS_DB" -v since=2000-01-01 -v until=2100-01-01 -f "$JS_TOP_SRCDIR/sql/reports/gpu-energy.sql" 2>&1)
+idle_h=$(db "SELECT round(sum(last_slice - first_slice + 1) * 4 / 3600.0, 2) FROM js.step_gpus
+             WHERE step_id = '0' AND ((job_id = $ji AND uuid = 'GPU-n3-1') OR job_id = $jj)")
+kwh=$(db "SELECT round(((sum(gpu_energy_j) + coalesce(sum(cpu_energy_j), 0)) / 3.6e6)::numeric, 3) FROM js.jobs WHERE user_name = 'jsalice'")
+like "$rep" "(^|"$'\n'")jsalice\\|[^|]*\\|[0-9]+\\|4\\|[0-9.]+\\|$idle_h\\|[0-9.]+\\|[0-9.]+\\|[0-9.]*\\|$kwh("$'\n'"|$)" \
+     "sql/reports/gpu-energy.sql: jsalice's 4 GPU jobs, idle GPU-hours the idle GPUs' slices ($idle_h h), energy $kwh kWh"
+is "$(api jsalice --data-urlencode q=export --data-urlencode "job=$ja" | head -n -1 |
+      jq -r --arg s "$ja.0" '[(.jobs[0].jobscreen.gpu_energy_j > 0), (.jobs[0].steps[] | select(.JobID == $s) | .jobscreen.gpus | length)] | map(tostring) | join(" ")')" \
+   "true 2" "the export carries the job's energy and each step's GPUs"
+
 # --- per process: the stand-in lists on both GPUs of n1 the processes whose pids the tasks write
 # (proc pidfile=...): job P's two tasks (3 GiB at 40 %, 5 GiB at 20 %) and job O's one (7 GiB at
 # 60 %); P and O get one GPU each. Each step keeps its own processes only (the relay: descendants
@@ -179,39 +212,6 @@ else
   skip "the viewer's processes table in Chromium" "no /usr/bin/chromium, node or playwright-core"
 fi
 fake_gpu_script n1 2 > "$JS_GPU_DIR/n1/nvml.conf"
-
-# --- insight: one GPU of two used on n3, both idle on n4; the jobs above busy on 1-2 GiB of 80 ---
-{ echo "gpu uuid=GPU-n3-0 name=H200-standin minor=0 mem_total=85899345920 mem_used=64424509440 util_sm=70 util_mem=30 power=400000 energy=1000+400"
-  echo "gpu uuid=GPU-n3-1 name=H200-standin minor=1 mem_total=85899345920 mem_used=64424509440 util_sm=1 util_mem=0 power=90000 energy=1000+400"; } > "$JS_GPU_DIR/n3/nvml.conf"
-fake_gpu_script n4 2 | sed 's/util_sm=[0-9]*/util_sm=1/' > "$JS_GPU_DIR/n4/nvml.conf"
-wi=$(work_dir jsalice) wj=$(work_dir jsalice)
-ji=$(sub "$wi" -N1 -w n3 --gres=gpu:2 --wrap 'srun sleep 9')
-jj=$(sub "$wj" -N1 -w n4 --gres=gpu:2 --wrap 'srun sleep 9')
-wait_job_done "$ji" 90 >/dev/null; wait_job_done "$jj" 90 >/dev/null
-wait_pipeline 90 "$ji" "$jj" || true
-for i in $(seq 300); do
-  [ "$(db "SELECT count(*) FROM js_data.step_insights WHERE job_id IN ($ja, $jb, $ji, $jj) AND step_id = '0'")" = 4 ] && break
-  sleep 0.2
-done
-advice() { db "SELECT coalesce(string_agg(code, ' ' ORDER BY code) FILTER (WHERE code LIKE '%GPU%'), '-') FROM js.step_advice WHERE job_id = $1 AND step_id = '0'"; }
-is "$(advice "$ja") $(advice "$jb")" "GPU_MEMORY_UNUSED GPU_MEMORY_UNUSED" \
-   "busy GPUs with 1-2 GiB of 80 GiB: GPU memory mostly unused, neither idle nor one GPU of N"
-is "$(advice "$ji")|$(db "SELECT figures->>'uuid' || ' ' || (figures->>'gpus') FROM js.step_advice WHERE job_id = $ji AND step_id = '0' AND code = 'ONE_GPU_USED'")" \
-   "ONE_GPU_USED|GPU-n3-0 2" "one GPU of two at work, 60 GiB used: one GPU of N used (naming it), memory and idle silent"
-like "$(advice "$jj")|$(db "SELECT severity || ' ' || (figures->>'idle_share') || ' ' || message FROM js.step_advice WHERE job_id = $jj AND step_id = '0' AND code = 'GPU_IDLE'")" \
-     "^GPU_IDLE\\|high 1(\\.0+)? GPUs allocated but idle: the step's 2 GPUs ran kernels under 5 % of the time in 100 % of its slices" \
-     "two idle GPUs: GPUs allocated but idle, with its figures, and nothing else of GPUs"
-
-# --- the admin report and the export ---
-rep=$(psql -X -q -At -F'|' -d "$JS_DB" -v since=2000-01-01 -v until=2100-01-01 -f "$JS_TOP_SRCDIR/sql/reports/gpu-energy.sql" 2>&1)
-idle_h=$(db "SELECT round(sum(last_slice - first_slice + 1) * 4 / 3600.0, 2) FROM js.step_gpus
-             WHERE step_id = '0' AND ((job_id = $ji AND uuid = 'GPU-n3-1') OR job_id = $jj)")
-kwh=$(db "SELECT round(((sum(gpu_energy_j) + coalesce(sum(cpu_energy_j), 0)) / 3.6e6)::numeric, 3) FROM js.jobs WHERE user_name = 'jsalice'")
-like "$rep" "(^|"$'\n'")jsalice\\|[^|]*\\|[0-9]+\\|4\\|[0-9.]+\\|$idle_h\\|[0-9.]+\\|[0-9.]+\\|[0-9.]*\\|$kwh("$'\n'"|$)" \
-     "sql/reports/gpu-energy.sql: jsalice's 4 GPU jobs, idle GPU-hours the idle GPUs' slices ($idle_h h), energy $kwh kWh"
-is "$(api jsalice --data-urlencode q=export --data-urlencode "job=$ja" | head -n -1 |
-      jq -r --arg s "$ja.0" '[(.jobs[0].jobscreen.gpu_energy_j > 0), (.jobs[0].steps[] | select(.JobID == $s) | .jobscreen.gpus | length)] | map(tostring) | join(" ")')" \
-   "true 2" "the export carries the job's energy and each step's GPUs"
 
 # --- faults: n3 without NVML, n4's NVML fails to initialise, n2's GPUs disappear after 3 reads,
 # n2's powercap counter wraps every 2.5 s (0.4 J/s, max_energy_range_uj 1 J) ---
