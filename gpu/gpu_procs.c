@@ -25,7 +25,16 @@ struct entry {
     int64_t first, last;
 };
 
+/* a pid's verdict from the previous reading: reused while NVML keeps listing the pid (a pid
+ * is given again only after its process ended, and an ended process leaves NVML's list) */
+struct verdict {
+    uint32_t pid;
+    int mine;
+};
+
 struct jsg_procs {
+    int nv;
+    struct verdict v[JSG_MAX_PROCS];
     int n;
     uint64_t dropped; /* readings of processes the bounds left out */
     uint64_t ended;   /* readings of processes that ended before they could be told apart */
@@ -70,11 +79,30 @@ static struct entry *find(struct jsg_procs *p, uint32_t pid, uint16_t dev, int o
     return e;
 }
 
+/* is_step's verdict on pid: the previous reading's while the pid stays listed, else asked */
+static int judge(struct jsg_procs *p, struct verdict *now, int *nnow, uint32_t pid,
+                 int (*is_step)(uint32_t pid, void *arg), void *arg)
+{
+    for (int i = 0; i < *nnow; i++)
+        if (now[i].pid == pid)
+            return now[i].mine;
+    int mine = -2;
+    for (int i = 0; p != NULL && i < p->nv && mine == -2; i++)
+        if (p->v[i].pid == pid)
+            mine = p->v[i].mine;
+    if (mine == -2)
+        mine = is_step(pid, arg);
+    if (mine >= 0 && *nnow < JSG_MAX_PROCS) /* an ended one is asked again: it costs a failed open */
+        now[(*nnow)++] = (struct verdict){ pid, mine };
+    return mine;
+}
+
 void jsg_procs_filter(struct jsg_procs *p, struct jsg_tick *t, int (*is_step)(uint32_t pid, void *arg), void *arg)
 {
-    int k = 0;
+    struct verdict now[JSG_MAX_PROCS];
+    int k = 0, nnow = 0;
     for (int i = 0; i < t->nproc; i++) {
-        int mine = is_step == NULL ? 1 : is_step(t->proc[i].pid, arg);
+        int mine = is_step == NULL ? 1 : judge(p, now, &nnow, t->proc[i].pid, is_step, arg);
         if (mine > 0) {
             t->proc[k++] = t->proc[i];
             continue;
@@ -87,6 +115,10 @@ void jsg_procs_filter(struct jsg_procs *p, struct jsg_tick *t, int (*is_step)(ui
             p->dropped++;
     }
     t->nproc = k;
+    if (p != NULL && is_step != NULL) {
+        memcpy(p->v, now, sizeof now[0] * (size_t)nnow);
+        p->nv = nnow;
+    }
 }
 
 void jsg_procs_slice(struct jsg_procs *p, const struct jsg_slice *s)

@@ -144,9 +144,11 @@ static void unknown_cpu_time_is_said(void **state)
 }
 
 /* 999 is another job's, 888 ended before it could be told */
+static int asked;
 static int not_999(uint32_t pid, void *arg)
 {
     (void)arg;
+    asked++;
     return pid == 888 ? -1 : pid != 999;
 }
 
@@ -171,8 +173,11 @@ static void the_steps_processes_only(void **state)
                                      "proc pid=300 mem=50\n");
     assert_int_equal(jsg_select_list(g, "0,1", NULL), 3);
     is_step = not_999;
+    asked = 0;
     json_t *m = record(g, 10, 1);
     is_step = NULL;
+    /* each pid asked once while NVML keeps listing it; the ended one at every reading */
+    assert_int_equal(asked, 4 + 10);
     assert_int_equal(member(m, "proc_readings_dropped"), 0);
     assert_int_equal(member(m, "proc_readings_ended"), 10);
     assert_string_equal(json_string_value(json_object_get(m, "process_api")), "nvmlDeviceGetComputeRunningProcesses_v3");
