@@ -13,6 +13,7 @@
 #include "gpu_format.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,34 @@ uint64_t jsg_procs_dropped(const struct jsg_procs *p)
 uint64_t jsg_procs_ended(const struct jsg_procs *p)
 {
     return p ? p->ended : 0;
+}
+
+pid_t jsg_parent_of(pid_t pid)
+{
+    char path[40], buf[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(path, "re");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    char *end = strrchr(buf, ')'), state;
+    int ppid;
+    return end && sscanf(end + 1, " %c %d", &state, &ppid) == 2 ? (pid_t)ppid : -1;
+}
+
+int jsg_descends(pid_t pid, pid_t ancestor, pid_t not_through)
+{
+    pid_t p = pid;
+    for (int depth = 0; depth < 64 && p > 1 && p != not_through; depth++) {
+        pid_t pp = jsg_parent_of(p);
+        if (pp == ancestor)
+            return 1;
+        if (pp < 0 && p == pid)
+            return -1;
+        p = pp;
+    }
+    return 0;
 }
 
 /* the pair's entry, made when new; NULL when the table is full */

@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* (device, pid) pairs one record follows; more are counted in proc_readings_dropped */
 #define JSG_PROCS_TABLE 512
@@ -33,5 +34,11 @@ void jsg_procs_write_dev(const struct jsg_procs *p, int dev, FILE *f);
 uint64_t jsg_procs_dropped(const struct jsg_procs *p);
 /* Readings of processes that had ended when they were to be told apart. */
 uint64_t jsg_procs_ended(const struct jsg_procs *p);
+
+/* The parent of pid (/proc/PID/stat), -1 when it is gone. */
+pid_t jsg_parent_of(pid_t pid);
+/* Whether pid descends from ancestor, not through not_through (at most 64 levels): 1, 0, or
+ * -1 when pid itself is gone. */
+int jsg_descends(pid_t pid, pid_t ancestor, pid_t not_through);
 
 #endif

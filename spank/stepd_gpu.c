@@ -22,6 +22,7 @@
 
 #include <slurm/spank.h>
 
+#include "gpu_procs.h"
 #include "gpu_record.h"
 #include "jsgpu.h"
 #include "record_format.h"
@@ -122,21 +123,6 @@ static int64_t node_busy_ns(void)
     return (int64_t)((v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) * (1000000000ULL / (unsigned long long)hz));
 }
 
-/* the parent of pid (/proc/PID/stat), -1 when it is gone */
-static pid_t parent_of(pid_t pid)
-{
-    char path[40], buf[512];
-    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-    FILE *f = fopen(path, "re");
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[n] = '\0';
-    char *end = strrchr(buf, ')'), state;
-    int ppid;
-    return end && sscanf(end + 1, " %c %d", &state, &ppid) == 2 ? (pid_t)ppid : -1;
-}
-
 static int in_step_cgroup(pid_t pid)
 {
     char path[40], line[PATH_MAX + 8];
@@ -163,16 +149,7 @@ static int is_step_pid(uint32_t pid, void *arg)
     (void)arg;
     if (gs.step_cg[0])
         return in_step_cgroup((pid_t)pid);
-    pid_t p = (pid_t)pid;
-    for (int depth = 0; depth < 64 && p > 1 && p != gs.self; depth++) {
-        pid_t pp = parent_of(p);
-        if (pp == gs.stepd)
-            return 1;
-        if (pp < 0 && p == (pid_t)pid)
-            return -1;
-        p = pp;
-    }
-    return 0;
+    return jsg_descends((pid_t)pid, gs.stepd, gs.self);
 }
 
 static int64_t now_ns(void)

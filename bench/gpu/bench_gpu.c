@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include "gpu_procs.h"
 #include "gpu_record.h"
 #include "jsgpu.h"
 
@@ -74,27 +75,14 @@ static void scripts(const char *dir)
     }
 }
 
-/* the relay's test of a pid without a step cgroup: its parents' /proc/PID/stat, two levels */
+/* the relay's test of a pid without a step cgroup (jsg_descends): two levels of /proc/PID/stat,
+ * this process's and its parent's, up to its grandparent */
+static pid_t grandparent;
 static int two_levels(uint32_t pid, void *arg)
 {
     (void)pid;
     (void)arg;
-    char path[40], buf[512];
-    pid_t p = getpid();
-    for (int level = 0; level < 2; level++) {
-        snprintf(path, sizeof path, "/proc/%ld/stat", (long)p);
-        FILE *f = fopen(path, "re");
-        size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-        if (f)
-            fclose(f);
-        buf[n] = '\0';
-        char *end = strrchr(buf, ')'), state;
-        int ppid;
-        if (end == NULL || sscanf(end + 1, " %c %d", &state, &ppid) != 2)
-            return -1;
-        p = ppid;
-    }
-    return 1;
+    return jsg_descends(getpid(), grandparent, -1);
 }
 
 /* the relay's part per tick: the process test and the record (µs of CPU a tick) */
@@ -176,6 +164,11 @@ int main(int argc, char **argv)
            NGPU, per_read * 4 / 1000);
     printf("gpu sampler CPU per slice per node (%d GPUs, a read every 0.5 s): %.3f ms\n", NGPU,
            per_read * 8 / 1000);
+    grandparent = jsg_parent_of(getppid());
+    if (two_levels(0, NULL) != 1) {
+        fprintf(stderr, "bench gpu: this process does not descend from its grandparent\n");
+        return 1;
+    }
     double rec = record_part(g, &pc, n);
     double a = cpu_us();
     for (int k = 0; k < n; k++)

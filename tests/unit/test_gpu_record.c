@@ -13,13 +13,16 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 #include <jansson.h>
 
 #include "bundle_series.h"
+#include "gpu_procs.h"
 #include "gpu_record.h"
 #include "jsgpu.h"
 #include "series.h"
@@ -234,6 +237,26 @@ static void a_devices_list_is_capped_and_counted(void **state)
     jsg_close(g);
 }
 
+/* the relay's test without a step cgroup: a child of ours descends from our parent (two
+ * levels), not through us when we are the relay, not from a stranger; once gone, -1 */
+static void descent_from_the_step(void **state)
+{
+    (void)state;
+    pid_t child = fork();
+    if (child == 0) {
+        pause();
+        _exit(0);
+    }
+    assert_true(child > 0);
+    assert_int_equal(jsg_parent_of(child), getpid());
+    assert_int_equal(jsg_descends(child, getppid(), -1), 1);
+    assert_int_equal(jsg_descends(child, getppid(), getpid()), 0);
+    assert_int_equal(jsg_descends(getpid(), child, -1), 0);
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    assert_int_equal(jsg_descends(child, getppid(), -1), -1);
+}
+
 static void cpu_share(void **state)
 {
     (void)state;
@@ -251,6 +274,7 @@ int main(void)
         cmocka_unit_test(cpu_share),
         cmocka_unit_test(the_steps_processes_only),
         cmocka_unit_test(a_devices_list_is_capped_and_counted),
+        cmocka_unit_test(descent_from_the_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
