@@ -2,8 +2,9 @@
 /*
  * The terminal report's GPUs and energy (report.h; docs/gpu.md): a line per step that had GPUs
  * ("4 GPUs, utilization 23 % (max 61 %), memory peak 12.3 GiB of 80.0 GiB"), its energy and the
- * job's ("1.2 kWh; 0.4 kg CO2", the CO2 only where cli.conf sets co2_g_per_kwh), and what the
- * readings lack.
+ * job's ("1.2 kWh; 0.4 kg CO2", the CO2 only where cli.conf sets co2_g_per_kwh), a line per
+ * GPU with processes of the step ("n1 GPU 0: 2 processes, rank 0 (pid 123) 11.2 GiB peak": the
+ * one with the highest peak memory), and what the readings lack.
  */
 #include "config.h"
 
@@ -61,6 +62,37 @@ static void gpu_text(char *buf, size_t n, const json_t *g)
         snprintf(buf + k, n - (size_t)k, "; %.0f gone during the step", jsr_num(g, "gone"));
 }
 
+#define GPU_PROC_LINES 4 /* GPUs with processes shown per step; the rest counted */
+
+/* "n1 GPU 0: 2 processes, rank 0 (pid 123) 11.2 GiB peak" per GPU of the step */
+static void gpu_procs(FILE *out, const json_t *g)
+{
+    const json_t *procs = json_object_get(g, "processes"), *p;
+    size_t i;
+    char line[256], peak[48], rank[40], clean[JSR_WIDTH * 4];
+    json_array_foreach(procs, i, p) {
+        if (i == GPU_PROC_LINES) {
+            fprintf(out, "         and %zu more GPUs with processes\n", json_array_size(procs) - i);
+            break;
+        }
+        double n = num(p, "count"), r = num(p, "rank"), mem = num(p, "mem_used_max");
+        const char *node = json_string_value(json_object_get(p, "node"));
+        rank[0] = peak[0] = '\0';
+        if (isfinite(r))
+            snprintf(rank, sizeof rank, "rank %.0f ", r);
+        if (isfinite(mem)) {
+            peak[0] = ' ';
+            jsr_bytes(peak + 1, sizeof peak - 8, mem);
+            strcat(peak, " peak");
+        }
+        snprintf(line, sizeof line, "%s GPU %.0f: %.0f process%s, %s(pid %.0f)%s", node ? node : "?", num(p, "index"), n,
+                 n == 1 ? "" : "es", rank, num(p, "pid"), peak);
+        jsr_clean(clean, sizeof clean, line, JSR_WIDTH * 2, 0);
+        fputs("         ", out);
+        jsr_wrap(out, 9, 11, clean);
+    }
+}
+
 void jsr_gpus(FILE *out, const json_t *job)
 {
     const json_t *steps = json_object_get(job, "steps"), *s;
@@ -91,6 +123,8 @@ void jsr_gpus(FILE *out, const json_t *job)
             fprintf(out, "  %-6s ", sid);
             jsr_wrap(out, 9, 9, clean);
         }
+        if (json_is_object(g))
+            gpu_procs(out, g);
         if (note) {
             jsr_clean(clean, sizeof clean, note, JSR_WIDTH * 3, 0);
             fprintf(out, "  %-6s missing: ", sid);

@@ -27,5 +27,10 @@ enum {
 };
 /* Devices one record may name (gpu/jsgpu.h's JSG_MAX_DEVICES). */
 #define JSG_RECORD_MAX_DEVICES 64
+/* Processes of the step a device's "procs" lists (those with the highest peak memory); the
+ * rest are counted in its "procs_dropped". */
+#define JSG_RECORD_MAX_DEV_PROCS 32
+/* The highest pid Linux gives (PID_MAX_LIMIT on 64-bit): a bound for the ingest. */
+#define JSG_RECORD_MAX_PID 4194304
 
 #endif

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "gpu_json.h"
+#include "gpu_procs.h"
 #include "gpu_record.h"
 
 #include "bundle_series.h"
@@ -45,6 +46,7 @@ struct jsg_record {
     struct rec_dev dev[JSG_MAX_DEVICES];
     int nzone;
     char powercap[160];
+    struct jsg_procs *procs; /* the step's processes per device */
     int64_t first;
     size_t n, cap;
     uint64_t dropped;
@@ -79,7 +81,17 @@ struct jsg_record *jsg_record_new(const struct jsg_gpus *g, const struct jsg_pow
     r->nzone = pc->nzone;
     snprintf(r->powercap, sizeof r->powercap, "%s", pc->status);
     r->first = INT64_MIN;
+    if ((r->procs = jsg_procs_new()) == NULL) {
+        free(r);
+        return NULL;
+    }
     return r;
+}
+
+void jsg_record_filter_procs(struct jsg_record *r, struct jsg_tick *t, int (*is_step)(uint32_t pid, void *arg),
+                             void *arg)
+{
+    jsg_procs_filter(r->procs, t, is_step, arg);
 }
 
 void jsg_record_cpu_note(struct jsg_record *r, const char *why)
@@ -176,6 +188,7 @@ void jsg_record_slice(const struct jsg_slice *s, void *arg)
         if (d->dev < s->ndev)
             add_dev(d, &s->dev[d->dev], held ? d->col + (size_t)off * JSG_NCOLS : NULL);
     }
+    jsg_procs_slice(r->procs, s);
     if (r->nzone == 0)
         return;
     int64_t e = 0;
@@ -250,6 +263,7 @@ static void write_dev(const struct jsg_record *r, int i, const struct jsg_gpus *
             d->mem_total, kind[d->energy < 3 ? d->energy : 0], d->gone || dv->gone ? "true" : "false", d->failed,
             d->samples, d->util_n, d->util_sm_sum, d->util_mem_sum, d->util_sm_max, d->util_mem_max, d->mem_n,
             d->mem_used_max, d->power_n, d->power_mw_sum, d->power_mw_max, d->energy_uj);
+    jsg_procs_write_dev(r->procs, d->dev, f);
     if (with_series) {
         fputs(",\"series\":{", f);
         all_series(r, f, i, tmp, b64);
@@ -298,6 +312,10 @@ int jsg_record_write(struct jsg_record *r, const struct jsg_gpus *g, FILE *f)
     fprintf(f, ",\"unknown\":%d,\"stuck\":%s,\"first_slice\":%" PRId64 ",\"slices\":%zu,\"series_dropped\":%" PRIu64,
             r->unknown, g && jsg_stuck(g) ? "true" : "false", r->first == INT64_MIN ? 0 : r->first,
             r->n, dropped);
+    fputs(",\"process_api\":", f);
+    jsg_json_str(f, g ? jsg_proc_api(g) : "none");
+    fprintf(f, ",\"proc_readings_dropped\":%" PRIu64 ",\"proc_readings_ended\":%" PRIu64, jsg_procs_dropped(r->procs),
+            jsg_procs_ended(r->procs));
     if (!with_series && r->n > 0)
         fprintf(f, ",\"series_note\":\"the series (%zu bytes in base64) exceed what a step record holds (%u)\"", bytes,
                 JSG_RECORD_SERIES_MAX_BYTES);
@@ -322,5 +340,6 @@ void jsg_record_free(struct jsg_record *r)
     for (int i = 0; i < r->ndev; i++)
         free(r->dev[i].col);
     free(r->cpu);
+    jsg_procs_free(r->procs);
     free(r);
 }

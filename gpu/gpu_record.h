@@ -24,6 +24,11 @@ struct jsg_record;
  * NULL when out of memory. */
 struct jsg_record *jsg_record_new(const struct jsg_gpus *g, const struct jsg_powercap *pc, int32_t seconds,
                                   const char *source, int unknown);
+/* Before jsg_slicer_add of a tick: keeps in it the processes is_step says are the step's (the
+ * relay's test of the pid: docs/gpu.md, "Per process"; > 0 the step's, 0 not, < 0 ended); the
+ * others are counted, per device. */
+void jsg_record_filter_procs(struct jsg_record *r, struct jsg_tick *t, int (*is_step)(uint32_t pid, void *arg),
+                             void *arg);
 /* jsg_slicer's callback (arg: the record). */
 void jsg_record_slice(const struct jsg_slice *s, void *arg);
 /* The step's CPU time and the node's busy CPU time between the previous reading and this one

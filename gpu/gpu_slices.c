@@ -63,8 +63,11 @@ static void add_proc(struct jsg_slice *s, const struct jsg_proc *p)
         if (p->util_sm > e->util_sm_max)
             e->util_sm_max = p->util_sm;
     }
-    if ((p->have & JSG_HAVE_MEM) && p->mem_used > e->mem_used_max)
-        e->mem_used_max = p->mem_used;
+    if (p->have & JSG_HAVE_MEM) {
+        e->mem_n++;
+        if (p->mem_used > e->mem_used_max)
+            e->mem_used_max = p->mem_used;
+    }
 }
 
 static void add_reading(struct jsg_slice_dev *d, const struct jsg_reading *r)

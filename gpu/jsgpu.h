@@ -163,6 +163,7 @@ struct jsg_slice_proc {
     uint32_t samples, util_n;
     uint64_t util_sm_sum, util_mem_sum;
     uint32_t util_sm_max;
+    uint32_t mem_n; /* readings that had its memory */
     uint64_t mem_used_max;
 };
 

@@ -32,14 +32,24 @@ static const char *const column_names[JSG_NCOLS] = {
 #undef JSG_COL_NAME
 };
 
+/* a process of the step on a device: its figures, in proc_keys[] order */
+static const char *const proc_keys[] = { "pid", "samples", "util_n", "util_sm_sum", "util_mem_sum", "util_sm_max",
+                                         "mem_n", "mem_used_max", "first_slice", "last_slice", "slices", NULL };
+enum { P_PID, P_SAMPLES, P_UTIL_N, P_SM_SUM, P_MEM_SUM, P_SM_MAX, P_MEM_N, P_MEM_MAX, P_FIRST, P_LAST, P_SLICES, P_N };
+
 struct pi_gpu_dev {
     char uuid[UUID_MAX + 1], name[UUID_MAX + 1], parent[UUID_MAX + 1], energy[16];
     int64_t index, minor, gone;
     int64_t v[16]; /* the totals, in totals[] order */
     int64_t *col;  /* slices x JSG_NCOLS, NULL: no series */
+    int has_procs; /* the record listed its processes (older records do not) */
+    int nproc;
+    int64_t procs_dropped, procs_other;
+    int64_t proc[JSG_RECORD_MAX_DEV_PROCS][P_N];
 };
 
 struct pi_gpu {
+    int64_t lo, hi; /* the slices the step's span allows */
     int64_t first, slices;
     int ndev;
     struct pi_gpu_dev dev[JSG_RECORD_MAX_DEVICES];
@@ -107,6 +117,46 @@ static int series(const json_t *v, size_t n, int64_t *out, size_t stride)
     return rc;
 }
 
+/* The device's processes of the step (docs/gpu.md, "Per process"): each bounded as the
+ * device's own figures are, and by them (no more readings than the device's, no more memory
+ * than it has, slices within the step's span). */
+static int take_procs(const struct pi_gpu *g, const json_t *d, struct pi_gpu_dev *x, char *why, size_t size)
+{
+    const json_t *procs = json_object_get(d, "procs"), *p;
+    if (procs == NULL)
+        return PI_OK;
+    if (!json_is_array(procs) || json_array_size(procs) > JSG_RECORD_MAX_DEV_PROCS ||
+        whole(d, "procs_dropped", 0, &x->procs_dropped) < 0 || whole(d, "procs_other", 0, &x->procs_other) < 0)
+        return pi_invalid(why, size, "GPU %s: procs, procs_dropped or procs_other is not what it should be", x->uuid);
+    x->has_procs = 1;
+    size_t i;
+    json_array_foreach(procs, i, p) {
+        int64_t *v = x->proc[x->nproc];
+        for (int k = 0; proc_keys[k]; k++)
+            if (!json_is_object(p) || whole(p, proc_keys[k], k == P_FIRST || k == P_LAST ? INT64_MIN : 0, &v[k]) < 0)
+                return pi_invalid(why, size, "GPU %s: a process's \"%s\" is not a whole number >= 0", x->uuid, proc_keys[k]);
+        const char *bad = v[P_PID] < 1 || v[P_PID] > JSG_RECORD_MAX_PID ? "its pid is out of range"
+                          : v[P_SAMPLES] < 1 || v[P_SAMPLES] > x->v[T_SAMPLES] || v[P_UTIL_N] > v[P_SAMPLES] ||
+                                  v[P_MEM_N] > v[P_SAMPLES]
+                              ? "more readings than the GPU's"
+                          : v[P_SM_MAX] > 100 || v[P_SM_SUM] > 100 * v[P_UTIL_N] || v[P_MEM_SUM] > 100 * v[P_UTIL_N]
+                              ? "utilization above 100 %"
+                          : x->v[T_MEM_TOTAL] > 0 && v[P_MEM_MAX] > x->v[T_MEM_TOTAL] ? "more memory than the GPU has"
+                                                                                      : NULL;
+        if (bad)
+            return pi_invalid(why, size, "GPU %s: process %" PRId64 ": %s", x->uuid, v[P_PID], bad);
+        if (v[P_SLICES] < 1 || v[P_FIRST] > v[P_LAST] || v[P_SLICES] > v[P_LAST] - v[P_FIRST] + 1 || v[P_FIRST] < g->lo ||
+            v[P_LAST] > g->hi)
+            return pi_invalid(why, size, "GPU %s: process %" PRId64 ": its slices %" PRId64 "..%" PRId64
+                              " are not within the step's span", x->uuid, v[P_PID], v[P_FIRST], v[P_LAST]);
+        for (int k = 0; k < x->nproc; k++)
+            if (x->proc[k][P_PID] == v[P_PID])
+                return pi_invalid(why, size, "GPU %s: process %" PRId64 " is listed twice", x->uuid, v[P_PID]);
+        x->nproc++;
+    }
+    return PI_OK;
+}
+
 static int take_dev(struct pi_gpu *g, const json_t *d, struct pi_gpu_dev *x, char *why, size_t size)
 {
     const json_t *kind = json_object_get(d, "energy");
@@ -124,6 +174,8 @@ static int take_dev(struct pi_gpu *g, const json_t *d, struct pi_gpu_dev *x, cha
     if (x->v[T_SM_MAX] > 100 || x->v[T_MEM_MAX] > 100 || x->v[T_SM_SUM] > 100 * x->v[T_UTIL_N] ||
         x->v[T_MEM_SUM] > 100 * x->v[T_UTIL_N] || x->v[T_UTIL_N] > x->v[T_SAMPLES])
         return pi_invalid(why, size, "GPU %s: utilization above 100 %% or more readings than samples", x->uuid);
+    if (take_procs(g, d, x, why, size) != PI_OK)
+        return PI_INVALID;
     const json_t *s = json_object_get(d, "series");
     if (s == NULL || g->slices == 0)
         return PI_OK;
@@ -153,6 +205,22 @@ static int take_cpu(struct pi_gpu *g, const json_t *c, char *why, size_t size)
     return PI_OK;
 }
 
+/* what the member says of the processes as a whole: none listed by NVML, readings left out */
+static void take_proc_notes(struct pi_gpu *g, const json_t *m)
+{
+    const json_t *api = json_object_get(m, "process_api"), *dropped = json_object_get(m, "proc_readings_dropped");
+    int64_t procs_dropped = 0;
+    for (int i = 0; i < g->ndev; i++)
+        procs_dropped += g->dev[i].procs_dropped;
+    if (g->ndev > 0 && json_is_string(api) && strcmp(json_string_value(api), "none") == 0)
+        note(g, "NVML on this node lists no processes: the GPUs' processes are not known");
+    if (json_is_integer(dropped) && json_integer_value(dropped) > 0)
+        note(g, "%" JSON_INTEGER_FORMAT " readings of GPU processes were left out (more processes than the sampler keeps)",
+             json_integer_value(dropped));
+    if (procs_dropped > 0)
+        note(g, "%" PRId64 " processes on the GPUs are not listed (%d a GPU are)", procs_dropped, JSG_RECORD_MAX_DEV_PROCS);
+}
+
 static int take(struct pi_gpu *g, const struct pi_step *st, const json_t *m, char *why, size_t size)
 {
     char nvml[320], sel[320]; /* words of the member, cut to this in the note */
@@ -168,6 +236,8 @@ static int take(struct pi_gpu *g, const struct pi_step *st, const json_t *m, cha
     g->first = json_integer_value(json_object_get(m, "first_slice"));
     /* the series lie within the step's span (a minute's slack, as for profiles) */
     int64_t lo = (st->start_ns - PI_PROFILE_SLACK_NS) / 1000000000 / seconds, hi = (st->end_ns + PI_PROFILE_SLACK_NS) / 1000000000 / seconds;
+    g->lo = lo;
+    g->hi = hi;
     if (g->slices > 0 && (g->first < lo || g->first + g->slices - 1 > hi))
         return pi_invalid(why, size, "its slices %" PRId64 "..%" PRId64 " lie outside the step's span", g->first,
                           g->first + g->slices - 1);
@@ -189,6 +259,7 @@ static int take(struct pi_gpu *g, const struct pi_step *st, const json_t *m, cha
         note(g, "none of the GPUs the step asked for (%s) is on the node", sel);
     if (unknown > 0)
         note(g, "%" PRId64 " of the GPUs asked for were not found", unknown);
+    take_proc_notes(g, m);
     if (json_is_true(json_object_get(m, "stuck")))
         note(g, "NVML stopped answering during the step: its later readings are missing");
     if (dropped > 0)
@@ -226,6 +297,14 @@ void pi_gpu_take(struct pi_step *st, const char *path)
 int pi_gpu_devices(const struct pi_gpu *g)
 {
     return g ? g->ndev : 0;
+}
+
+int pi_gpu_processes(const struct pi_gpu *g)
+{
+    int n = 0;
+    for (int i = 0; g && i < g->ndev; i++)
+        n += g->dev[i].nproc;
+    return n;
 }
 
 const char *pi_gpu_note(const struct pi_gpu *g)
@@ -273,11 +352,11 @@ static void span(const struct pi_gpu *g, const struct pi_gpu_dev *x, int64_t *fi
 
 static int insert_dev(struct pi_db *db, const struct pi_gpu *g, const struct pi_gpu_dev *x, const char *const key[4])
 {
-    char b[16][40];
+    char b[18][40];
     int64_t first, last;
     span(g, x, &first, &last);
     const int64_t *v = x->v;
-    const char *p[25] = {
+    const char *p[27] = {
         key[0], key[1], key[2], key[3], x->uuid, x->name, num(b[0], 40, x->index, x->index < 0),
         num(b[1], 40, x->minor, x->minor < 0), x->parent[0] ? x->parent : NULL, num(b[2], 40, v[T_MEM_TOTAL], v[T_MEM_TOTAL] == 0),
         num(b[3], 40, first, first < 0), num(b[4], 40, last, last < 0), num(b[5], 40, v[T_SAMPLES], 0),
@@ -288,14 +367,39 @@ static int insert_dev(struct pi_db *db, const struct pi_gpu *g, const struct pi_
         real(b[11], 40, (double)v[T_POWER_SUM] / 1000.0 / (double)(v[T_POWER_N] ? v[T_POWER_N] : 1), v[T_POWER_N] == 0),
         real(b[12], 40, (double)v[T_POWER_MAX] / 1000.0, v[T_POWER_N] == 0),
         real(b[13], 40, (double)v[T_ENERGY] / 1e6, strcmp(x->energy, "none") == 0), x->energy, x->gone ? "t" : "f",
-        num(b[14], 40, v[T_FAILED], 0), NULL };
+        num(b[14], 40, v[T_FAILED], 0), num(b[15], 40, x->procs_dropped, !x->has_procs),
+        num(b[16], 40, x->procs_other, !x->has_procs), NULL };
     return dbu_check(db, dbu_q(db, "INSERT INTO js_data.step_node_gpus (cluster_id, job_id, step_id, node, uuid, name, "
                                    "gpu_index, minor, mig_parent, mem_total, first_slice, last_slice, samples, util_sm_mean, "
                                    "util_sm_max, util_mem_mean, util_mem_max, mem_used_max, power_w_mean, power_w_max, "
-                                   "energy_j, energy_kind, gone, failed_reads) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, "
-                                   "$10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)",
-                               24, p),
+                                   "energy_j, energy_kind, gone, failed_reads, processes_dropped, processes_other) VALUES ($1, $2, "
+                                   "$3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, "
+                                   "$22, $23, $24, $25, $26)",
+                               26, p),
                      PGRES_COMMAND_OK, "step_node_gpus");
+}
+
+/* the device's processes of the step, a row each (js_data.step_node_gpu_processes) */
+static int insert_procs(struct pi_db *db, const struct pi_gpu_dev *x, const char *const key[4])
+{
+    int rc = PI_DB_OK;
+    for (int i = 0; i < x->nproc && rc == PI_DB_OK; i++) {
+        const int64_t *v = x->proc[i];
+        char b[10][40];
+        double n = (double)(v[P_UTIL_N] ? v[P_UTIL_N] : 1);
+        const char *p[15] = { key[0], key[1], key[2], key[3], x->uuid, num(b[0], 40, v[P_PID], 0),
+                              num(b[1], 40, v[P_SAMPLES], 0), num(b[2], 40, v[P_FIRST], 0), num(b[3], 40, v[P_LAST], 0),
+                              num(b[4], 40, v[P_SLICES], 0), num(b[5], 40, v[P_MEM_MAX], v[P_MEM_N] == 0),
+                              real(b[6], 40, (double)v[P_SM_SUM] / n, v[P_UTIL_N] == 0),
+                              num(b[7], 40, v[P_SM_MAX], v[P_UTIL_N] == 0),
+                              real(b[8], 40, (double)v[P_MEM_SUM] / n, v[P_UTIL_N] == 0), NULL };
+        rc = dbu_check(db, dbu_q(db, "INSERT INTO js_data.step_node_gpu_processes (cluster_id, job_id, step_id, node, uuid, "
+                                     "pid, samples, first_slice, last_slice, slices, mem_used_max, util_sm_mean, util_sm_max, "
+                                     "util_mem_mean) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+                                 14, p),
+                       PGRES_COMMAND_OK, "step_node_gpu_processes");
+    }
+    return rc;
 }
 
 /* the device's series, one row per chunk of JS_SERIES_CHUNK slices (as series_step_node) */
@@ -353,8 +457,8 @@ int pi_gpu_write(struct pi_db *db, const struct pi_step *st, const char *cid, co
             energy += x->v[T_ENERGY];
             any_energy = 1;
         }
-        if ((rc = insert_dev(db, g, x, key)) == PI_DB_OK)
-            rc = copy_dev_series(db, g, x, key);
+        if ((rc = insert_dev(db, g, x, key)) == PI_DB_OK && (rc = copy_dev_series(db, g, x, key)) == PI_DB_OK)
+            rc = insert_procs(db, x, key);
     }
     if (rc != PI_DB_OK)
         return rc;

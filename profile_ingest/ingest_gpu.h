@@ -3,7 +3,8 @@
  * A step record's GPU and CPU-energy readings (its "gpu" member, written by root's relay:
  * docs/record-format.md, docs/gpu.md): checked, taken out of the record (the stored record
  * does not carry the series twice) and written to js_data.step_node_gpus,
- * js_data.series_step_node_gpu and js_data.step_node_energy (migration 043).
+ * js_data.series_step_node_gpu and js_data.step_node_energy (migration 043), and the step's
+ * processes on each GPU to js_data.step_node_gpu_processes (migration 050).
  */
 #ifndef PI_INGEST_GPU_H
 #define PI_INGEST_GPU_H
@@ -23,6 +24,7 @@ int pi_gpu_write(struct pi_db *db, const struct pi_step *st, const char *cid, co
 void pi_gpu_free(struct pi_gpu *g);
 /* What was taken: its devices and what it lacks ("" when nothing), for the tests. */
 int pi_gpu_devices(const struct pi_gpu *g);
+int pi_gpu_processes(const struct pi_gpu *g);
 const char *pi_gpu_note(const struct pi_gpu *g);
 
 #endif

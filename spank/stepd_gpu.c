@@ -22,6 +22,7 @@
 
 #include <slurm/spank.h>
 
+#include "gpu_procs.h"
 #include "gpu_record.h"
 #include "jsgpu.h"
 #include "record_format.h"
@@ -40,6 +41,8 @@ static struct {
     struct jsg_tick tick;
     struct jsg_record *rec;
     char cpu_stat[PATH_MAX + 64]; /* the step's cgroup's cpu.stat; "" when not found */
+    char step_cg[PATH_MAX + 8];   /* the step's cgroup (v2) as /proc/PID/cgroup names it; "" */
+    pid_t self, stepd;            /* the relay, and the step's slurmstepd (its parent) */
     int64_t prev_step, prev_busy;
     int have_prev;
 } gs;
@@ -82,8 +85,10 @@ static void find_cgroup(void)
             char *base = strrchr(p, '/');
             if (base && strcmp(base, "/slurm") == 0)
                 *base = '\0', base = strrchr(p, '/');
-            if (base && strncmp(base, "/step_", 6) == 0)
+            if (base && strncmp(base, "/step_", 6) == 0) {
                 snprintf(gs.cpu_stat, sizeof gs.cpu_stat, "/sys/fs/cgroup%s/cpu.stat", p);
+                snprintf(gs.step_cg, sizeof gs.step_cg, "%s", p);
+            }
         }
     fclose(f);
 }
@@ -118,6 +123,35 @@ static int64_t node_busy_ns(void)
     return (int64_t)((v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) * (1000000000ULL / (unsigned long long)hz));
 }
 
+static int in_step_cgroup(pid_t pid)
+{
+    char path[40], line[PATH_MAX + 8];
+    size_t len = strlen(gs.step_cg);
+    int in = 0;
+    snprintf(path, sizeof path, "/proc/%ld/cgroup", (long)pid);
+    FILE *f = fopen(path, "re");
+    if (f == NULL)
+        return -1; /* ended */
+    while (!in && fgets(line, sizeof line, f))
+        in = strncmp(line, "0::", 3) == 0 && strncmp(line + 3, gs.step_cg, len) == 0 &&
+             (line[3 + len] == '/' || line[3 + len] == '\n' || line[3 + len] == '\0');
+    fclose(f);
+    return in;
+}
+
+/* Is a process NVML lists on the step's GPUs the step's (docs/gpu.md, "Per process")? In the
+ * step's cgroup (v2) where the relay found one: all the step's processes, daemonised or not.
+ * Else a descendant of the step's slurmstepd (the relay's parent) not through the relay, as
+ * proctrack/linuxproc tracks a step. Another job's process sharing the GPU is neither (0); one
+ * that ended since NVML listed it cannot be told (-1). */
+static int is_step_pid(uint32_t pid, void *arg)
+{
+    (void)arg;
+    if (gs.step_cg[0])
+        return in_step_cgroup((pid_t)pid);
+    return jsg_descends((pid_t)pid, gs.stepd, gs.self);
+}
+
 static int64_t now_ns(void)
 {
     struct timespec ts;
@@ -131,6 +165,7 @@ void js_stepd_gpu_tick(void)
         return;
     int64_t t = now_ns();
     jsg_read(gs.g, t, &gs.tick); /* sets t_ns; no devices: says nothing of GPUs */
+    jsg_record_filter_procs(gs.rec, &gs.tick, is_step_pid, NULL);
     jsg_powercap_read(&gs.pc, &gs.tick);
     if (gs.pc.nzone > 0) {
         int64_t step = step_cpu_ns(), busy = node_busy_ns();
@@ -167,6 +202,8 @@ void js_stepd_gpu_start(void)
     if (gs.rec == NULL)
         return;
     jsg_slicer_init(&gs.sl, st.conf.slice_seconds);
+    gs.self = getpid();
+    gs.stepd = getppid();
     find_cgroup();
     if (!gs.cpu_stat[0])
         jsg_record_cpu_note(gs.rec, "no cgroup v2 of the step (.../step_N): the step's share is not known");

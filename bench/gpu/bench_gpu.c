@@ -4,10 +4,15 @@
  * (tests/gpu/nvml_standin.c, whose path is the first argument) and 4 scripted powercap zones,
  * read as the node side will: through the worker thread and its deadline, then the slicer.
  * The time is the process's (caller and worker); the stand-in's own work is in it, a real
- * driver's ioctls are not (bench/gpu/device-check measures those on a real GPU).
+ * driver's ioctls are not (bench/gpu/device-check measures those on a real GPU). Then the
+ * relay's part: the step record (gpu_record.c) with its per-process table, each listed process
+ * tested as the relay does without a step cgroup (its parents read from /proc/PID/stat: two
+ * levels here, a program that a task's shell started).
  */
 #include "config.h"
 
+#include "gpu_procs.h"
+#include "gpu_record.h"
 #include "jsgpu.h"
 
 #include <stdio.h>
@@ -70,6 +75,41 @@ static void scripts(const char *dir)
     }
 }
 
+/* the relay's test of a pid without a step cgroup (jsg_descends): two levels of /proc/PID/stat,
+ * this process's and its parent's, up to its grandparent */
+static pid_t grandparent;
+static int two_levels(uint32_t pid, void *arg)
+{
+    (void)pid;
+    (void)arg;
+    return jsg_descends(getpid(), grandparent, -1);
+}
+
+/* the relay's part per tick: the process test and the record (µs of CPU a tick) */
+static double record_part(struct jsg_gpus *g, struct jsg_powercap *pc, int n)
+{
+    static struct jsg_tick tick;
+    static struct jsg_slicer sl;
+    struct jsg_record *r = jsg_record_new(g, pc, 4, "SLURM_STEP_GPUS=0-7", 0);
+    jsg_slicer_init(&sl, 4);
+    double spent = 0;
+    for (int k = 0; k < n; k++) {
+        jsg_read(g, T0 + (int64_t)k * 1000000000LL, &tick);
+        double a = cpu_us();
+        jsg_record_filter_procs(r, &tick, two_levels, NULL);
+        jsg_slicer_add(&sl, &tick, jsg_record_slice, r);
+        spent += cpu_us() - a;
+    }
+    FILE *f = fopen("/dev/null", "w");
+    double a = cpu_us();
+    jsg_slicer_flush(&sl, jsg_record_slice, r);
+    jsg_record_write(r, g, f);
+    spent += cpu_us() - a;
+    fclose(f);
+    jsg_record_free(r);
+    return spent / n;
+}
+
 static void drop(const struct jsg_slice *s, void *arg)
 {
     (*(long *)arg) += s->ticks;
@@ -124,6 +164,23 @@ int main(int argc, char **argv)
            NGPU, per_read * 4 / 1000);
     printf("gpu sampler CPU per slice per node (%d GPUs, a read every 0.5 s): %.3f ms\n", NGPU,
            per_read * 8 / 1000);
+    grandparent = jsg_parent_of(getppid());
+    if (two_levels(0, NULL) != 1) {
+        fprintf(stderr, "bench gpu: this process does not descend from its grandparent\n");
+        return 1;
+    }
+    double rec = record_part(g, &pc, n);
+    double a = cpu_us();
+    for (int k = 0; k < n; k++)
+        two_levels(0, NULL);
+    double first = (cpu_us() - a) / n;
+    printf("gpu relay's test of a process first listed (2 /proc/PID/stat reads): %.1f us\n", first);
+    printf("gpu relay's record per tick (%d GPUs x 4 processes, each tested once while listed, slicer "
+           "included, the record written once): %.1f us\n", NGPU, rec);
+    printf("gpu relay's record per tick if all %d processes were new at every reading: %.1f us\n", NGPU * 4,
+           rec + first * NGPU * 4);
+    printf("gpu relay CPU per slice per node with the record and the process test: %.3f ms (target <= 1 ms)\n",
+           (per_read - slicer / n + rec) * 4 / 1000);
     printf("gpu sampler stuck: %s; ticks sliced: %ld\n", jsg_stuck(g) ? "yes" : "no", ticks);
     jsg_powercap_close(&pc);
     jsg_close(g);

@@ -10,6 +10,8 @@
  *       hang_after=3 hang_ms=5000 mig=1 mem_v2=no
  *   mig uuid=MIG-1 name=1g.18gb mem_total=100 mem_used=5   (a MIG instance of the last gpu)
  *   proc pid=42 mem=64 sm=30 memutil=5                     (a process of the last gpu or mig)
+ *   proc pidfile=/path mem=64 sm=30        (its pid read from the file at each call; listed
+ *                                           only while the file holds one: a test's process)
  *
  * A value is a list "a,b,c" (one a call, the last repeated) or a ramp "a+b" (a, a+b, a+2b ...),
  * each field counted apart per device; "none": the device does not support it. fail_after=N:
@@ -26,7 +28,7 @@
 #define API __attribute__((visibility("default")))
 #define MAXV 64
 #define MAXDEV 32
-#define MAXPROC 16
+#define MAXPROC 64
 
 struct seq {
     int none, n, ramp;
@@ -36,6 +38,7 @@ struct seq {
 
 struct proc {
     unsigned int pid;
+    char pidfile[256];
     unsigned long long mem;
     unsigned int sm, memutil;
 };
@@ -131,6 +134,8 @@ static int set_proc(struct proc *p, const char *k, const char *v)
     unsigned long long x = strtoull(v, NULL, 10);
     if (strcmp(k, "pid") == 0)
         p->pid = (unsigned int)x;
+    else if (strcmp(k, "pidfile") == 0)
+        snprintf(p->pidfile, sizeof(p->pidfile), "%s", v);
     else if (strcmp(k, "mem") == 0)
         p->mem = x;
     else if (strcmp(k, "sm") == 0)
@@ -360,18 +365,39 @@ API nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t h, unsigned lo
     return NVML_SUCCESS;
 }
 
+/* the pids of d's processes now (0: a pidfile that holds none yet, not listed); how many */
+static int present(const struct sdev *d, unsigned int *pid)
+{
+    int np = 0;
+    for (int i = 0; i < d->nproc; i++) {
+        pid[i] = d->proc[i].pid;
+        if (d->proc[i].pidfile[0]) {
+            FILE *f = fopen(d->proc[i].pidfile, "r");
+            if (f == NULL || fscanf(f, "%u", &pid[i]) != 1)
+                pid[i] = 0;
+            if (f)
+                fclose(f);
+        }
+        np += pid[i] != 0;
+    }
+    return np;
+}
+
 API nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t h, unsigned int *n,
                                                          nvmlProcessInfo_t *info)
 {
     ENTER(h);
     struct sdev *d = (struct sdev *)h;
-    if (*n < (unsigned int)d->nproc) {
-        *n = (unsigned int)d->nproc;
+    unsigned int pid[MAXPROC];
+    int np = present(d, pid);
+    if (*n < (unsigned int)np) {
+        *n = (unsigned int)np;
         return NVML_ERROR_INSUFFICIENT_SIZE;
     }
-    for (int i = 0; i < d->nproc; i++)
-        info[i] = (nvmlProcessInfo_t){d->proc[i].pid, d->proc[i].mem, 0, 0};
-    *n = (unsigned int)d->nproc;
+    for (int i = 0, k = 0; i < d->nproc; i++)
+        if (pid[i])
+            info[k++] = (nvmlProcessInfo_t){pid[i], d->proc[i].mem, 0, 0};
+    *n = (unsigned int)np;
     return NVML_SUCCESS;
 }
 
@@ -385,16 +411,18 @@ API nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t h,
         return NVML_ERROR_NOT_SUPPORTED; /* as on a real MIG instance */
     /* one sample a process and call, stamped later than any before it */
     unsigned long long ts = (++d->util_calls) * 1000000ULL;
-    if (d->nproc == 0 || ts <= seen)
+    unsigned int pid[MAXPROC];
+    int np = present(d, pid);
+    if (np == 0 || ts <= seen)
         return NVML_ERROR_NOT_FOUND;
-    if (s == NULL || *n < (unsigned int)d->nproc) {
-        *n = (unsigned int)d->nproc;
+    if (s == NULL || *n < (unsigned int)np) {
+        *n = (unsigned int)np;
         return NVML_ERROR_INSUFFICIENT_SIZE;
     }
-    for (int i = 0; i < d->nproc; i++)
-        s[i] = (nvmlProcessUtilizationSample_t){d->proc[i].pid, ts, d->proc[i].sm,
-                                                d->proc[i].memutil, 0, 0};
-    *n = (unsigned int)d->nproc;
+    for (int i = 0, k = 0; i < d->nproc; i++)
+        if (pid[i])
+            s[k++] = (nvmlProcessUtilizationSample_t){pid[i], ts, d->proc[i].sm, d->proc[i].memutil, 0, 0};
+    *n = (unsigned int)np;
     return NVML_SUCCESS;
 }
 

@@ -3,7 +3,9 @@
  * The step record's "gpu" member as the ingest takes it (profile_ingest/ingest_gpu.c): a
  * well-formed one is taken and removed from the record; one that is not (utilization above
  * 100 %, a series that does not decode, slices outside the step, a bad kind) is refused whole,
- * said in the note, and removed all the same.
+ * said in the note, and removed all the same. The GPU's processes likewise: a process with a
+ * pid out of range, utilization above 100 %, more memory than the GPU, slices outside the step,
+ * listed twice or one too many refuses the member.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,11 +23,14 @@
 
 #define T0 1795219200LL /* s; slice T0 / 4 */
 
-/* a member of one GPU, 2 slices from T0 / 4; fmt's %s: the util_sm_sum, %s: the series */
+static const char *procs_member = "";
+
+/* a member of one GPU, 2 slices from T0 / 4; fmt's %s: the util_sm_sum, %s: the series; the
+ * GPU's members procs_member (",\"procs\": [...]" or "") */
 static struct pi_step *step_with(const char *util_sm_sum, const char *series, long long first)
 {
     static struct pi_step st;
-    char text[2048];
+    static char text[16384];
     memset(&st, 0, sizeof st);
     st.slice_seconds = 4;
     st.start_ns = T0 * 1000000000LL;
@@ -37,8 +42,8 @@ static struct pi_step *step_with(const char *util_sm_sum, const char *series, lo
              " \"mem_total\": 1000, \"energy\": \"counter\", \"gone\": false, \"failed\": 0, \"samples\": 8, \"util_n\": 8,"
              " \"util_sm_sum\": %s, \"util_mem_sum\": 80, \"util_sm_max\": 50, \"util_mem_max\": 10, \"mem_n\": 8,"
              " \"mem_used_max\": 100, \"power_n\": 8, \"power_mw_sum\": 800000, \"power_mw_max\": 100000, \"energy_uj\": 2800000,"
-             " \"series\": {\"samples\": %s}}]}}",
-             first, util_sm_sum, series);
+             " \"series\": {\"samples\": %s}%s}]}}",
+             first, util_sm_sum, series, procs_member);
     json_error_t err;
     st.rec = json_loads(text, 0, &err);
     assert_non_null(st.rec);
@@ -92,6 +97,57 @@ static void a_bad_member_is_refused_whole(void **state)
     }
 }
 
+/* a process of the GPU above: pid, its util_sm_max, mem_used_max and first slice */
+static void proc_text(char *buf, size_t n, long long pid, int sm_max, long long mem, long long first)
+{
+    snprintf(buf, n, "{\"pid\": %lld, \"samples\": 8, \"util_n\": 8, \"util_sm_sum\": 160, \"util_mem_sum\": 8,"
+             " \"util_sm_max\": %d, \"mem_n\": 8, \"mem_used_max\": %lld, \"first_slice\": %lld, \"last_slice\": %lld,"
+             " \"slices\": 2}", pid, sm_max, mem, first, first + 1);
+}
+
+static void processes_are_taken_and_bounded(void **state)
+{
+    (void)state;
+    static char a[256], b[256], member[14000];
+    proc_text(a, sizeof a, 4242, 20, 600, T0 / 4);
+    proc_text(b, sizeof b, 4243, 30, 300, T0 / 4);
+    snprintf(member, sizeof member, ", \"procs\": [%s, %s], \"procs_dropped\": 0, \"procs_other\": 1", a, b);
+    procs_member = member;
+    struct pi_step *st = step_with("400", two_fours(), T0 / 4);
+    pi_gpu_take(st, "job.1/step.0.n1.json");
+    assert_int_equal(pi_gpu_processes(st->gpu), 2);
+    assert_string_equal(pi_gpu_note(st->gpu), "");
+    pi_gpu_free(st->gpu);
+    json_decref(st->rec);
+    static const struct { long long pid; int sm; long long mem, first; int twice; const char *why; } bad[] = {
+        { 0, 20, 600, T0 / 4, 0, "its pid is out of range" },
+        { 4194305, 20, 600, T0 / 4, 0, "its pid is out of range" },
+        { 4242, 101, 600, T0 / 4, 0, "process 4242: utilization above 100 %" },
+        { 4242, 20, 1001, T0 / 4, 0, "process 4242: more memory than the GPU has" },
+        { 4242, 20, 600, T0 / 4 + 1000, 0, "are not within the step's span" },
+        { 4242, 20, 600, T0 / 4, 1, "process 4242 is listed twice" },
+        { 4242, 20, 600, T0 / 4, 40, "procs, procs_dropped or procs_other is not what it should be" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        proc_text(a, sizeof a, bad[i].pid, bad[i].sm, bad[i].mem, bad[i].first);
+        int n = snprintf(member, sizeof member, ", \"procs\": [%s", a);
+        for (int k = 0; k < bad[i].twice && n < (int)sizeof member - 300; k++) {
+            proc_text(b, sizeof b, bad[i].twice > 1 ? 5000 + k : bad[i].pid, 20, 600, T0 / 4);
+            n += snprintf(member + n, sizeof member - (size_t)n, ", %s", b);
+        }
+        snprintf(member + n, sizeof member - (size_t)n, "], \"procs_dropped\": 0, \"procs_other\": 0");
+        st = step_with("400", two_fours(), T0 / 4);
+        pi_gpu_take(st, "job.1/step.0.n1.json");
+        const char *note = pi_gpu_note(st->gpu);
+        if (pi_gpu_processes(st->gpu) != 0 || !strstr(note, "the step record's GPU readings were refused: ") ||
+            !strstr(note, bad[i].why))
+            fail_msg("case %zu: note \"%s\" lacks \"%s\"", i, note, bad[i].why);
+        pi_gpu_free(st->gpu);
+        json_decref(st->rec);
+    }
+    procs_member = "";
+}
+
 static void no_member_is_nothing(void **state)
 {
     (void)state;
@@ -109,6 +165,7 @@ int main(void)
         cmocka_unit_test(a_good_member_is_taken),
         cmocka_unit_test(a_bad_member_is_refused_whole),
         cmocka_unit_test(no_member_is_nothing),
+        cmocka_unit_test(processes_are_taken_and_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

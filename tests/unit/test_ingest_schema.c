@@ -3,7 +3,7 @@
  * writes every metric into the three totals and the decoding views read every metric
  * (sql/functions/, sql/views/); js.processes spells out every metric in order; the types that
  * carry a job and a step record's values (sql/types/) list the record format's fields in order.
- * The tables' metric columns are checked on a migrated database (tests/integration/51). */
+ * The tables' metric columns are checked on a migrated database (tests/integration/ingest/schema.sh). */
 #include "config.h"
 
 #include <setjmp.h>

@@ -4,11 +4,13 @@
  * the system's Chromium (it never downloads a browser). Prints TAP.
  *
  *   node gpu-test.js --url URL --user U --password P --step JOB:STEP --out DIR
- *                    --expect "n1 GPU-n1-0=11,n2 GPU-n2-0=12"
+ *                    --expect "n1 GPU-n1-0=11,n2 GPU-n2-0=12" [--expect-procs "n1 GPU-n1-0 4242=0,..."]
  *
  * It opens the step's page, waits for the GPU charts, and checks that the SM utilization chart
  * has a line per expected GPU whose every point is the scripted value, that the memory and power
- * charts are drawn, that the table lists each GPU, and that the energy is said. Any page error,
+ * charts are drawn, that the table lists each GPU, and that the energy is said; with
+ * --expect-procs, that the processes table lists exactly those processes (node, GPU, pid = rank)
+ * and says the processes of other jobs it did not count. Any page error,
  * failed API call or dialog fails the test. A screenshot goes to DIR/gpu-step.png. */
 'use strict';
 const { chromium } = require('playwright-core');
@@ -18,9 +20,10 @@ const path = require('path');
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
 const expect = Object.fromEntries(args.expect.split(',').map(e => e.split('=')).map(([k, v]) => [k, Number(v)]));
+const procs = args['expect-procs'] ? args['expect-procs'].split(',').sort() : null;
 fs.mkdirSync(args.out, { recursive: true });
 let n = 0, failed = 0;
-console.log('1..8');
+console.log('1..' + (procs ? 9 : 8));
 function ok(cond, what, diag) {
   n++;
   console.log((cond ? 'ok ' : 'not ok ') + n + ' - ' + what);
@@ -53,10 +56,16 @@ function ok(cond, what, diag) {
     ok(!wrong.length, 'every point of every line is the scripted utilization', JSON.stringify(wrong));
     ok(['mem_used', 'power_w'].every(m => charts.some(c => c.metric === m && c.lines.length === Object.keys(expect).length)),
        'memory and power charts with a line per GPU', JSON.stringify(charts.map(c => c.metric)));
-    const cells = await page.$$eval('.gpu-table tbody tr', rows => rows.map(r => r.cells[0].textContent + ' ' + r.cells[1].textContent));
+    const cells = await page.$$eval('.gpu-table:not(.gpu-processes) tbody tr', rows => rows.map(r => r.cells[0].textContent + ' ' + r.cells[1].textContent));
     ok(Object.keys(expect).every(k => cells.includes(k)), 'the table lists each GPU', JSON.stringify(cells));
     const note = await page.$eval('.gpu-energy', e => e.textContent).catch(() => '');
     ok(/^Energy: [0-9.]+ J \(GPUs [0-9.]+ J, CPUs /.test(note), 'the step\'s energy is said', note);
+    if (procs) {
+      const rows = await page.$$eval('.gpu-processes tbody tr', rs => rs.map(r => [0, 1, 2].map(i => r.cells[i].textContent).join(' ') + '=' + r.cells[3].textContent));
+      const other = await page.$eval('.gpu-processes-note', e => e.textContent).catch(() => '');
+      ok(JSON.stringify(rows.sort()) === JSON.stringify(procs) && /processes of other jobs or daemons, not counted to this step/.test(other),
+         'the processes table lists the step\'s processes on its GPUs with their ranks, and counts the others', JSON.stringify(rows) + ' ' + other);
+    }
     await page.locator('.gpus').screenshot({ path: path.join(args.out, 'gpu-step.png') });
     /* the job tab: a line per step with GPUs, and the job's energy */
     await page.goto(args.url.replace(/\/?$/, '/') + '#view=workflow&job=' + job + '&sel=job:' + job);
@@ -70,7 +79,7 @@ function ok(cond, what, diag) {
   } catch (e) {
     problems.push('exception: ' + e.message);
   }
-  while (n < 7) ok(false, 'not reached', problems.join('\n'));
+  while (n < (procs ? 8 : 7)) ok(false, 'not reached', problems.join('\n'));
   ok(!problems.length, 'no page error, failed API call or dialog', problems.join('\n'));
   await browser.close();
   process.exit(failed ? 1 : 0);

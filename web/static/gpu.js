@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* jobscreen viewer: a step's GPUs (docs/api.md, step "gpus"; docs/gpu.md): per metric a chart
- * with a line a GPU (SM utilization, memory used, power, per slice), and a table of each GPU's
- * figures over the step; the job tab's line per step. Every string from the API goes through
- * textContent or a chart label. */
+ * with a line a GPU (SM utilization, memory used, power, per slice), a table of each GPU's
+ * figures over the step, and a table of the step's processes on each GPU; the job tab's line
+ * per step. Every string from the API goes through textContent or a chart label. */
 import { el } from './util.js';
 import { chart, palette, timeAxis } from './charts.js';
 
@@ -21,6 +21,7 @@ export function gpuCharts(T, s) {
       g.gone ? 'gone during the step' : ''].map(t => el('td', { text: String(t) }))));
     box.appendChild(el('table', { class: 'gpu-table' }, el('thead', {}, el('tr', {}, ...['Node', 'GPU', 'Name', 'SM mean', 'SM max', 'Memory peak', 'Power mean', 'Energy', ''].map(t => el('th', { text: t })))), el('tbody', {}, ...rows)));
   }
+  gpuProcesses(box, gpus, el, fmt, gib);
   const parts = [];
   if (s.energy_j != null) parts.push('Energy: ' + fmt(s.energy_j, 1) + ' J (GPUs ' + fmt(s.gpu_energy_j, 1) + ' J, CPUs ' + (s.cpu_energy_j == null ? 'not known' : fmt(s.cpu_energy_j, 1) + ' J') + ').');
   if (s.gpu_note) parts.push('Missing: ' + s.gpu_note + '.');
@@ -40,6 +41,25 @@ export function gpuCharts(T, s) {
       borderColor: palette(i + 2), backgroundColor: palette(i + 2), pointRadius: g.slices.length < 60 ? 3 : 0, stepped: true })) },
       options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : 0) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true } } } });
   }
+}
+
+/* Per GPU the step's processes on it (pid, rank, command, peak memory, SM utilization), and
+ * what was left out: processes beyond the list, processes not the step's (counted only). */
+function gpuProcesses(box, gpus, el, fmt, gib) {
+  const rows = [], notes = [];
+  for (const g of gpus) {
+    for (const p of g.processes || []) {
+      const cmd = p.args || p.exe || '';
+      rows.push(el('tr', {}, ...[g.node, g.uuid, p.pid, p.rank == null ? '-' : p.rank, cmd.length > 80 ? cmd.slice(0, 77) + '...' : cmd,
+        gib(p.mem_used_max), fmt(p.util_sm_mean, 1) + ' %', fmt(p.util_sm_max, 0) + ' %', String(p.slices)].map(t => el('td', { text: String(t) }))));
+    }
+    if (g.processes_dropped) notes.push(g.node + ' ' + g.uuid + ': ' + g.processes_dropped + ' more processes of the step not listed');
+    if (g.processes_other) notes.push(g.node + ' ' + g.uuid + ': ' + g.processes_other + ' processes of other jobs or daemons, not counted to this step');
+  }
+  if (rows.length) {
+    box.appendChild(el('table', { class: 'gpu-table gpu-processes' }, el('thead', {}, el('tr', {}, ...['Node', 'GPU', 'PID', 'Rank', 'Command', 'Memory peak', 'SM mean', 'SM max', 'Slices'].map(t => el('th', { text: t })))), el('tbody', {}, ...rows)));
+  }
+  if (notes.length) box.appendChild(el('p', { class: 'note gpu-processes-note', text: 'GPU processes: ' + notes.join('; ') + '.' }));
 }
 
 /* The job tab's card: per step with GPUs a line of its figures, and the job's energy (the job

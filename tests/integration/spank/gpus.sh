@@ -6,7 +6,10 @@
 # get different GPUs, and what the database holds per slice equals the scripts exactly; then a
 # node without NVML, an NVML whose init fails, GPUs that disappear mid-step and a powercap
 # counter that wraps leave the job's exit code and output as they were and the data says what
-# is missing. First, on the suite's cluster (no --fake-gpus), a step record has no "gpu" member.
+# is missing. Per process: two tasks of a step on its GPU with their scripted memory and
+# utilization, another job's process listed on the same GPU counted and not attributed, shown by
+# the API, the CLI, the viewer and the export. First, on the suite's cluster (no --fake-gpus), a
+# step record has no "gpu" member.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
@@ -14,7 +17,7 @@ need_cluster
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 [ "$(wc -w <<< "$JS_NODES")" -ge 4 ] || skip_all "needs a cluster of 4 nodes or more (JS_CLUSTER_NODES)"
 [ -e "$JS_TOP_BUILDDIR/tests/gpu/.libs/libnvml-standin.so" ] || skip_all "no NVML stand-in built"
-plan 28
+plan 37
 
 # --- the suite's cluster: no GPU asked for, no powercap: the step record is as before ---
 private_spool
@@ -156,6 +159,59 @@ like "$rep" "(^|"$'\n'")jsalice\\|[^|]*\\|[0-9]+\\|4\\|[0-9.]+\\|$idle_h\\|[0-9.
 is "$(api jsalice --data-urlencode q=export --data-urlencode "job=$ja" | head -n -1 |
       jq -r --arg s "$ja.0" '[(.jobs[0].jobscreen.gpu_energy_j > 0), (.jobs[0].steps[] | select(.JobID == $s) | .jobscreen.gpus | length)] | map(tostring) | join(" ")')" \
    "true 2" "the export carries the job's energy and each step's GPUs"
+
+# --- per process: the stand-in lists on both GPUs of n1 the processes whose pids the tasks write
+# (proc pidfile=...): job P's two tasks (3 GiB at 40 %, 5 GiB at 20 %) and job O's one (7 GiB at
+# 60 %); P and O get one GPU each. Each step keeps its own processes only (the relay: descendants
+# of the step's slurmstepd), the others are counted; the batch steps, which read the same GPUs,
+# get none of them ---
+wp=$(work_dir jsalice) wo=$(work_dir jsalice)
+G=$((1 << 30))
+{ fake_gpu_script n1 2 | while read -r line; do
+    echo "$line"
+    echo "proc pidfile=$wp/rank0 mem=$((3 * G)) sm=40 memutil=4"
+    echo "proc pidfile=$wp/rank1 mem=$((5 * G)) sm=20 memutil=2"
+    echo "proc pidfile=$wp/other mem=$((7 * G)) sm=60 memutil=6"
+  done; } > "$JS_GPU_DIR/n1/nvml.conf"
+jp=$(sub "$wp" -N1 -n2 -w n1 --gres=gpu:1 --wrap "srun -n2 bash -c 'echo \$\$ > $wp/rank\$SLURM_PROCID; echo \$SLURM_STEP_GPUS > $wp/gpu; exec sleep 8'")
+jo=$(sub "$wo" -N1 -w n1 --gres=gpu:1 --wrap "srun bash -c 'echo \$\$ > $wp/other; sleep 8'")
+wait_job_done "$jp" 90 >/dev/null; wait_job_done "$jo" 90 >/dev/null
+p0=$(cat "$wp/rank0" 2>/dev/null) p1=$(cat "$wp/rank1" 2>/dev/null) po=$(cat "$wp/other" 2>/dev/null) gp=$(cat "$wp/gpu" 2>/dev/null)
+is "$(job_state "$jp") $(job_state "$jo") $([ -n "$p0" ] && [ -n "$p1" ] && [ -n "$po" ] && [ -n "$gp" ] && echo pids)" "COMPLETED COMPLETED pids" \
+   "job P (two tasks) and job O (one) ran side by side on n1's two GPUs, their tasks' pids written"
+wait_pipeline 90 "$jp" "$jo" || true
+procs() { db "SELECT coalesce(string_agg(coalesce(task_id::text, '-') || ' ' || pid || ' ' || mem_used_max || ' ' || util_sm_mean || ' ' || util_sm_max
+                                         || ' ' || round(util_mem_mean::numeric, 1), ', ' ORDER BY pid), '-')
+              FROM js.step_gpu_processes WHERE job_id = $1 AND step_id = '$2'"; }
+want_p=$(printf '%s\n' "0 $p0 $((3 * G)) 40 40 4.0" "1 $p1 $((5 * G)) 20 20 2.0" | sort -t' ' -k2,2n | paste -sd, | sed 's/,/, /g')
+is "$(procs "$jp" 0)" "$want_p" \
+   "js.step_gpu_processes: P's two tasks on its GPU, each with its rank, pid, scripted peak memory and SM/memory utilization"
+is "$(db "SELECT uuid || ' ' || processes_dropped || ' ' || processes_other FROM js.step_gpus WHERE job_id = $jp AND step_id = '0'")|$(procs "$jo" 0)|$(db "SELECT processes_other FROM js.step_gpus WHERE job_id = $jo AND step_id = '0'")" \
+   "GPU-n1-$gp 0 1|0 $po $((7 * G)) 60 60 6.0|2" \
+   "O's process on P's GPU is counted, not attributed; O's step has its own process alone, and counts P's two"
+is "$(procs "$jp" batch)|$(db "SELECT processes_other FROM js.step_gpus WHERE job_id = $jp AND step_id = 'batch'")" "-|3" \
+   "the batch step, reading the same GPU, is given none of step 0's processes (3 others counted)"
+is "$(db "SELECT string_agg(coalesce(exe, '-') || ' ' || coalesce(args, '-'), ', ') FROM js.step_gpu_processes WHERE job_id = $jp AND step_id = '0'")" \
+   "$(readlink -f "$(command -v sleep)") sleep 8, $(readlink -f "$(command -v sleep)") sleep 8" \
+   "each process's command: the last image of its pid among the step's profiled processes (bash exec'd sleep)"
+r=$(api jsalice --data-urlencode q=step --data-urlencode "job=$jp" --data-urlencode step=0 | head -n -1)
+is "$(jq -r '[.step.gpus[] | .node + " " + .uuid + " other " + (.processes_other | tostring) + ": " + ([.processes[] | "\(.pid) rank \(.rank) \(.mem_used_max) \(.util_sm_mean)"] | join(", "))] | join("; ")' <<< "$r")" \
+   "n1 GPU-n1-$gp other 1: $p1 rank 1 $((5 * G)) 20, $p0 rank 0 $((3 * G)) 40" "the step API: per GPU its processes (the highest peak first) and the others counted"
+rep=$(runuser -u jsalice -- env JOBSCREEN_CLI_CONF="$JOBSCREEN_CLI_CONF" "$JS_CLI" "$jp")
+like "$rep" "  0      1 GPU, [^"$'\n'"]*("$'\n'"         [^"$'\n'"]*)?"$'\n'"         n1 GPU $gp: 2 processes, rank 1 \\(pid $p1\\) 5\\.0 GiB peak" \
+     "jobscreen JOBID: under the step's GPU line, its GPU's processes and the one with the highest peak"
+is "$(api jsalice --data-urlencode q=export --data-urlencode "job=$jp" | head -n -1 |
+      jq -r --arg s "$jp.0" '.jobs[0].steps[] | select(.JobID == $s) | .jobscreen.gpus[0] | [(.processes | map(.pid) | sort | map(tostring) | join(" ")), (.processes_other | tostring)] | join("|")')" \
+   "$(printf '%s\n' "$p0" "$p1" | sort -n | paste -sd' ')|1" "the export carries each GPU's processes"
+if [ -x /usr/bin/chromium ] && [ -d "$tw/node_modules/playwright-core" ]; then
+  out=$(timeout 120 node "$tw/gpu-test.js" --url "$JS_WEB_URL" --user jsalice --password jsalice --step "$jp:0" --out "$gdir/web-screenshots-procs" \
+        --expect "n1 GPU-n1-$gp=$((10 * (gp + 1) + 1))" --expect-procs "n1 GPU-n1-$gp $p0=0,n1 GPU-n1-$gp $p1=1" 2>&1); st=$?
+  diag "$out"
+  ok $st "the viewer's step page in Chromium: the processes table lists P's two tasks with their ranks, and counts O's"
+else
+  skip "the viewer's processes table in Chromium" "no /usr/bin/chromium, node or playwright-core"
+fi
+fake_gpu_script n1 2 > "$JS_GPU_DIR/n1/nvml.conf"
 
 # --- faults: n3 without NVML, n4's NVML fails to initialise, n2's GPUs disappear after 3 reads,
 # n2's powercap counter wraps every 2.5 s (0.4 J/s, max_energy_range_uj 1 J) ---
