@@ -75,7 +75,7 @@ static void gpu_procs(FILE *out, const json_t *g)
             fprintf(out, "         and %zu more GPUs with processes\n", json_array_size(procs) - i);
             break;
         }
-        double n = num(p, "count"), r = num(p, "rank"), mem = num(p, "mem_used_max");
+        double n = jsr_num(p, "count"), r = jsr_num(p, "rank"), mem = jsr_num(p, "mem_used_max");
         const char *node = json_string_value(json_object_get(p, "node"));
         rank[0] = peak[0] = '\0';
         if (isfinite(r))
@@ -85,8 +85,8 @@ static void gpu_procs(FILE *out, const json_t *g)
             jsr_bytes(peak + 1, sizeof peak - 8, mem);
             strcat(peak, " peak");
         }
-        snprintf(line, sizeof line, "%s GPU %.0f: %.0f process%s, %s(pid %.0f)%s", node ? node : "?", num(p, "index"), n,
-                 n == 1 ? "" : "es", rank, num(p, "pid"), peak);
+        snprintf(line, sizeof line, "%s GPU %.0f: %.0f process%s, %s(pid %.0f)%s", node ? node : "?", jsr_num(p, "index"), n,
+                 n == 1 ? "" : "es", rank, jsr_num(p, "pid"), peak);
         jsr_clean(clean, sizeof clean, line, JSR_WIDTH * 2, 0);
         fputs("         ", out);
         jsr_wrap(out, 9, 11, clean);
