@@ -17,7 +17,8 @@ DECLARE
 BEGIN
     -- the files: those new to the database inserted, their ids returned; then those it had (or
     -- another daemon committed while this waited on them: a statement of its own sees them);
-    -- each marked whether it gives edges (paths everybody reads do not; their accesses are stored)
+    -- each marked whether it gives edges (paths everybody reads do not; their accesses are stored;
+    -- a prefix test of the array, not a subquery over it: a function scan per file cost more)
     WITH ins AS (
         INSERT INTO js_data.files (cluster_id, path, node, scope, fs_type)
             SELECT DISTINCT ON (f.path, x.n) p_cluster, f.path, x.n, f.scope, f.fs_type
@@ -26,10 +27,10 @@ BEGIN
             ON CONFLICT (cluster_id, path, node) DO NOTHING
             RETURNING path, node, file_id)
     INSERT INTO finish_files
-        SELECT i.path, i.node, i.file_id, NOT EXISTS (SELECT 1 FROM unnest(p_no_edge_prefixes) pre WHERE starts_with(i.path, pre))
+        SELECT i.path, i.node, i.file_id, NOT coalesce(i.path ^@ ANY (p_no_edge_prefixes), false)
         FROM ins i;
     INSERT INTO finish_files
-        SELECT d.path, d.n, fi.file_id, NOT EXISTS (SELECT 1 FROM unnest(p_no_edge_prefixes) pre WHERE starts_with(d.path, pre))
+        SELECT d.path, d.n, fi.file_id, NOT coalesce(d.path ^@ ANY (p_no_edge_prefixes), false)
         FROM (SELECT DISTINCT f.path, x.n
               FROM ingest_batch_files f, LATERAL (SELECT CASE WHEN f.scope = 'local' THEN f.node ELSE '' END AS n) x
               WHERE NOT EXISTS (SELECT 1 FROM finish_files m WHERE m.path = f.path AND m.node = x.n)) d
@@ -38,22 +39,27 @@ BEGIN
             SELECT fi.file_id FROM js_data.files fi
             WHERE fi.cluster_id = p_cluster AND fi.path = d.path AND fi.node = d.n
             LIMIT 1) fi;
-    INSERT INTO js_data.file_accesses (cluster_id, job_id, step_id, node, file_id, mode, processes, opens,
-            reads, writes, bytes_read, bytes_written, first_access, last_access, first_read, last_write, interfaces, dev, ino)
-        SELECT p_cluster, f.job_id, f.step_id, f.node, m.file_id, f.mode, f.processes, f.opens, f.reads, f.writes,
-            f.bytes_read, f.bytes_written, js_data.ns_to_time(f.first_access_ns), js_data.ns_to_time(f.last_access_ns),
-            js_data.ns_to_time(f.first_read_ns), js_data.ns_to_time(f.last_write_ns), f.interfaces, f.dev, f.ino
-        FROM ingest_batch_files f
-        JOIN finish_files m ON m.path = f.path AND m.node = CASE WHEN f.scope = 'local' THEN f.node ELSE '' END;
+    -- the accesses, and beside them what the edges below read of each (finish_accesses: the
+    -- staged rows joined to their files by path once, not once a statement)
+    WITH a AS (
+        INSERT INTO js_data.file_accesses (cluster_id, job_id, step_id, node, file_id, mode, processes, opens,
+                reads, writes, bytes_read, bytes_written, first_access, last_access, first_read, last_write, interfaces, dev, ino)
+            SELECT p_cluster, f.job_id, f.step_id, f.node, m.file_id, f.mode, f.processes, f.opens, f.reads, f.writes,
+                f.bytes_read, f.bytes_written, js_data.ns_to_time(f.first_access_ns), js_data.ns_to_time(f.last_access_ns),
+                js_data.ns_to_time(f.first_read_ns), js_data.ns_to_time(f.last_write_ns), f.interfaces, f.dev, f.ino
+            FROM ingest_batch_files f
+            JOIN finish_files m ON m.path = f.path AND m.node = CASE WHEN f.scope = 'local' THEN f.node ELSE '' END
+            RETURNING job_id, step_id, file_id, first_read, last_write)
+    INSERT INTO finish_accesses
+        SELECT a.job_id, a.step_id, a.file_id, a.first_read, a.last_write, m.edges
+        FROM a JOIN finish_files m ON m.file_id = a.file_id
+        WHERE a.first_read IS NOT NULL OR a.last_write IS NOT NULL;
 
     -- what these steps read: an edge from the last writer before each read, when another job's
     -- (the staged rows are these step-nodes' accesses, all of them)
     INSERT INTO js_data.dependencies (cluster_id, kind, from_job, from_step, to_job, to_step, file_id, from_time, to_time)
         SELECT p_cluster, 'file', w.job_id, w.step_id, r.job_id, r.step_id, r.file_id, max(w.last_write), min(r.first_read)
-        FROM (SELECT f.job_id, f.step_id, m.file_id, js_data.ns_to_time(f.first_read_ns) AS first_read
-              FROM ingest_batch_files f
-              JOIN finish_files m ON m.path = f.path AND m.node = CASE WHEN f.scope = 'local' THEN f.node ELSE '' END
-              WHERE f.first_read_ns IS NOT NULL AND m.edges) r
+        FROM (SELECT job_id, step_id, file_id, first_read FROM finish_accesses WHERE first_read IS NOT NULL AND edges) r
         CROSS JOIN LATERAL js_data.last_writer(p_cluster, r.file_id, r.first_read) w
         WHERE w.job_id <> r.job_id
         GROUP BY w.job_id, w.step_id, r.job_id, r.step_id, r.file_id
@@ -62,18 +68,20 @@ BEGIN
             to_time = least(dependencies.to_time, excluded.to_time);
 
     -- what these steps wrote: the reads after it whose last writer it now is (a writer ingested
-    -- after its readers) get their edge from it, and the edges from the writers it supersedes go
+    -- after its readers) get their edge from it, and the edges from the writers it supersedes go.
+    -- Each written file's reads found by the readers' index (OFFSET 0 keeps the probe per file:
+    -- planned on the staging's missing statistics, a hash join read every access of the
+    -- cluster each transaction, 3x the time at 73,000 accesses and growing with the table)
     INSERT INTO finish_readers
         SELECT w.job_id, w.step_id, r.job_id, r.step_id, r.file_id, r.first_read, w.last_write
-        FROM (SELECT f.job_id, f.step_id, m.file_id, js_data.ns_to_time(f.last_write_ns) AS last_write
-              FROM ingest_batch_files f
-              JOIN finish_files m ON m.path = f.path AND m.node = CASE WHEN f.scope = 'local' THEN f.node ELSE '' END
-              WHERE f.last_write_ns IS NOT NULL AND m.edges) w
-        JOIN js_data.file_accesses r ON r.cluster_id = p_cluster AND r.file_id = w.file_id
-        CROSS JOIN LATERAL js_data.last_writer(r.cluster_id, r.file_id, r.first_read) lw
-        WHERE r.first_read IS NOT NULL AND w.last_write <= r.first_read
-          AND lw.job_id = w.job_id AND lw.step_id = w.step_id
-          AND NOT (r.job_id = w.job_id AND r.step_id = w.step_id);
+        FROM (SELECT job_id, step_id, file_id, last_write FROM finish_accesses WHERE last_write IS NOT NULL AND edges) w
+        CROSS JOIN LATERAL (
+            SELECT r.job_id, r.step_id, r.file_id, r.first_read FROM js_data.file_accesses r
+            WHERE r.cluster_id = p_cluster AND r.file_id = w.file_id AND r.first_read IS NOT NULL
+              AND w.last_write <= r.first_read AND NOT (r.job_id = w.job_id AND r.step_id = w.step_id)
+            OFFSET 0) r
+        CROSS JOIN LATERAL js_data.last_writer(p_cluster, r.file_id, r.first_read) lw
+        WHERE lw.job_id = w.job_id AND lw.step_id = w.step_id;
     GET DIAGNOSTICS v_readers = ROW_COUNT;
     -- usually none (readers come after their writer): then the edges are left alone (the
     -- delete's plan, made for a temporary table without statistics, read every file edge)
@@ -120,12 +128,13 @@ BEGIN
     -- each time cost 1.6 ms (new files, the plans on them made again), most of a small
     -- transaction's finish
     IF pg_relation_size('ingest_batch_files') + pg_relation_size('finish_files')
-       + pg_relation_size('finish_readers') > 8388608 THEN
-        TRUNCATE ingest_batch_files, finish_files, finish_readers;
+       + pg_relation_size('finish_readers') + pg_relation_size('finish_accesses') > 8388608 THEN
+        TRUNCATE ingest_batch_files, finish_files, finish_readers, finish_accesses;
     ELSE
         DELETE FROM ingest_batch_files;
         DELETE FROM finish_files;
         DELETE FROM finish_readers;
+        DELETE FROM finish_accesses;
     END IF;
 END $$;
 COMMENT ON FUNCTION js_data.ingest_finish(smallint, bigint[], text[], text[], text[]) IS 'after the COPYs of a transaction''s step records: files, accesses, file edges (from the last write before each read), time edges, queue for the slice totals, workflow merges';
