@@ -20,33 +20,6 @@ static const struct {
 #undef JS_X
 };
 
-/* the value of column k at row r, as JSON (NULL when the column is absent) */
-static json_t *value(const struct pi_cols *c, int k, size_t r)
-{
-    if (k < 0 || !c->col[k].present)
-        return NULL;
-    const struct js_col_def *d = js_cols_def(k);
-    if (d->is_str)
-        return json_deep_copy(json_array_get(c->strings, (size_t)pi_col_at(c, k, r)));
-    int64_t v = pi_col_at(c, k, r);
-    return d->type == 'b' ? json_boolean(v) : json_integer(v);
-}
-
-json_t *pi_cols_object_of(const struct pi_cols *c, const char *prefix, enum js_cols_table t, size_t r)
-{
-    json_t *o = json_object();
-    size_t pl = strlen(prefix);
-    for (int k = 0; k < js_cols_count(); k++) {
-        const struct js_col_def *d = js_cols_def(k);
-        json_t *v;
-        if (d->table != t || !d->field || strncmp(d->name, prefix, pl) || d->name[pl] != '.' || strchr(d->name + pl + 1, '.'))
-            continue;
-        if ((v = value(c, k, r)))
-            json_object_set_new(o, d->field, v);
-    }
-    return o;
-}
-
 static json_t *collectives(const struct pi_cols *c, size_t i)
 {
     json_t *o = json_object();
@@ -91,7 +64,7 @@ static json_t *profile_of(const struct pi_cols *c, size_t i)
         else if (top[m].type == 'o' || top[m].type == 'a')
             continue; /* slice_metrics and slices: in the bundle's series */
         else
-            v = value(c, pi_col(n), i);
+            v = pi_cols_value(c, pi_col(n), i);
         if (v)
             json_object_set_new(p, n, v);
     }

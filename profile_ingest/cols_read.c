@@ -154,3 +154,30 @@ int pi_cols_read(struct pi_cols *c, const json_t *b, char *reason, size_t size)
             return PI_INVALID;
     return read_tables(c, reason, size);
 }
+
+/* the value of column k at row r, as JSON (NULL when the column is absent) */
+json_t *pi_cols_value(const struct pi_cols *c, int k, size_t r)
+{
+    if (k < 0 || !c->col[k].present)
+        return NULL;
+    const struct js_col_def *d = js_cols_def(k);
+    if (d->is_str)
+        return json_deep_copy(json_array_get(c->strings, (size_t)pi_col_at(c, k, r)));
+    int64_t v = pi_col_at(c, k, r);
+    return d->type == 'b' ? json_boolean(v) : json_integer(v);
+}
+
+json_t *pi_cols_object_of(const struct pi_cols *c, const char *prefix, enum js_cols_table t, size_t r)
+{
+    json_t *o = json_object();
+    size_t pl = strlen(prefix);
+    for (int k = 0; k < js_cols_count(); k++) {
+        const struct js_col_def *d = js_cols_def(k);
+        json_t *v;
+        if (d->table != t || !d->field || strncmp(d->name, prefix, pl) || d->name[pl] != '.' || strchr(d->name + pl + 1, '.'))
+            continue;
+        if ((v = pi_cols_value(c, k, r)))
+            json_object_set_new(o, d->field, v);
+    }
+    return o;
+}

@@ -46,7 +46,9 @@ int pi_cols_add(struct pi_step *st, const struct pi_conf *conf, const struct pi_
  * PI_OK, or PI_INVALID with the reason. */
 int pi_cols_segments_check(const struct pi_cols *c, size_t i, char *reason, size_t size);
 void pi_cols_segments_add(struct pi_step *st, const struct pi_cols *c, size_t i, int64_t rank);
-/* The present columns "prefix.<field>" of row r of table t, as an object (--dump). */
+/* The value of column k at row r, as JSON (NULL when the column is absent), and the present
+ * columns "prefix.<field>" of row r of table t, as an object (--dump; cols_read.c). */
+json_t *pi_cols_value(const struct pi_cols *c, int k, size_t r);
 json_t *pi_cols_object_of(const struct pi_cols *c, const char *prefix, enum js_cols_table t, size_t r);
 /* Process i's "mpi_segments" as the object it was (--dump). */
 json_t *pi_cols_segments_json(const struct pi_cols *c, size_t i);
