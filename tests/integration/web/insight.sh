@@ -71,5 +71,5 @@ get jsadmin --data-urlencode q=step --data-urlencode "job=$bob" --data-urlencode
 b=$(jq -r '"\(.step.insight.light) \(.step.advice[0].message)"' <<< "$body")
 get jsadmin --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=0
 is "$b|$(jq -r '.step.insight.light' <<< "$body")" "green bobsecret advice|red" "an admin sees both users' insight"
-is "$(sql "SELECT count(*) FROM js.step_insights WHERE job_id IN ($sim, $bob)")" 4 "the rows stay for the browser test (63)"
+is "$(sql "SELECT count(*) FROM js.step_insights WHERE job_id IN ($sim, $bob)")" 4 "the rows stay for the browser test (web/browser)"
 done_testing
