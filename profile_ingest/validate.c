@@ -204,7 +204,7 @@ static const struct {
     { "", "trees", 3 }, { "", "renames", 3 }, { "", "renames_dropped", 3 }, { "files", "opened_as", 3 },
     { "", "kernel_io", 4 }, { "files", "mapped_bytes", 4 }, { "runtime", "mpi_setup_ns", 4 }, { "runtime", "cpu_wait_ns", 4 },
     { "runtime", "idle_ns", 4 }, { "", "mpi_segments", 6 }, { "", "sync_calls", 8 }, { "", "sync_ns", 8 },
-    { "", "code_dropped", 8 },
+    { "", "code_dropped", 8 }, { "files", "btime", 9 },
 };
 
 json_int_t pi_field_since(const char *section, const char *name)
@@ -440,6 +440,9 @@ static int plausible_files(const struct pi_conf *conf, const json_t *p, double s
         if (I64(fe, "mapped_bytes") > (1LL << 57))
             return pi_invalid(reason, size, "%s: mapped_bytes %" PRId64 " is more than any address space: not plausible", where,
                         I64(fe, "mapped_bytes"));
+        /* a birth time is half of an identity: never without the inode it is of */
+        if (I64(fe, "btime") != 0 && I64(fe, "ino") == 0)
+            return pi_invalid(reason, size, "%s: btime %" PRId64 " without an inode: not plausible", where, I64(fe, "btime"));
     }
     return 0;
 }

@@ -39,40 +39,61 @@ BEGIN
             WHERE fi.cluster_id = p_cluster AND fi.path = d.path AND fi.node = d.n
             LIMIT 1) fi;
     INSERT INTO js_data.file_accesses (cluster_id, job_id, step_id, node, file_id, mode, processes, opens,
-            reads, writes, bytes_read, bytes_written, first_access, last_access, first_read, last_write, interfaces, dev, ino)
+            reads, writes, bytes_read, bytes_written, first_access, last_access, first_read, last_write, interfaces, dev, ino, btime)
         SELECT p_cluster, f.job_id, f.step_id, f.node, m.file_id, f.mode, f.processes, f.opens, f.reads, f.writes,
             f.bytes_read, f.bytes_written, js_data.ns_to_time(f.first_access_ns), js_data.ns_to_time(f.last_access_ns),
-            js_data.ns_to_time(f.first_read_ns), js_data.ns_to_time(f.last_write_ns), f.interfaces, f.dev, f.ino
+            js_data.ns_to_time(f.first_read_ns), js_data.ns_to_time(f.last_write_ns), f.interfaces, f.dev, f.ino, f.btime
         FROM ingest_batch_files f
         JOIN finish_files m ON m.path = f.path AND m.node = CASE WHEN f.scope = 'local' THEN f.node ELSE '' END;
 
     -- what these steps read: an edge from the last writer before each read, when another job's
-    -- (the staged rows are these step-nodes' accesses, all of them)
-    INSERT INTO js_data.dependencies (cluster_id, kind, from_job, from_step, to_job, to_step, file_id, from_time, to_time)
-        SELECT p_cluster, 'file', w.job_id, w.step_id, r.job_id, r.step_id, r.file_id, max(w.last_write), min(r.first_read)
-        FROM (SELECT f.job_id, f.step_id, m.file_id, js_data.ns_to_time(f.first_read_ns) AS first_read
+    -- (the staged rows are these step-nodes' accesses, all of them); by the file's path or its
+    -- identity (a hard link: the writer's name kept as from_file_id)
+    INSERT INTO js_data.dependencies (cluster_id, kind, from_job, from_step, to_job, to_step, file_id, from_time, to_time,
+            from_file_id)
+        SELECT p_cluster, 'file', w.job_id, w.step_id, r.job_id, r.step_id, r.file_id, max(w.last_write), min(r.first_read),
+            min(nullif(w.file_id, r.file_id))
+        FROM (SELECT f.job_id, f.step_id, m.file_id, js_data.ns_to_time(f.first_read_ns) AS first_read, f.dev, f.ino, f.btime
               FROM ingest_batch_files f
               JOIN finish_files m ON m.path = f.path AND m.node = CASE WHEN f.scope = 'local' THEN f.node ELSE '' END
               WHERE f.first_read_ns IS NOT NULL AND m.edges) r
-        CROSS JOIN LATERAL js_data.last_writer(p_cluster, r.file_id, r.first_read) w
+        CROSS JOIN LATERAL js_data.last_writer(p_cluster, r.file_id, r.first_read, r.dev, r.ino, r.btime) w
         WHERE w.job_id <> r.job_id
         GROUP BY w.job_id, w.step_id, r.job_id, r.step_id, r.file_id
         ON CONFLICT (cluster_id, to_job, kind, from_job, from_step, to_step, file_id) DO UPDATE SET
+            from_file_id = CASE WHEN excluded.from_time >= dependencies.from_time THEN excluded.from_file_id
+                                ELSE dependencies.from_file_id END,
             from_time = greatest(dependencies.from_time, excluded.from_time),
             to_time = least(dependencies.to_time, excluded.to_time);
 
     -- what these steps wrote: the reads after it whose last writer it now is (a writer ingested
     -- after its readers) get their edge from it, and the edges from the writers it supersedes go
+    -- (its readers by its name, and by its identity under another name: a hard link)
     INSERT INTO finish_readers
-        SELECT w.job_id, w.step_id, r.job_id, r.step_id, r.file_id, r.first_read, w.last_write
-        FROM (SELECT f.job_id, f.step_id, m.file_id, js_data.ns_to_time(f.last_write_ns) AS last_write
+        SELECT w.job_id, w.step_id, r.job_id, r.step_id, r.file_id, r.first_read, w.last_write, nullif(w.file_id, r.file_id)
+        FROM (SELECT f.job_id, f.step_id, m.file_id, m.node, f.fs_type, js_data.ns_to_time(f.last_write_ns) AS last_write,
+                     f.dev, f.ino, f.btime
               FROM ingest_batch_files f
               JOIN finish_files m ON m.path = f.path AND m.node = CASE WHEN f.scope = 'local' THEN f.node ELSE '' END
               WHERE f.last_write_ns IS NOT NULL AND m.edges) w
-        JOIN js_data.file_accesses r ON r.cluster_id = p_cluster AND r.file_id = w.file_id
-        CROSS JOIN LATERAL js_data.last_writer(r.cluster_id, r.file_id, r.first_read) lw
-        WHERE r.first_read IS NOT NULL AND w.last_write <= r.first_read
-          AND lw.job_id = w.job_id AND lw.step_id = w.step_id
+        -- (the conditions in each branch: a LATERAL subquery gets none pushed into it, and a
+        -- branch without first_read's would scan every access of the file, not its readers)
+        CROSS JOIN LATERAL (
+            SELECT r.job_id, r.step_id, r.file_id, r.first_read, r.dev, r.ino, r.btime FROM js_data.file_accesses r
+            WHERE r.cluster_id = p_cluster AND r.file_id = w.file_id AND r.first_read IS NOT NULL
+              AND r.first_read >= w.last_write
+            UNION ALL
+            SELECT r.job_id, r.step_id, r.file_id, r.first_read, r.dev, r.ino, r.btime
+            FROM (SELECT r.* FROM js_data.file_accesses r  -- planned alone: a probe of file_accesses_identity
+                  WHERE w.btime IS NOT NULL AND r.cluster_id = p_cluster AND r.ino = w.ino AND r.btime = w.btime
+                    AND r.first_read IS NOT NULL AND r.first_read >= w.last_write AND r.file_id <> w.file_id
+                  OFFSET 0) r
+            CROSS JOIN LATERAL (SELECT f.node, f.fs_type, f.path FROM js_data.files f  -- by its key alone
+                                WHERE f.cluster_id = p_cluster AND f.file_id = r.file_id OFFSET 0) rf
+            WHERE rf.node = w.node AND rf.fs_type IS NOT DISTINCT FROM w.fs_type AND (w.node = '' OR r.dev = w.dev)
+              AND NOT EXISTS (SELECT 1 FROM unnest(p_no_edge_prefixes) pre WHERE starts_with(rf.path, pre))) r
+        CROSS JOIN LATERAL js_data.last_writer(p_cluster, r.file_id, r.first_read, r.dev, r.ino, r.btime) lw
+        WHERE lw.job_id = w.job_id AND lw.step_id = w.step_id AND lw.file_id = w.file_id
           AND NOT (r.job_id = w.job_id AND r.step_id = w.step_id);
     GET DIAGNOSTICS v_readers = ROW_COUNT;
     -- usually none (readers come after their writer): then the edges are left alone (the
@@ -82,12 +103,16 @@ BEGIN
             WHERE d.cluster_id = p_cluster AND d.to_job = f.job_id AND d.kind = 'file' AND d.file_id = f.file_id
               AND d.to_step = f.step_id AND d.from_time < f.last_write
               AND NOT (d.from_job = f.from_job AND d.from_step = f.from_step);
-        INSERT INTO js_data.dependencies (cluster_id, kind, from_job, from_step, to_job, to_step, file_id, from_time, to_time)
-            SELECT p_cluster, 'file', f.from_job, f.from_step, f.job_id, f.step_id, f.file_id, max(f.last_write), min(f.first_read)
+        INSERT INTO js_data.dependencies (cluster_id, kind, from_job, from_step, to_job, to_step, file_id, from_time, to_time,
+                from_file_id)
+            SELECT p_cluster, 'file', f.from_job, f.from_step, f.job_id, f.step_id, f.file_id, max(f.last_write), min(f.first_read),
+                min(f.from_file_id)
             FROM finish_readers f
             WHERE f.job_id <> f.from_job
             GROUP BY f.from_job, f.from_step, f.job_id, f.step_id, f.file_id
             ON CONFLICT (cluster_id, to_job, kind, from_job, from_step, to_step, file_id) DO UPDATE SET
+                from_file_id = CASE WHEN excluded.from_time >= dependencies.from_time THEN excluded.from_file_id
+                                    ELSE dependencies.from_file_id END,
                 from_time = greatest(dependencies.from_time, excluded.from_time),
                 to_time = least(dependencies.to_time, excluded.to_time);
     END IF;

@@ -117,7 +117,7 @@ INSERT INTO js_data.quarantine (cluster_id, job_id, step_id, node, file, moved_t
 SQL
 "$bin" --migrate --db "$JS_PG_CONNINFO dbname=$old" 2>"$JS_CLUSTER_DIR/schema-old.log"; st=$?
 is "$st|$(psql -X -At -d "$old" -c "SELECT string_agg(version::text, ' ' ORDER BY version) FROM js_data.schema_migrations WHERE version > 30")" \
-   "0|31 32 33 36 37 40 41 42 43 44 45" "a database of release 0.1.0 gains the migrations after 33"
+   "0|31 32 33 36 37 40 41 42 43 44 45 48" "a database of release 0.1.0 gains the migrations after 33"
 schema() { pg_dump -s -d "$1" | grep -v -e '^\\restrict' -e '^\\unrestrict'; }
 diff <(schema "$db") <(schema "$old") > "$JS_CLUSTER_DIR/schema-old.diff"
 is "$?|$(head -c 600 "$JS_CLUSTER_DIR/schema-old.diff")" "0|" "and its schema is then the one a migrate from nothing makes (pg_dump -s)"
