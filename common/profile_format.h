@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define JS_PROFILE_FORMAT_NAME "jobscreen-profile"
-#define JS_PROFILE_VERSION 8
+#define JS_PROFILE_VERSION 9
 #define JS_PROFILE_VERSION_MIN 1 /* oldest version a reader still accepts (v1 lacks exit_code, signal, missing;
                                   * v2 lacks trees, renames, renames_dropped and the files' opened_as;
                                   * v3 lacks kernel_io, the files' mapped_bytes, and runtime's mpi_setup_ns,
@@ -28,7 +28,8 @@
                                   * bundle of version 2 has no slice_metrics and slices: they are
                                   * summed on the node into the bundle's series;
                                   * v7 lacks sync_calls, sync_ns and code_dropped: its fsync and
-                                  * fdatasync are in posix_meta_calls) */
+                                  * fdatasync are in posix_meta_calls;
+                                  * v8 lacks the files' btime) */
 
 /* jobscreen-collect writes the profiles of a step on a node in bundles, <step>.<node>.b<N>.json:
  * {"format": JS_PROFILE_BUNDLE_FORMAT_NAME, "version": 2, "profiles": [profile, ...],
@@ -259,6 +260,7 @@ int js_seg_bin_of(uint64_t ns);
     X(LAYER,         "layer",         's', "",      "posix, stdio or mpiio: the interface the application opened it with") \
     X(DEV,           "dev",           'u', "",      "st_dev at first open (0 when unknown)") \
     X(INO,           "ino",           'u', "",      "st_ino at first open (0 when unknown)") \
+    X(BTIME,         "btime",         'u', "ns",    "(since version 9) the file's birth time at first open (statx STATX_BTIME), ns since the epoch; 0 when the file system does not report it. With dev and ino the file's identity: a freed inode reused by a new file has a new birth time") \
     X(MOUNT,         "mount",         's', "",      "mount point holding the file, from /proc/self/mountinfo") \
     X(FSTYPE,        "fstype",        's', "",      "file system type of that mount (ext4, tmpfs, lustre, nfs4, ...)") \
     X(OPEN_MODE,     "open_mode",     's', "",      "r, w or rw: union of the access modes it was opened with") \

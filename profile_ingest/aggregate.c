@@ -119,6 +119,7 @@ static void add_files(struct pi_step *st, const struct pi_conf *conf, const json
         f->last_access = I64(fe, "last_close_ns");
         f->dev = (uint64_t)I64(fe, "dev");
         f->ino = (uint64_t)I64(fe, "ino");
+        f->btime = (uint64_t)json_integer_value(json_object_get(fe, "btime")); /* 0 before version 9 */
         f->mapped_bytes = json_integer_value(json_object_get(fe, "mapped_bytes")); /* 0 before version 4 */
         pi_file_times(f);
     }

@@ -38,7 +38,7 @@ struct p3 {
     X(F_READ_CALLS, "files.read_calls") X(F_WRITE_CALLS, "files.write_calls") X(F_READ_BYTES, "files.read_bytes") \
     X(F_WRITE_BYTES, "files.write_bytes") X(F_LOWER_READ_BYTES, "files.lower_read_bytes") \
     X(F_LOWER_WRITE_BYTES, "files.lower_write_bytes") X(F_FIRST_OPEN, "files.first_open_ns") \
-    X(F_LAST_CLOSE, "files.last_close_ns") X(F_DEV, "files.dev") X(F_INO, "files.ino") X(F_MAPPED, "files.mapped_bytes") \
+    X(F_LAST_CLOSE, "files.last_close_ns") X(F_DEV, "files.dev") X(F_INO, "files.ino") X(F_BTIME, "files.btime") X(F_MAPPED, "files.mapped_bytes") \
     X(T_PATH, "trees.path") X(T_OPENS, "trees.opens") X(T_READ_BYTES, "trees.read_bytes") \
     X(T_WRITE_BYTES, "trees.write_bytes") X(R_FROM, "renames.from") X(R_TO, "renames.to") X(R_FSTYPE, "renames.fstype") \
     X(R_NS, "renames.ns")
@@ -360,6 +360,8 @@ static int check_plausible(const struct pi_conf *conf, const struct p3 *p, char 
         int64_t mapped = RV(p, C_F_MAPPED, r);
         if (mapped > (1LL << 57))
             return pi_invalid(reason, size, "files[%zu]: mapped_bytes %" PRId64 " is more than any address space: not plausible", i, mapped);
+        if (RV(p, C_F_BTIME, r) != 0 && RV(p, C_F_INO, r) == 0) /* half an identity */
+            return pi_invalid(reason, size, "files[%zu]: btime %" PRId64 " without an inode: not plausible", i, RV(p, C_F_BTIME, r));
     }
     return PI_OK;
 }
@@ -452,6 +454,7 @@ static void add_tables(struct pi_step *st, const struct pi_conf *conf, const str
         f->last_access = RV(p, C_F_LAST_CLOSE, r);
         f->dev = (uint64_t)RV(p, C_F_DEV, r);
         f->ino = (uint64_t)RV(p, C_F_INO, r);
+        f->btime = (uint64_t)RV(p, C_F_BTIME, r);
         f->mapped_bytes = RV(p, C_F_MAPPED, r);
         pi_file_times(f);
     }

@@ -377,9 +377,11 @@ static int copy_file_accesses(struct pi_db *db, struct pi_step *const *sts, size
             if (f->layers & layers[k].bit)
                 sb_printf(&b, "%s%s", nl++ ? "," : "", layers[k].name);
         if (f->ino == 0)
-            sb_raw(&b, "\t\\N\t\\N\n", 7);
+            sb_raw(&b, "\t\\N\t\\N\t\\N\n", 10);
+        else if (f->btime == 0)
+            sb_printf(&b, "\t%" PRId64 "\t%" PRId64 "\t\\N\n", (int64_t)f->dev, (int64_t)f->ino);
         else
-            sb_printf(&b, "\t%" PRId64 "\t%" PRId64 "\n", (int64_t)f->dev, (int64_t)f->ino);
+            sb_printf(&b, "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\n", (int64_t)f->dev, (int64_t)f->ino, (int64_t)f->btime);
     }
     int rc = b.len ? dbu_copy(db, "COPY ingest_batch_files FROM STDIN", &b, "COPY file accesses") : PI_DB_OK;
     free(b.p);

@@ -34,7 +34,7 @@ static const struct {
     { "", "trees", 3 }, { "", "renames", 3 }, { "", "renames_dropped", 3 }, { "files", "opened_as", 3 },
     { "", "kernel_io", 4 }, { "files", "mapped_bytes", 4 }, { "runtime", "mpi_setup_ns", 4 }, { "runtime", "cpu_wait_ns", 4 },
     { "runtime", "idle_ns", 4 }, { "", "mpi_segments", 6 }, { "", "sync_calls", 8 }, { "", "sync_ns", 8 },
-    { "", "code_dropped", 8 },
+    { "", "code_dropped", 8 }, { "files", "btime", 9 },
 };
 
 json_int_t pi_field_since(const char *section, const char *name)

@@ -467,6 +467,7 @@ static void merge_files(struct pi_step *st)
             if (d->ino == 0) { /* of a profile that knew them */
                 d->dev = s->dev;
                 d->ino = s->ino;
+                d->btime = s->btime;
             }
             free(s->path);
         } else {

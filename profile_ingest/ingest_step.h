@@ -55,6 +55,7 @@ struct pi_file {
     int64_t opens, reads, writes, bytes_read, bytes_written;
     int64_t first_access, last_access, first_read, last_write; /* -1: none */
     uint64_t dev, ino;        /* at the first open; 0: unknown */
+    uint64_t btime;           /* birth time at the first open (ns); 0: unknown (before format 9) */
     int64_t mapped_bytes;     /* mmap of it */
     int layers;               /* PI_LAYER_* bits */
 };

@@ -375,6 +375,9 @@ static int plausible_files(const struct pi_conf *conf, const json_t *p, double s
         if (I64(fe, "mapped_bytes") > (1LL << 57))
             return pi_invalid(reason, size, "%s: mapped_bytes %" PRId64 " is more than any address space: not plausible", where,
                         I64(fe, "mapped_bytes"));
+        /* a birth time is half of an identity: never without the inode it is of */
+        if (I64(fe, "btime") != 0 && I64(fe, "ino") == 0)
+            return pi_invalid(reason, size, "%s: btime %" PRId64 " without an inode: not plausible", where, I64(fe, "btime"));
     }
     return 0;
 }

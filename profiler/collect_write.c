@@ -231,6 +231,7 @@ static void write_file(const struct profile_values *v, const struct js_file *f)
         case FM_LAYER: js_out_str(o, js_layer_names[f->layer], 16); break;
         case FM_DEV: js_out_u64(o, f->dev); break;
         case FM_INO: js_out_u64(o, f->ino); break;
+        case FM_BTIME: js_out_u64(o, f->btime); break;
         case FM_MOUNT: js_out_str(o, m ? m->dir : "", JS_PROFILE_MAX_PATH); break;
         case FM_FSTYPE: js_out_str(o, m ? m->fstype : "", 256); break;
         case FM_OPEN_MODE: js_out_str(o, mode_str(f->open_mode & JS_MODE_R, f->open_mode & JS_MODE_W), 4); break;

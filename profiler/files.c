@@ -381,11 +381,7 @@ static struct js_file *entry_of(const char *abs, int layer, int fd)
     f->layer = (uint8_t)layer;
     f->first_open_ns = js_coarse_now_ns();
     if (fd >= 0) {
-        struct stat st;
-        if (js_sys_fstat(fd, &st) == 0) {
-            f->dev = (uint64_t)st.st_dev;
-            f->ino = (uint64_t)st.st_ino;
-        }
+        js_file_identity(f, fd);
         f->resolved = resolved_name(fd, abs);
     }
     f->hnext = *slot;

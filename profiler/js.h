@@ -176,7 +176,7 @@ struct js_file {
     uint64_t lower_read_bytes, lower_write_bytes;
     uint64_t mapped_bytes;
     uint64_t opens, first_open_ns, last_close_ns;
-    uint64_t dev, ino;
+    uint64_t dev, ino, btime; /* at the first open (identity.c); 0: unknown */
     int open_count;   /* descriptors open now */
     uint32_t hash;
     uint8_t layer, open_mode;
@@ -316,6 +316,9 @@ static inline int js_sys_unlink(const char *path)
 {
     return (int)js_sysret(js_syscall4(SYS_unlinkat, AT_FDCWD, (long)path, 0, 0));
 }
+
+/* --- identity.c --- */
+void js_file_identity(struct js_file *f, int fd); /* dev, ino, btime at the first open; errno kept */
 
 /* --- core.c --- */
 extern pid_t js_pid;

@@ -156,7 +156,7 @@ struct jobrec_arg { const struct ctx *c; const struct gjob *j; };
 struct pfile {
     char path[220];
     const char *layer, *mount, *fstype, *open_mode, *used_mode;
-    uint64_t dev, ino, opens, read_calls, read_bytes, write_calls, write_bytes, lower_read, lower_write;
+    uint64_t dev, ino, btime, opens, read_calls, read_bytes, write_calls, write_bytes, lower_read, lower_write;
     int64_t first_open_ns, last_close_ns;
 };
 

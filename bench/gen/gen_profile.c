@@ -126,6 +126,7 @@ static void put_file(struct buf *b, const struct pfile *f)
         case FF_LAYER: b_str(b, f->layer); break;
         case FF_DEV: b_u64(b, f->dev); break;
         case FF_INO: b_u64(b, f->ino); break;
+        case FF_BTIME: b_u64(b, f->btime); break;
         case FF_MOUNT: b_str(b, f->mount); break;
         case FF_FSTYPE: b_str(b, f->fstype); break;
         case FF_OPEN_MODE: b_str(b, f->open_mode); break;
@@ -421,6 +422,7 @@ struct pfile *gen_add_file(struct proc *pr, const char *path, const char *layer,
     f->ino = hash_str(path) & 0xffffffffffULL;
     if (local)
         f->ino = hash64(f->ino, hash_str(pr->node)) & 0xffffffffULL;
+    f->btime = 1700000000000000000ULL + (hash_str(path) & 0xffffffffULL); /* one per path: no false identity */
     f->opens = 1;
     return f;
 }

@@ -23,19 +23,22 @@ BEGIN
         last_write_ns bigint,
         interfaces text NOT NULL,
         dev bigint,
-        ino bigint
+        ino bigint,
+        btime bigint
     );  -- emptied by ingest_finish: ON COMMIT DELETE ROWS would truncate it at every commit (1-2 ms)
     -- the reads whose last writer a step-node of the transaction now is (ingest_finish), made
     -- once a session
     CREATE TEMP TABLE IF NOT EXISTS finish_readers (from_job bigint, from_step text, job_id bigint, step_id text,
-        file_id bigint, first_read timestamptz, last_write timestamptz);
+        file_id bigint, first_read timestamptz, last_write timestamptz, from_file_id bigint);
     -- the accesses ingest_finish inserted, with what its file edges need (their times as stored,
     -- and whether the file gives edges): read twice, joined to the staged rows once
     CREATE TEMP TABLE IF NOT EXISTS finish_accesses (job_id bigint, step_id text, file_id bigint,
-        first_read timestamptz, last_write timestamptz, edges boolean);
-    -- the transaction's files, each once: its id, and whether it can give edges (not under a
-    -- no_edge_prefix); keyed, so that any plan joins it by a probe, never by a scan per row
+        first_read timestamptz, last_write timestamptz, edges boolean, node text, fs_type text,
+        dev bigint, ino bigint, btime bigint);
+    -- the transaction's files, each once: its id, whether it can give edges (not under a
+    -- no_edge_prefix), its file system type (a hard link's readers are of the same); keyed, so
+    -- that any plan joins it by a probe, never by a scan per row
     CREATE TEMP TABLE IF NOT EXISTS finish_files (path text NOT NULL, node text NOT NULL, file_id bigint NOT NULL,
-        edges boolean NOT NULL, PRIMARY KEY (path, node));
+        edges boolean NOT NULL, fs_type text, PRIMARY KEY (path, node));
 END $$;
 COMMENT ON FUNCTION js_data.create_staging() IS 'create the per-session staging tables: ingest_batch_files, that profile_ingest fills by COPY, finish_readers, finish_accesses and finish_files';

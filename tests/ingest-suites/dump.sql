@@ -23,6 +23,6 @@ SELECT 'file_access', job_id, step_id, node, path, scope, file_node, mode, acces
        extract(epoch FROM first_read) - 1795219200, extract(epoch FROM last_write) - 1795219200, interfaces
   FROM js.file_accesses ORDER BY job_id, step_id, node, path;
 SELECT 'edge', kind, from_job, from_step, to_job, to_step, condition, path,
-       extract(epoch FROM from_time) - 1795219200, extract(epoch FROM to_time) - 1795219200
+       extract(epoch FROM from_time) - 1795219200, extract(epoch FROM to_time) - 1795219200, nullif(from_path, path)
   FROM js.dependencies ORDER BY kind, from_job, to_job, from_step, to_step, path;
 SELECT 'quarantine', job_id, step_id, node, file, reason FROM js.quarantine ORDER BY file;

@@ -99,6 +99,13 @@ static void records_are_checked_against_the_format_tables(void **state)
     json_decref(rec);
 }
 
+/* the suite's step 0 of job 101 on node1, no profile added yet */
+static void step_101(struct pi_step *st)
+{
+    pi_step_init(st, suite_json("valid/processes-merge-per-slice/spool/job.101/job.json"),
+                 suite_json("valid/processes-merge-per-slice/spool/job.101/step.0.node1.json"), "default");
+}
+
 static void profiles_merge_per_slice_file_and_image(void **state)
 {
     (void)state;
@@ -106,8 +113,7 @@ static void profiles_merge_per_slice_file_and_image(void **state)
     pi_conf_defaults(&conf);
     struct pi_step st;
     char reason[PI_REASON_MAX];
-    pi_step_init(&st, suite_json("valid/processes-merge-per-slice/spool/job.101/job.json"),
-                 suite_json("valid/processes-merge-per-slice/spool/job.101/step.0.node1.json"), "default");
+    step_101(&st);
     assert_string_equal(st.cluster, "suite");
     const char *names[] = { "0.node1.1000.json", "0.node1.1000-1.json", "0.node1.1001.json" };
     for (int i = 0; i < 3; i++) {
@@ -146,12 +152,12 @@ static void profiles_merge_per_slice_file_and_image(void **state)
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
     assert_string_equal(reason, "profile is of job 101 step 0 node node2, not of this step record's job 101 step 0 node node1");
     json_object_set_new(p, "node", json_string("node1"));
-    json_object_set_new(p, "version", json_integer(9));
+    json_object_set_new(p, "version", json_integer(10));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
-    assert_string_equal(reason, "unknown profile format version 9 (this profile_ingest reads versions 1 to 8)");
+    assert_string_equal(reason, "unknown profile format version 10 (this profile_ingest reads versions 1 to 9)");
     json_object_set_new(p, "version", json_integer(0));
     assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_UNKNOWN_VERSION);
-    assert_string_equal(reason, "unknown profile format version 0 (this profile_ingest reads versions 1 to 8)");
+    assert_string_equal(reason, "unknown profile format version 0 (this profile_ingest reads versions 1 to 9)");
     json_decref(p);
     assert_int_equal(st.nprocs, 3);
     /* the older profiles say nothing of idle time, MPI setup or the kernel's counts */
@@ -170,8 +176,7 @@ static void version_4_profiles_carry_kernel_counts_and_idle_time(void **state)
     pi_conf_defaults(&conf);
     struct pi_step st;
     char reason[PI_REASON_MAX];
-    pi_step_init(&st, suite_json("valid/processes-merge-per-slice/spool/job.101/job.json"),
-                 suite_json("valid/processes-merge-per-slice/spool/job.101/step.0.node1.json"), "default");
+    step_101(&st);
     json_t *p = suite_json("valid/processes-merge-per-slice/spool/job.101/profiles/0.node1.1001.json");
     /* a version-1 profile with what versions 2 and 3 added */
     json_object_set_new(p, "version", json_integer(4));
@@ -231,8 +236,7 @@ static void version_5_slices_carry_the_kernel_counts(void **state)
     pi_conf_defaults(&conf);
     struct pi_step st;
     char reason[PI_REASON_MAX];
-    pi_step_init(&st, suite_json("valid/processes-merge-per-slice/spool/job.101/job.json"),
-                 suite_json("valid/processes-merge-per-slice/spool/job.101/step.0.node1.json"), "default");
+    step_101(&st);
     json_t *p = suite_json("valid/processes-merge-per-slice/spool/job.101/profiles/0.node1.1001.json");
     /* a version-1 profile with what versions 2 to 4 added */
     json_object_set_new(p, "exit_code", json_integer(0));
@@ -303,8 +307,7 @@ static void implausible_values_are_refused_with_the_bound(void **state)
     pi_conf_defaults(&conf);
     char reason[PI_REASON_MAX], err[256];
     struct pi_step st;
-    pi_step_init(&st, suite_json("valid/processes-merge-per-slice/spool/job.101/job.json"),
-                 suite_json("valid/processes-merge-per-slice/spool/job.101/step.0.node1.json"), "default");
+    step_101(&st);
     json_t *p = suite_json("valid/processes-merge-per-slice/spool/job.101/profiles/0.node1.1001.json");
     json_t *tot = json_object_get(p, "totals");
     json_object_set_new(tot, "posix_write_bytes", json_integer(9000000000000000000LL));
@@ -338,8 +341,7 @@ static void forged_spans_wraps_and_node_sums_are_refused(void **state)
     pi_conf_defaults(&conf);
     char reason[PI_REASON_MAX], err[256];
     struct pi_step st;
-    pi_step_init(&st, suite_json("valid/processes-merge-per-slice/spool/job.101/job.json"),
-                 suite_json("valid/processes-merge-per-slice/spool/job.101/step.0.node1.json"), "default");
+    step_101(&st);
     json_t *p = suite_json("valid/processes-merge-per-slice/spool/job.101/profiles/0.node1.1001.json");
     int64_t own = json_integer_value(json_object_get(p, "end_ns")) - json_integer_value(json_object_get(p, "start_ns"));
     json_object_set_new(p, "wall_ns", json_integer(9000000000000000000LL));
@@ -421,8 +423,7 @@ static void renames_carry_the_writer_and_trees_add_up(void **state)
     pi_conf_defaults(&conf);
     struct pi_step st;
     char reason[PI_REASON_MAX];
-    pi_step_init(&st, suite_json("valid/processes-merge-per-slice/spool/job.101/job.json"),
-                 suite_json("valid/processes-merge-per-slice/spool/job.101/step.0.node1.json"), "default");
+    step_101(&st);
     /* 1000 wrote /scratch/shared.log (30 B, until ...208 s) and renamed it; it also wrote a
      * file in dir.tmp and renamed the directory */
     json_t *p = v3_profile("0.node1.1000.json");
@@ -478,6 +479,40 @@ static void renames_carry_the_writer_and_trees_add_up(void **state)
     assert_true(st.files[3].first_read > 0 && st.files[3].first_read <= 1795219208500000000); /* 1001 read it before */
     assert_int_equal(st.files[3].layers, PI_LAYER_POSIX | PI_LAYER_RENAME);
     pi_step_free(&st);
+}
+
+/* A file's birth time (format 9) is a third of its identity with dev and ino: kept with them
+ * when the step's processes merge, refused without an inode (docs/dependencies.md) */
+static void a_files_birth_time_goes_with_its_inode(void **state)
+{
+    (void)state;
+    struct pi_conf conf;
+    pi_conf_defaults(&conf);
+    struct pi_step st;
+    char reason[PI_REASON_MAX];
+    step_101(&st);
+    json_t *p = v3_profile("0.node1.1000.json"); /* wrote /scratch/shared.log, dev 2049, ino 1234 */
+    json_t *f = json_array_get(json_object_get(p, "files"), 0);
+    json_object_set_new(f, "btime", json_integer(1795219200123456789LL));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_OK);
+    json_object_set_new(p, "pid", json_integer(1004));
+    json_object_set_new(f, "ino", json_integer(0));
+    json_object_set_new(f, "btime", json_integer(5));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    assert_string_equal(reason, "files[0]: btime 5 without an inode: not plausible");
+    json_object_set_new(f, "btime", json_integer(-5));
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_INVALID);
+    json_decref(p);
+    p = v3_profile("0.node1.1001.json"); /* no btime: before format 9, unknown */
+    assert_int_equal(pi_profile_add(&st, &conf, p, reason, sizeof reason), PI_OK);
+    json_decref(p);
+    pi_step_finish(&st);
+    assert_int_equal(st.nfiles, 1);
+    assert_string_equal(st.files[0].path, "/scratch/shared.log");
+    assert_true(st.files[0].dev == 2049 && st.files[0].ino == 1234);
+    assert_true(st.files[0].btime == 1795219200123456789ULL);
+    pi_step_free(&st);
+    pi_conf_free(&conf);
 }
 
 static void version_1_and_2_profiles_say_how_the_process_ended(void **state)
@@ -805,6 +840,7 @@ int main(void)
         cmocka_unit_test(implausible_values_are_refused_with_the_bound),
         cmocka_unit_test(forged_spans_wraps_and_node_sums_are_refused),
         cmocka_unit_test(renames_carry_the_writer_and_trees_add_up),
+        cmocka_unit_test(a_files_birth_time_goes_with_its_inode),
         cmocka_unit_test(version_1_and_2_profiles_say_how_the_process_ended),
         cmocka_unit_test(bad_ends_signals_exit_codes_and_missing_are_refused),
         cmocka_unit_test(running_is_an_end_of_live_snapshots_only),

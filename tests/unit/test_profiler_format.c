@@ -47,7 +47,7 @@ static void field_list_starts_with_format_and_version(void **state)
     assert_string_equal(names[1], "version");
     assert_int_equal(sizeof names / sizeof names[0], 45);
     assert_string_equal(JS_PROFILE_FORMAT_NAME, "jobscreen-profile");
-    assert_int_equal(JS_PROFILE_VERSION, 8);
+    assert_int_equal(JS_PROFILE_VERSION, 9);
 }
 
 /* a slice row: the metrics, then the kernel's counts as kernel_<field> (format 5) */

@@ -35,7 +35,7 @@ export async function renderEdgeInfo(d) {
   T.replaceChild(kvTable(rows), table);
   if (Array.isArray(ev.paths) && ev.paths.length) {
     const ul = el('ul', { class: 'mono' });
-    ev.paths.forEach((p, i) => ul.appendChild(el('li', {}, ev.file_ids && ev.file_ids[i] != null ? link(Object.assign({}, S.route, { sel: 'file:' + ev.file_ids[i] }), p) : p)));
+    ev.paths.forEach((p, i) => ul.appendChild(el('li', {}, ev.file_ids && ev.file_ids[i] != null ? link(Object.assign({}, S.route, { sel: 'file:' + ev.file_ids[i] }), p) : p, ev.written_as && ev.written_as[i] ? ' (written as ' + ev.written_as[i] + ')' : '')));
     T.insertBefore(ul, back);
   }
 }

@@ -5,6 +5,8 @@
 # those after the same spool is ingested a second time: exactly once); each invalid case
 # holds one bad file whose refusal must read exactly as its "error" file, while the rest of
 # the step is ingested (its "rows"). Placeholders: @UID@ @GID@ @USER@ (jsalice), @UID_BOB@.
+# A case with a "passes" file is ingested a pass per line, each the job directories it names
+# (records that arrive in another order than their jobs ran: a writer after its readers).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 suites=$JS_TOP_SRCDIR/tests/ingest-suites
@@ -39,7 +41,16 @@ make_spool() {
   return 0
 }
 ingest() { # ingest CASE DIR
-  local extra=(); [ -f "$1/args" ] && read -r -a extra < "$1/args"
+  local extra=() line j; [ -f "$1/args" ] && read -r -a extra < "$1/args"
+  if [ -f "$1/passes" ]; then
+    mv "$2/spool" "$2/held"; mkdir -m 711 "$2/spool"
+    while read -r line; do
+      for j in $line; do mv "$2/held/$j" "$2/spool/"; done
+      "$bin" --once --spool "$2/spool" --db "$conn" --quarantine "$2/quarantine" --set job_grace_seconds=0 "${extra[@]}" 2>>"$2/log"
+    done < "$1/passes"
+    rmdir "$2/held" # every job in a pass
+    return
+  fi
   "$bin" --once --spool "$2/spool" --db "$conn" --quarantine "$2/quarantine" --set job_grace_seconds=0 "${extra[@]}" 2>>"$2/log"
 }
 rows() { psql -X -q -At -F'|' -d "$db" -f "$suites/dump.sql"; }
