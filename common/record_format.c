@@ -38,6 +38,14 @@ const struct js_record_field js_job_record_fields[] = {
     { NULL, 0, 0 },
 };
 
+const char *const js_job_record_kept[] = {
+    "workflow", "batch_script", "work_dir", "submitter", "account", "qos", "submit_ns", "eligible_ns",
+    "array_job_id", "array_task_id", "nodes", "node_list", "cpus", NULL,
+};
+const char *const js_job_record_dependency[] = {
+    "dependency", "dependencies", "dependency_any", "dependency_parse_error", NULL,
+};
+
 const struct js_record_field js_dependency_fields[] = {
     { "type", S, 0 },
     { "job_id", I, 1 },

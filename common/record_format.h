@@ -62,6 +62,16 @@ extern const struct js_record_field js_dependency_fields[];
 extern const struct js_record_field js_step_record_fields[];
 extern const struct js_record_field js_task_fields[];
 
+/* What an older record of a job captured and a newer one lacks (null or absent), kept in the
+ * newer: a record written where the plugin's was not (the controller's, another node's epilog)
+ * knows no dependency, workflow or script, and a COMPLETING job's node counts shrink. Kept by
+ * the receiver (transport/store.c) and, with the same names, by joblog in one spool
+ * (joblog_job_merge_previous) and the database (js_data.job_record_keep). "dependency" takes
+ * its parsed members (js_job_record_dependency) with it; "batch" only ever goes to true.
+ * NULL-terminated. */
+extern const char *const js_job_record_kept[];
+extern const char *const js_job_record_dependency[];
+
 /* Dependency types (js_dependency_fields "type"), NULL-terminated. */
 extern const char *const js_dependency_types[];
 

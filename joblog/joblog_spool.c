@@ -288,6 +288,8 @@ int joblog_job_merge_previous(int dirfd, struct joblog_job *job, char *err, size
         json_decref(old);
         return fail(err, errlen, JS_JOB_RECORD_NAME ": not a job record of version %d", JS_RECORD_VERSION);
     }
+    /* what js_job_record_kept (record_format.h) names, as this program's fields: strings, then
+     * integers */
     struct { const char *key; char **field; } keep[] = {
         { "dependency", &job->dependency },
         { "workflow", &job->workflow },
@@ -305,18 +307,16 @@ int joblog_job_merge_previous(int dirfd, struct joblog_job *job, char *err, size
     }
     if (json_is_true(json_object_get(old, "batch")))
         job->batch = 1;
-    json_t *v = json_object_get(old, "submit_ns");
-    if (job->submit_ns == JOBLOG_NULL && json_is_integer(v))
-        job->submit_ns = json_integer_value(v);
-    v = json_object_get(old, "eligible_ns");
-    if (job->eligible_ns == JOBLOG_NULL && json_is_integer(v))
-        job->eligible_ns = json_integer_value(v);
-    v = json_object_get(old, "nodes");
-    if (job->nodes == JOBLOG_NULL && json_is_integer(v))
-        job->nodes = json_integer_value(v);
-    v = json_object_get(old, "cpus");
-    if (job->cpus == JOBLOG_NULL && json_is_integer(v))
-        job->cpus = json_integer_value(v);
+    struct { const char *key; int64_t *field; } nums[] = {
+        { "submit_ns", &job->submit_ns }, { "eligible_ns", &job->eligible_ns },
+        { "nodes", &job->nodes }, { "cpus", &job->cpus },
+        { "array_job_id", &job->array_job_id }, { "array_task_id", &job->array_task_id },
+    };
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        json_t *v = json_object_get(old, nums[i].key);
+        if (*nums[i].field == JOBLOG_NULL && json_is_integer(v))
+            *nums[i].field = json_integer_value(v);
+    }
     json_decref(old);
     return 1;
 }

@@ -59,6 +59,59 @@ static int says_final(const char *data, size_t len)
     return f;
 }
 
+/* The job record held in jobfd, parsed (NULL: none, or not one of bounded size). */
+static json_t *held_job_record(int jobfd)
+{
+    int fd = openat(jobfd, JS_JOB_RECORD_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat sb;
+    json_t *j = NULL;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size <= JS_RECORD_MAX_FILE_BYTES)
+        j = json_loadfd(fd, 0, NULL);
+    close(fd);
+    return j;
+}
+
+static int lacks(const json_t *rec, const char *key)
+{
+    const json_t *v = json_object_get(rec, key);
+    return v == NULL || json_is_null(v);
+}
+
+/* The received spool holds one job record a job: the controller's final record knows no
+ * dependency or workflow, and when it arrived before the ingest read the node's, what the
+ * node's had captured was gone (the sample workflow's "plot" left its workflow). */
+char *jt_job_record_merged(const json_t *held, const char *data, size_t len, size_t *out)
+{
+    json_t *in = json_loadb(data, len, 0, NULL);
+    char *text = NULL;
+    int added = 0;
+    if (json_is_object(held) && json_is_object(in)) {
+        for (const char *const *k = js_job_record_kept; *k; k++)
+            if (lacks(in, *k) && !lacks(held, *k))
+                added += json_object_set(in, *k, json_object_get(held, *k)) == 0;
+        if (!json_is_string(json_object_get(in, "dependency")) && json_is_string(json_object_get(held, "dependency")))
+            for (const char *const *k = js_job_record_dependency; *k; k++)
+                if (json_object_get(held, *k))
+                    added += json_object_set(in, *k, json_object_get(held, *k)) == 0;
+        if (json_is_true(json_object_get(held, "batch")) && !json_is_true(json_object_get(in, "batch")))
+            added += json_object_set_new(in, "batch", json_true()) == 0;
+    }
+    if (added && (text = json_dumps(in, JSON_COMPACT | JSON_PRESERVE_ORDER)) != NULL)
+        *out = strlen(text);
+    json_decref(in);
+    return text;
+}
+
+static char *merged_with_held(int jobfd, const struct jt_file *f, size_t *out)
+{
+    json_t *held = held_job_record(jobfd);
+    char *text = held ? jt_job_record_merged(held, f->data, f->len, out) : NULL;
+    json_decref(held);
+    return text;
+}
+
 /* The job record we hold is final and the incoming one is not (a node that sent its
  * provisional record late): keep ours, so that the final state is not undone. */
 static int keep_final_job_record(int jobfd, const struct jt_file *f)
@@ -331,8 +384,15 @@ static int store_record(int spoolfd, const struct jt_post *post, size_t k, int r
     int jobfd = own_dir(spoolfd, jobname, reason, rsize), rc = 0;
     if (jobfd < 0)
         return -1;
-    if (records || !keep_final_job_record(jobfd, f))
-        rc = write_tmp(pd, jobfd, p->job_id, records ? f->name : JS_JOB_RECORD_NAME, f->data, f->len, reason, rsize);
+    if (records) {
+        rc = write_tmp(pd, jobfd, p->job_id, f->name, f->data, f->len, reason, rsize);
+    } else if (!keep_final_job_record(jobfd, f)) {
+        size_t mlen = 0;
+        char *merged = merged_with_held(jobfd, f, &mlen);
+        rc = write_tmp(pd, jobfd, p->job_id, JS_JOB_RECORD_NAME, merged ? merged : f->data, merged ? mlen : f->len, reason,
+                       rsize);
+        free(merged);
+    }
     close(jobfd);
     return rc;
 }

@@ -6,8 +6,9 @@ CREATE FUNCTION js_data.job_record_keep(newer jsonb, older jsonb) RETURNS jsonb
 LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE k text;
 BEGIN
-    FOREACH k IN ARRAY ARRAY['workflow', 'batch_script', 'work_dir', 'account', 'qos', 'submit_ns', 'eligible_ns',
-                             'array_job_id', 'array_task_id', 'nodes', 'node_list', 'cpus'] LOOP
+    -- the names of js_job_record_kept (common/record_format.c)
+    FOREACH k IN ARRAY ARRAY['workflow', 'batch_script', 'work_dir', 'submitter', 'account', 'qos', 'submit_ns',
+                             'eligible_ns', 'array_job_id', 'array_task_id', 'nodes', 'node_list', 'cpus'] LOOP
         IF jsonb_typeof(newer->k) IS DISTINCT FROM 'string' AND jsonb_typeof(newer->k) IS DISTINCT FROM 'number'
            AND older ? k AND jsonb_typeof(older->k) <> 'null' THEN
             newer := jsonb_set(newer, ARRAY[k], older->k);

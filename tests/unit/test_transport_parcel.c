@@ -13,6 +13,40 @@
 #include <cmocka.h>
 
 #include "parcel.h"
+#include "store.h"
+
+/* The controller's final record (no dependency, workflow or node list) after the node's: the
+ * received job record keeps what the node's had captured, the newer's own values win. */
+static void a_newer_job_record_keeps_what_the_held_one_captured(void **state)
+{
+    (void)state;
+    json_t *held = json_pack("{s:s, s:s, s:[{s:s, s:i}], s:b, s:b, s:s, s:i, s:b, s:s}", "dependency", "afterany:14",
+                             "workflow", "sample", "dependencies", "type", "afterany", "job_id", 14, "dependency_any", 0,
+                             "dependency_parse_error", 0, "node_list", "n[1-2]", "nodes", 2, "batch", 1, "state", "RUNNING");
+    const char *ctld = "{\"dependency\":null,\"dependencies\":[],\"workflow\":null,\"node_list\":null,\"nodes\":null,"
+                       "\"batch\":false,\"state\":\"COMPLETED\",\"final\":true}";
+    size_t n = 0;
+    char *m = jt_job_record_merged(held, ctld, strlen(ctld), &n);
+    assert_non_null(m);
+    assert_int_equal(n, strlen(m));
+    json_t *j = json_loads(m, 0, NULL);
+    assert_string_equal(json_string_value(json_object_get(j, "dependency")), "afterany:14");
+    assert_int_equal(json_array_size(json_object_get(j, "dependencies")), 1);
+    assert_string_equal(json_string_value(json_object_get(j, "workflow")), "sample");
+    assert_string_equal(json_string_value(json_object_get(j, "node_list")), "n[1-2]");
+    assert_int_equal(json_integer_value(json_object_get(j, "nodes")), 2);
+    assert_true(json_is_true(json_object_get(j, "batch")));
+    assert_string_equal(json_string_value(json_object_get(j, "state")), "COMPLETED"); /* the newer's own */
+    json_decref(j);
+    free(m);
+    /* nothing to add, or not a record: stored as it came */
+    const char *same = "{\"dependency\":\"afterok:1\",\"workflow\":\"w\",\"node_list\":\"n1\",\"nodes\":1,\"batch\":true}";
+    json_t *bare = json_pack("{s:s}", "dependency", "afterany:14");
+    assert_null(jt_job_record_merged(bare, same, strlen(same), &n));
+    assert_null(jt_job_record_merged(held, "not json", 8, &n));
+    json_decref(bare);
+    json_decref(held);
+}
 
 static void round_trip_gives_back_every_file_byte_for_byte(void **state)
 {
@@ -238,6 +272,7 @@ static void posts_of_several_parcels_are_parsed_parcel_by_parcel(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_newer_job_record_keeps_what_the_held_one_captured),
         cmocka_unit_test(round_trip_gives_back_every_file_byte_for_byte),
         cmocka_unit_test(entry_size_is_what_add_adds),
         cmocka_unit_test(names_of_the_spool_pass),

@@ -17,8 +17,9 @@ pid=$(jq -r .pid "$f")
 is "$(basename "$f")" "$step.$node.$pid.json" "the pid in the name is the pid in the profile"
 is "$(find "$dir" -name '.*' | wc -l)" 0 "no temporary file is left behind"
 is "$(stat -c %a "$f")" 600 "the profile is private to its owner (0600)"
+version=$(sed -n 's/^#define JS_PROFILE_VERSION \([0-9]*\)$/\1/p' "$JS_TOP_SRCDIR/common/profile_format.h")
 is "$(jq -r '[.format, .version, .job_id, .step, .node, .task_id, .origin, .end, .slice_seconds] | @tsv' "$f")" \
-   "$(printf 'jobscreen-profile\t8\t%s\t%s\t%s\t0\tstart\texit\t4' "$job" "$step" "$node")" \
+   "$(printf 'jobscreen-profile\t%s\t%s\t%s\t%s\t0\tstart\texit\t4' "$version" "$job" "$step" "$node")" \
    "format, version, the ids of the step, origin and end"
 is "$(jq -r 'keys_unsorted | join(" ")' "$f")" "$(field_names | tr '\n' ' ' | sed 's/ $//')" \
    "top-level members are those of JS_PROFILE_FIELDS, in order"
