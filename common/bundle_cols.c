@@ -437,32 +437,6 @@ static int collectives(struct js_cols *c, struct ps *s, size_t r)
     return lit(s, '}');
 }
 
-/* files, trees or renames: rows of table t, counted in the process's column "name" */
-static int table(struct js_cols *c, struct ps *s, const char *name, enum js_cols_table t, size_t r)
-{
-    int cnt = col_of(name, NULL, 0);
-    const char *k;
-    size_t kn;
-    if (lit(s, '['))
-        return -1;
-    if (peek(s, ']'))
-        return lit(s, ']');
-    do {
-        long row = row_add(c, t);
-        if (row < 0 || lit(s, '{'))
-            return -1;
-        set(c, cnt, r, c->col[cnt].v[r] + 1);
-        if (!peek(s, '}'))
-            do {
-                if (str_raw(s, &k, &kn) || lit(s, ':') || value(c, s, col_of(name, k, kn), (size_t)row))
-                    return -1;
-            } while (!lit(s, ','));
-        if (lit(s, '}'))
-            return -1;
-    } while (!lit(s, ','));
-    return lit(s, ']');
-}
-
 /* [bin, count] pairs of group row g */
 static int bins(struct js_cols *c, struct ps *s, size_t g, int cnt)
 {
@@ -482,10 +456,11 @@ static int bins(struct js_cols *c, struct ps *s, size_t g, int cnt)
     return lit(s, ']');
 }
 
-/* groups or slowest of process r: rows of table t, each an object of fields "name.<field>" */
-static int seg_rows(struct js_cols *c, struct ps *s, const char *name, enum js_cols_table t, size_t r)
+/* files, trees, renames, or the MPI segments' groups (with their bins) and slowest of process
+ * r: rows of table t, each an object of fields "name.<field>", counted in its column "name" */
+static int table(struct js_cols *c, struct ps *s, const char *name, enum js_cols_table t, size_t r)
 {
-    int cnt = col_of(name, NULL, 0), bcnt = col_of("mpi_segments.groups.bins", NULL, 0);
+    int cnt = col_of(name, NULL, 0), bcnt = t == JS_CT_SEG_GROUPS ? col_of("mpi_segments.groups.bins", NULL, 0) : -1;
     const char *k;
     size_t kn;
     if (lit(s, '['))
@@ -530,9 +505,9 @@ static int segments(struct js_cols *c, struct ps *s, size_t r)
         if (str_raw(s, &k, &kn) || lit(s, ':'))
             return -1;
         if (kn == 6 && !memcmp(k, "groups", 6))
-            rc = seg_rows(c, s, "mpi_segments.groups", JS_CT_SEG_GROUPS, r);
+            rc = table(c, s, "mpi_segments.groups", JS_CT_SEG_GROUPS, r);
         else if (kn == 7 && !memcmp(k, "slowest", 7))
-            rc = seg_rows(c, s, "mpi_segments.slowest", JS_CT_SEG_SLOWEST, r);
+            rc = table(c, s, "mpi_segments.slowest", JS_CT_SEG_SLOWEST, r);
         else
             rc = value(c, s, col_of("mpi_segments", k, kn), r);
         if (rc)

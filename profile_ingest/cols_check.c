@@ -190,15 +190,8 @@ static int check_ending_whose(const struct pi_step *st, const struct p3 *p, char
         known |= !strcmp(end, ends[i]);
     if (!known && !(st->live && !strcmp(end, "running")))
         return pi_invalid(reason, size, "end \"%s\" is not exit, _exit, exec, signal or unknown", end);
-    int64_t sig = V(p, C_SIGNAL), code = V(p, C_EXIT_CODE);
-    if (sig < 0 || sig > PI_SIGNAL_MAX)
-        return pi_invalid(reason, size, "signal %" PRId64 " is not a signal number (0 to %d)", sig, PI_SIGNAL_MAX);
-    if ((sig > 0) != (strcmp(end, "signal") == 0))
-        return pi_invalid(reason, size, "signal %" PRId64 " does not agree with end \"%s\" (a signal number if and only if end is signal)", sig, end);
-    if (code < -1 || code > 255)
-        return pi_invalid(reason, size, "exit_code %" PRId64 " is not an exit status (0 to 255, or -1)", code);
-    if (strlen(S(p, C_MISSING)) > PI_MISSING_MAX)
-        return pi_invalid(reason, size, "field \"missing\" is longer than %d bytes", PI_MISSING_MAX);
+    if (pi_end_check(end, V(p, C_SIGNAL), V(p, C_EXIT_CODE), strlen(S(p, C_MISSING)), reason, size) != PI_OK)
+        return PI_INVALID;
     if (V(p, C_JOB_ID) != st->job_id || strcmp(S(p, C_STEP), st->step) || strcmp(S(p, C_NODE), st->node))
         return pi_invalid(reason, size, "profile is of job %" PRId64 " step %s node %s, not of this step record's job %" PRId64 " step %s node %s",
                           V(p, C_JOB_ID), S(p, C_STEP), S(p, C_NODE), st->job_id, st->step, st->node);

@@ -80,3 +80,16 @@ int pi_plausible(const struct pi_conf *conf, const char *where, const char *what
     return pi_invalid(reason, size, "%s%s%s %" PRId64 " is more than %.3g, %s: not plausible", where, *where ? ": " : "",
                 what, value, max, why);
 }
+
+int pi_end_check(const char *end, int64_t sig, int64_t code, size_t missing_len, char *reason, size_t size)
+{
+    if (sig < 0 || sig > PI_SIGNAL_MAX)
+        return pi_invalid(reason, size, "signal %" PRId64 " is not a signal number (0 to %d)", sig, PI_SIGNAL_MAX);
+    if ((sig > 0) != (strcmp(end, "signal") == 0))
+        return pi_invalid(reason, size, "signal %" PRId64 " does not agree with end \"%s\" (a signal number if and only if end is signal)", sig, end);
+    if (code < -1 || code > 255)
+        return pi_invalid(reason, size, "exit_code %" PRId64 " is not an exit status (0 to 255, or -1)", code);
+    if (missing_len > PI_MISSING_MAX)
+        return pi_invalid(reason, size, "field \"missing\" is longer than %d bytes", PI_MISSING_MAX);
+    return PI_OK;
+}

@@ -457,16 +457,9 @@ static int check_ending(const struct pi_step *st, const json_t *p, json_int_t ve
                     version >= 2 ? "exit, _exit, exec, signal or unknown" : "exit, _exit or exec");
     if (version < 2)
         return PI_OK;
-    int64_t sig = I64(p, "signal"), code = I64(p, "exit_code");
-    if (sig < 0 || sig > PI_SIGNAL_MAX)
-        return pi_invalid(reason, size, "signal %" PRId64 " is not a signal number (0 to %d)", sig, PI_SIGNAL_MAX);
-    if ((sig > 0) != (strcmp(end, "signal") == 0))
-        return pi_invalid(reason, size, "signal %" PRId64 " does not agree with end \"%s\" (a signal number if and only if end is signal)", sig, end);
-    if (code < -1 || code > 255)
-        return pi_invalid(reason, size, "exit_code %" PRId64 " is not an exit status (0 to 255, or -1)", code);
     const json_t *miss = json_object_get(p, "missing");
-    if (json_string_length(miss) > PI_MISSING_MAX)
-        return pi_invalid(reason, size, "field \"missing\" is longer than %d bytes", PI_MISSING_MAX);
+    if (pi_end_check(end, I64(p, "signal"), I64(p, "exit_code"), json_string_length(miss), reason, size) != PI_OK)
+        return PI_INVALID;
     if (strlen(json_string_value(miss)) != json_string_length(miss))
         return pi_invalid(reason, size, "field \"missing\" holds a NUL character");
     return PI_OK;

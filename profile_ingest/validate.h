@@ -115,6 +115,10 @@ void pi_seg_slow_add(struct pi_step *st, const struct pi_seg_slow *e);
  * seconds at the rate of unit (CPU time when is_cpu): 0, or -1 with the reason. */
 int pi_plausible(const struct pi_conf *conf, const char *where, const char *what, const char *unit, int is_cpu,
                  int64_t value, double seconds, char *reason, size_t size);
+/* How a process ended, as a profile of version 2 or later says it (both bundle readers): its
+ * signal a signal number exactly when end is "signal", its exit status, its "missing" of
+ * missing_len bytes within PI_MISSING_MAX. PI_OK, or PI_INVALID with the reason. */
+int pi_end_check(const char *end, int64_t sig, int64_t code, size_t missing_len, char *reason, size_t size);
 /* The profile version that added a member (section "": the top level, else "files",
  * "runtime"); 1 for those of the first. */
 json_int_t pi_field_since(const char *section, const char *name);

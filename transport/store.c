@@ -104,35 +104,6 @@ char *jt_job_record_merged(const json_t *held, const char *data, size_t len, siz
     return text;
 }
 
-static char *merged_with_held(int jobfd, const struct jt_file *f, size_t *out)
-{
-    json_t *held = held_job_record(jobfd);
-    char *text = held ? jt_job_record_merged(held, f->data, f->len, out) : NULL;
-    json_decref(held);
-    return text;
-}
-
-/* The job record we hold is final and the incoming one is not (a node that sent its
- * provisional record late): keep ours, so that the final state is not undone. */
-static int keep_final_job_record(int jobfd, const struct jt_file *f)
-{
-    if (says_final(f->data, f->len))
-        return 0;
-    int fd = openat(jobfd, JS_JOB_RECORD_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    struct stat sb;
-    if (fd < 0)
-        return 0;
-    int keep = 0;
-    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size <= JS_RECORD_MAX_FILE_BYTES) {
-        char *b = malloc((size_t)sb.st_size + 1);
-        ssize_t r = b ? read(fd, b, (size_t)sb.st_size) : -1;
-        keep = r == sb.st_size && says_final(b, (size_t)r);
-        free(b);
-    }
-    close(fd);
-    return keep;
-}
-
 /* Files written under their temporary names, waiting for their fsync and rename. The fsyncs
  * of many files, issued at once from several threads, share the file system's journal
  * commits: a post of 400 step-nodes costs a few commits rather than 1000 (one per file). */
@@ -367,6 +338,26 @@ static int chosen_job_record(const struct jt_post *post, size_t k)
     return 1;
 }
 
+/* The incoming job record f into jobfd. The one held, read once: kept when it is final and f is
+ * not (a node that sent its provisional record late: the final state is not undone), else f
+ * written with what the held one captured and f lacks (jt_job_record_merged). */
+static int store_job_record(struct pending *pd, int jobfd, uint32_t job_id, const struct jt_file *f, char *reason,
+                            size_t rsize)
+{
+    json_t *held = held_job_record(jobfd);
+    if (held && json_is_true(json_object_get(held, "final")) && !says_final(f->data, f->len)) {
+        json_decref(held);
+        return 0;
+    }
+    size_t mlen = 0;
+    char *merged = held ? jt_job_record_merged(held, f->data, f->len, &mlen) : NULL;
+    int rc = write_tmp(pd, jobfd, job_id, JS_JOB_RECORD_NAME, merged ? merged : f->data, merged ? mlen : f->len, reason,
+                       rsize);
+    free(merged);
+    json_decref(held);
+    return rc;
+}
+
 /* Phase 2 for one parcel: its job record when chosen (unless it would undo a final one) or
  * its step record (records: 0 the job record, 1 the step record). */
 static int store_record(int spoolfd, const struct jt_post *post, size_t k, int records, struct pending *pd, char *reason,
@@ -381,18 +372,11 @@ static int store_record(int spoolfd, const struct jt_post *post, size_t k, int r
     if (!f || (!records && !chosen_job_record(post, k)))
         return 0;
     js_job_dir_name(jobname, sizeof jobname, p->job_id);
-    int jobfd = own_dir(spoolfd, jobname, reason, rsize), rc = 0;
+    int jobfd = own_dir(spoolfd, jobname, reason, rsize);
     if (jobfd < 0)
         return -1;
-    if (records) {
-        rc = write_tmp(pd, jobfd, p->job_id, f->name, f->data, f->len, reason, rsize);
-    } else if (!keep_final_job_record(jobfd, f)) {
-        size_t mlen = 0;
-        char *merged = merged_with_held(jobfd, f, &mlen);
-        rc = write_tmp(pd, jobfd, p->job_id, JS_JOB_RECORD_NAME, merged ? merged : f->data, merged ? mlen : f->len, reason,
-                       rsize);
-        free(merged);
-    }
+    int rc = records ? write_tmp(pd, jobfd, p->job_id, f->name, f->data, f->len, reason, rsize)
+                     : store_job_record(pd, jobfd, p->job_id, f, reason, rsize);
     close(jobfd);
     return rc;
 }

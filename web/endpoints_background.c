@@ -67,6 +67,19 @@ static json_t *background_json(const struct jsw_slices *own, const struct jsw_sl
     return out;
 }
 
+/* The parameters of the queries over the step's span of slices in its scope: the viewer, job,
+ * step, scope, first and last slice. */
+static void span_args(struct jsw_args *a, const struct jsw_request *req, int64_t job, const char *step,
+                      const char *scope, int64_t first, int64_t last)
+{
+    jsw_args_init(a, req);
+    jsw_arg_int(a, job, true);
+    jsw_arg_str(a, step);
+    jsw_arg_str(a, scope);
+    jsw_arg_int(a, first, true);
+    jsw_arg_int(a, last, true);
+}
+
 /* The k jobs that contributed most to the metric in the step's background (admins): the CGI
  * ranks them from their series (background_rank), then reads their names and sums
  * (background_top). [{job, user, name, slices, steps, io_bytes, mpi_bytes, cpu_ns, value}] */
@@ -98,12 +111,7 @@ static json_t *top_contributors(jsw_db *db, const struct jsw_request *req, int64
     for (int i = 0; i < n; i++)
         p += sprintf(p, "%s%lld", i ? "," : "", (long long)rank[i].job);
     strcpy(p, "}");
-    jsw_args_init(&a, req);
-    jsw_arg_int(&a, job, true);
-    jsw_arg_str(&a, step);
-    jsw_arg_str(&a, scope);
-    jsw_arg_int(&a, first, true);
-    jsw_arg_int(&a, last, true);
+    span_args(&a, req, job, step, scope, first, last);
     jsw_arg_str(&a, ids);
     json_t *rows = n ? jsw_db_rows(db, "background_top", a.n, a.v, err, errlen) : json_array();
     free(ids);
@@ -132,12 +140,7 @@ static int withhold_background(jsw_db *db, const struct jsw_request *req, int64_
                                int64_t first, int64_t last, json_t *body, char *err, size_t errlen)
 {
     struct jsw_args a;
-    jsw_args_init(&a, req);
-    jsw_arg_int(&a, job, true);
-    jsw_arg_str(&a, step);
-    jsw_arg_str(&a, scope);
-    jsw_arg_int(&a, first, true);
-    jsw_arg_int(&a, last, true);
+    span_args(&a, req, job, step, scope, first, last);
     json_t *r = jsw_db_row(db, "background_jobs", a.n, a.v, err, errlen);
     if (!r)
         return -1;

@@ -17,12 +17,14 @@ circles() {
 import collections, glob, os, subprocess, sys
 top = sys.argv[1]
 for d in sys.argv[2:]:
-    srcs = sorted((os.path.basename(s)[:-2] for s in glob.glob(os.path.join(top, d, '*.c'))), key=len, reverse=True)
-    srcs += [os.path.basename(s)[:-2] for s in glob.glob(os.path.join(os.environ.get('JS_TOP_SRCDIR', top), d, '*.c'))]
+    # the sources (generated ones in the build tree too), longest first: an object is named
+    # after its source, behind a target's prefix (libx_la-foo.o)
+    srcs = sorted({os.path.basename(s)[:-2] for t in (top, os.environ.get('JS_TOP_SRCDIR', top))
+                   for s in glob.glob(os.path.join(t, d, '*.c'))}, key=len, reverse=True)
     objs = {}
     for o in glob.glob(os.path.join(top, d, '*.o')) + glob.glob(os.path.join(top, d, '.libs', '*.o')):
         n = os.path.basename(o)[:-2]
-        src = next((s for s in sorted(set(srcs), key=len, reverse=True) if n == s or n.endswith('-' + s)), None)
+        src = next((s for s in srcs if n == s or n.endswith('-' + s)), None)
         if src:
             objs.setdefault(src, o)
     defs, uses = {}, collections.defaultdict(set)
