@@ -315,7 +315,10 @@ out:
     free(status);
 }
 
-/* The last bundles into the spool; what the spool's share refused goes into the step record. */
+/* The last bundles into the spool; what the spool's share refused goes into the step record.
+ * Said at info, into the slurmd log only: the batch step's slurmstepd copies its errors into
+ * the job's output, and what the share refuses must not change a job's output
+ * (tests/integration/spank/spool-quota.sh, its first check). */
 void js_stepd_relay_last(struct joblog_step *s)
 {
     char err[512], why[512];
@@ -323,15 +326,15 @@ void js_stepd_relay_last(struct joblog_step *s)
     if (r == NULL)
         return;
     if (js_relay_pass(r, 1, err, sizeof err) < 0)
-        slurm_error("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, err);
+        slurm_info("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, err);
     if (r->notice[0])
-        slurm_error("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, r->notice);
+        slurm_info("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, r->notice);
     struct js_relay_refused refused;
     js_relay_refused(r, &refused);
     if (refused.live_snapshots > 0) {
         snprintf(why, sizeof why, "they did not fit in the job's spool quota on this node (%" PRId64 " B; a snapshot is at most %u B)",
                  st.conf.spool_quota, JS_PROFILE_MAX_BYTES);
-        slurm_error("jobscreen: job %" PRIu32 ": %s: %" PRId64 " live snapshots of the step (%" PRId64 " B) not copied",
+        slurm_info("jobscreen: job %" PRIu32 ": %s: %" PRId64 " live snapshots of the step (%" PRId64 " B) not copied",
                     st.job_id, why, refused.live_snapshots, refused.live_bytes);
         s->live_refused = refused.live_snapshots;
         s->live_refused_bytes = refused.live_bytes;
@@ -340,7 +343,7 @@ void js_stepd_relay_last(struct joblog_step *s)
     if (refused.bundles > 0) {
         snprintf(why, sizeof why, "the job's spool quota on this node (%" PRId64 " B, %" PRId64 " bundles) was reached",
                  st.conf.spool_quota, st.conf.spool_files);
-        slurm_error("jobscreen: job %" PRIu32 ": %s: %" PRId64 " bundles (%" PRId64 " B, %" PRId64 " processes) not kept",
+        slurm_info("jobscreen: job %" PRIu32 ": %s: %" PRId64 " bundles (%" PRId64 " B, %" PRId64 " processes) not kept",
                     st.job_id, why, refused.bundles, refused.bytes, refused.processes);
         s->unrecorded = refused.processes;
         joblog_set_string(&s->unrecorded_reason, why, NULL);

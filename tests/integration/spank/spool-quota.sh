@@ -22,10 +22,10 @@ bundles() { local f; for f in "$(job_dir "$1")"/profiles/0.*.b*.json; do [ -e "$
 
 # --- the spool's share: 24 KiB of bundles per job and node ---
 plugstack_with "$args spool_quota=24K"
-# bob: 200 processes (their profiles are far more than 24 KiB, also as a bundle's columns: ~0.3 KB a
-# process), and a bundle of his own
+# bob: 600 processes (their profiles are far more than 24 KiB, also as a bundle's columns: ~0.12 KB a
+# process, so that 200 could all fit in the share), and a bundle of his own
 # making, written by hand where the collector writes them, and an attempt at the spool itself
-jb=$(sub jsbob "$bob" -J hog --wrap 'srun bash -c "for i in \$(seq 200); do cat /etc/hostname > /dev/null; done
+jb=$(sub jsbob "$bob" -J hog --wrap 'srun bash -c "for i in \$(seq 600); do cat /etc/hostname > /dev/null; done
   head -c 65536 /dev/zero > \$JOBSCREEN_PROFILE_DIR/0.\$SLURMD_NODENAME.b77.json
   touch $JS_SPOOL_DIR/job.\$SLURM_JOB_ID/profiles/mine 2> spool.err || echo refused > spool.txt; echo done"')
 ja=$(sub jsalice "$alice" -J fair --wrap 'srun bash -c "dd if=/dev/zero of=f1 bs=1k count=1 2>/dev/null"')
@@ -39,7 +39,7 @@ for j in "$jb.$nb" "$ja.$na"; do wait_file "$(job_dir "${j%%.*}")/step.batch.${j
 rec=$(job_dir "$jb")/step.0.$nb.json
 n=$(jq -r '.unrecorded.processes // 0' "$rec")
 kept=$(bundles "$jb" | jq -s '[.[].profiles | length] | add // 0')
-ok $(( n >= 1 && n + kept >= 201 ? 0 : 1 )) "bob's step record: $n processes whose profiles the share refused; with the $kept kept, every process (bash and 200 cat at least)"
+ok $(( n >= 1 && n + kept >= 601 ? 0 : 1 )) "bob's step record: $n processes whose profiles the share refused; with the $kept kept, every process (bash and 600 cat at least)"
 like "$(jq -r '.unrecorded.reason' "$rec")" "^the job's spool quota on this node \\(24576 B, 10000 bundles\\) was reached$" "and why, in words"
 sizes=$(stat -c %s "$(job_dir "$jb")"/profiles/* 2>/dev/null | awk '{s += $1; n++} END {print s + 0, n + 0}')
 taken=$(od -An -t d8 -j 8 -N 16 "$(job_dir "$jb")/.spool.$nb" 2>/dev/null | tr -s ' ' | sed 's/^ //')
