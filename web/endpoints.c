@@ -7,22 +7,23 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "endpoints.h"
 
 /* The dispatch table: every endpoint, by its name in docs/api.md. */
 const struct jsw_route jsw_routes[] = {
-    { "me", jsw_h_me, false },
-    { "workflows", jsw_h_workflows, true },
-    { "jobs", jsw_h_jobs, true },
-    { "workflow", jsw_h_workflow, true },
-    { "job", jsw_h_job, true },
-    { "step", jsw_h_step, true },
-    { "background", jsw_h_background, true },
-    { "file", jsw_h_file, true },
-    { "export", jsw_h_export, true },
-    { NULL, NULL, false },
+    { "me", jsw_h_me, false, NULL },
+    { "workflows", jsw_h_workflows, true, NULL },
+    { "jobs", jsw_h_jobs, true, NULL },
+    { "workflow", jsw_h_workflow, true, NULL },
+    { "job", jsw_h_job, true, NULL },
+    { "step", jsw_h_step, true, NULL },
+    { "background", jsw_h_background, true, NULL },
+    { "file", jsw_h_file, true, NULL },
+    { "export", jsw_h_export, true, NULL },
+    { NULL, NULL, false, NULL },
 };
 
 static int check_cluster(const struct jsw_request *req, int *status, char *err, size_t errlen)
@@ -36,13 +37,40 @@ static int check_cluster(const struct jsw_request *req, int *status, char *err, 
     return 0;
 }
 
-/* Checks common to every endpoint that queries, run before its handler. */
-json_t *jsw_dispatch(const struct jsw_route *r, jsw_db *db, const struct jsw_request *req,
-                     int *status, char *err, size_t errlen)
+/* Checks common to every endpoint that queries, run before its handler; the reply as text
+ * ending with a newline, as replies always did. */
+char *jsw_dispatch(const struct jsw_route *r, jsw_db *db, const struct jsw_request *req, size_t *n,
+                   int *status, char *err, size_t errlen)
 {
     if (r->needs_db && check_cluster(req, status, err, errlen))
         return NULL;
-    return r->handler(db, req, status, err, errlen);
+    if (!r->text_handler) {
+        json_t *body = r->handler(db, req, status, err, errlen);
+        if (!body)
+            return NULL;
+        char *text = jsw_dump(body, n);
+        if (!text) {
+            *status = 500;
+            snprintf(err, errlen, "could not encode the reply");
+        }
+        return text;
+    }
+    char *text = r->text_handler(db, req, n, status, err, errlen);
+    if (!text)
+        return NULL;
+    if (*n == 0 || text[*n - 1] != '\n') {
+        char *t = realloc(text, *n + 2);
+        if (!t) {
+            free(text);
+            *status = 500;
+            snprintf(err, errlen, "out of memory");
+            return NULL;
+        }
+        text = t;
+        text[(*n)++] = '\n';
+        text[*n] = '\0';
+    }
+    return text;
 }
 
 const struct jsw_route *jsw_route_find(const char *endpoint)

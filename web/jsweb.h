@@ -103,6 +103,29 @@ void jsw_reply(int status, json_t *body);
 void jsw_reply_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 json_t *jsw_error_body(int status, const char *message);
 const char *jsw_status_text(int status);
+/* The same for a body already written as JSON text (jsw_text_take): tagged, maybe gzipped,
+ * and sent as jsw_reply sends a dumped body. Takes text (malloc'd; NULL: a 500). */
+void jsw_reply_text(int status, char *text, size_t n);
+
+/* --- JSON written as text (json_text.c) ------------------------------------------------------ */
+/* For replies too large to build as Jansson objects: appends never fail one by one; a failed
+ * allocation makes jsw_text_take return NULL. Zero-initialise. */
+struct jsw_text {
+    char *buf;
+    size_t n, cap;
+    bool oom;
+};
+void jsw_text_raw(struct jsw_text *t, const char *s, size_t n); /* as it is: JSON already */
+void jsw_text_lit(struct jsw_text *t, const char *s);          /* as it is: JSON already */
+void jsw_text_int(struct jsw_text *t, int64_t v);
+void jsw_text_real(struct jsw_text *t, double v);              /* not finite: null */
+void jsw_text_str(struct jsw_text *t, const char *s);          /* quoted and escaped as Jansson does */
+void jsw_text_json(struct jsw_text *t, const json_t *v);       /* dumped as jsw_reply dumps */
+/* [v[0], v[stride], ... v[(n-1) * stride]] */
+void jsw_text_int_array(struct jsw_text *t, const int64_t *v, size_t n, size_t stride);
+/* the text (NUL-ended, *n bytes) for jsw_reply_text, or NULL after a failed allocation */
+char *jsw_text_take(struct jsw_text *t, size_t *n);
+void jsw_text_free(struct jsw_text *t);
 
 /* --- the database -------------------------------------------------------------------------- */
 struct pg_conn;
@@ -185,15 +208,25 @@ int jsw_series_rank(jsw_db *db, int nparams, const char *const *params, int64_t 
 /* A handler returns the body for 200, or NULL after setting *status and err (400/403/404/500). */
 typedef json_t *(*jsw_handler)(jsw_db *db, const struct jsw_request *req, int *status,
                                char *err, size_t errlen);
+/* The same for an endpoint that writes its reply as JSON text (struct jsw_text): the text
+ * (malloc'd, *n bytes) for 200, or NULL after setting *status and err. */
+typedef char *(*jsw_text_handler)(jsw_db *db, const struct jsw_request *req, size_t *n, int *status,
+                                  char *err, size_t errlen);
 struct jsw_route {
     const char *name;
-    jsw_handler handler;
+    jsw_handler handler;     /* one of the two */
     bool needs_db;
+    jsw_text_handler text_handler;
 };
 const struct jsw_route *jsw_route_find(const char *endpoint);
-/* Run a route's handler after the checks every querying endpoint shares (cluster=). */
-json_t *jsw_dispatch(const struct jsw_route *r, jsw_db *db, const struct jsw_request *req,
-                     int *status, char *err, size_t errlen);
+/* Run a route's handler after the checks every querying endpoint shares (cluster=): the
+ * reply's JSON text (malloc'd, *n bytes; a Jansson handler's body dumped), or NULL after
+ * setting *status and err. */
+char *jsw_dispatch(const struct jsw_route *r, jsw_db *db, const struct jsw_request *req, size_t *n,
+                   int *status, char *err, size_t errlen);
+/* A body as jsw_reply writes it: compact, slashes escaped, a newline at the end; NULL when it
+ * cannot be encoded. Steals body. */
+char *jsw_dump(json_t *body, size_t *n);
 extern const struct jsw_route jsw_routes[];
 
 /* The whole request, from the environment (REMOTE_USER, REQUEST_METHOD, PATH_INFO,

@@ -181,27 +181,38 @@ static void reply_not_modified(const char *etag)
         fflush(stdout);
 }
 
-void jsw_reply(int status, json_t *body)
+/* JSON_ESCAPE_SLASH: "</script>" in a value cannot end a script element if a page ever
+ * inlines a reply; Jansson escapes quotes, backslashes and control characters anyway. */
+char *jsw_dump(json_t *body, size_t *n)
 {
-    /* JSON_ESCAPE_SLASH: "</script>" in a value cannot end a script element if a page ever
-     * inlines a reply; Jansson escapes quotes, backslashes and control characters anyway. */
     char *text = body ? json_dumps(body, JSON_COMPACT | JSON_ESCAPE_SLASH | JSON_ENCODE_ANY) : NULL;
     json_decref(body);
-    static const char fallback[] = "{\"error\":{\"status\":500,\"message\":\"could not encode the reply\"}}";
-    if (!text) {
-        status = 500;
-        text = strdup(fallback);
+    if (!text)
+        return NULL;
+    /* the body ends with a newline, as it always did */
+    *n = strlen(text);
+    char *t = realloc(text, *n + 2);
+    if (!t) {
+        free(text);
+        return NULL;
     }
+    t[(*n)++] = '\n';
+    t[*n] = '\0';
+    return t;
+}
+
+void jsw_reply(int status, json_t *body)
+{
     size_t n = 0;
-    if (text) { /* the body ends with a newline, as it always did */
-        n = strlen(text);
-        char *t = realloc(text, n + 2);
-        if (t) {
-            text = t;
-            text[n++] = '\n';
-            text[n] = '\0';
-        }
-    }
+    char *text = jsw_dump(body, &n);
+    jsw_reply_text(text ? status : 500, text, n);
+}
+
+void jsw_reply_text(int status, char *text, size_t n)
+{
+    static const char fallback[] = "{\"error\":{\"status\":500,\"message\":\"could not encode the reply\"}}\n";
+    if (!text)
+        status = 500;
     const char *out = text ? text : fallback;
     if (!text)
         n = sizeof fallback - 1;

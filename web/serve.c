@@ -172,15 +172,16 @@ static int serve(struct jsw_server *s, const struct jsw_io *io)
     }
     status = 200;
     err[0] = '\0';
-    json_t *body = jsw_dispatch(route, route->needs_db ? s->db : NULL, &req, &status, err,
-                                sizeof err);
+    size_t n = 0;
+    char *body = jsw_dispatch(route, route->needs_db ? s->db : NULL, &req, &n, &status, err,
+                              sizeof err);
     if (!body) {
         if (status == 200)
             status = 500;
         jsw_reply_error(status, "%s", err[0] ? err : jsw_status_text(status));
         return status;
     }
-    jsw_reply(200, body);
+    jsw_reply_text(200, body, n);
     return 200;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "web/jsweb.h"
 
@@ -242,6 +243,47 @@ static void every_endpoint_query_is_compiled_in(void **state)
     }
 }
 
+/* text written by jsw_text reads as Jansson would have written it */
+static void json_text_matches_jansson(void **state)
+{
+    (void)state;
+    static const char *const strs[] = { "plain", "q\"uo\\te", "</script>", "tab\tnl\nbell\a\x01", "Zürich", "" };
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
+        struct jsw_text t = { 0 };
+        jsw_text_str(&t, strs[i]);
+        size_t n;
+        char *got = jsw_text_take(&t, &n);
+        json_t *j = json_string(strs[i]);
+        char *want = json_dumps(j, JSON_COMPACT | JSON_ESCAPE_SLASH | JSON_ENCODE_ANY);
+        assert_non_null(got);
+        assert_string_equal(got, want);
+        assert_int_equal(n, strlen(want));
+        free(got);
+        free(want);
+        json_decref(j);
+    }
+    struct jsw_text t = { 0 };
+    int64_t v[] = { 1, -2, 3, INT64_MAX, 5, INT64_MIN };
+    jsw_text_lit(&t, "{\"a\":");
+    jsw_text_int_array(&t, v, 3, 2); /* every second value */
+    jsw_text_lit(&t, ",\"r\":[");
+    jsw_text_real(&t, 2.0);
+    jsw_text_lit(&t, ",");
+    jsw_text_real(&t, 0.25);
+    jsw_text_lit(&t, ",");
+    jsw_text_real(&t, NAN);
+    jsw_text_lit(&t, "],\"o\":");
+    json_t *o = json_pack("{s:s}", "k", "a/b");
+    jsw_text_json(&t, o);
+    json_decref(o);
+    jsw_text_lit(&t, "}");
+    size_t n;
+    char *got = jsw_text_take(&t, &n);
+    assert_string_equal(got, "{\"a\":[1,3,5],\"r\":[2.0,0.25,null],\"o\":{\"k\":\"a\\/b\"}}");
+    assert_int_equal(n, strlen(got));
+    free(got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -257,6 +299,7 @@ int main(void)
         cmocka_unit_test(steps_are_numbers_or_slurm_words),
         cmocka_unit_test(error_bodies_carry_status_and_message),
         cmocka_unit_test(every_endpoint_query_is_compiled_in),
+        cmocka_unit_test(json_text_matches_jansson),
     };
     return cmocka_run_group_tests_name("web", tests, NULL, NULL);
 }
