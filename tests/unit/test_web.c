@@ -262,6 +262,22 @@ static void json_text_matches_jansson(void **state)
         free(want);
         json_decref(j);
     }
+    /* reals: as Jansson writes them, exponents included (1e20, not 1e+20) */
+    static const double reals[] = { 1e20, 1e-5, -2.5e-300, 1.7976931348623157e308, 1767571200.25, 0.1, -0.0, 123456789012345678.0 };
+    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++) {
+        struct jsw_text t = { 0 };
+        jsw_text_real(&t, reals[i]);
+        size_t n;
+        char *got = jsw_text_take(&t, &n);
+        json_t *j = json_real(reals[i]);
+        char *want = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+        assert_non_null(got);
+        assert_string_equal(got, want);
+        assert_int_equal(n, strlen(want));
+        free(got);
+        free(want);
+        json_decref(j);
+    }
     struct jsw_text t = { 0 };
     int64_t v[] = { 1, -2, 3, INT64_MAX, 5, INT64_MIN };
     jsw_text_lit(&t, "{\"a\":");
