@@ -154,8 +154,10 @@ static PGresult *run_keyed(jsw_db *db, const char *query_name, int nparams, cons
     return r;
 }
 
-int jsw_db_rows_text(jsw_db *db, const char *query_name, int nparams, const char *const *params,
-                     struct jsw_text *t, int limit, char *err, size_t errlen)
+/* The rows as an array of at most limit (limit < 0: all), or with open the first row's object
+ * left open (nothing when there is none); the number of rows, or -1 with err set. */
+static int write_rows(jsw_db *db, const char *query_name, int nparams, const char *const *params,
+                      struct jsw_text *t, int limit, bool open, char *err, size_t errlen)
 {
     char **keys;
     Oid *types;
@@ -164,32 +166,32 @@ int jsw_db_rows_text(jsw_db *db, const char *query_name, int nparams, const char
         return -1;
     int rows = PQntuples(r), cols = PQnfields(r);
     int n = limit >= 0 && rows > limit ? limit : rows;
-    jsw_text_raw(t, "[", 1);
-    for (int i = 0; i < n; i++) {
-        jsw_text_raw(t, i ? ",{" : "{", i ? 2 : 1);
-        members_text(t, r, i, keys, types, cols);
-        jsw_text_raw(t, "}", 1);
+    if (open && rows > 0) {
+        jsw_text_raw(t, "{", 1);
+        members_text(t, r, 0, keys, types, cols);
+    } else if (!open) {
+        jsw_text_raw(t, "[", 1);
+        for (int i = 0; i < n; i++) {
+            jsw_text_raw(t, i ? ",{" : "{", i ? 2 : 1);
+            members_text(t, r, i, keys, types, cols);
+            jsw_text_raw(t, "}", 1);
+        }
+        jsw_text_raw(t, "]", 1);
     }
-    jsw_text_raw(t, "]", 1);
     keys_free(keys, types, cols);
     PQclear(r);
     return rows;
 }
 
+int jsw_db_rows_text(jsw_db *db, const char *query_name, int nparams, const char *const *params,
+                     struct jsw_text *t, int limit, char *err, size_t errlen)
+{
+    return write_rows(db, query_name, nparams, params, t, limit, false, err, errlen);
+}
+
 int jsw_db_row_open_text(jsw_db *db, const char *query_name, int nparams, const char *const *params,
                          struct jsw_text *t, char *err, size_t errlen)
 {
-    char **keys;
-    Oid *types;
-    PGresult *r = run_keyed(db, query_name, nparams, params, &keys, &types, err, errlen);
-    if (!r)
-        return -1;
-    int rows = PQntuples(r), cols = PQnfields(r);
-    if (rows > 0) {
-        jsw_text_raw(t, "{", 1);
-        members_text(t, r, 0, keys, types, cols);
-    }
-    keys_free(keys, types, cols);
-    PQclear(r);
-    return rows > 0;
+    int rows = write_rows(db, query_name, nparams, params, t, 0, true, err, errlen);
+    return rows > 0 ? 1 : rows;
 }
