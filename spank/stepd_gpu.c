@@ -231,7 +231,7 @@ void js_stepd_gpu_finish(void)
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (f == NULL || jsg_record_write(gs.rec, gs.g, f) != 0 || fclose(f) != 0 ||
         renameat(st.job_dir, tmp, st.job_dir, name) != 0) {
-        slurm_error("jobscreen: job %" PRIu32 ": %s/job.%" PRIu32 "/%s: %m; the step's GPU readings are lost",
+        js_stepd_error("jobscreen: job %" PRIu32 ": %s/job.%" PRIu32 "/%s: %m; the step's GPU readings are lost",
                     st.job_id, st.conf.spool, st.job_id, name);
         unlinkat(st.job_dir, tmp, 0);
     }
@@ -290,7 +290,7 @@ void js_stepd_gpu_attach(json_t *rec)
         json_object_set_new(rec, "gpu", gpu);
         fit(rec, gpu);
     } else {
-        slurm_error("jobscreen: job %" PRIu32 ": %s/job.%" PRIu32 "/%s: not the relay's GPU readings; left out of the step record",
+        js_stepd_error("jobscreen: job %" PRIu32 ": %s/job.%" PRIu32 "/%s: not the relay's GPU readings; left out of the step record",
                     st.job_id, st.conf.spool, st.job_id, name);
         json_decref(gpu);
     }
