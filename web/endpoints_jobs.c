@@ -34,7 +34,7 @@ json_t *jsw_h_me(jsw_db *db, const struct jsw_request *req, int *status, char *e
                  size_t errlen)
 {
     (void)db, (void)status, (void)err, (void)errlen;
-    return json_pack("{s:s,s:b}", "user", req->user, "admin", req->admin);
+    return json_pack("{s:s,s:b,s:i}", "user", req->user, "admin", req->admin, "api_version", JSW_API_VERSION);
 }
 
 static const char *const states[] = { "PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED",

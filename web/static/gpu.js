@@ -4,7 +4,7 @@
  * figures over the step, and a table of the step's processes on each GPU; the job tab's line
  * per step. Every string from the API goes through textContent or a chart label. */
 import { el } from './util.js';
-import { chart, palette, timeAxis } from './charts.js';
+import { chart, palette, timeAxis, seriesPoints } from './charts.js';
 
 export function gpuCharts(T, s) {
   const gpus = s.gpus || [];
@@ -26,21 +26,29 @@ export function gpuCharts(T, s) {
   if (s.energy_j != null) parts.push('Energy: ' + fmt(s.energy_j, 1) + ' J (GPUs ' + fmt(s.gpu_energy_j, 1) + ' J, CPUs ' + (s.cpu_energy_j == null ? 'not known' : fmt(s.cpu_energy_j, 1) + ' J') + ').');
   if (s.gpu_note) parts.push('Missing: ' + s.gpu_note + '.');
   if (parts.length) box.appendChild(el('p', { class: 'note gpu-energy', text: parts.join(' ') }));
-  const withSlices = gpus.filter(g => (g.slices || []).length);
+  const withSlices = gpus.filter(g => g.series && g.series.points);
   if (!withSlices.length) return;
   const cards = el('div', { class: 'cards' });
   box.appendChild(cards);
   const metrics = [{ key: 'util_sm', label: 'SM utilization (%)', scale: 1 }, { key: 'mem_used', label: 'Memory used (GiB)', scale: 1 / 1073741824 },
     { key: 'power_w', label: 'Power (W)', scale: 1 }];
   for (const m of metrics) {
-    if (!withSlices.some(g => g.slices.some(r => r[m.key] != null))) continue;
+    if (!withSlices.some(g => (g.series.metrics[m.key] || []).some(v => v != null))) continue;
     const card = el('div', { class: 'card gpu-chart', 'data-metric': m.key }, el('h4', { text: m.label }));
     cards.appendChild(card);
     chart('step', card, '', { type: 'line', data: { datasets: withSlices.map((g, i) => ({ label: g.node + ' ' + g.uuid,
-      data: g.slices.filter(r => r[m.key] != null).map(r => ({ x: r.t, y: r[m.key] * m.scale })),
-      borderColor: palette(i + 2), backgroundColor: palette(i + 2), pointRadius: g.slices.length < 60 ? 3 : 0, stepped: true })) },
+      data: gpuPoints(g.series, m),
+      borderColor: palette(i + 2), backgroundColor: palette(i + 2), pointRadius: g.series.points < 60 ? 3 : 0, stepped: true })) },
       options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : 0) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true } } } });
   }
+}
+
+/* A GPU's series (docs/api.md, "Series": a point per slice with a reading) as chart data:
+ * utilization, memory and power are per slice already, not sums to turn into rates. */
+function gpuPoints(ser, m) {
+  const p = seriesPoints(ser), out = [];
+  (ser.metrics[m.key] || []).forEach((v, i) => { if (v != null) out.push({ x: p.t[i], y: v * m.scale }); });
+  return out;
 }
 
 /* Per GPU the step's processes on it (pid, rank, command, peak memory, SM utilization), and

@@ -17,7 +17,7 @@ need_cluster
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 [ "$(wc -w <<< "$JS_NODES")" -ge 4 ] || skip_all "needs a cluster of 4 nodes or more (JS_CLUSTER_NODES)"
 [ -e "$JS_TOP_BUILDDIR/tests/gpu/.libs/libnvml-standin.so" ] || skip_all "no NVML stand-in built"
-plan 37
+plan 38
 
 # --- the suite's cluster: no GPU asked for, no powercap: the step record is as before ---
 private_spool
@@ -103,10 +103,16 @@ body=$(head -n -1 <<< "$r")
 ua=$((10 * (ga + 1) + 1)) ub=$((10 * (ga + 1) + 2)) mem=$(( (ga + 1) << 30 ))
 is "$(jq -r '[.step.gpus[] | .node + " " + .uuid + " " + (.util_sm_mean | tostring) + " " + (.mem_used_max | tostring)] | join(", ")' <<< "$body")" \
    "n1 GPU-n1-$ga $ua $mem, n2 GPU-n2-$ga $ub $mem" "the step API lists its GPUs per node with their figures"
-is "$(jq -r --argjson a "$ua" --argjson b "$ub" '[([.step.gpus[] | .slices | length] | add > 0),
-      ([.step.gpus[] | . as $g | .slices[] | select(.util_sm != (if $g.node == "n1" then $a else $b end))] | length),
+is "$(jq -r --argjson a "$ua" --argjson b "$ub" '[([.step.gpus[] | .series.points] | add > 0),
+      ([.step.gpus[] | . as $g | .series.metrics.util_sm[] | select(. != (if $g.node == "n1" then $a else $b end))] | length),
       ((.step.energy_j - ([.step.gpus[].energy_j] | add)) | (if . < 0 then -. else . end) < 1e-9)] | map(tostring) | join(" ")' <<< "$body")" \
    "true 0 true" "gpu_series=1: each GPU's slices hold the scripted utilization; the step's energy is its GPUs'"
+# its series as columns (docs/api.md, "Series"): a point per slice with a reading, every array as long
+is "$(jq -c '[.step.gpus[].series | .points as $n | [$n == (.slice | length), all(.metrics[]; length == $n),
+      (.slice == (.slice | sort)), .first_slice == .slice[0], .slices_per_point]] | unique' <<< "$body")|$(jq '[.step.gpus[].series.points] | add' <<< "$body")" \
+   '[[true,true,true,true,1]]|'"$(db "SELECT count(*) FROM js_data.series_step_node_gpu s, unnest(js.series_decode(s.samples, s.slices)) n
+                                          WHERE s.job_id = $ja AND s.step_id = '0' AND n > 0")" \
+   "gpu_series=1: per GPU a series of columns: its points are the slices the database holds readings of"
 is "$(api jsbob --data-urlencode q=step --data-urlencode "job=$ja" --data-urlencode step=0 --data-urlencode gpu_series=1 | tail -n 1) $(api jsalice --data-urlencode q=step --data-urlencode "job=$ja" --data-urlencode step=0 --data-urlencode gpu_series=2 | tail -n 1)" \
    "404 400" "another user sees none of it (404); gpu_series=2 is refused (400)"
 echo "co2_g_per_kwh = 100000" >> "$JOBSCREEN_CLI_CONF"
