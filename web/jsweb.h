@@ -32,6 +32,7 @@ struct jsw_config {
     char munge_socket[256];                   /* munged's socket ("": munge's default) */
     int background_min_jobs;                  /* a background of fewer other jobs is not shown per slice to non-admins */
     char users_cluster[JSW_NAME_MAX];         /* "": a user name is the same person on every cluster */
+    int co2_g_per_kwh;                        /* the site's grams of CO2 per kWh; -1: not set, no CO2 shown */
 };
 
 /* Parse the text of a configuration file. Returns 0, or -1 with a message in err
@@ -65,6 +66,7 @@ struct jsw_request {
     int max_rows; /* max_rows of the configuration: no list is longer */
     int background_min_jobs; /* of the configuration */
     const char *users_cluster; /* of the configuration: the cluster whose users log in here, or "" */
+    int co2_g_per_kwh;         /* of the configuration (-1: not set) */
     char endpoint[32];
     struct jsw_param params[JSW_MAX_PARAMS];
     int n_params;

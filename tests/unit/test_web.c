@@ -25,7 +25,7 @@ static void config_parses_keys_comments_and_admin_lists(void **state)
                                       "# comment\n\nconninfo = host=db port=5432 dbname=js  # trailing\n"
                                       "admins = ann, bob carl\nadmin_group = hpcadm\n"
                                       "statement_timeout = 2500\nmax_rows=10\n"
-                                      "background_min_jobs = 5\nusers_cluster = c1\n",
+                                      "background_min_jobs = 5\nusers_cluster = c1\nco2_g_per_kwh = 380\n",
                                       err, sizeof err),
                      0);
     assert_string_equal(c.conninfo, "host=db port=5432 dbname=js");
@@ -36,6 +36,7 @@ static void config_parses_keys_comments_and_admin_lists(void **state)
     assert_int_equal(c.max_rows, 10);
     assert_int_equal(c.background_min_jobs, 5);
     assert_string_equal(c.users_cluster, "c1");
+    assert_int_equal(c.co2_g_per_kwh, 380);
     assert_true(jsw_is_admin(&c, "bob"));
     assert_false(jsw_is_admin(&c, "bo"));
     assert_false(jsw_is_admin(&c, "bobby"));
@@ -63,6 +64,8 @@ static void config_rejects_unknown_keys_and_bad_values_with_line_numbers(void **
     assert_string_equal(err, "line 1: background_min_jobs: '0' is not 1-1000");
     assert_int_equal(jsw_config_parse(&c, "users_cluster = a;b\n", err, sizeof err), -1);
     assert_string_equal(err, "line 1: users_cluster: 'a;b' is not a valid cluster name");
+    assert_int_equal(jsw_config_parse(&c, "co2_g_per_kwh = -1\n", err, sizeof err), -1);
+    assert_string_equal(err, "line 1: co2_g_per_kwh: '-1' is not a whole number of grams from 0 to 100000");
 }
 
 static void config_munge_auth_is_off_unless_asked_for(void **state)
@@ -73,6 +76,7 @@ static void config_munge_auth_is_off_unless_asked_for(void **state)
     assert_false(c.munge_auth);
     assert_string_equal(c.munge_socket, "");
     assert_int_equal(c.background_min_jobs, 3);
+    assert_int_equal(c.co2_g_per_kwh, -1); /* not set: the viewer shows no CO2 */
     assert_string_equal(c.users_cluster, "");
     assert_int_equal(jsw_config_parse(&c, "munge_auth = yes\nmunge_socket = /run/m/s.2\n", err, sizeof err), 0);
     assert_true(c.munge_auth);

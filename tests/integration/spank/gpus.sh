@@ -125,10 +125,15 @@ like "$rep" "$(sed 's/[][().]/\\&/g' <<< "$want")"$'\n'"         energy $(printf
 tw=$JS_TOP_SRCDIR/tests/web
 if [ -x /usr/bin/chromium ] && command -v node >/dev/null &&
    { [ -d "$tw/node_modules/playwright-core" ] || (cd "$tw" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >/dev/null 2>&1); }; then
-  out=$(timeout 120 node "$tw/gpu-test.js" --url "$JS_WEB_URL" --user jsalice --password jsalice --step "$ja:0" \
+  # the site's CO2 per kWh in web.conf (the FastCGI processes read a changed file again)
+  wconf=$JS_CLUSTER_DIR/www/jobscreen-web.conf
+  cp "$wconf" "$gdir/web.conf.orig"; at_exit "cp '$gdir/web.conf.orig' '$wconf'"
+  echo "co2_g_per_kwh = 100000" >> "$wconf"
+  out=$(timeout 120 node "$tw/gpu-test.js" --url "$JS_WEB_URL" --user jsalice --password jsalice --step "$ja:0" --co2 100000 \
         --out "$gdir/web-screenshots" --expect "n1 GPU-n1-$ga=$((10 * (ga + 1) + 1)),n2 GPU-n2-$ga=$((10 * (ga + 1) + 2))" 2>&1); st=$?
+  cp "$gdir/web.conf.orig" "$wconf"
   diag "$out"
-  ok $st "the viewer's step page in Chromium: a GPU chart per metric, a line per GPU at the scripted values, the table, the energy"
+  ok $st "the viewer in Chromium: a GPU chart per metric, a line per GPU at the scripted values, the table, the energy; the job tab's chart and CO2"
 else
   skip "the viewer in Chromium" "no /usr/bin/chromium, node or playwright-core"
 fi
