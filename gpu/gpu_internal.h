@@ -12,6 +12,8 @@ enum {
     JSG_NO_MEM_V2 = 0x100,    /* the driver refused nvmlDeviceGetMemoryInfo_v2: v1 instead */
     JSG_NO_PROCS = 0x200,     /* no process list */
     JSG_NO_PROC_UTIL = 0x400, /* no per-process utilization */
+    JSG_NO_GFX_PROCS = 0x800, /* no list of graphics processes */
+    JSG_NO_MPS_PROCS = 0x1000, /* no list of MPS clients */
 };
 
 #define JSG_PROC_BUF 64 /* processes asked per device and read */
@@ -31,6 +33,9 @@ struct jsg_nvml_api {
     js_nvmlDeviceGetTotalEnergyConsumption_fn get_energy;
     js_nvmlDeviceGetComputeRunningProcesses_fn get_procs;       /* _v3 or _v2 */
     js_nvmlDeviceGetComputeRunningProcesses_v1_fn get_procs_v1; /* the unversioned one */
+    /* graphics processes, and an MPS server's clients (the compute list names the server):
+     * the same layout, asked only beside the _v3/_v2 compute list */
+    js_nvmlDeviceGetComputeRunningProcesses_fn get_gfx_procs, get_mps_procs;
     js_nvmlDeviceGetProcessUtilization_fn get_proc_util;
     js_nvmlDeviceGetMigMode_fn get_mig_mode;
     js_nvmlDeviceGetMigDeviceHandleByIndex_fn get_mig_handle;

@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 const char *jsg_nvml_error(const struct jsg_gpus *g, nvmlReturn_t rc)
@@ -73,6 +74,12 @@ static int resolve(struct jsg_gpus *g, void *dl)
     if (g->api.get_procs == NULL) {
         g->api.procs_name = "nvmlDeviceGetComputeRunningProcesses_v2";
         SYM(get_procs, g->api.procs_name);
+    }
+    if (g->api.get_procs != NULL) {
+        /* the same version as the compute list's, so that the layouts are one */
+        bool v3 = strstr(g->api.procs_name, "_v3") != NULL;
+        SYM(get_gfx_procs, v3 ? "nvmlDeviceGetGraphicsRunningProcesses_v3" : "nvmlDeviceGetGraphicsRunningProcesses_v2");
+        SYM(get_mps_procs, v3 ? "nvmlDeviceGetMPSComputeRunningProcesses_v3" : "nvmlDeviceGetMPSComputeRunningProcesses_v2");
     }
     if (g->api.get_procs == NULL) {
         g->api.procs_name = "nvmlDeviceGetComputeRunningProcesses";

@@ -13,6 +13,7 @@
 #include "gpu_format.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,51 @@ int jsg_descends(pid_t pid, pid_t ancestor, pid_t not_through)
         p = pp;
     }
     return 0;
+}
+
+/* the cgroup v2 path of pid ("0::PATH" in /proc/PID/cgroup) into path; -1 when pid is gone */
+static int cgroup_of(pid_t pid, char *path, size_t size)
+{
+    char file[40], line[PATH_MAX + 8];
+    snprintf(file, sizeof file, "/proc/%ld/cgroup", (long)pid);
+    FILE *f = fopen(file, "re");
+    if (f == NULL)
+        return -1;
+    path[0] = '\0';
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "0::", 3) == 0) {
+            line[strcspn(line, "\n")] = '\0';
+            snprintf(path, size, "%s", line + 3);
+            break;
+        }
+    fclose(f);
+    return 0;
+}
+
+int jsg_step_cgroup(pid_t pid, char *cg, size_t size)
+{
+    char p[PATH_MAX + 8];
+    cg[0] = '\0';
+    if (cgroup_of(pid, p, sizeof p) < 0)
+        return -1;
+    /* slurmstepd lives in .../step_N/slurm (cgroup/v2 plugin), or in .../step_N itself */
+    char *base = strrchr(p, '/');
+    if (base && strcmp(base, "/slurm") == 0)
+        *base = '\0', base = strrchr(p, '/');
+    if (!base || strncmp(base, "/step_", 6) != 0)
+        return 0;
+    snprintf(cg, size, "%s", p);
+    return 1;
+}
+
+int jsg_in_cgroup(pid_t pid, const char *cg)
+{
+    char p[PATH_MAX + 8];
+    if (cgroup_of(pid, p, sizeof p) < 0)
+        return -1;
+    size_t len = strlen(cg);
+    /* cg itself or below it; .../step_0 does not hold .../step_01 */
+    return len > 0 && strncmp(p, cg, len) == 0 && (p[len] == '/' || p[len] == '\0');
 }
 
 /* the pair's entry, made when new; NULL when the table is full */

@@ -40,5 +40,11 @@ pid_t jsg_parent_of(pid_t pid);
 /* Whether pid descends from ancestor, not through not_through (at most 64 levels): 1, 0, or
  * -1 when pid itself is gone. */
 int jsg_descends(pid_t pid, pid_t ancestor, pid_t not_through);
+/* The step's cgroup (v2) as /proc/PID/cgroup names it, for a pid of slurmstepd's
+ * (.../step_N/slurm or .../step_N): 1 with cg set, 0 when pid is in no step's cgroup (cg ""),
+ * -1 when pid is gone. */
+int jsg_step_cgroup(pid_t pid, char *cg, size_t size);
+/* Whether pid is in cgroup cg (v2) or below it: 1, 0, or -1 when pid is gone. */
+int jsg_in_cgroup(pid_t pid, const char *cg);
 
 #endif

@@ -130,36 +130,59 @@ static int proc_slot(struct jsg_gpus *g, int first, uint32_t pid, int dev)
     return t->nproc++;
 }
 
-static void read_proc_list(struct jsg_gpus *g, struct jsg_device *d, int dev, int first,
-                           struct outcome *o)
+/* a process a list names on device dev: one entry however many lists name it, with the
+ * largest memory any of them gives (a process in the compute and the graphics list is one) */
+static void listed(struct jsg_gpus *g, int first, int dev, uint32_t pid, unsigned long long mem)
+{
+    int s = proc_slot(g, first, pid, dev);
+    if (s < 0 || mem == JS_NVML_VALUE_NOT_AVAILABLE)
+        return;
+    struct jsg_proc *p = &g->work.proc[s];
+    if (!(p->have & JSG_HAVE_MEM) || mem > p->mem_used)
+        p->mem_used = mem;
+    p->have |= JSG_HAVE_MEM;
+}
+
+/* one of the _v3/_v2 lists (compute, graphics, MPS clients), whose call is get */
+static void read_list(struct jsg_gpus *g, struct jsg_device *d, int dev, int first, struct outcome *o,
+                      js_nvmlDeviceGetComputeRunningProcesses_fn get, uint32_t bit)
 {
     unsigned int n = JSG_PROC_BUF;
-    nvmlReturn_t rc;
-    if (g->api.get_procs != NULL)
-        rc = g->api.get_procs(d->handle, &n, g->pinfo);
-    else if (g->api.get_procs_v1 != NULL)
-        rc = g->api.get_procs_v1(d->handle, &n, g->pinfo_v1);
-    else
-        return;
+    nvmlReturn_t rc = get(d->handle, &n, g->pinfo);
     if (rc == NVML_ERROR_INSUFFICIENT_SIZE) {
         /* more than the buffer: counted, not listed (the buffer is JSG_PROC_BUF a device) */
         g->work.proc_dropped += n;
         return;
     }
-    if (!note(o, d, JSG_NO_PROCS, rc))
+    if (!note(o, d, bit, rc))
         return;
-    for (unsigned int k = 0; k < n && k < JSG_PROC_BUF; k++) {
-        uint32_t pid = g->api.get_procs != NULL ? g->pinfo[k].pid : g->pinfo_v1[k].pid;
-        unsigned long long mem = g->api.get_procs != NULL ? g->pinfo[k].usedGpuMemory
-                                                          : g->pinfo_v1[k].usedGpuMemory;
-        int s = proc_slot(g, first, pid, dev);
-        if (s < 0)
-            continue;
-        if (mem != JS_NVML_VALUE_NOT_AVAILABLE) {
-            g->work.proc[s].mem_used = mem;
-            g->work.proc[s].have |= JSG_HAVE_MEM;
+    for (unsigned int k = 0; k < n && k < JSG_PROC_BUF; k++)
+        listed(g, first, dev, g->pinfo[k].pid, g->pinfo[k].usedGpuMemory);
+}
+
+static void read_proc_list(struct jsg_gpus *g, struct jsg_device *d, int dev, int first,
+                           struct outcome *o)
+{
+    if (g->api.get_procs == NULL) {
+        if (g->api.get_procs_v1 == NULL)
+            return;
+        unsigned int n = JSG_PROC_BUF;
+        nvmlReturn_t rc = g->api.get_procs_v1(d->handle, &n, g->pinfo_v1);
+        if (rc == NVML_ERROR_INSUFFICIENT_SIZE) {
+            g->work.proc_dropped += n;
+            return;
         }
+        if (!note(o, d, JSG_NO_PROCS, rc))
+            return;
+        for (unsigned int k = 0; k < n && k < JSG_PROC_BUF; k++)
+            listed(g, first, dev, g->pinfo_v1[k].pid, g->pinfo_v1[k].usedGpuMemory);
+        return;
     }
+    read_list(g, d, dev, first, o, g->api.get_procs, JSG_NO_PROCS);
+    if (g->api.get_gfx_procs != NULL && !(d->unsupported & JSG_NO_GFX_PROCS))
+        read_list(g, d, dev, first, o, g->api.get_gfx_procs, JSG_NO_GFX_PROCS);
+    if (g->api.get_mps_procs != NULL && !(d->unsupported & JSG_NO_MPS_PROCS))
+        read_list(g, d, dev, first, o, g->api.get_mps_procs, JSG_NO_MPS_PROCS);
 }
 
 static void read_proc_util(struct jsg_gpus *g, struct jsg_device *d, int dev, int first,

@@ -72,7 +72,7 @@ static const char *job_getenv(spank_t sp, const char *name, char *buf, int size)
 static void job_setenv(spank_t sp, const char *name, const char *value)
 {
     if (spank_setenv(sp, name, value, 1) != ESPANK_SUCCESS)
-        slurm_error("jobscreen: cannot set %s in the task environment", name);
+        js_stepd_error("jobscreen: cannot set %s in the task environment", name);
 }
 
 /* The Slurm node name of this node: slurmd exports SLURMD_NODENAME to its steps. */
@@ -105,7 +105,7 @@ int js_stepd_init(spank_t sp, int ac, char **av)
     if (st.step_id == JS_STEP_ID_EXTERN)
         return ESPANK_SUCCESS;
     if (js_conf_parse(&st.conf, ac, av, err, sizeof err) < 0) {
-        slurm_error("jobscreen: plugstack.conf: %s; jobscreen is disabled for this step", err);
+        js_stepd_error("jobscreen: plugstack.conf: %s; jobscreen is disabled for this step", err);
         return ESPANK_SUCCESS;
     }
     st.enabled = 1;
@@ -120,7 +120,7 @@ static int profiler_usable(const char *path)
     if (path[0] == '\0')
         return 0;
     if (js_profiler_check(path, why, sizeof why) < 0) {
-        slurm_error("jobscreen: profiler=%s: %s; the tasks run without the profiler", path, why);
+        js_stepd_error("jobscreen: profiler=%s: %s; the tasks run without the profiler", path, why);
         return 0;
     }
     return 1;
@@ -132,7 +132,7 @@ static void set_task_env(spank_t sp)
     const char *cur = job_getenv(sp, "LD_PRELOAD", ld, sizeof ld);
     if (st.profiled) {
         if (js_preload_add(cur, st.conf.profiler, out, sizeof out) < 0) {
-            slurm_error("jobscreen: LD_PRELOAD too long to add %s; the tasks run without the profiler",
+            js_stepd_error("jobscreen: LD_PRELOAD too long to add %s; the tasks run without the profiler",
                         st.conf.profiler);
             st.profiled = 0;
             st.reason = "profiler missing";
@@ -186,7 +186,7 @@ static void find_workflow(spank_t sp)
         if (js_workflow_valid(v) == 0)
             copy_str(st.workflow, sizeof st.workflow, v);
         else
-            slurm_error("jobscreen: JOBSCREEN_WORKFLOW=%s: not a workflow name; ignored", v);
+            js_stepd_error("jobscreen: JOBSCREEN_WORKFLOW=%s: not a workflow name; ignored", v);
     }
 }
 
@@ -217,13 +217,13 @@ int js_stepd_init_post_opt(spank_t sp)
     if (spank_get_item(sp, S_JOB_ID, &st.job_id) != ESPANK_SUCCESS ||
         spank_get_item(sp, S_JOB_UID, &st.uid) != ESPANK_SUCCESS ||
         spank_get_item(sp, S_JOB_GID, &st.gid) != ESPANK_SUCCESS) {
-        slurm_error("jobscreen: cannot read the job's ids; jobscreen is disabled for this step");
+        js_stepd_error("jobscreen: cannot read the job's ids; jobscreen is disabled for this step");
         st.enabled = 0;
         return ESPANK_SUCCESS;
     }
     find_node_name(sp);
     if (js_conf_expand_node(&st.conf, st.node, err, sizeof err) < 0) {
-        slurm_error("jobscreen: plugstack.conf: %s; jobscreen is disabled for this step", err);
+        js_stepd_error("jobscreen: plugstack.conf: %s; jobscreen is disabled for this step", err);
         st.enabled = 0;
         return ESPANK_SUCCESS;
     }
@@ -262,7 +262,7 @@ int js_stepd_init_post_opt(spank_t sp)
 
     st.job_dir = joblog_spool_job_dir(st.conf.spool, st.job_id, st.profiled, err, sizeof err);
     if (st.job_dir < 0) {
-        slurm_error("jobscreen: %s; job %" PRIu32 " runs without the profiler and without records",
+        js_stepd_error("jobscreen: %s; job %" PRIu32 " runs without the profiler and without records",
                     err, st.job_id);
         if (st.profiled) {
             st.profiled = 0;
@@ -273,7 +273,7 @@ int js_stepd_init_post_opt(spank_t sp)
     if (st.profiled) {
         st.rec_dir = joblog_record_job_dir(st.conf.record_dir, st.job_id, st.uid, st.gid, err, sizeof err);
         if (st.rec_dir < 0) {
-            slurm_error("jobscreen: %s; job %" PRIu32 " runs without the profiler", err, st.job_id);
+            js_stepd_error("jobscreen: %s; job %" PRIu32 " runs without the profiler", err, st.job_id);
             st.profiled = 0;
             st.reason = "spool error";
             st.failed = st.conf.fail_on_error;
@@ -437,12 +437,12 @@ static void write_job_record(spank_t sp, int final, int64_t batch_status)
     if (sub && js_submitter_valid(sub) == 0)
         joblog_set_string(&job.submitter, sub, NULL);
     if (joblog_job_merge_previous(st.job_dir, &job, err, sizeof err) < 0)
-        slurm_error("jobscreen: job %" PRIu32 ": previous job record ignored: %s", st.job_id, err);
+        js_stepd_error("jobscreen: job %" PRIu32 ": previous job record ignored: %s", st.job_id, err);
     /* a step of a batch job leaves the job record to the batch step (and costs no RPC) */
     if (st.step_id != JS_STEP_ID_BATCH && job.batch)
         goto out;
     if (joblog_job_from_slurm(st.job_id, &job, &finished, err, sizeof err) < 0) {
-        slurm_error("jobscreen: job %" PRIu32 ": %s; the job record holds what the step knows", st.job_id, err);
+        js_stepd_error("jobscreen: job %" PRIu32 ": %s; the job record holds what the step knows", st.job_id, err);
         job.job_id = st.job_id;
         job.batch = st.step_id == JS_STEP_ID_BATCH;
     }
@@ -467,9 +467,9 @@ static void write_job_record(spank_t sp, int final, int64_t batch_status)
     }
     json_t *rec = joblog_job_to_json(&job, joblog_now_ns());
     if (rec == NULL)
-        slurm_error("jobscreen: job %" PRIu32 ": cannot build the job record (out of memory)", st.job_id);
+        js_stepd_error("jobscreen: job %" PRIu32 ": cannot build the job record (out of memory)", st.job_id);
     else if (joblog_write_record(st.job_dir, JS_JOB_RECORD_NAME, rec, err, sizeof err) < 0)
-        slurm_error("jobscreen: %s/job.%" PRIu32 ": %s", st.conf.spool, st.job_id, err);
+        js_stepd_error("jobscreen: %s/job.%" PRIu32 ": %s", st.conf.spool, st.job_id, err);
     json_decref(rec);
 out:
     joblog_job_free(&job);
@@ -490,11 +490,11 @@ int js_stepd_exit(spank_t sp)
     json_t *rec = joblog_step_to_json(&s, joblog_now_ns());
     js_stepd_gpu_attach(rec);
     if (js_step_record_name(name, sizeof name, st.step_id, st.node) < 0)
-        slurm_error("jobscreen: node name %s cannot name a step record", st.node);
+        js_stepd_error("jobscreen: node name %s cannot name a step record", st.node);
     else if (rec == NULL)
-        slurm_error("jobscreen: job %" PRIu32 ": cannot build the step record (out of memory)", st.job_id);
+        js_stepd_error("jobscreen: job %" PRIu32 ": cannot build the step record (out of memory)", st.job_id);
     else if (joblog_write_record(st.job_dir, name, rec, err, sizeof err) < 0)
-        slurm_error("jobscreen: %s/job.%" PRIu32 ": %s", st.conf.spool, st.job_id, err);
+        js_stepd_error("jobscreen: %s/job.%" PRIu32 ": %s", st.conf.spool, st.job_id, err);
     json_decref(rec);
     s.task_list = NULL; /* st.tasks, freed below */
     s.ntasks = 0;

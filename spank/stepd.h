@@ -44,6 +44,13 @@ struct js_stepd {
 };
 extern struct js_stepd js_stepd;
 
+/* stepd_state.c */
+/* An error of ours in slurmstepd, said in the slurmd log exactly as slurm_error says it
+ * ("error: jobscreen: ...") but at info level: once a step's I/O is set up, slurmstepd copies
+ * every error() into the stderr of the step's first task (the job's output for a batch step),
+ * and nothing of ours may change a job's output. */
+void js_stepd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* stepd_collect.c */
 /* The job's directory in the record area (the tasks' JOBSCREEN_PROFILE_DIR) and the step's name. */
 void js_stepd_records_dir(char *dir, size_t dirsize, char *step, size_t stepsize);

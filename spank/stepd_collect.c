@@ -85,7 +85,7 @@ void js_stepd_quota_ledger(void)
     snprintf(tmp, sizeof tmp, ".quota-new.%s.%ld", st.node, (long)getpid());
     int fd = openat(st.rec_dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
-        slurm_error("jobscreen: job %" PRIu32 ": cannot make its record quota ledger: %m; its records are not capped",
+        js_stepd_error("jobscreen: job %" PRIu32 ": cannot make its record quota ledger: %m; its records are not capped",
                     st.job_id);
         return;
     }
@@ -95,7 +95,7 @@ void js_stepd_quota_ledger(void)
     memcpy(page, &q, sizeof q);
     if (write(fd, page, sizeof page) != (ssize_t)sizeof page || fchown(fd, st.uid, st.gid) != 0 ||
         (linkat(st.rec_dir, tmp, st.rec_dir, name, 0) != 0 && errno != EEXIST))
-        slurm_error("jobscreen: job %" PRIu32 ": cannot make its record quota ledger: %m; its records are not capped",
+        js_stepd_error("jobscreen: job %" PRIu32 ": cannot make its record quota ledger: %m; its records are not capped",
                     st.job_id);
     unlinkat(st.rec_dir, tmp, 0);
     close(fd);
@@ -117,7 +117,7 @@ static struct js_relay *step_relay(void)
     r.jobfd = st.job_dir;
     r.profilesfd = openat(st.job_dir, JS_PROFILES_DIR_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (r.profilesfd < 0) {
-        slurm_error("jobscreen: job %" PRIu32 ": %s/job.%" PRIu32 "/" JS_PROFILES_DIR_NAME ": %m; the step's profiles stay in %s",
+        js_stepd_error("jobscreen: job %" PRIu32 ": %s/job.%" PRIu32 "/" JS_PROFILES_DIR_NAME ": %m; the step's profiles stay in %s",
                     st.job_id, st.conf.spool, st.job_id, st.conf.record_dir);
         return NULL;
     }
@@ -143,15 +143,15 @@ static void relay_once(struct js_relay *r, char *err, size_t errlen)
     if (r == NULL)
         return;
     if (js_relay_pass(r, 0, err, errlen) < 0)
-        slurm_error("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, err);
+        js_stepd_error("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, err);
     if (r->notice[0])
-        slurm_error("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, r->notice);
+        js_stepd_error("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, r->notice);
 }
 
 /* The relay process while the step runs (root, a child of slurmstepd): starts the collector
  * as the job's user, moves what it bundles into the spool every second, and when told to
  * stop (or when slurmstepd goes) stops the collector and makes a last pass. It logs with
- * slurm_error, into the slurmd log that slurmstepd has open: its stderr is /dev/null (what
+ * js_stepd_error, into the slurmd log that slurmstepd has open: its stderr is /dev/null (what
  * was written there before was lost), and Slurm's log.c holds its lock across fork
  * (pthread_atfork), so a forked child of the threaded slurmstepd finds it free. */
 static void relay_main(char **collector_argv)
@@ -166,7 +166,7 @@ static void relay_main(char **collector_argv)
     if (collector == 0)
         collector_child(collector_argv, 2, 1);
     if (collector < 0)
-        slurm_error("jobscreen: job %" PRIu32 ": cannot fork for %s --watch: %s", st.job_id, st.conf.collector,
+        js_stepd_error("jobscreen: job %" PRIu32 ": cannot fork for %s --watch: %s", st.job_id, st.conf.collector,
                     strerror(errno));
     struct js_relay *r = step_relay();
     char err[512];
@@ -207,7 +207,7 @@ void js_stepd_start_watcher(void)
     if (pid == 0)
         relay_main(argv);
     if (pid < 0)
-        slurm_error("jobscreen: job %" PRIu32 ": cannot fork the relay: %m; profiles come at step end", st.job_id);
+        js_stepd_error("jobscreen: job %" PRIu32 ": cannot fork the relay: %m; profiles come at step end", st.job_id);
     else
         st.watcher = pid;
 }
@@ -242,7 +242,7 @@ void js_stepd_collect_records(int64_t end_ns)
     char (*status)[48] = calloc((size_t)st.ntasks + 1, sizeof *status);
     int pfd[2];
     if (argv == NULL || status == NULL || pipe2(pfd, O_CLOEXEC) != 0) {
-        slurm_error("jobscreen: job %" PRIu32 ": cannot run %s: %m; the step's records stay in %s", st.job_id,
+        js_stepd_error("jobscreen: job %" PRIu32 ": cannot run %s: %m; the step's records stay in %s", st.job_id,
                     st.conf.collector, dir);
         goto out;
     }
@@ -267,7 +267,7 @@ void js_stepd_collect_records(int64_t end_ns)
         collector_child(argv, pfd[1], 0);
     close(pfd[1]);
     if (pid < 0) {
-        slurm_error("jobscreen: job %" PRIu32 ": cannot fork for %s: %m", st.job_id, st.conf.collector);
+        js_stepd_error("jobscreen: job %" PRIu32 ": cannot fork for %s: %m", st.job_id, st.conf.collector);
         close(pfd[0]);
         goto out;
     }
@@ -288,7 +288,7 @@ void js_stepd_collect_records(int64_t end_ns)
         char *line = buf, *nl;
         while ((nl = strchr(line, '\n')) != NULL) {
             *nl = '\0';
-            slurm_error("jobscreen: job %" PRIu32 ": %s", st.job_id, line);
+            js_stepd_error("jobscreen: job %" PRIu32 ": %s", st.job_id, line);
             line = nl + 1;
         }
         have = strlen(line);
@@ -304,10 +304,10 @@ void js_stepd_collect_records(int64_t end_ns)
     if (got == 0) {
         kill(pid, SIGKILL);
         waitpid(pid, &wst, 0);
-        slurm_error("jobscreen: job %" PRIu32 ": %s took more than %d s and was stopped; records left in %s",
+        js_stepd_error("jobscreen: job %" PRIu32 ": %s took more than %d s and was stopped; records left in %s",
                     st.job_id, st.conf.collector, JS_COLLECT_SECONDS, dir);
     } else if (got == pid && !(WIFEXITED(wst) && WEXITSTATUS(wst) == 0)) {
-        slurm_error("jobscreen: job %" PRIu32 ": %s ended with status %d; records it could not turn stay in %s",
+        js_stepd_error("jobscreen: job %" PRIu32 ": %s ended with status %d; records it could not turn stay in %s",
                     st.job_id, st.conf.collector, wst, dir);
     }
 out:
@@ -315,10 +315,9 @@ out:
     free(status);
 }
 
-/* The last bundles into the spool; what the spool's share refused goes into the step record.
- * Said at info, into the slurmd log only: the batch step's slurmstepd copies its errors into
- * the job's output, and what the share refuses must not change a job's output
- * (tests/integration/spank/spool-quota.sh, its first check). */
+/* The last bundles into the spool; what the spool's share refused goes into the step record,
+ * and into the slurmd log only (js_stepd_error): what the share refuses must not change a job's
+ * output (tests/integration/spank/spool-quota.sh, its first check). */
 void js_stepd_relay_last(struct joblog_step *s)
 {
     char err[512], why[512];
@@ -326,15 +325,15 @@ void js_stepd_relay_last(struct joblog_step *s)
     if (r == NULL)
         return;
     if (js_relay_pass(r, 1, err, sizeof err) < 0)
-        slurm_info("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, err);
+        js_stepd_error("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, err);
     if (r->notice[0])
-        slurm_info("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, r->notice);
+        js_stepd_error("jobscreen: job %" PRIu32 ": relay: %s", st.job_id, r->notice);
     struct js_relay_refused refused;
     js_relay_refused(r, &refused);
     if (refused.live_snapshots > 0) {
         snprintf(why, sizeof why, "they did not fit in the job's spool quota on this node (%" PRId64 " B; a snapshot is at most %u B)",
                  st.conf.spool_quota, JS_PROFILE_MAX_BYTES);
-        slurm_info("jobscreen: job %" PRIu32 ": %s: %" PRId64 " live snapshots of the step (%" PRId64 " B) not copied",
+        js_stepd_error("jobscreen: job %" PRIu32 ": %s: %" PRId64 " live snapshots of the step (%" PRId64 " B) not copied",
                     st.job_id, why, refused.live_snapshots, refused.live_bytes);
         s->live_refused = refused.live_snapshots;
         s->live_refused_bytes = refused.live_bytes;
@@ -343,7 +342,7 @@ void js_stepd_relay_last(struct joblog_step *s)
     if (refused.bundles > 0) {
         snprintf(why, sizeof why, "the job's spool quota on this node (%" PRId64 " B, %" PRId64 " bundles) was reached",
                  st.conf.spool_quota, st.conf.spool_files);
-        slurm_info("jobscreen: job %" PRIu32 ": %s: %" PRId64 " bundles (%" PRId64 " B, %" PRId64 " processes) not kept",
+        js_stepd_error("jobscreen: job %" PRIu32 ": %s: %" PRId64 " bundles (%" PRId64 " B, %" PRId64 " processes) not kept",
                     st.job_id, why, refused.bundles, refused.bytes, refused.processes);
         s->unrecorded = refused.processes;
         joblog_set_string(&s->unrecorded_reason, why, NULL);

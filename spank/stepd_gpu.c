@@ -69,28 +69,13 @@ static const char *env_lookup(const char *name, void *arg)
     return NULL;
 }
 
-/* The step's cgroup (v2): the relay lives where slurmstepd does, .../step_N/slurm, or in
- * .../step_N itself. Its cpu.stat's usage_usec is the step's CPU time, root's to read. */
+/* The step's cgroup (v2): the relay lives where slurmstepd does (jsg_step_cgroup). Its
+ * cpu.stat's usage_usec is the step's CPU time, root's to read. */
 static void find_cgroup(void)
 {
-    char line[PATH_MAX + 8];
-    FILE *f = fopen("/proc/self/cgroup", "re");
     gs.cpu_stat[0] = '\0';
-    if (f == NULL)
-        return;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, "0::", 3) == 0) {
-            char *p = line + 3;
-            p[strcspn(p, "\n")] = '\0';
-            char *base = strrchr(p, '/');
-            if (base && strcmp(base, "/slurm") == 0)
-                *base = '\0', base = strrchr(p, '/');
-            if (base && strncmp(base, "/step_", 6) == 0) {
-                snprintf(gs.cpu_stat, sizeof gs.cpu_stat, "/sys/fs/cgroup%s/cpu.stat", p);
-                snprintf(gs.step_cg, sizeof gs.step_cg, "%s", p);
-            }
-        }
-    fclose(f);
+    if (jsg_step_cgroup(getpid(), gs.step_cg, sizeof gs.step_cg) == 1)
+        snprintf(gs.cpu_stat, sizeof gs.cpu_stat, "/sys/fs/cgroup%s/cpu.stat", gs.step_cg);
 }
 
 static int64_t step_cpu_ns(void)
@@ -123,22 +108,6 @@ static int64_t node_busy_ns(void)
     return (int64_t)((v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) * (1000000000ULL / (unsigned long long)hz));
 }
 
-static int in_step_cgroup(pid_t pid)
-{
-    char path[40], line[PATH_MAX + 8];
-    size_t len = strlen(gs.step_cg);
-    int in = 0;
-    snprintf(path, sizeof path, "/proc/%ld/cgroup", (long)pid);
-    FILE *f = fopen(path, "re");
-    if (f == NULL)
-        return -1; /* ended */
-    while (!in && fgets(line, sizeof line, f))
-        in = strncmp(line, "0::", 3) == 0 && strncmp(line + 3, gs.step_cg, len) == 0 &&
-             (line[3 + len] == '/' || line[3 + len] == '\n' || line[3 + len] == '\0');
-    fclose(f);
-    return in;
-}
-
 /* Is a process NVML lists on the step's GPUs the step's (docs/gpu.md, "Per process")? In the
  * step's cgroup (v2) where the relay found one: all the step's processes, daemonised or not.
  * Else a descendant of the step's slurmstepd (the relay's parent) not through the relay, as
@@ -148,7 +117,7 @@ static int is_step_pid(uint32_t pid, void *arg)
 {
     (void)arg;
     if (gs.step_cg[0])
-        return in_step_cgroup((pid_t)pid);
+        return jsg_in_cgroup((pid_t)pid, gs.step_cg);
     return jsg_descends((pid_t)pid, gs.stepd, gs.self);
 }
 
@@ -231,7 +200,7 @@ void js_stepd_gpu_finish(void)
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (f == NULL || jsg_record_write(gs.rec, gs.g, f) != 0 || fclose(f) != 0 ||
         renameat(st.job_dir, tmp, st.job_dir, name) != 0) {
-        slurm_error("jobscreen: job %" PRIu32 ": %s/job.%" PRIu32 "/%s: %m; the step's GPU readings are lost",
+        js_stepd_error("jobscreen: job %" PRIu32 ": %s/job.%" PRIu32 "/%s: %m; the step's GPU readings are lost",
                     st.job_id, st.conf.spool, st.job_id, name);
         unlinkat(st.job_dir, tmp, 0);
     }
@@ -290,7 +259,7 @@ void js_stepd_gpu_attach(json_t *rec)
         json_object_set_new(rec, "gpu", gpu);
         fit(rec, gpu);
     } else {
-        slurm_error("jobscreen: job %" PRIu32 ": %s/job.%" PRIu32 "/%s: not the relay's GPU readings; left out of the step record",
+        js_stepd_error("jobscreen: job %" PRIu32 ": %s/job.%" PRIu32 "/%s: not the relay's GPU readings; left out of the step record",
                     st.job_id, st.conf.spool, st.job_id, name);
         json_decref(gpu);
     }

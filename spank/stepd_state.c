@@ -4,6 +4,21 @@
  * reaching into each other. */
 #include "config.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+
+#include <slurm/spank.h>
+
 #include "stepd.h"
 
 struct js_stepd js_stepd = { .job_dir = -1, .rec_dir = -1 };
+
+void js_stepd_error(const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    slurm_info("error: %s", msg);
+}

@@ -22,6 +22,7 @@ void jsw_config_defaults(struct jsw_config *cfg)
     cfg->statement_timeout_ms = 10000;
     cfg->max_rows = 5000;
     cfg->background_min_jobs = 3;
+    cfg->co2_g_per_kwh = -1;
 }
 
 static int add_admins(struct jsw_config *cfg, const char *list, char *why, size_t whysize)
@@ -91,6 +92,12 @@ static int set_key(void *ctx, const char *key, const char *val, char *why, size_
             return -1;
         }
         cfg->background_min_jobs = (int)n;
+    } else if (!strcmp(key, "co2_g_per_kwh")) {
+        if (js_kv_int(val, 0, 100000, &n)) {
+            snprintf(why, whysize, "co2_g_per_kwh: '%s' is not a whole number of grams from 0 to 100000", val);
+            return -1;
+        }
+        cfg->co2_g_per_kwh = (int)n;
     } else if (!strcmp(key, "munge_auth")) {
         if ((b = js_kv_bool(val)) < 0) {
             snprintf(why, whysize, "munge_auth: '%s' is not yes or no", val);

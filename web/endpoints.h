@@ -65,10 +65,9 @@ char *jsw_t_job(jsw_db *db, const struct jsw_request *req, size_t *n, int *statu
 char *jsw_t_file(jsw_db *db, const struct jsw_request *req, size_t *n, int *status, char *err, size_t errlen);
 /* endpoints_workflow.c */
 json_t *jsw_h_workflow(jsw_db *db, const struct jsw_request *req, int *status, char *err, size_t errlen);
-/* endpoints_step.c */
-json_t *jsw_h_step(jsw_db *db, const struct jsw_request *req, int *status, char *err, size_t errlen);
-/* endpoints_background.c */
-json_t *jsw_h_background(jsw_db *db, const struct jsw_request *req, int *status, char *err, size_t errlen);
+/* The text handlers (jsw_text_handler): endpoints_step.c, endpoints_background.c */
+char *jsw_t_step(jsw_db *db, const struct jsw_request *req, size_t *n, int *status, char *err, size_t errlen);
+char *jsw_t_background(jsw_db *db, const struct jsw_request *req, size_t *n, int *status, char *err, size_t errlen);
 /* endpoints_export.c */
 json_t *jsw_h_export(jsw_db *db, const struct jsw_request *req, int *status, char *err, size_t errlen);
 

@@ -2,8 +2,8 @@
 /*
  * The step endpoint's GPUs (docs/api.md, step "gpus"; docs/gpu.md): per node and GPU its
  * figures over the step and the step's processes on it ("processes": pid, rank, command, peak
- * memory, utilization), and with gpu_series=1 its slices (utilization, memory, power,
- * energy), each under its GPU's object.
+ * memory, utilization), and with gpu_series=1 its series (utilization, memory, power,
+ * energy per slice, as columns), each under its GPU's object.
  */
 #include "config.h"
 
@@ -17,21 +17,21 @@ static int same_gpu(const json_t *a, const json_t *b)
            json_equal(json_object_get(a, "uuid"), json_object_get(b, "uuid"));
 }
 
-/* Each GPU of gpus gets as its member `name` what rows hold for it: the array `field` of its
- * one row (field NULL: all its rows, without their node and uuid); none: []. */
+/* Each GPU of gpus gets as its member `name` what rows hold for it: the member `field` of its
+ * one row (none: null), or with field NULL all its rows, without their node and uuid (none: []). */
 static void attach(json_t *gpus, json_t *rows, const char *name, const char *field)
 {
     size_t i, k;
     json_t *g, *r;
     json_array_foreach(gpus, i, g) {
-        json_t *got = json_array();
+        json_t *got = field ? json_null() : json_array();
         json_array_foreach(rows, k, r) {
             if (!same_gpu(g, r))
                 continue;
             if (field != NULL) {
                 json_t *v = json_object_get(r, field);
                 json_decref(got);
-                got = json_incref(v ? v : json_array());
+                got = json_incref(v ? v : json_null());
                 continue;
             }
             json_t *p = json_deep_copy(r);
@@ -68,7 +68,7 @@ int jsw_step_gpus(jsw_db *db, const struct jsw_request *req, json_t *step, int n
             json_decref(gpus);
             return -1;
         }
-        attach(gpus, series, "slices", "slices");
+        attach(gpus, series, "series", "series");
         json_decref(series);
     }
     json_object_set_new(step, "gpus", gpus);

@@ -34,7 +34,11 @@ json_t *jsw_h_me(jsw_db *db, const struct jsw_request *req, int *status, char *e
                  size_t errlen)
 {
     (void)db, (void)status, (void)err, (void)errlen;
-    return json_pack("{s:s,s:b}", "user", req->user, "admin", req->admin);
+    json_t *me = json_pack("{s:s,s:b,s:i}", "user", req->user, "admin", req->admin, "api_version", JSW_API_VERSION);
+    /* the site's CO2 per kWh, for the viewer's energy figures: only where the site set it */
+    if (me && req->co2_g_per_kwh >= 0)
+        json_object_set_new(me, "co2_g_per_kwh", json_integer(req->co2_g_per_kwh));
+    return me;
 }
 
 static const char *const states[] = { "PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED",

@@ -32,6 +32,7 @@ struct jsw_config {
     char munge_socket[256];                   /* munged's socket ("": munge's default) */
     int background_min_jobs;                  /* a background of fewer other jobs is not shown per slice to non-admins */
     char users_cluster[JSW_NAME_MAX];         /* "": a user name is the same person on every cluster */
+    int co2_g_per_kwh;                        /* the site's grams of CO2 per kWh; -1: not set, no CO2 shown */
 };
 
 /* Parse the text of a configuration file. Returns 0, or -1 with a message in err
@@ -65,6 +66,7 @@ struct jsw_request {
     int max_rows; /* max_rows of the configuration: no list is longer */
     int background_min_jobs; /* of the configuration */
     const char *users_cluster; /* of the configuration: the cluster whose users log in here, or "" */
+    int co2_g_per_kwh;         /* of the configuration (-1: not set) */
     char endpoint[32];
     struct jsw_param params[JSW_MAX_PARAMS];
     int n_params;
@@ -195,14 +197,36 @@ int jsw_slices_add(struct jsw_slices *s, jsw_db *db, const char *query_name, int
 /* Add the rows of series_kernel: the kernel's counts per slice (profile format 5). */
 int jsw_slices_add_kernel(struct jsw_slices *s, jsw_db *db, int nparams, const char *const *params,
                           char *err, size_t errlen);
-/* The spread of the step's processes per slice of first..last (web_spread.c, query step_spread
- * with the step endpoint's parameters): rows {slice, t, processes, <value>: {min, max, node,
- * pid}} for the slices with a known spread, runs of width slices as one; NULL on error (err). */
-json_t *jsw_step_spread(jsw_db *db, int nparams, const char *const *params, int64_t first, int64_t last, double len,
-                        size_t width, char *err, size_t errlen);
+/* The spread of the step's processes per point of width slices of first .. first + n - 1
+ * (web_spread.c, query step_spread with the step endpoint's parameters), written to t as the
+ * object "spread" of docs/api.md; 0, or -1 with err set. */
+int jsw_spread_text(struct jsw_text *t, jsw_db *db, int nparams, const char *const *params, int64_t first, size_t n,
+                    size_t width, char *err, size_t errlen);
 /* Add the rows of series_live (plain per-slice vectors; the kernel's counts too when s has them). */
 int jsw_slices_add_live(struct jsw_slices *s, jsw_db *db, int nparams, const char *const *params,
                         char *err, size_t errlen);
+
+/* --- per-slice series as columns (series_text.c; docs/api.md, "Series") ---------------------- */
+/* points of width slices over n slices (the last may hold fewer) */
+size_t jsw_series_points(size_t n, size_t w);
+/* "{first_slice, slice_seconds, slices, slices_per_point, points": a series object left open */
+void jsw_series_head(struct jsw_text *t, int64_t first, int64_t slice_seconds, size_t n, size_t w);
+/* "name": (with a comma before it when comma) */
+void jsw_text_key(struct jsw_text *t, bool comma, const char *name);
+/* [v[0], ...] with null where known[i] is false */
+void jsw_text_int_array_known(struct jsw_text *t, const int64_t *v, const bool *known, size_t n);
+/* A Jansson object written without its closing brace, for members written as text to follow;
+ * true when it has members (the next one needs a comma). */
+bool jsw_text_open_object(struct jsw_text *t, const json_t *o);
+/* The step's own series (nodes, processes, metrics per point of w slices), left open for its
+ * spread; 0, or -1 out of memory. */
+int jsw_step_series_text(struct jsw_text *t, const struct jsw_slices *own, int64_t slice_seconds, size_t w);
+/* The background's series (the step's own metrics against the other jobs', per point of w
+ * slices; only: one metric, -1 all; withheld: without the others), closed; 0, or -1. */
+int jsw_background_series_text(struct jsw_text *t, const struct jsw_slices *own, const struct jsw_slices *tot,
+                               int only, bool withheld, int64_t slice_seconds, size_t w);
+/* The version of this API (docs/api.md, "Versions"), in the reply of me. */
+#define JSW_API_VERSION 2
 
 /* Rank the jobs of the query background_rank (run with params) by the sum of their series in
  * the slices first .. last, best first (ties: the smaller job id): *out (malloc'd) holds them;

@@ -145,6 +145,7 @@ static int serve(struct jsw_server *s, const struct jsw_io *io)
     req.max_rows = cfg->max_rows;
     req.background_min_jobs = cfg->background_min_jobs;
     req.users_cluster = cfg->users_cluster;
+    req.co2_g_per_kwh = cfg->co2_g_per_kwh;
 
     const char *method = jsw_io_getenv(io, "REQUEST_METHOD");
     if (method && strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {

@@ -2,7 +2,7 @@
 /*
  * The spread of a step's processes per slice, for the step endpoint (docs/api.md, "spread"):
  * over the step's nodes, the least and the most one process had of CPU, MPI time, I/O time and
- * I/O bytes (common/bundle_series.h), and where the most was (node, pid). The node keeps them
+ * I/O bytes (common/bundle_series.h), and where the most was (node, pid), as columns. The node keeps them
  * when it folds its processes' slices (series_step_node's min_, max_ and max_..._pid, migration
  * 040), so a slow rank shows though the processes' own slices never reach the server.
  */
@@ -87,38 +87,64 @@ static int add_row(struct spread *sp, const PGresult *r, int i, int node, int64_
     return 0;
 }
 
-/* Slices [i, end) as one row, or NULL when none has a known spread. */
-static json_t *run_json(const struct spread *sp, size_t i, size_t end, double len, const PGresult *r)
+/* The spread per point of width slices (np points), written as
+ * {"processes": [...], "node_names": [...], VALUE: {"min": [...], "max": [...], "node": [...], "pid": [...]}}:
+ * node an index into node_names; null where a point has no known spread (pid: not kept). */
+static void spread_text(struct jsw_text *t, const struct spread *sp, size_t width, const char *const *names, int nnames)
 {
-    json_t *row = NULL;
-    int64_t procs = 0;
-    for (int v = 0; v < JS_SPREAD_COUNT; v++) {
-        size_t lo_at = SIZE_MAX, hi_at = SIZE_MAX;
-        for (size_t k = i; k < end; k++) {
-            if (!(sp->known[k] & (1 << v)))
-                continue;
-            lo_at = lo_at == SIZE_MAX || sp->lo[k][v] < sp->lo[lo_at][v] ? k : lo_at;
-            hi_at = hi_at == SIZE_MAX || sp->hi[k][v] > sp->hi[hi_at][v] ? k : hi_at;
-            procs = sp->procs[k] > procs ? sp->procs[k] : procs;
-        }
-        if (hi_at == SIZE_MAX)
-            continue;
-        if (!row)
-            row = json_object();
-        json_t *o = json_pack("{s:I, s:I, s:s}", "min", (json_int_t)sp->lo[lo_at][v], "max", (json_int_t)sp->hi[hi_at][v],
-                              "node", PQgetvalue(r, sp->node[hi_at][v], NODE));
-        json_object_set_new(o, "pid", sp->pid[hi_at][v] >= 0 ? json_integer(sp->pid[hi_at][v]) : json_null());
-        json_object_set_new(row, js_spread_metrics[v].name, o);
+    size_t np = jsw_series_points(sp->n, width);
+    int64_t *procs = calloc(np + 1, sizeof *procs), *col = calloc(4 * (np + 1), sizeof *col);
+    bool *known = calloc(2 * (np + 1), sizeof *known);
+    if (!procs || !col || !known) {
+        t->oom = true;
+        goto out;
     }
-    if (!row)
-        return NULL;
-    int64_t slice = sp->first + (int64_t)i;
-    json_object_set_new(row, "slice", json_integer(slice));
-    json_object_set_new(row, "t", json_real((double)slice * len));
-    json_object_set_new(row, "processes", json_integer(procs));
-    if (end - i > 1)
-        json_object_set_new(row, "slices", json_integer((json_int_t)(end - i)));
-    return row;
+    for (size_t p = 0; p < np; p++)
+        for (size_t k = p * width; k < sp->n && k < (p + 1) * width; k++)
+            procs[p] = sp->procs[k] > procs[p] ? sp->procs[k] : procs[p];
+    jsw_text_lit(t, "{\"processes\":");
+    jsw_text_int_array(t, procs, np, 1);
+    jsw_text_lit(t, ",\"node_names\":[");
+    for (int i = 0; i < nnames; i++) {
+        if (i)
+            jsw_text_raw(t, ",", 1);
+        jsw_text_str(t, names[i]);
+    }
+    jsw_text_raw(t, "]", 1);
+    int64_t *lo = col, *hi = col + np + 1, *node = col + 2 * (np + 1), *pid = col + 3 * (np + 1);
+    for (int v = 0; v < JS_SPREAD_COUNT; v++) {
+        bool any = false, *has = known, *has_pid = known + np + 1;
+        for (size_t p = 0; p < np; p++) {
+            size_t lo_at = SIZE_MAX, hi_at = SIZE_MAX;
+            for (size_t k = p * width; k < sp->n && k < (p + 1) * width; k++) {
+                if (!(sp->known[k] & (1 << v)))
+                    continue;
+                lo_at = lo_at == SIZE_MAX || sp->lo[k][v] < sp->lo[lo_at][v] ? k : lo_at;
+                hi_at = hi_at == SIZE_MAX || sp->hi[k][v] > sp->hi[hi_at][v] ? k : hi_at;
+            }
+            has[p] = hi_at != SIZE_MAX;
+            any |= has[p];
+            lo[p] = has[p] ? sp->lo[lo_at][v] : 0;
+            hi[p] = has[p] ? sp->hi[hi_at][v] : 0;
+            node[p] = has[p] ? sp->node[hi_at][v] : 0;
+            pid[p] = has[p] ? sp->pid[hi_at][v] : -1;
+            has_pid[p] = pid[p] >= 0;
+        }
+        if (!any)
+            continue; /* a value no slice knows */
+        jsw_text_key(t, true, js_spread_metrics[v].name);
+        static const char *const keys[] = { "{\"min\":", ",\"max\":", ",\"node\":", ",\"pid\":" };
+        for (int c = 0; c < 4; c++) {
+            jsw_text_lit(t, keys[c]);
+            jsw_text_int_array_known(t, col + (size_t)c * (np + 1), c == 3 ? has_pid : has, np);
+        }
+        jsw_text_raw(t, "}", 1);
+    }
+    jsw_text_raw(t, "}", 1);
+out:
+    free(procs);
+    free(col);
+    free(known);
 }
 
 static void spread_free(struct spread *sp)
@@ -131,10 +157,14 @@ static void spread_free(struct spread *sp)
     free(sp->known);
 }
 
-json_t *jsw_step_spread(jsw_db *db, int nparams, const char *const *params, int64_t first, int64_t last, double len,
-                        size_t width, char *err, size_t errlen)
+int jsw_spread_text(struct jsw_text *t, jsw_db *db, int nparams, const char *const *params, int64_t first, size_t n,
+                    size_t width, char *err, size_t errlen)
 {
-    struct spread sp = { .first = first, .n = (size_t)(last - first + 1) };
+    if (n == 0) {
+        jsw_text_lit(t, "{\"processes\":[],\"node_names\":[]}");
+        return 0;
+    }
+    struct spread sp = { .first = first, .n = n };
     sp.procs = calloc(sp.n, sizeof *sp.procs);
     sp.lo = calloc(sp.n, sizeof *sp.lo);
     sp.hi = calloc(sp.n, sizeof *sp.hi);
@@ -144,27 +174,24 @@ json_t *jsw_step_spread(jsw_db *db, int nparams, const char *const *params, int6
     int64_t *tmp = malloc((size_t)NCOLS * JS_SERIES_CHUNK * sizeof *tmp);
     unsigned char *buf = malloc(JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
     PGresult *r = jsw_db_result(db, "step_spread", nparams, params, err, errlen);
-    int bad = !sp.procs || !sp.lo || !sp.hi || !sp.pid || !sp.node || !sp.known || !tmp || !buf || !r || PQnfields(r) != NCOLS;
-    /* a node is known by the first row of its own (rows come ordered by node) */
-    for (int i = 0, node = 0; i < PQntuples(r) && !bad; i++) {
-        if (i > 0 && strcmp(PQgetvalue(r, i, NODE), PQgetvalue(r, node, NODE)) != 0)
-            node = i;
-        bad = add_row(&sp, r, i, node, tmp, buf) < 0;
+    const char **names = r ? calloc((size_t)PQntuples(r) + 1, sizeof *names) : NULL;
+    int bad = !sp.procs || !sp.lo || !sp.hi || !sp.pid || !sp.node || !sp.known || !tmp || !buf || !r || !names ||
+              PQnfields(r) != NCOLS;
+    /* the nodes in the order of their first rows (rows come ordered by node) */
+    int nnames = 0;
+    for (int i = 0; i < PQntuples(r) && !bad; i++) {
+        if (nnames == 0 || strcmp(PQgetvalue(r, i, NODE), names[nnames - 1]) != 0)
+            names[nnames++] = PQgetvalue(r, i, NODE);
+        bad = add_row(&sp, r, i, nnames - 1, tmp, buf) < 0;
     }
-    json_t *out = NULL;
-    if (!bad) {
-        out = json_array();
-        for (size_t i = 0; i < sp.n; i += width) {
-            json_t *row = run_json(&sp, i, i + width < sp.n ? i + width : sp.n, len, r);
-            if (row)
-                json_array_append_new(out, row);
-        }
-    } else if (r) {
+    if (!bad)
+        spread_text(t, &sp, width, names, nnames);
+    else if (r)
         snprintf(err, errlen, "database query 'step_spread': a series that does not decode");
-    }
     PQclear(r);
+    free(names);
     free(tmp);
     free(buf);
     spread_free(&sp);
-    return out;
+    return bad ? -1 : 0;
 }

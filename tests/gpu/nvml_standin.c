@@ -12,6 +12,8 @@
  *   proc pid=42 mem=64 sm=30 memutil=5                     (a process of the last gpu or mig)
  *   proc pidfile=/path mem=64 sm=30        (its pid read from the file at each call; listed
  *                                           only while the file holds one: a test's process)
+ *   proc pid=43 mem=8 list=graphics          (the list that names it: compute (the default),
+ *                                           graphics, or mps (an MPS server's clients))
  *
  * A value is a list "a,b,c" (one a call, the last repeated) or a ramp "a+b" (a, a+b, a+2b ...),
  * each field counted apart per device; "none": the device does not support it. fail_after=N:
@@ -41,6 +43,7 @@ struct proc {
     char pidfile[256];
     unsigned long long mem;
     unsigned int sm, memutil;
+    char list; /* 'c'ompute, 'g'raphics, 'm'ps */
 };
 
 struct sdev {
@@ -142,6 +145,8 @@ static int set_proc(struct proc *p, const char *k, const char *v)
         p->sm = (unsigned int)x;
     else if (strcmp(k, "memutil") == 0)
         p->memutil = (unsigned int)x;
+    else if (strcmp(k, "list") == 0 && (!strcmp(v, "compute") || !strcmp(v, "graphics") || !strcmp(v, "mps")))
+        p->list = v[0];
     else
         return -1;
     return 0;
@@ -181,6 +186,8 @@ static int parse_line(char *line, struct sdev **last)
         if (*last == NULL || (*last)->nproc >= MAXPROC)
             return -1;
         p = &(*last)->proc[(*last)->nproc++];
+        memset(p, 0, sizeof(*p));
+        p->list = 'c';
     } else if (strcmp(kind, "init") != 0) {
         return -1;
     }
@@ -383,22 +390,59 @@ static int present(const struct sdev *d, unsigned int *pid)
     return np;
 }
 
+/* the processes of one list ('c', 'g', 'm') */
+static nvmlReturn_t list_procs(nvmlDevice_t h, unsigned int *n, nvmlProcessInfo_t *info, char list)
+{
+    struct sdev *d = (struct sdev *)h;
+    unsigned int pid[MAXPROC];
+    present(d, pid);
+    unsigned int np = 0;
+    for (int i = 0; i < d->nproc; i++)
+        np += pid[i] != 0 && d->proc[i].list == list;
+    if (*n < np) {
+        *n = np;
+        return NVML_ERROR_INSUFFICIENT_SIZE;
+    }
+    for (int i = 0, k = 0; i < d->nproc; i++)
+        if (pid[i] && d->proc[i].list == list)
+            info[k++] = (nvmlProcessInfo_t){pid[i], d->proc[i].mem, 0, 0};
+    *n = np;
+    return NVML_SUCCESS;
+}
+
 API nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t h, unsigned int *n,
                                                          nvmlProcessInfo_t *info)
 {
     ENTER(h);
+    return list_procs(h, n, info, 'c');
+}
+
+/* the graphics and MPS lists fail as the device does, but are not counted as calls, so that
+ * a script's fail_after and hang_after mean what they meant before the sampler asked them */
+static int peek(nvmlDevice_t h)
+{
     struct sdev *d = (struct sdev *)h;
-    unsigned int pid[MAXPROC];
-    int np = present(d, pid);
-    if (*n < (unsigned int)np) {
-        *n = (unsigned int)np;
-        return NVML_ERROR_INSUFFICIENT_SIZE;
-    }
-    for (int i = 0, k = 0; i < d->nproc; i++)
-        if (pid[i])
-            info[k++] = (nvmlProcessInfo_t){pid[i], d->proc[i].mem, 0, 0};
-    *n = (unsigned int)np;
-    return NVML_SUCCESS;
+    if (d == NULL)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    return d->fail_after > 0 && d->calls > d->fail_after ? d->fail_code : NVML_SUCCESS;
+}
+
+API nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t h, unsigned int *n,
+                                                          nvmlProcessInfo_t *info)
+{
+    int rc = peek(h);
+    if (rc != NVML_SUCCESS)
+        return rc;
+    return list_procs(h, n, info, 'g');
+}
+
+API nvmlReturn_t nvmlDeviceGetMPSComputeRunningProcesses_v3(nvmlDevice_t h, unsigned int *n,
+                                                            nvmlProcessInfo_t *info)
+{
+    int rc = peek(h);
+    if (rc != NVML_SUCCESS)
+        return rc;
+    return list_procs(h, n, info, 'm');
 }
 
 API nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t h,

@@ -10,7 +10,7 @@ standin=$JS_TOP_BUILDDIR/tests/gpu/.libs/libnvml-standin.so
 [ -x "$tool" ] || bail "no $tool (build first)"
 [ -f "$standin" ] || bail "no $standin (make check builds it)"
 command -v jq >/dev/null || skip_all "jq is not installed"
-plan 10
+plan 11
 d=$(mktemp -d); at_exit "rm -rf '$d'"
 cat > "$d/nvml" <<'SCRIPT'
 gpu uuid=GPU-11111111 name=H200 mem_total=150000 mem_used=1000 util_sm=42 util_mem=7 power=250000 energy=0+100
@@ -46,6 +46,19 @@ is "$st $(head -n 1 "$d/out2" | jq -r '.nvml' | cut -c1-8) $(jq -s '[.[] | selec
 SLURM_STEP_GPUS=1 "$tool" --nvml "$standin" --powercap "$d/pc" --interval 100 --duration 1 --step-env --slices-only > "$d/out3" 2>&1
 is "$(head -n 1 "$d/out3" | jq -c '[.selection, [.gpus[] | .selected]]') $(jq -s '[.[] | select(.type == "sample")] | length' "$d/out3")" \
    '["SLURM_STEP_GPUS",[false,true]] 0' "--step-env: the step's GPUs from SLURM_STEP_GPUS; --slices-only prints no samples"
+
+# processes of the three lists NVML keeps: compute, graphics, an MPS server's clients; a
+# process in two lists is one, with the larger memory either gives
+cat > "$d/nvml-lists" <<'SCRIPT'
+gpu uuid=GPU-33333333 name=H200 mem_total=150000 mem_used=2000 util_sm=10 util_mem=1 power=100000 energy=0+10
+proc pid=5001 mem=100
+proc pid=5002 mem=200 list=graphics
+proc pid=5003 mem=300 list=mps
+proc pid=5001 mem=150 list=graphics
+SCRIPT
+JS_NVML_STANDIN=$d/nvml-lists "$tool" --nvml "$standin" --powercap "$d/pc" --interval 100 --duration 1 > "$d/out4" 2>&1
+is "$(jq -s -c '[.[] | select(.type == "sample")][0].procs | map([.pid, .mem_used]) | sort' "$d/out4")" \
+   "[[5001,150],[5002,200],[5003,300]]" "compute, graphics and MPS client processes listed; one listed twice counted once"
 
 "$tool" --interval 10 > /dev/null 2>&1
 is "$?" "2" "a bad option is refused (exit 2)"

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <math.h>
 
+#include "profile_format.h"
 #include "web/jsweb.h"
 
 static char err[512];
@@ -24,7 +25,7 @@ static void config_parses_keys_comments_and_admin_lists(void **state)
                                       "# comment\n\nconninfo = host=db port=5432 dbname=js  # trailing\n"
                                       "admins = ann, bob carl\nadmin_group = hpcadm\n"
                                       "statement_timeout = 2500\nmax_rows=10\n"
-                                      "background_min_jobs = 5\nusers_cluster = c1\n",
+                                      "background_min_jobs = 5\nusers_cluster = c1\nco2_g_per_kwh = 380\n",
                                       err, sizeof err),
                      0);
     assert_string_equal(c.conninfo, "host=db port=5432 dbname=js");
@@ -35,6 +36,7 @@ static void config_parses_keys_comments_and_admin_lists(void **state)
     assert_int_equal(c.max_rows, 10);
     assert_int_equal(c.background_min_jobs, 5);
     assert_string_equal(c.users_cluster, "c1");
+    assert_int_equal(c.co2_g_per_kwh, 380);
     assert_true(jsw_is_admin(&c, "bob"));
     assert_false(jsw_is_admin(&c, "bo"));
     assert_false(jsw_is_admin(&c, "bobby"));
@@ -62,6 +64,8 @@ static void config_rejects_unknown_keys_and_bad_values_with_line_numbers(void **
     assert_string_equal(err, "line 1: background_min_jobs: '0' is not 1-1000");
     assert_int_equal(jsw_config_parse(&c, "users_cluster = a;b\n", err, sizeof err), -1);
     assert_string_equal(err, "line 1: users_cluster: 'a;b' is not a valid cluster name");
+    assert_int_equal(jsw_config_parse(&c, "co2_g_per_kwh = -1\n", err, sizeof err), -1);
+    assert_string_equal(err, "line 1: co2_g_per_kwh: '-1' is not a whole number of grams from 0 to 100000");
 }
 
 static void config_munge_auth_is_off_unless_asked_for(void **state)
@@ -72,6 +76,7 @@ static void config_munge_auth_is_off_unless_asked_for(void **state)
     assert_false(c.munge_auth);
     assert_string_equal(c.munge_socket, "");
     assert_int_equal(c.background_min_jobs, 3);
+    assert_int_equal(c.co2_g_per_kwh, -1); /* not set: the viewer shows no CO2 */
     assert_string_equal(c.users_cluster, "");
     assert_int_equal(jsw_config_parse(&c, "munge_auth = yes\nmunge_socket = /run/m/s.2\n", err, sizeof err), 0);
     assert_true(c.munge_auth);
@@ -296,6 +301,63 @@ static void json_text_matches_jansson(void **state)
     free(got);
 }
 
+/* got equals want (which it frees) */
+static bool equal_to(const json_t *got, json_t *want)
+{
+    bool eq = json_equal(got, want);
+    json_decref(want);
+    return eq;
+}
+
+/* a series is columns (docs/api.md, "Series"): runs of slices summed per point, the last run
+ * shorter, every array one entry per point, a metric that is 0 throughout left out */
+static void series_text_sums_runs_of_slices(void **state)
+{
+    (void)state;
+    struct jsw_slices own, tot;
+    assert_int_equal(jsw_slices_init(&own, 100, 104), 0);
+    assert_int_equal(jsw_slices_init(&tot, 100, 104), 0);
+    for (size_t k = 0; k < 5; k++) {
+        own.count[k] = k == 4 ? 0 : 2;
+        own.procs[k] = (int64_t)k + 1;
+        own.v[k * JS_M_COUNT + JS_M_CPU_NS] = 10 * ((int64_t)k + 1);
+        tot.count[k] = 5;
+        tot.v[k * JS_M_COUNT + JS_M_CPU_NS] = 100; /* others: 100 less the step's own */
+    }
+    struct jsw_text t = { 0 };
+    assert_int_equal(jsw_step_series_text(&t, &own, 4, 2), 0);
+    jsw_text_lit(&t, "}");
+    size_t n;
+    char *text = jsw_text_take(&t, &n);
+    json_t *o = json_loads(text, 0, NULL);
+    free(text);
+    json_t *want = json_pack("{s:I,s:i,s:i,s:i,s:i,s:[iii],s:[iii],s:{s:[iii]}}", "first_slice", (json_int_t)100, "slice_seconds", 4,
+                             "slices", 5, "slices_per_point", 2, "points", 3, "nodes", 2, 2, 0, "processes", 2, 4, 5,
+                             "metrics", "cpu_ns", 30, 70, 50);
+    assert_true(equal_to(o, want));
+    json_decref(o);
+    /* the background of one metric, withheld: the step's own only */
+    assert_int_equal(jsw_background_series_text(&t, &own, &tot, JS_M_CPU_NS, true, 4, 2), 0);
+    text = jsw_text_take(&t, &n);
+    o = json_loads(text, 0, NULL);
+    free(text);
+    assert_non_null(o);
+    assert_true(equal_to(json_object_get(o, "metrics"), json_pack("{s:[iii]}", "cpu_ns", 30, 70, 50)));
+    assert_null(json_object_get(o, "others"));
+    assert_null(json_object_get(o, "other_step_nodes"));
+    json_decref(o);
+    assert_int_equal(jsw_background_series_text(&t, &own, &tot, -1, false, 4, 2), 0);
+    text = jsw_text_take(&t, &n);
+    o = json_loads(text, 0, NULL);
+    free(text);
+    assert_int_equal(json_object_size(json_object_get(o, "others")), JS_M_COUNT);
+    assert_true(equal_to(json_object_get(json_object_get(o, "others"), "cpu_ns"), json_pack("[iii]", 170, 130, 50)));
+    assert_true(equal_to(json_object_get(o, "other_step_nodes"), json_pack("[iii]", 3, 3, 5)));
+    json_decref(o);
+    jsw_slices_free(&own);
+    jsw_slices_free(&tot);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -312,6 +374,7 @@ int main(void)
         cmocka_unit_test(error_bodies_carry_status_and_message),
         cmocka_unit_test(every_endpoint_query_is_compiled_in),
         cmocka_unit_test(json_text_matches_jansson),
+        cmocka_unit_test(series_text_sums_runs_of_slices),
     };
     return cmocka_run_group_tests_name("web", tests, NULL, NULL);
 }

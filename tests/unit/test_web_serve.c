@@ -84,8 +84,8 @@ static void one_server_answers_each_request_as_its_own(void **state)
     snprintf(cv, sizeof cv, "JOBSCREEN_CONF=%s", conf);
     struct jsw_server *s = jsw_server_new(true);
     const char *who[] = { "REMOTE_USER=jsadmin", NULL, "REMOTE_USER=jsbob" };
-    const char *want[] = { "{\"user\":\"jsadmin\",\"admin\":true}\n", "\"status\":401",
-                           "{\"user\":\"jsbob\",\"admin\":false}\n" };
+    const char *want[] = { "{\"user\":\"jsadmin\",\"admin\":true,\"api_version\":2}\n", "\"status\":401",
+                           "{\"user\":\"jsbob\",\"admin\":false,\"api_version\":2}\n" };
     int status[] = { 200, 401, 200 };
     for (int i = 0; i < 3; i++) {
         char *env[] = { cv, "QUERY_STRING=q=me", "REQUEST_METHOD=GET", (char *)who[i], NULL };

@@ -5,12 +5,15 @@
  *
  *   node gpu-test.js --url URL --user U --password P --step JOB:STEP --out DIR
  *                    --expect "n1 GPU-n1-0=11,n2 GPU-n2-0=12" [--expect-procs "n1 GPU-n1-0 4242=0,..."]
+ *                    [--co2 G]
  *
  * It opens the step's page, waits for the GPU charts, and checks that the SM utilization chart
  * has a line per expected GPU whose every point is the scripted value, that the memory and power
  * charts are drawn, that the table lists each GPU, and that the energy is said; with
  * --expect-procs, that the processes table lists exactly those processes (node, GPU, pid = rank)
- * and says the processes of other jobs it did not count. Any page error,
+ * and says the processes of other jobs it did not count. The job tab: a line per step with GPUs,
+ * the job's energy (with --co2 G, the web.conf's co2_g_per_kwh, its CO2 from that energy), and a
+ * chart of SM utilization with a line per step and GPU at the scripted values. Any page error,
  * failed API call or dialog fails the test. A screenshot goes to DIR/gpu-step.png. */
 'use strict';
 const { chromium } = require('playwright-core');
@@ -23,7 +26,11 @@ const expect = Object.fromEntries(args.expect.split(',').map(e => e.split('=')).
 const procs = args['expect-procs'] ? args['expect-procs'].split(',').sort() : null;
 fs.mkdirSync(args.out, { recursive: true });
 let n = 0, failed = 0;
-console.log('1..' + (procs ? 9 : 8));
+const co2 = args.co2 ? Number(args.co2) : null;
+console.log('1..' + (9 + (procs ? 1 : 0) + (co2 != null ? 1 : 0)));
+/* "12.3 J", "4.5 Wh" or "1.2 kWh" in joules; NaN when it is none of them */
+const joules = (v, u) => Number(v) * ({ J: 1, Wh: 3600, kWh: 3.6e6 }[u] || NaN);
+const ENERGY = '([0-9.]+) (J|Wh|kWh)';
 function ok(cond, what, diag) {
   n++;
   console.log((cond ? 'ok ' : 'not ok ') + n + ' - ' + what);
@@ -59,7 +66,7 @@ function ok(cond, what, diag) {
     const cells = await page.$$eval('.gpu-table:not(.gpu-processes) tbody tr', rows => rows.map(r => r.cells[0].textContent + ' ' + r.cells[1].textContent));
     ok(Object.keys(expect).every(k => cells.includes(k)), 'the table lists each GPU', JSON.stringify(cells));
     const note = await page.$eval('.gpu-energy', e => e.textContent).catch(() => '');
-    ok(/^Energy: [0-9.]+ J \(GPUs [0-9.]+ J, CPUs /.test(note), 'the step\'s energy is said', note);
+    ok(new RegExp('^Energy: ' + ENERGY + '(; [0-9.]+ k?g CO2)? \\(GPUs ' + ENERGY + ', CPUs ').test(note), 'the step\'s energy is said', note);
     if (procs) {
       const rows = await page.$$eval('.gpu-processes tbody tr', rs => rs.map(r => [0, 1, 2].map(i => r.cells[i].textContent).join(' ') + '=' + r.cells[3].textContent));
       const other = await page.$eval('.gpu-processes-note', e => e.textContent).catch(() => '');
@@ -74,7 +81,17 @@ function ok(cond, what, diag) {
     const ng = Object.keys(expect).length;
     ok(lines.some(l => l.startsWith('Step ' + step + ': ' + ng + ' GPU' + (ng === 1 ? '' : 's') + ', SM utilization ')), 'the job tab has a GPU line for the step', JSON.stringify(lines));
     const jnote = await page.$eval('.job-gpus .note', e => e.textContent).catch(() => '');
-    ok(/^Energy of the job: [0-9.]+ J \(GPUs [0-9.]+ J, CPUs /.test(jnote), 'the job tab says the job\'s energy', jnote);
+    const je = new RegExp('^Energy of the job: ' + ENERGY + '(; ([0-9.]+) (k?g) CO2)? \\(GPUs ' + ENERGY + ', CPUs ').exec(jnote);
+    ok(je && (co2 != null) === (je[3] != null), 'the job tab says the job\'s energy' + (co2 != null ? ' and its CO2' : ', no CO2 where the site set none'), jnote);
+    if (co2 != null) {
+      const g = je ? Number(je[4]) * (je[5] === 'kg' ? 1000 : 1) : NaN, want = je ? joules(je[1], je[2]) / 3.6e6 * co2 : NaN;
+      ok(Math.abs(g - want) <= Math.max(0.06, want * 0.06), 'the CO2 is the energy times the site\'s ' + co2 + ' g/kWh (' + g + ' g, ' + want.toFixed(2) + ' g from the energy shown)', jnote);
+    }
+    await page.waitForSelector('.job-gpu-chart canvas', { timeout: 20000 });
+    const jc = await page.$eval('.job-gpu-chart', c => window.Chart.getChart(c.querySelector('canvas')).data.datasets.map(d => ({ label: d.label, ys: d.data.map(p => p.y) })));
+    const mine = jc.filter(l => l.label.startsWith('Step ' + step + ' ')).map(l => ({ gpu: l.label.slice(('Step ' + step + ' ').length), ys: l.ys }));
+    ok(mine.length === ng && mine.every(l => l.gpu in expect && l.ys.length && l.ys.every(y => y === expect[l.gpu])),
+       'the job tab\'s GPU chart has a line per GPU of the step at the scripted utilization', JSON.stringify(jc));
     await page.locator('.job-gpus').screenshot({ path: path.join(args.out, 'gpu-job.png') });
   } catch (e) {
     problems.push('exception: ' + e.message);

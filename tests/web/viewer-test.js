@@ -32,7 +32,7 @@ const minJobs = Number(args['min-jobs'] || 1);
 fs.mkdirSync(args.out, { recursive: true });
 
 let n = 0, failed = 0;
-const plan = 32 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0) + (args.insight ? 6 : 0);
+const plan = 33 + kinds.length + (args.file ? 1 : 0) + (args.killed ? 2 : 0) + (args.live ? 3 : 0) + (args.insight ? 6 : 0);
 console.log('1..' + plan);
 function ok(cond, what, diag) {
   n++;
@@ -260,6 +260,22 @@ function ok(cond, what, diag) {
       return chart ? chart.data.datasets.map(d => d.label) : null;
     });
     ok(kernel && kernel.includes('kernel_wchar'), 'the step tab charts the I/O the kernel counted per slice beside the wrappers\' (profile format 5)', JSON.stringify(kernel));
+    /* the charts draw the API's series as they come (docs/api.md, "Series"): a point per entry of
+     * its arrays, at the time of its first slice, the sum a rate per second of its slices */
+    const drawn = await page.evaluate(async ([job, step]) => {
+      const u = new URL((document.querySelector('meta[name="jobscreen-api"]') || {}).content || 'cgi-bin/jobscreen.cgi', location.href);
+      u.username = ''; u.password = ''; u.search = 'q=step&points=1500&job=' + job + '&step=' + step;
+      const r = await fetch(u.toString(), { credentials: 'same-origin' });
+      const ser = (await r.json()).step.series;
+      const card = [...document.querySelectorAll('#tab-step .card')].find(c => /^CPU/.test((c.querySelector('h4') || {}).textContent || ''));
+      const c = card && card.querySelector('canvas'), chart = c && window.Chart && window.Chart.getChart(c);
+      const d = chart && chart.data.datasets.find(x => x.label === 'cpu_ns');
+      const w = ser.slices_per_point, L = ser.slice_seconds, last = ser.points - 1;
+      const want = i => ({ x: (ser.first_slice + i * w) * L, y: ser.metrics.cpu_ns[i] * 1e-9 / (L * Math.min(w, ser.slices - i * w)) });
+      const same = (a, b) => a.x === b.x && Math.abs(a.y - b.y) <= 1e-9 * Math.max(1, Math.abs(b.y));
+      return { points: ser.points, drawn: d ? d.data.length : -1, first: d && same(d.data[0], want(0)), last: d && same(d.data[last], want(last)) };
+    }, [job, step]);
+    ok(drawn.points > 0 && drawn.drawn === drawn.points && drawn.first && drawn.last, 'the step\'s CPU chart draws the series\' cpu_ns array point by point, as rates', JSON.stringify(drawn));
     await shot('4-step-background');
     const digest = await page.evaluate(() => [...document.querySelectorAll('#tab-step table.digest tbody tr')].map(r => [r.cells[0].textContent, r.cells[0].title, r.cells[3] && r.cells[3].textContent]));
     ok(digest.length > 0 && digest.every(([label]) => !/_/.test(label)) && digest.some(([, name, max]) => /_bytes$/.test(name) && /\d B$|iB$/.test(max)) &&

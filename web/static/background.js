@@ -5,7 +5,7 @@
 import { el, clear, fmtNum, fmtBytes } from './util.js';
 import { api } from './api.js';
 import { S, link } from './state.js';
-import { chart, destroyCharts, timeAxis } from './charts.js';
+import { chart, destroyCharts, timeAxis, seriesPoints, ratePoints } from './charts.js';
 import { CAUSE_METRICS, stretchSpan } from './insight.js';
 import { ALL_METRICS } from './series.js';
 
@@ -34,18 +34,18 @@ async function drawBackground(bgBox, s, q, shade) {
   let b;
   try { b = await api('background', params); } catch (e) { bgBox.appendChild(el('p', { class: 'error', text: e.message })); return; }
   if (b.withheld) bgBox.appendChild(el('p', { class: 'note', text: 'Other jobs: ' + b.withheld + '.' }));
-  const m = q.metric;
+  const m = q.metric, ser = b.series || {}, p = seriesPoints(ser);
   const scale = m.endsWith('_ns') ? 1e-9 : 1;
   chart('bg', bgBox, 'wide', {
     type: 'line',
     plugins: [shade],
     data: { datasets: [
-      { label: 'this step: ' + m, data: b.slices.map(r => ({ x: r.t, y: (Number((r.own || {})[m]) || 0) * scale / (L * (r.slices || 1)) })), borderColor: '#d62728', backgroundColor: '#d62728', yAxisID: 'y', pointRadius: b.slices.length < 60 ? 3 : 0, stepped: true },
-      ...(b.withheld ? [] : [{ label: 'all other jobs (' + (b.scope === 'nodes' ? 'same nodes' : 'whole cluster') + ')', data: b.slices.map(r => ({ x: r.t, y: (Number((r.others || {})[m]) || 0) * scale / (L * (r.slices || 1)) })), borderColor: '#7a8aa8', backgroundColor: 'rgba(122,138,168,0.25)', fill: true, yAxisID: 'y2', pointRadius: 0, stepped: true }]),
+      { label: 'this step: ' + m, data: ratePoints(p, (ser.metrics || {})[m], scale), borderColor: '#d62728', backgroundColor: '#d62728', yAxisID: 'y', pointRadius: p.t.length < 60 ? 3 : 0, stepped: true },
+      ...(b.withheld ? [] : [{ label: 'all other jobs (' + (b.scope === 'nodes' ? 'same nodes' : 'whole cluster') + ')', data: ratePoints(p, (ser.others || {})[m], scale), borderColor: '#7a8aa8', backgroundColor: 'rgba(122,138,168,0.25)', fill: true, yAxisID: 'y2', pointRadius: 0, stepped: true }]),
     ] },
-    options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : b.slices[0] && b.slices[0].t) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true, title: { display: true, text: 'this step /s' } }, y2: { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false }, title: { display: true, text: 'background /s' } } } },
+    options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : p.t[0]) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true, title: { display: true, text: 'this step /s' } }, y2: { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false }, title: { display: true, text: 'background /s' } } } },
   });
-  bgBox.appendChild(el('p', { class: 'note', text: 'A dent in this step\'s rate where the background peaks hints at interference; the metric names the likely source. Busiest slice: ' + Math.max(0, ...b.slices.map(r => r.other_step_nodes || 0)) + ' other step(s) × node(s) active.' }));
+  bgBox.appendChild(el('p', { class: 'note', text: 'A dent in this step\'s rate where the background peaks hints at interference; the metric names the likely source. Busiest slice: ' + (ser.other_step_nodes || []).reduce((a, v) => Math.max(a, v), 0) + ' other step(s) × node(s) active.' }));
   if (b.top) {
     const t = el('table', { class: 'data top' }, el('thead', {}, el('tr', {}, ['Job', 'User', 'Name', 'Slices', b.top_metric || 'value', 'I/O bytes', 'MPI bytes', 'CPU s'].map(h => el('th', { text: h })))));
     const tb = el('tbody');
@@ -59,12 +59,12 @@ async function drawBackground(bgBox, s, q, shade) {
 /* The background card with its metric and scope; a disturbed step opens on the metric and
  * scope of its largest disturbed stretch. */
 export function backgroundCard(T, s, job, step) {
-  const L = s.slice_seconds || 4, slices = s.slices || [];
+  const L = s.slice_seconds || 4, cols = (s.series || {}).metrics || {};
   const bg = el('div', { class: 'card background' }, el('h4', { text: 'Performance background' }));
   T.appendChild(bg);
   const controls = el('div', { class: 'controls' });
   const metricSel = el('select', { name: 'metric' }, ALL_METRICS.map(m => el('option', { value: m, text: m })));
-  const ownUses = m => slices.some(r => Number((r.m || {})[m]) > 0);
+  const ownUses = m => (cols[m] || []).some(v => v > 0);
   const firstUsed = ALL_METRICS.find(ownUses);
   /* a disturbed step opens on the metric and scope of its largest disturbed stretch */
   const ev0 = ((s.insight || {}).evidence || [])[0], causeMetrics = ev0 && CAUSE_METRICS[ev0.background];

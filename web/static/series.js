@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* jobscreen viewer: a step's time series (docs/api.md, step "slices" and "spread"): its own
+/* jobscreen viewer: a step's time series (docs/api.md, step "series" and its "spread"): its own
  * metrics per slice, summed over its nodes, as rates per second, and the spread across its
  * processes. Series names are the metrics' own; Chart.js draws them as text. */
 import { el, fmtTime } from './util.js';
-import { chart, palette, timeAxis } from './charts.js';
+import { chart, palette, timeAxis, seriesPoints, ratePoints } from './charts.js';
 
 /* The metrics of a slice vector (docs/profile-format.md), grouped for the charts. */
 const METRIC_GROUPS = [
@@ -25,22 +25,25 @@ const KERNEL_GROUPS = [
 const SPREAD = [{ key: 'cpu_ns', label: 'CPU', unit: 'CPUs', scale: 1e-9 }, { key: 'mpi_ns', label: 'Time in MPI calls', unit: 'threads', scale: 1e-9 },
   { key: 'io_ns', label: 'Time in I/O calls', unit: 'threads', scale: 1e-9 }, { key: 'io_bytes', label: 'I/O bytes', unit: 'B/s', scale: 1 }];
 export function spreadCharts(T, s, L) {
-  const rows = (s.spread || []).filter(r => r.processes > 1);
-  const used = SPREAD.filter(v => rows.some(r => r[v.key] && r[v.key].max > r[v.key].min));
+  const ser = s.series || {}, sp = ser.spread || {}, procs = sp.processes || [], p = seriesPoints(ser);
+  const several = procs.map((n, i) => n > 1);
+  const cols = v => sp[v.key] || { min: [], max: [], node: [], pid: [] };
+  const used = SPREAD.filter(v => cols(v).max.some((hi, i) => several[i] && hi != null && hi > cols(v).min[i]));
   if (!used.length) return;
   T.appendChild(el('h4', { text: 'Spread across processes per slice: the most and the least one process had' }));
   const box = el('div', { class: 'cards spread' });
   T.appendChild(box);
   for (const v of used) {
+    const c = cols(v), only = a => a.map((x, i) => (several[i] ? x : null));
     const card = el('div', { class: 'card' }, el('h4', { text: v.label + ' (' + v.unit + ')' }));
     box.appendChild(card);
-    const pt = (r, k) => ({ x: r.t, y: (r[v.key] ? r[v.key][k] : 0) * v.scale / (L * (r.slices || 1)) });
+    const most = ratePoints(p, only(c.max), v.scale), least = ratePoints(p, only(c.min), v.scale);
     chart('step', card, '', { type: 'line', data: { datasets: [
-      { label: 'most', data: rows.map(r => pt(r, 'max')), borderColor: palette(1), backgroundColor: palette(1), pointRadius: rows.length < 60 ? 3 : 0, stepped: true },
-      { label: 'least', data: rows.map(r => pt(r, 'min')), borderColor: palette(2), backgroundColor: palette(2), pointRadius: rows.length < 60 ? 3 : 0, stepped: true }] },
+      { label: 'most', data: most, borderColor: palette(1), backgroundColor: palette(1), pointRadius: most.length < 60 ? 3 : 0, stepped: true },
+      { label: 'least', data: least, borderColor: palette(2), backgroundColor: palette(2), pointRadius: least.length < 60 ? 3 : 0, stepped: true }] },
       options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : 0) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true } } } });
-    const top = rows.reduce((a, r) => (r[v.key] && (!a || r[v.key].max > a[v.key].max) ? r : a), null);
-    if (top) card.appendChild(el('p', { class: 'note', text: 'The most: ' + (top[v.key].pid != null ? 'process ' + top[v.key].pid + ' on ' : '') + top[v.key].node + ' at ' + fmtTime(top.t) + '.' }));
+    const top = c.max.reduce((a, hi, i) => (several[i] && hi != null && (a < 0 || hi > c.max[a]) ? i : a), -1);
+    if (top >= 0) card.appendChild(el('p', { class: 'note', text: 'The most: ' + (c.pid[top] != null ? 'process ' + c.pid[top] + ' on ' : '') + sp.node_names[c.node[top]] + ' at ' + fmtTime(p.t[top]) + '.' }));
   }
 }
 
@@ -49,13 +52,13 @@ export function metricSeries(T, s, L) {
   T.appendChild(el('h4', { text: 'Metrics per slice (' + L + ' s), summed over the step\'s nodes' }));
   const series = el('div', { class: 'cards' });
   T.appendChild(series);
-  const slices = s.slices || [];
+  const ser = s.series || {}, cols = ser.metrics || {}, p = seriesPoints(ser);
   for (const g of METRIC_GROUPS.concat(KERNEL_GROUPS)) {
-    const used = g.metrics.filter(m => slices.some(r => Number((r.m || {})[m]) > 0));
+    const used = g.metrics.filter(m => (cols[m] || []).some(v => v > 0));
     if (!used.length) continue;
     const card = el('div', { class: 'card' }, el('h4', { text: g.label + ' (' + g.unit + ')' }));
     series.appendChild(card);
-    chart('step', card, '', { type: 'line', data: { datasets: used.map((m, i) => ({ label: m, data: slices.map(r => ({ x: r.t, y: (Number((r.m || {})[m]) || 0) * (g.scale || 1) / (L * (r.slices || 1)) })), borderColor: palette(i + 2), backgroundColor: palette(i + 2), pointRadius: slices.length < 60 ? 3 : 0, stepped: true })) }, options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : 0) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true } } } });
+    chart('step', card, '', { type: 'line', data: { datasets: used.map((m, i) => ({ label: m, data: ratePoints(p, cols[m], g.scale), borderColor: palette(i + 2), backgroundColor: palette(i + 2), pointRadius: p.t.length < 60 ? 3 : 0, stepped: true })) }, options: { scales: { x: Object.assign(timeAxis(), { min: (s.start != null ? s.start : 0) - L, max: (s.end != null ? s.end : 0) + L }), y: { beginAtZero: true } } } });
   }
-  if (!slices.length) series.appendChild(el('p', { class: 'empty', text: 'No per-slice metrics for this step.' }));
+  if (!Object.keys(cols).length) series.appendChild(el('p', { class: 'empty', text: 'No per-slice metrics for this step.' }));
 }

@@ -160,11 +160,11 @@ d=$(spool lonely)
 "$gen" --uniform --cluster hostile --slices 20 --start $((t0 + 2000)) --out "$d" --job-id-base 93100 --node-prefix m "${BOB[@]}" >/dev/null
 ingest "$d"
 get jsalice --data "q=background&job=91001&step=0&scope=nodes"
-is "$code|$(jq -c '[.other_jobs, ([.slices[] | has("others")] | any), ([.slices[].own.cpu_ns] | add > 0)]' <<< "$body")|$(jq -r .withheld <<< "$body")" \
+is "$code|$(jq -c '[.other_jobs, (.series | has("others") or has("other_step_nodes")), (.series.metrics.cpu_ns | add > 0)]' <<< "$body")|$(jq -r .withheld <<< "$body")" \
    "200|[1,false,true]|only 1 other job ran beside this step on its nodes (fewer than 3): per slice, the background would be that job's profile, which is not shown" \
    "beside one other job: jsalice gets her own slices and why the background is not shown"
 get jsadmin --data "q=background&job=91001&step=0&scope=nodes"
-is "$code|$(jq -c '[(.withheld // "-"), ([.slices[].others.cpu_ns] | add > 0)]' <<< "$body")" '200|["-",true]' "an admin sees that background"
+is "$code|$(jq -c '[(.withheld // "-"), (.series.others.cpu_ns | add > 0)]' <<< "$body")" '200|["-",true]' "an admin sees that background"
 
 # --- users_cluster: jsalice of cluster hostile is not jsalice of cluster other ---------------
 o=$(spool other)

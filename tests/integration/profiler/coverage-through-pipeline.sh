@@ -94,7 +94,7 @@ is "$(q "SELECT k.w = p.w, k.r = p.r, k.u >= 600000, p.nodes FROM
    "inline system calls on 2 nodes: the kernel's counts per slice add up to each process's, 600000 bytes written beyond the wrappers"
 api=$(curl -s -G -u jsalice:jsalice "${JS_WEB_URL}cgi-bin/jobscreen.cgi" --data-urlencode q=step \
         --data-urlencode "job=$job" --data-urlencode "step=$(sid raw)")
-is "$(jq '[.step.slices[].m.unattributed_write_bytes // 0] | add' <<< "$api")" \
+is "$(jq '(.step.series.metrics.unattributed_write_bytes // [0]) | add' <<< "$api")" \
    "$(q "SELECT sum(unattributed_write_bytes) FROM js.step_kernel_slices WHERE job_id = $job AND step_id = '$(sid raw)'")" \
    "the step endpoint's slices carry the same unattributed bytes per slice as js.step_kernel_slices"
 if [ $have_fio = yes ]; then

@@ -9,7 +9,7 @@
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
 private_spool
-plan 29
+plan 33
 work=$(work_dir jsalice)
 prof_arg=${js_profiler:+profiler=$js_profiler}
 
@@ -79,6 +79,20 @@ log_mark
 plugstack_with "spool=$JS_SPOOL_DIR" $prof_arg "slice=0"
 out=$(as_user jsalice timeout 60 srun -n1 true 2>&1); ok $? "bad slice value: srun exits 0"
 logged "jobscreen: plugstack.conf: slice=0: not a whole number of seconds between 1 and 3600; jobscreen is disabled for this step" "bad slice value: logged"
+
+# an error after the step's I/O is set up (a collector that cannot run, at the step's end):
+# slurmstepd would copy an error() into the first task's stderr; the plugin's goes to the
+# slurmd log only, so the job's output is its own (srun's stderr, a batch job's file)
+log_mark
+printf '#!/bin/sh\necho "collector says no" >&2\nexit 3\n' > "$JS_CLUSTER_DIR/failing-collector"
+chmod 755 "$JS_CLUSTER_DIR/failing-collector"
+plugstack_with "spool=$JS_SPOOL_DIR" $prof_arg "collector=$JS_CLUSTER_DIR/failing-collector"
+err=$(as_user jsalice timeout 60 srun -n1 --chdir="$work" bash -c 'echo "$SLURM_JOB_ID"' 2>&1 >/dev/null); st=$?
+is "$st|$err" "0|" "failing collector: srun exits 0 and its stderr has nothing of ours"
+fj=$(cd "$work" && as_user jsalice sbatch --parsable --chdir="$work" -o "$work/fc.out" --wrap 'srun -n1 echo hello')
+is "$(wait_job_done "$fj" 60)|$(cat "$work/fc.out")" "COMPLETED|hello" "failing collector: the batch job's output file holds its own output only"
+logged "error: jobscreen: job $fj: .*failing-collector ended with status" "failing collector: the slurmd log says so, as an error"
+like "$(log_since | grep -F 'collector says no' | head -n 1)" "jobscreen: job [0-9]+: collector says no" "failing collector: what it said is in the slurmd log"
 
 # a symbolic link planted where the next job's directory will be
 plugstack_restore

@@ -17,7 +17,7 @@ need_cluster
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 [ "$(wc -w <<< "$JS_NODES")" -ge 4 ] || skip_all "needs a cluster of 4 nodes or more (JS_CLUSTER_NODES)"
 [ -e "$JS_TOP_BUILDDIR/tests/gpu/.libs/libnvml-standin.so" ] || skip_all "no NVML stand-in built"
-plan 37
+plan 38
 
 # --- the suite's cluster: no GPU asked for, no powercap: the step record is as before ---
 private_spool
@@ -103,10 +103,16 @@ body=$(head -n -1 <<< "$r")
 ua=$((10 * (ga + 1) + 1)) ub=$((10 * (ga + 1) + 2)) mem=$(( (ga + 1) << 30 ))
 is "$(jq -r '[.step.gpus[] | .node + " " + .uuid + " " + (.util_sm_mean | tostring) + " " + (.mem_used_max | tostring)] | join(", ")' <<< "$body")" \
    "n1 GPU-n1-$ga $ua $mem, n2 GPU-n2-$ga $ub $mem" "the step API lists its GPUs per node with their figures"
-is "$(jq -r --argjson a "$ua" --argjson b "$ub" '[([.step.gpus[] | .slices | length] | add > 0),
-      ([.step.gpus[] | . as $g | .slices[] | select(.util_sm != (if $g.node == "n1" then $a else $b end))] | length),
+is "$(jq -r --argjson a "$ua" --argjson b "$ub" '[([.step.gpus[] | .series.points] | add > 0),
+      ([.step.gpus[] | . as $g | .series.metrics.util_sm[] | select(. != (if $g.node == "n1" then $a else $b end))] | length),
       ((.step.energy_j - ([.step.gpus[].energy_j] | add)) | (if . < 0 then -. else . end) < 1e-9)] | map(tostring) | join(" ")' <<< "$body")" \
    "true 0 true" "gpu_series=1: each GPU's slices hold the scripted utilization; the step's energy is its GPUs'"
+# its series as columns (docs/api.md, "Series"): a point per slice with a reading, every array as long
+is "$(jq -c '[.step.gpus[].series | .points as $n | [$n == (.slice | length), all(.metrics[]; length == $n),
+      (.slice == (.slice | sort)), .first_slice == .slice[0], .slices_per_point]] | unique' <<< "$body")|$(jq '[.step.gpus[].series.points] | add' <<< "$body")" \
+   '[[true,true,true,true,1]]|'"$(db "SELECT count(*) FROM js_data.series_step_node_gpu s, unnest(js.series_decode(s.samples, s.slices)) n
+                                          WHERE s.job_id = $ja AND s.step_id = '0' AND n > 0")" \
+   "gpu_series=1: per GPU a series of columns: its points are the slices the database holds readings of"
 is "$(api jsbob --data-urlencode q=step --data-urlencode "job=$ja" --data-urlencode step=0 --data-urlencode gpu_series=1 | tail -n 1) $(api jsalice --data-urlencode q=step --data-urlencode "job=$ja" --data-urlencode step=0 --data-urlencode gpu_series=2 | tail -n 1)" \
    "404 400" "another user sees none of it (404); gpu_series=2 is refused (400)"
 echo "co2_g_per_kwh = 100000" >> "$JOBSCREEN_CLI_CONF"
@@ -119,10 +125,15 @@ like "$rep" "$(sed 's/[][().]/\\&/g' <<< "$want")"$'\n'"         energy $(printf
 tw=$JS_TOP_SRCDIR/tests/web
 if [ -x /usr/bin/chromium ] && command -v node >/dev/null &&
    { [ -d "$tw/node_modules/playwright-core" ] || (cd "$tw" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >/dev/null 2>&1); }; then
-  out=$(timeout 120 node "$tw/gpu-test.js" --url "$JS_WEB_URL" --user jsalice --password jsalice --step "$ja:0" \
+  # the site's CO2 per kWh in web.conf (the FastCGI processes read a changed file again)
+  wconf=$JS_CLUSTER_DIR/www/jobscreen-web.conf
+  cp "$wconf" "$gdir/web.conf.orig"; at_exit "cp '$gdir/web.conf.orig' '$wconf'"
+  echo "co2_g_per_kwh = 100000" >> "$wconf"
+  out=$(timeout 120 node "$tw/gpu-test.js" --url "$JS_WEB_URL" --user jsalice --password jsalice --step "$ja:0" --co2 100000 \
         --out "$gdir/web-screenshots" --expect "n1 GPU-n1-$ga=$((10 * (ga + 1) + 1)),n2 GPU-n2-$ga=$((10 * (ga + 1) + 2))" 2>&1); st=$?
+  cp "$gdir/web.conf.orig" "$wconf"
   diag "$out"
-  ok $st "the viewer's step page in Chromium: a GPU chart per metric, a line per GPU at the scripted values, the table, the energy"
+  ok $st "the viewer in Chromium: a GPU chart per metric, a line per GPU at the scripted values, the table, the energy; the job tab's chart and CO2"
 else
   skip "the viewer in Chromium" "no /usr/bin/chromium, node or playwright-core"
 fi

@@ -19,7 +19,7 @@ command -v jq >/dev/null || skip_all "jq is not installed"
 api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"
 state=$JS_CLUSTER_DIR/web-e2e.env
 work=$JS_CLUSTER_DIR/web-e2e
-plan 74
+plan 75
 
 # --- real runs -----------------------------------------------------------------------------
 rm -rf "$work"; install -d -m 755 "$work"
@@ -171,18 +171,34 @@ is "$code $(jq -r '.job.name' <<< "$body")" "200 simulate" "job: jsalice's job"
 is "$(jq -r '.job.steps[] | select(.step == "0") | .tasks' <<< "$body")" 2 "job: simulate's step 0 ran two tasks"
 jq -e '.job.files | map(.path) | index("'"$work"'/alice/input.dat") != null' <<< "$body" >/dev/null
 ok $? "job: lists the files its steps accessed"
+# A series is columns (docs/api.md, "Series"): these turn one back into a row per point, to be
+# compared with the SQL views' rows (the step's: only slices with activity, as js.step_slices).
+step_rows='.step.series as $s | [range(0; $s.points) as $i | {slice: ($s.first_slice + $i * $s.slices_per_point),
+  nodes: $s.nodes[$i], processes: $s.processes[$i], m: ($s.metrics | map_values(.[$i]) | with_entries(select(.value != 0)))}
+  | select(.nodes > 0)]'
+bg_rows='.series as $s | [range(0; $s.points) as $i | {slice: ($s.first_slice + $i * $s.slices_per_point),
+  n: $s.other_step_nodes[$i], own: ($s.metrics | map_values(.[$i])), others: ($s.others | map_values(.[$i]))}]'
+# every array of a series holds one value per point
+whole='. as $s | ([$s.metrics[], ($s.others // empty)[], ($s.nodes // empty), ($s.processes // empty),
+  ($s.other_step_nodes // empty), ($s.spread.processes // empty),
+  ($s.spread // empty | to_entries[] | select(.value | type == "object") | .value[])] | all(length == $s.points))
+  and $s.points == (($s.slices + $s.slices_per_point - 1) / $s.slices_per_point | floor)'
 get jsalice --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=0
 is "$code" 200 "step: jsalice's step"
-jq -e '.step.processes >= 2 and (.step.slices | length) >= 1 and (.step.digest | length) >= 1' <<< "$body" >/dev/null
+jq -e '.step.processes >= 2 and .step.series.points >= 1 and (.step.digest | length) >= 1' <<< "$body" >/dev/null
 ok $? "step: per-slice metrics summed over its nodes, and the digest over its processes"
+jq -e ".step as \$t | .step.series | ($whole) and .first_slice == \$t.first_slice and .slices == \$t.last_slice - \$t.first_slice + 1
+       and .slices_per_point == 1 and .points == .slices and .slice_seconds == \$t.slice_seconds" <<< "$body" >/dev/null
+ok $? "step: its series: one point per slice from its first to its last, every array as long"
 node=$(jq -r '.step.node_names[0]' <<< "$body")
 get jsalice --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=0 --data-urlencode "node=$node"
 jq -e '(.step.node_slices | length) >= 1' <<< "$body" >/dev/null
 ok $? "step&node=: the per-slice metrics of one node"
 for scope in cluster nodes; do
   get jsalice --data-urlencode q=background --data-urlencode "job=$sim" --data-urlencode step=0 --data-urlencode "scope=$scope"
-  jq -e '(.slices | length) >= 1 and (.slices[0] | has("own") and has("others")) and (has("top") | not)' <<< "$body" >/dev/null
-  ok $? "background ($scope): own metrics next to the sum over other jobs, no job named"
+  jq -e ".series.points >= 1 and (.series | ($whole) and has(\"metrics\") and has(\"others\") and (.metrics | length) == 32)
+         and (has(\"top\") | not)" <<< "$body" >/dev/null
+  ok $? "background ($scope): own metrics next to the sum over other jobs, every array as long, no job named"
   # the CGI decodes the series itself (web/web_series.c); the SQL views decode them in SQL
   # (sql/025_series.sql): slice by slice and metric by metric, the same numbers. Other jobs
   # are still being ingested, so the totals may move: the view is read before and after.
@@ -197,15 +213,16 @@ for scope in cluster nodes; do
   for try in 1 2 3 4 5 6 7 8 9 10; do
     want=$(view_rows)
     get jsalice --data-urlencode q=background --data-urlencode "job=$sim" --data-urlencode step=0 --data-urlencode "scope=$scope"
-    got=$(jq -S -c '[.slices[] | {slice, n: .other_step_nodes, own, others}]' <<< "$body")
+    got=$(jq -S -c "$bg_rows" <<< "$body")
     [ "$got" = "$want" ] && [ "$(view_rows)" = "$want" ] && break
     sleep 2
   done
   is "$got" "$want" "background ($scope): the CGI's decoding of the series equals the SQL view's, every slice and metric"
   get jsalice --data-urlencode q=background --data-urlencode "job=$sim" --data-urlencode step=0 --data-urlencode "scope=$scope" \
     --data-urlencode metric=cpu_ns --data-urlencode points=10
-  jq -e --argjson w "$want" '(.slices | length) <= 10 and ([.slices[] | .slices // 1] | add) == ($w | length)
-         and ([.slices[].own.cpu_ns] | add) == ([$w[].own.cpu_ns] | add) and (.slices[0].own | keys) == ["cpu_ns"]' <<< "$body" >/dev/null
+  jq -e --argjson w "$want" ".series | ($whole) and .points <= 10 and .slices == (\$w | length)
+         and (.metrics.cpu_ns | add) == ([\$w[].own.cpu_ns] | add) and (.metrics | keys) == [\"cpu_ns\"]
+         and (.others | keys) == [\"cpu_ns\"]" <<< "$body" >/dev/null
   ok $? "background ($scope), metric=cpu_ns&points=10: one metric, at most 10 entries, every slice summed into one"
 done
 get jsalice --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=0
@@ -213,12 +230,12 @@ want=$(psql -qAtX -c "SELECT coalesce(jsonb_agg(jsonb_build_object('slice', s.sl
           'm', coalesce((SELECT jsonb_object_agg(k, v) FROM jsonb_each(to_jsonb(s) - ARRAY['cluster_id', 'job_id', 'step_id',
                 'slice', 'slice_start', 'nodes', 'processes']) e(k, v) WHERE v::text <> '0'), '{}')) ORDER BY s.slice), '[]')
        FROM js.step_slices s WHERE s.job_id = $sim AND s.step_id = '0'" | jq -S -c .)
-is "$(jq -S -c '[.step.slices[] | {slice, nodes, processes, m: (.m | with_entries(select(.key | test("^(kernel|unattributed)_") | not)))}]' <<< "$body")" "$want" \
+is "$(jq -S -c "$step_rows"' | [.[] | {slice, nodes, processes, m: (.m | with_entries(select(.key | test("^(kernel|unattributed)_") | not)))}]' <<< "$body")" "$want" \
   "step: its slices decoded by the CGI equal js.step_slices, every slice and metric"
 want=$(psql -qAtX -c "SELECT coalesce(jsonb_agg((SELECT coalesce(jsonb_object_agg(k, v), '{}') FROM jsonb_each(to_jsonb(s) - ARRAY['cluster_id', 'job_id',
           'step_id', 'slice', 'slice_start', 'wrapped_read_bytes', 'wrapped_write_bytes']) e(k, v) WHERE v::text <> '0') ORDER BY s.slice), '[]')
        FROM js.step_kernel_slices s WHERE s.job_id = $sim AND s.step_id = '0'" | jq -S -c .)
-is "$(jq -S -c '[.step.slices[] | .m | with_entries(select(.key | test("^(kernel|unattributed)_")))]' <<< "$body")" "$want" \
+is "$(jq -S -c "$step_rows"' | [.[] | .m | with_entries(select(.key | test("^(kernel|unattributed)_")))]' <<< "$body")" "$want" \
   "step: the kernel's counts and the unattributed bytes of its slices equal js.step_kernel_slices (2 nodes)"
 # the spread across the step's processes (the node keeps it as it folds, migration 040): per slice
 # the most one process had over both nodes, as the step-nodes' own series say it
@@ -227,13 +244,15 @@ want=$(psql -qAtX -c "SELECT coalesce(jsonb_agg(jsonb_build_array(slice, mx, mn)
           FROM js.series_step_node x, unnest(js.series_decode(x.processes, x.slices), js.series_decode(x.cpu_ns, x.slices),
                js.series_decode(x.max_cpu_ns, x.slices), js.series_decode(x.min_cpu_ns, x.slices)) WITH ORDINALITY AS u(p, c, hi, lo, i)
           WHERE x.job_id = $sim AND x.step_id = '0' AND u.p > 0 GROUP BY 1) t" | jq -c .)
-is "$(jq -c '[.step.spread[] | [.slice, .cpu_ns.max, .cpu_ns.min]]' <<< "$body")" "$want" \
+is "$(jq -c '.step.series as $s | [range(0; $s.points) | select($s.spread.cpu_ns.max[.] != null)
+             | [$s.first_slice + ., $s.spread.cpu_ns.max[.], $s.spread.cpu_ns.min[.]]]' <<< "$body")" "$want" \
   "step: spread: per slice the most and the least CPU one process had over both nodes, as its series say"
 pids=$(jq -c '[.step.process_list[] | [.node, .pid]] | unique' <<< "$body")
-jq -e --argjson p "$pids" '(.step.spread | length) > 0 and all(.step.spread[]; . as $r | [$r.cpu_ns.node, $r.cpu_ns.pid] as $w
-       | ($p | index([$w]) != null) and $r.cpu_ns.min <= $r.cpu_ns.max and $r.io_bytes.min <= $r.io_bytes.max)' <<< "$body" >/dev/null
+jq -e --argjson p "$pids" '.step.series.spread as $r | [range(0; .step.series.points) | select($r.cpu_ns.max[.] != null)] as $k
+       | ($k | length) > 0 and all($k[]; [$r.node_names[$r.cpu_ns.node[.]], $r.cpu_ns.pid[.]] as $w
+       | ($p | index([$w]) != null) and $r.cpu_ns.min[.] <= $r.cpu_ns.max[.] and $r.io_bytes.min[.] <= $r.io_bytes.max[.])' <<< "$body" >/dev/null
 ok $? "step: spread: the most is a process of the step on its node (pid), never below the least"
-jq -e '[.step.slices[].m.kernel_wchar // 0] | add > 0' <<< "$body" >/dev/null
+jq -e '(.step.series.metrics.kernel_wchar // [0]) | add > 0' <<< "$body" >/dev/null
 ok $? "step: the kernel counted the writes of its slices (profile format 5)"
 is "$(steps_sums_differ "$JS_DB")|$(psql -qAtX -c "SELECT num_nodes || ':' || (processes > 1) FROM js_data.steps WHERE job_id = $sim AND step_id = '0'")" "0|2:true" \
   "the steps' sums kept by the ingest are their processes', the 2-node step's over both nodes (sql/030_step_sums.sql)"

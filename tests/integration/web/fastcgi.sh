@@ -63,7 +63,7 @@ leak=0
 for i in $(seq 15); do
   for u in jsalice jsbob jsadmin; do
     a=false; [ $u = jsadmin ] && a=true
-    [ "$(get $u "$api" me)" = "{\"user\":\"$u\",\"admin\":$a}" ] || leak=$((leak + 1))
+    [ "$(get $u "$api" me)" = "{\"user\":\"$u\",\"admin\":$a,\"api_version\":2}" ] || leak=$((leak + 1))
   done
   # a list holds its asker's jobs only
   for u in jsalice jsbob; do
@@ -96,7 +96,7 @@ for mode in fastcgi plain; do
   ! tr -d '\r' < "$w/h1" | grep -qi '^Content-Encoding'
   ok $? "$mode: gzip;q=0: no gzip"
   get jsalice "$url" me -H 'Accept-Encoding: gzip' -D "$w/h2" -o "$w/me"
-  ! tr -d '\r' < "$w/h2" | grep -qi '^Content-Encoding' && [ "$(cat "$w/me")" = '{"user":"jsalice","admin":false}' ]
+  ! tr -d '\r' < "$w/h2" | grep -qi '^Content-Encoding' && [ "$(cat "$w/me")" = '{"user":"jsalice","admin":false,"api_version":2}' ]
   ok $? "$mode: a small reply stays plain"
   # the entity tag: the same for the gzipped and the plain form; a client holding it gets 304
   tag=$(tr -d '\r' < "$w/h0" | sed -n 's/^ETag: //p')
@@ -151,8 +151,8 @@ r7=$(fcgi jsalice "q=me")
 r8=$(fcgi jsalice "q=job&id=$ajob"); s8=$(cat "$w/status")
 is "$(jq -r '[.jobs[].user] | unique | join(",")' <<< "$r1")" jsalice "one process: jsalice's list is hers"
 is "$s2 $(jq -r .error.status <<< "$r2")" "401 401" "the next request without REMOTE_USER: 401 (jsalice does not stay)"
-is "$r3 $s4 $s5" '{"user":"jsbob","admin":false} 404 403' "then jsbob: himself, jsalice's job $ajob is a 404, her list a 403"
-is "$r6 $r7" '{"user":"jsadmin","admin":true} {"user":"jsalice","admin":false}' "the admin, then jsalice: the admin flag does not stay"
+is "$r3 $s4 $s5" '{"user":"jsbob","admin":false,"api_version":2} 404 403' "then jsbob: himself, jsalice's job $ajob is a 404, her list a 403"
+is "$r6 $r7" '{"user":"jsadmin","admin":true,"api_version":2} {"user":"jsalice","admin":false,"api_version":2}' "the admin, then jsalice: the admin flag does not stay"
 is "$s8 $(jq -r .job.id <<< "$r8")" "200 $ajob" "jsalice again sees her job $ajob"
 is "$(own)" "$pid1" "all of it on one database backend (pid $pid1)"
 q "SELECT pg_terminate_backend($pid1)" > /dev/null
@@ -164,5 +164,5 @@ ok $? "its backend terminated: the next request reconnects and answers 200 (back
 printf 'admins = jsbob\n' >> "$conf"
 touch -d '+2 seconds' "$conf"
 r10=$(fcgi jsbob "q=me")
-is "$r10" '{"user":"jsbob","admin":true}' "a changed configuration is read again (jsbob made an admin)"
+is "$r10" '{"user":"jsbob","admin":true,"api_version":2}' "a changed configuration is read again (jsbob made an admin)"
 done_testing

@@ -12,8 +12,8 @@ call() { curl -s -o "$JS_CLUSTER_DIR/t61.body" -w '%{http_code}' ${1:+-u "$1"} "
 plan 16
 like "$(call '' 'q=me')" '^401' "no credentials: the web server refuses (401)"
 like "$(call 'jsalice:wrong' 'q=me')" '^401' "a wrong password: 401"
-is "$(call 'jsalice:jsalice' 'q=me')" '200 {"user":"jsalice","admin":false}' "me: the authenticated user, not an admin"
-is "$(call 'jsadmin:jsadmin' 'q=me')" '200 {"user":"jsadmin","admin":true}' "me: jsadmin is an admin by the configured list"
+is "$(call 'jsalice:jsalice' 'q=me')" '200 {"user":"jsalice","admin":false,"api_version":2}' "me: the authenticated user, not an admin"
+is "$(call 'jsadmin:jsadmin' 'q=me')" '200 {"user":"jsadmin","admin":true,"api_version":2}' "me: jsadmin is an admin by the configured list"
 r=$(curl -s -D - -o /dev/null -u jsalice:jsalice "$api?q=me" | tr -d '\r')
 like "$r" 'Content-Type: application/json' "replies are JSON"
 like "$r" 'X-Content-Type-Options: nosniff' "replies forbid content sniffing"
