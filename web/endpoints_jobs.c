@@ -88,7 +88,7 @@ static char *take(struct jsw_text *t, size_t *n, int *status, char *err, size_t 
 }
 
 /* {"jobs": [...], "truncated": bool}, the rows written as text straight from the result (a
- * list of 500 jobs is 15,000 values: as Jansson objects, half the CGI's time). */
+ * list of 500 jobs is 15,000 values: as Jansson objects, a third of the CGI process's time). */
 static char *list(jsw_db *db, const struct jsw_request *req, const char *query, size_t *n, int *status,
                   char *err, size_t errlen)
 {
