@@ -15,13 +15,13 @@
 /* The dispatch table: every endpoint, by its name in docs/api.md. */
 const struct jsw_route jsw_routes[] = {
     { "me", jsw_h_me, false, NULL },
-    { "workflows", jsw_h_workflows, true, NULL },
-    { "jobs", jsw_h_jobs, true, NULL },
+    { "workflows", NULL, true, jsw_t_workflows },
+    { "jobs", NULL, true, jsw_t_jobs },
     { "workflow", jsw_h_workflow, true, NULL },
-    { "job", jsw_h_job, true, NULL },
+    { "job", NULL, true, jsw_t_job },
     { "step", NULL, true, jsw_t_step },
     { "background", NULL, true, jsw_t_background },
-    { "file", jsw_h_file, true, NULL },
+    { "file", NULL, true, jsw_t_file },
     { "export", jsw_h_export, true, NULL },
     { NULL, NULL, false, NULL },
 };

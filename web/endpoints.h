@@ -58,10 +58,11 @@ int jsw_own_slices(jsw_db *db, const struct jsw_request *req, int64_t job, const
 
 /* The handlers (jsw_handler) of the dispatch table, by the file that holds them. */
 json_t *jsw_h_me(jsw_db *db, const struct jsw_request *req, int *status, char *err, size_t errlen);
-json_t *jsw_h_workflows(jsw_db *db, const struct jsw_request *req, int *status, char *err, size_t errlen);
-json_t *jsw_h_jobs(jsw_db *db, const struct jsw_request *req, int *status, char *err, size_t errlen);
-json_t *jsw_h_job(jsw_db *db, const struct jsw_request *req, int *status, char *err, size_t errlen);
-json_t *jsw_h_file(jsw_db *db, const struct jsw_request *req, int *status, char *err, size_t errlen);
+/* endpoints_jobs.c: the lists, the job and the file, written as text (jsw_text_handler) */
+char *jsw_t_workflows(jsw_db *db, const struct jsw_request *req, size_t *n, int *status, char *err, size_t errlen);
+char *jsw_t_jobs(jsw_db *db, const struct jsw_request *req, size_t *n, int *status, char *err, size_t errlen);
+char *jsw_t_job(jsw_db *db, const struct jsw_request *req, size_t *n, int *status, char *err, size_t errlen);
+char *jsw_t_file(jsw_db *db, const struct jsw_request *req, size_t *n, int *status, char *err, size_t errlen);
 /* endpoints_workflow.c */
 json_t *jsw_h_workflow(jsw_db *db, const struct jsw_request *req, int *status, char *err, size_t errlen);
 /* The text handlers (jsw_text_handler): endpoints_step.c, endpoints_background.c */

@@ -54,8 +54,9 @@ void jsw_text_int(struct jsw_text *t, int64_t v)
     jsw_text_raw(t, b, (size_t)n);
 }
 
-/* As Jansson writes a real: %.17g, with ".0" added when it would read as an integer; a value
- * that is not finite is null (JSON has no NaN). */
+/* As Jansson writes a real: %.17g, with ".0" added when it would read as an integer and the
+ * exponent without its "+" and leading zeros (1e20, 1e-5); a value that is not finite is null
+ * (JSON has no NaN). */
 void jsw_text_real(struct jsw_text *t, double v)
 {
     if (!isfinite(v)) {
@@ -67,6 +68,18 @@ void jsw_text_real(struct jsw_text *t, double v)
     if (!strpbrk(b, ".eE") && n < (int)sizeof b - 2) {
         b[n++] = '.';
         b[n++] = '0';
+    }
+    char *e = strchr(b, 'e');
+    if (e) {
+        char *from = e + 1, *to = e + 1;
+        if (*from == '+')
+            from++;
+        else if (*from == '-')
+            from++, to++;
+        while (*from == '0' && from[1])
+            from++;
+        memmove(to, from, strlen(from) + 1);
+        n = (int)strlen(b);
     }
     jsw_text_raw(t, b, (size_t)n);
 }

@@ -152,6 +152,15 @@ enum {
 /* The same in binary format (integers big-endian, bytea raw: see PQgetlength). */
 struct pg_result *jsw_db_result_binary(jsw_db *db, const char *query_name, int nparams,
                                        const char *const *params, char *err, size_t errlen);
+/* The rows of a query written as JSON text (db_text.c), as jsw_db_rows and jsw_dump would
+ * write them: an array of at most limit rows (limit < 0: all) appended to t; the number of
+ * rows the query returned, or -1 with err set. */
+int jsw_db_rows_text(jsw_db *db, const char *query_name, int nparams, const char *const *params,
+                     struct jsw_text *t, int limit, char *err, size_t errlen);
+/* The first row's object left open ("{" and its members, no "}") for the caller to add to
+ * and close: 1, or 0 when there is none (nothing written), or -1 with err set. */
+int jsw_db_row_open_text(jsw_db *db, const char *query_name, int nparams, const char *const *params,
+                         struct jsw_text *t, char *err, size_t errlen);
 /* The first row of jsw_db_rows, or json null when there is none; NULL on error. */
 json_t *jsw_db_row(jsw_db *db, const char *query_name, int nparams, const char *const *params,
                    char *err, size_t errlen);

@@ -249,6 +249,20 @@ static void every_endpoint_query_is_compiled_in(void **state)
 }
 
 /* text written by jsw_text reads as Jansson would have written it */
+/* t's text is j as jsw_dump writes it; frees both */
+static void text_is_jansson(struct jsw_text *t, json_t *j)
+{
+    size_t n;
+    char *got = jsw_text_take(t, &n);
+    char *want = json_dumps(j, JSON_COMPACT | JSON_ESCAPE_SLASH | JSON_ENCODE_ANY);
+    assert_non_null(got);
+    assert_string_equal(got, want);
+    assert_int_equal(n, strlen(want));
+    free(got);
+    free(want);
+    json_decref(j);
+}
+
 static void json_text_matches_jansson(void **state)
 {
     (void)state;
@@ -256,16 +270,14 @@ static void json_text_matches_jansson(void **state)
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
         struct jsw_text t = { 0 };
         jsw_text_str(&t, strs[i]);
-        size_t n;
-        char *got = jsw_text_take(&t, &n);
-        json_t *j = json_string(strs[i]);
-        char *want = json_dumps(j, JSON_COMPACT | JSON_ESCAPE_SLASH | JSON_ENCODE_ANY);
-        assert_non_null(got);
-        assert_string_equal(got, want);
-        assert_int_equal(n, strlen(want));
-        free(got);
-        free(want);
-        json_decref(j);
+        text_is_jansson(&t, json_string(strs[i]));
+    }
+    /* reals: as Jansson writes them, exponents included (1e20, not 1e+20) */
+    static const double reals[] = { 1e20, 1e-5, -2.5e-300, 1.7976931348623157e308, 1767571200.25, 0.1, -0.0, 123456789012345678.0 };
+    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++) {
+        struct jsw_text t = { 0 };
+        jsw_text_real(&t, reals[i]);
+        text_is_jansson(&t, json_real(reals[i]));
     }
     struct jsw_text t = { 0 };
     int64_t v[] = { 1, -2, 3, INT64_MAX, 5, INT64_MIN };
