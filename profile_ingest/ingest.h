@@ -174,6 +174,13 @@ void pi_scan(struct ctx *c, struct scan_result *res, int dry_run);
  * (docs/insight.md): those rested insight_settle_seconds (PI_INSIGHT_DUE), all of them
  * (PI_INSIGHT_ALL: --once), or none (PI_INSIGHT_NONE: the daemon stopping). */
 enum pi_insight_when { PI_INSIGHT_NONE, PI_INSIGHT_DUE, PI_INSIGHT_ALL };
+
+/* ---- replies.c: the stored replies (docs/web.md, "Stored replies") ---- */
+/* Compute and store the workflow graphs due (their rows changed; kept: at least min_jobs
+ * jobs, none running a step), and drop the others' stored replies; for at most a few seconds
+ * unless all. PI_DB_OK (a workflow that failed stays due), or RETRY / FAIL. */
+struct pi_db;
+int pi_db_replies(struct pi_db *db, int min_jobs, int all, long *kept, long *dropped);
 void pi_rollup(struct ctx *c, struct scan_result *res, enum pi_insight_when insight);
 
 #endif

@@ -448,6 +448,13 @@ void pi_rollup(struct ctx *c, struct scan_result *res, enum pi_insight_when insi
         if (insights || failed)
             pi_info("computed the insight of %ld steps in %.3f s (%ld failed, %ld queued)", insights, s, failed, queued);
     }
+    /* after the insight: the graph shows none of it, but the pass's changes are all in */
+    if (rc == PI_DB_OK && insight != PI_INSIGHT_NONE) {
+        long kept = 0, dropped = 0;
+        rc = pi_db_replies(&c->db, c->conf.replies_min_jobs, insight == PI_INSIGHT_ALL, &kept, &dropped);
+        if (kept || dropped)
+            pi_debug("stored the replies of %ld workflows (%ld dropped)", kept, dropped);
+    }
     if (rc == PI_DB_RETRY)
         res->retry = 1;
     else if (rc != PI_DB_OK)

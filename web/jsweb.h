@@ -299,6 +299,24 @@ bool jsw_etag_matches(const char *if_none_match, const char *etag);
 bool jsw_accepts_gzip(const char *accept_encoding);
 /* Replies of at least this many bytes are compressed when the client accepts gzip. */
 #define JSW_GZIP_MIN 1024
+/* Whether the request being answered takes gzip (jsw_reply_to). */
+bool jsw_reply_gzip(void);
+/* gzip (RFC 1952) of n bytes at level (1-9), malloc'd; NULL when it fails. */
+unsigned char *jsw_gzip(const char *in, size_t n, int level, size_t *outlen);
+/* A stored reply (stored.c): 304 when If-None-Match names etag, else 200 with body, n bytes
+ * as stored (gzipped: the gzip of the JSON, sent with Content-Encoding: gzip). */
+void jsw_reply_stored(const char *etag, const char *body, size_t n, bool gzipped);
+
+/* --- replies kept ahead (stored.c; docs/web.md, "Stored replies") ---------------------------- */
+/* Serve the request from the replies the ingest stored, when it is one that is stored (the
+ * workflow graph by id= or job=), the viewer may see it and it is current: 1 (the reply sent),
+ * else 0 (nothing sent: compute it). */
+int jsw_stored_serve(jsw_db *db, const struct jsw_request *req);
+/* A workflow graph as the CGI computes it for viewer (not an admin): its JSON text (malloc'd,
+ * *n bytes, ending with a newline) and ETag, or NULL with *status (404: none the viewer may
+ * see) and err. For the keeper of profile_ingest: the same handler the CGI runs. */
+char *jsw_stored_compute_workflow(jsw_db *db, const char *viewer, int64_t workflow, size_t *n,
+                                  char etag[JSW_ETAG_LEN], int *status, char *err, size_t errlen);
 /* web_db.c: run the named queries as prepared statements (PQprepare once per connection, then
  * PQexecPrepared), for connections that serve many requests. Off: PQexecParams. */
 void jsw_db_use_prepared(bool on);

@@ -131,13 +131,16 @@ json_t *jsw_error_body(int status, const char *message)
                      message ? message : jsw_status_text(status));
 }
 
-/* gzip (RFC 1952) of n bytes into a malloc'd buffer; NULL when it fails. Level 1: JSON
- * shrinks 5-10 times already, and the CPU is better spent on the next request. */
-static unsigned char *gzip_body(const char *in, size_t n, size_t *outlen)
+bool jsw_reply_gzip(void) { return reply_gzip; }
+
+/* gzip (RFC 1952) of n bytes into a malloc'd buffer; NULL when it fails. Level 1 per request:
+ * JSON shrinks 5-10 times already, and the CPU is better spent on the next request; a stored
+ * reply (keep.c) is compressed once, at level 9. */
+unsigned char *jsw_gzip(const char *in, size_t n, int level, size_t *outlen)
 {
     z_stream z;
     memset(&z, 0, sizeof z);
-    if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
         return NULL;
     uLong cap = deflateBound(&z, (uLong)n);
     unsigned char *out = malloc(cap);
@@ -177,6 +180,33 @@ static void reply_not_modified(const char *etag)
                       "\r\n",
                       etag);
     put(head, (size_t)hn);
+    if (!reply_io || !reply_io->write)
+        fflush(stdout);
+}
+
+/* The header block and the body (gzipped: already compressed) of a reply, in one piece */
+static void send_reply(int status, const char *out, size_t n, bool gzipped, const char *etag)
+{
+    char head[1024];
+    int hn = snprintf(head, sizeof head,
+                      "Status: %d %s\r\n"
+                      "Content-Type: application/json; charset=utf-8\r\n"
+                      "Content-Length: %zu\r\n"
+                      "%s%s%s%s"
+                      "Vary: Accept-Encoding\r\n"
+                      "Cache-Control: %s\r\n"
+                      "X-Content-Type-Options: nosniff\r\n"
+                      "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\n"
+                      "%s"
+                      "\r\n",
+                      status, jsw_status_text(status), n,
+                      gzipped ? "Content-Encoding: gzip\r\n" : "",
+                      etag[0] ? "ETag: " : "", etag, etag[0] ? "\r\n" : "",
+                      /* the browser may keep a user's own reply, and must ask before using it */
+                      etag[0] ? "private, no-cache" : "no-store",
+                      status == 401 ? "WWW-Authenticate: Basic realm=\"jobscreen\"\r\n" : "");
+    if (put(head, (size_t)hn) == 0)
+        put(out, n);
     if (!reply_io || !reply_io->write)
         fflush(stdout);
 }
@@ -228,32 +258,11 @@ void jsw_reply_text(int status, char *text, size_t n)
     }
     unsigned char *gz = NULL;
     size_t gzn = 0;
-    if (reply_gzip && n >= JSW_GZIP_MIN && (gz = gzip_body(out, n, &gzn))) {
+    if (reply_gzip && n >= JSW_GZIP_MIN && (gz = jsw_gzip(out, n, 1, &gzn))) {
         out = (const char *)gz;
         n = gzn;
     }
-    char head[1024];
-    int hn = snprintf(head, sizeof head,
-                      "Status: %d %s\r\n"
-                      "Content-Type: application/json; charset=utf-8\r\n"
-                      "Content-Length: %zu\r\n"
-                      "%s%s%s%s"
-                      "Vary: Accept-Encoding\r\n"
-                      "Cache-Control: %s\r\n"
-                      "X-Content-Type-Options: nosniff\r\n"
-                      "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\n"
-                      "%s"
-                      "\r\n",
-                      status, jsw_status_text(status), n,
-                      gz ? "Content-Encoding: gzip\r\n" : "",
-                      etag[0] ? "ETag: " : "", etag, etag[0] ? "\r\n" : "",
-                      /* the browser may keep a user's own reply, and must ask before using it */
-                      etag[0] ? "private, no-cache" : "no-store",
-                      status == 401 ? "WWW-Authenticate: Basic realm=\"jobscreen\"\r\n" : "");
-    if (put(head, (size_t)hn) == 0)
-        put(out, n);
-    if (!reply_io || !reply_io->write)
-        fflush(stdout);
+    send_reply(status, out, n, gz != NULL, etag);
     free(gz);
     free(text);
 }
@@ -266,4 +275,13 @@ void jsw_reply_error(int status, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     jsw_reply(status, jsw_error_body(status, msg));
+}
+
+void jsw_reply_stored(const char *etag, const char *body, size_t n, bool gzipped)
+{
+    if (jsw_etag_matches(reply_inm, etag)) {
+        reply_not_modified(etag);
+        return;
+    }
+    send_reply(200, body, n, gzipped, etag);
 }

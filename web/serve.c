@@ -171,6 +171,9 @@ static int serve(struct jsw_server *s, const struct jsw_io *io)
             return 503;
         }
     }
+    /* a reply the ingest kept ahead, when this is one and it is current */
+    if (route->needs_db && jsw_stored_serve(s->db, &req))
+        return 200;
     status = 200;
     err[0] = '\0';
     size_t n = 0;

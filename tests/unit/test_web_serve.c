@@ -2,7 +2,8 @@
 /* Unit tests of jobscreen.cgi's serving (web/serve.c, web/reply.c): the request's variables
  * come from its own parameters only (a FastCGI request never sees the process environment
  * nor an earlier request), replies go to the request's output, gzip when Accept-Encoding
- * allows it and the body is 1 KB or more, and decode to the same bytes. */
+ * allows it and the body is 1 KB or more, and decode to the same bytes; a stored reply is sent
+ * as the computed one, its gzip bytes as stored. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -212,6 +213,55 @@ static void a_reply_the_client_holds_is_not_sent_again(void **state)
     json_decref(arr);
 }
 
+/* A stored reply (web/stored.c) goes out as the computed one would: the same headers and tag,
+ * its gzip bytes as given (not compressed again), 304 for the client that holds its tag. */
+static void a_stored_reply_is_sent_as_stored(void **state)
+{
+    (void)state;
+    json_t *arr = json_array();
+    for (int i = 0; i < 200; i++)
+        json_array_append_new(arr, json_pack("{s:i,s:s}", "id", i, "name", "simulate"));
+    size_t n = 0;
+    char *text = jsw_dump(arr, &n), etag[JSW_ETAG_LEN];
+    jsw_etag(text, n, etag);
+    char *computed = reply_with(200, json_loads(text, JSON_DECODE_ANY, NULL), NULL, NULL);
+    struct sink out = { 0 };
+    struct jsw_io io = { .write = sink_write, .ctx = &out };
+    jsw_reply_to(&io, NULL, NULL);
+    assert_false(jsw_reply_gzip());
+    jsw_reply_stored(etag, text, n, false);
+    jsw_reply_to(NULL, NULL, NULL);
+    assert_string_equal(out.buf, computed); /* headers, tag and body: byte for byte */
+    free(out.buf);
+    /* gzip: the bytes given, with Content-Encoding and their length */
+    size_t gzn = 0;
+    unsigned char *gz = jsw_gzip(text, n, 9, &gzn);
+    assert_non_null(gz);
+    memset(&out, 0, sizeof out);
+    jsw_reply_to(&io, "gzip", NULL);
+    assert_true(jsw_reply_gzip());
+    jsw_reply_stored(etag, (const char *)gz, gzn, true);
+    jsw_reply_to(NULL, NULL, NULL);
+    assert_non_null(strstr(out.buf, "Content-Encoding: gzip\r\n"));
+    assert_non_null(strstr(out.buf, etag));
+    size_t bn;
+    const char *body = body_of(&out, &bn);
+    assert_int_equal(bn, gzn);
+    assert_memory_equal(body, gz, gzn);
+    free(out.buf);
+    /* the client that holds the tag: 304, no body */
+    memset(&out, 0, sizeof out);
+    jsw_reply_to(&io, "gzip", etag);
+    jsw_reply_stored(etag, (const char *)gz, gzn, true);
+    jsw_reply_to(NULL, NULL, NULL);
+    assert_non_null(strstr(out.buf, "Status: 304 Not Modified\r\n"));
+    assert_string_equal(strstr(out.buf, "\r\n\r\n"), "\r\n\r\n");
+    free(out.buf);
+    free(gz);
+    free(text);
+    free(computed);
+}
+
 static void if_none_match_is_parsed(void **state)
 {
     (void)state;
@@ -237,6 +287,7 @@ int main(void)
         cmocka_unit_test(one_server_answers_each_request_as_its_own),
         cmocka_unit_test(big_replies_are_gzipped_when_accepted),
         cmocka_unit_test(a_reply_the_client_holds_is_not_sent_again),
+        cmocka_unit_test(a_stored_reply_is_sent_as_stored),
         cmocka_unit_test(if_none_match_is_parsed),
     };
     return cmocka_run_group_tests_name("web serving", tests, NULL, NULL);

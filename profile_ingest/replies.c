@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The keeper of the stored replies (docs/web.md, "Stored replies"; migration 051): after a
+ * pass, the workflows whose rows changed (js_data.reply_changes, noted by triggers) get their
+ * graph computed by the web's own handler (libjsweb: jsw_stored_compute_workflow, on a
+ * connection set up as the CGI's, to the primary this daemon writes) and stored with its gzip
+ * and ETag. Per workflow: the change rows are read first, the reply computed, then in one
+ * transaction those rows deleted and the reply stored; when another keeper took some of the
+ * rows meanwhile, nothing is stored. A change committed during the computation keeps its row,
+ * so the stored reply is not served until the next pass computes it again. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dbutil.h"
+#include "ingest.h"
+#include "jsweb.h"
+#include "log.h"
+
+#define REPLIES_PASS_SECONDS 5.0 /* a daemon's pass; --once keeps all */
+#define REPLIES_CHANGES_MAX "20000" /* change rows read at once */
+
+/* whether a workflow's graph is kept (w: its js.workflows row, c: its key): it exists, has an
+ * owner's name, at least $1 jobs and no step running (whose figures change with every live
+ * snapshot, which no trigger notes) */
+#define KEPT "w.user_name IS NOT NULL AND w.jobs >= $1::int AND NOT EXISTS (" \
+    " SELECT 1 FROM js_data.jobs j JOIN js_data.live_step_nodes l ON l.cluster_id = j.cluster_id AND l.job_id = j.job_id" \
+    " WHERE j.cluster_id = c.cluster_id AND j.workflow_id = c.workflow_id)"
+/* the change rows seen */
+#define SEEN "SELECT change_id, cluster_id, workflow_id FROM js_data.reply_changes ORDER BY change_id LIMIT 20000"
+
+/* The workflows not kept among the changes seen: their stored replies and those change rows
+ * deleted in one statement, in bulk (a database filled by SQL has a change row per workflow) */
+static const char *const q_drop_due =
+    "WITH seen AS MATERIALIZED (" SEEN "),"
+    " c AS MATERIALIZED (SELECT DISTINCT cluster_id, workflow_id FROM seen),"
+    " n AS MATERIALIZED (SELECT c.cluster_id, c.workflow_id FROM c"
+    "     LEFT JOIN js.workflows w ON w.cluster_id = c.cluster_id AND w.workflow_id = c.workflow_id"
+    "     WHERE NOT coalesce(" KEPT ", false)),"
+    " gone AS (DELETE FROM js_data.stored_replies s USING n WHERE s.cluster_id = n.cluster_id AND s.endpoint = 'workflow'"
+    "     AND s.key = n.workflow_id)"
+    " DELETE FROM js_data.reply_changes r USING seen, n WHERE r.change_id = seen.change_id"
+    "     AND seen.cluster_id = n.cluster_id AND seen.workflow_id = n.workflow_id";
+
+/* the workflows kept among them, oldest change first: the change rows seen, the owner */
+static const char *const q_due =
+    "SELECT c.cluster_id, c.workflow_id, array_agg(c.change_id)::text AS changes, w.user_name"
+    " FROM (" SEEN ") c"
+    " JOIN js.workflows w ON w.cluster_id = c.cluster_id AND w.workflow_id = c.workflow_id"
+    " WHERE " KEPT
+    " GROUP BY c.cluster_id, c.workflow_id, w.user_name"
+    " ORDER BY min(c.change_id)";
+
+/* the change rows seen, deleted: how many were still there */
+static const char *const q_take =
+    "WITH d AS (DELETE FROM js_data.reply_changes WHERE change_id = ANY ($1::bigint[]) RETURNING 1)"
+    " SELECT count(*) FROM d";
+static const char *const q_store =
+    "INSERT INTO js_data.stored_replies (cluster_id, endpoint, key, params, etag, body, body_gz, compute_ms)"
+    " VALUES ($1::smallint, 'workflow', $2::bigint, '', $3, $4, $5::bytea, $6::real)"
+    " ON CONFLICT (cluster_id, endpoint, key, params) DO UPDATE SET etag = excluded.etag, body = excluded.body,"
+    "     body_gz = excluded.body_gz, computed = now(), compute_ms = excluded.compute_ms";
+static const char *const q_drop =
+    "DELETE FROM js_data.stored_replies WHERE cluster_id = $1::smallint AND endpoint = 'workflow' AND key = $2::bigint";
+
+static jsw_db *reader; /* set up as the CGI's connection, to this daemon's database */
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int reader_ensure(struct pi_db *db)
+{
+    if (reader)
+        return 0;
+    struct jsw_config cfg;
+    jsw_config_defaults(&cfg);
+    snprintf(cfg.conninfo, sizeof cfg.conninfo, "%s", db->conninfo ? db->conninfo : "");
+    char err[512];
+    reader = jsw_db_connect(&cfg, err, sizeof err);
+    if (!reader) {
+        pi_warn("stored replies: cannot connect as the web does: %s", err);
+        return -1;
+    }
+    /* named as the daemon's, not the CGI's: the web's sessions are counted by that name */
+    PQclear(PQexec(reader, "SET application_name = 'profile_ingest'"));
+    return 0;
+}
+
+/* The gzip bytes as a bytea literal in hex ('\x...'), malloc'd */
+static char *bytea_hex(const unsigned char *b, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    char *s = malloc(2 * n + 3);
+    if (!s)
+        return NULL;
+    s[0] = '\\';
+    s[1] = 'x';
+    for (size_t i = 0; i < n; i++) {
+        s[2 + 2 * i] = hex[b[i] >> 4];
+        s[3 + 2 * i] = hex[b[i] & 15];
+    }
+    s[2 + 2 * n] = '\0';
+    return s;
+}
+
+/* One transaction: the change rows seen deleted, and the reply stored (body NULL: dropped).
+ * Nothing when another keeper deleted some of them first. */
+static int store(struct pi_db *db, const char *cid, const char *wid, const char *changes, const char *etag,
+                 const char *body, size_t n, double ms)
+{
+    int rc = dbu_exec(db, "BEGIN", "stored replies: begin");
+    if (rc != PI_DB_OK)
+        return rc;
+    PGresult *r = dbu_q(db, q_take, 1, (const char *const[]){ changes });
+    if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
+        dbu_rollback(db);
+        return dbu_check(db, r, PGRES_TUPLES_OK, "stored replies: take the changes");
+    }
+    long took = atol(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    /* as many as seen: array_agg's text has one comma less than elements */
+    long seen = 1;
+    for (const char *p = changes; *p; p++)
+        seen += *p == ',';
+    if (took != seen) {
+        dbu_rollback(db);
+        return PI_DB_OK;
+    }
+    if (!body) {
+        r = dbu_q(db, q_drop, 2, (const char *const[]){ cid, wid });
+        rc = dbu_check(db, r, PGRES_COMMAND_OK, "stored replies: drop");
+    } else {
+        size_t gzn = 0;
+        unsigned char *gz = n >= JSW_GZIP_MIN ? jsw_gzip(body, n, 9, &gzn) : NULL;
+        char *gzhex = bytea_hex(gz, gz ? gzn : 0), msbuf[32];
+        snprintf(msbuf, sizeof msbuf, "%.3f", ms);
+        rc = PI_DB_FAIL;
+        if (gzhex) {
+            r = dbu_q(db, q_store, 6, (const char *const[]){ cid, wid, etag, body, gzhex, msbuf });
+            rc = dbu_check(db, r, PGRES_COMMAND_OK, "stored replies: store");
+        }
+        free(gz);
+        free(gzhex);
+    }
+    if (rc != PI_DB_OK) {
+        dbu_rollback(db);
+        return rc;
+    }
+    return dbu_exec(db, "COMMIT", "stored replies: commit");
+}
+
+/* One due workflow (row i of q_due): computed and stored (or, when the handler found nothing to
+ * show, its stored reply dropped) */
+static int keep_one(struct pi_db *db, PGresult *due, int i, long *kept, long *dropped)
+{
+    const char *cid = PQgetvalue(due, i, 0), *wid = PQgetvalue(due, i, 1), *list = PQgetvalue(due, i, 2);
+    char *text = NULL, etag[JSW_ETAG_LEN] = "";
+    size_t n = 0;
+    double t0 = now_s();
+    if (reader_ensure(db) == 0) {
+        int status = 200;
+        char err[512] = "";
+        text = jsw_stored_compute_workflow(reader, PQgetvalue(due, i, 3), strtoll(wid, NULL, 10), &n, etag,
+                                           &status, err, sizeof err);
+        if (!text && status == 500) {
+            /* the reader is suspect (the database restarting): connect anew next time */
+            pi_warn("stored replies: workflow %s: %s", wid, err);
+            jsw_db_close(reader);
+            reader = NULL;
+        }
+    }
+    int rc = store(db, cid, wid, list, text ? etag : NULL, text, n, (now_s() - t0) * 1000.0);
+    if (rc == PI_DB_OK)
+        ++*(text ? kept : dropped);
+    free(text);
+    return rc;
+}
+
+/* One round over the change rows seen: the workflows not kept dropped, the others kept */
+static int round_once(struct pi_db *db, const char *mj, int all, double t0, long *kept, long *dropped)
+{
+    PGresult *r = dbu_q(db, q_drop_due, 1, (const char *const[]){ mj });
+    if (!r || PQresultStatus(r) != PGRES_COMMAND_OK)
+        return dbu_check(db, r, PGRES_COMMAND_OK, "stored replies: drop those not kept");
+    *dropped += atol(PQcmdTuples(r));
+    PQclear(r);
+    PGresult *due = dbu_q(db, q_due, 1, (const char *const[]){ mj });
+    if (!due || PQresultStatus(due) != PGRES_TUPLES_OK)
+        return dbu_check(db, due, PGRES_TUPLES_OK, "stored replies: the due workflows");
+    int rc = PI_DB_OK;
+    for (int i = 0; i < PQntuples(due) && rc != PI_DB_RETRY; i++) {
+        rc = keep_one(db, due, i, kept, dropped);
+        if (!all && now_s() - t0 >= REPLIES_PASS_SECONDS)
+            break;
+    }
+    PQclear(due);
+    return rc == PI_DB_FAIL ? PI_DB_OK : rc; /* a failed one is logged and stays due */
+}
+
+int pi_db_replies(struct pi_db *db, int min_jobs, int all, long *kept, long *dropped)
+{
+    *kept = *dropped = 0;
+    char mj[16];
+    snprintf(mj, sizeof mj, "%d", min_jobs);
+    double t0 = now_s();
+    /* --once: rounds until one finds nothing more to do; a daemon: one round */
+    for (;;) {
+        long k = *kept, d = *dropped;
+        int rc = round_once(db, mj, all, t0, kept, dropped);
+        if (rc != PI_DB_OK || !all || (*kept == k && *dropped == d))
+            return rc;
+    }
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Replies kept ahead (docs/web.md, "Stored replies"): the workflow graph, which costs tens of
+ * milliseconds of CPU for a large workflow, is computed by the ingest when its rows change
+ * (profile_ingest/replies.c, with jsw_stored_compute_workflow below: the CGI's own handler)
+ * and stored; the CGI serves it as stored, gzip and ETag included, when the viewer may see the
+ * workflow (the access rule is applied by the lookup's own statement) and nothing changed since
+ * (js.stored_replies). Anything else, or any failure, computes the reply as always. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "endpoints.h"
+
+/* The request is the workflow graph by id= or job= and nothing else (q and cluster aside):
+ * the one form stored. by=, from=/to= or any other parameter: computed. */
+static bool workflow_key(const struct jsw_request *req, int64_t *id, int64_t *job)
+{
+    if (strcmp(req->endpoint, "workflow") != 0)
+        return false;
+    bool has_id = false, has_job = false;
+    for (int i = 0; i < req->n_params; i++) {
+        const char *n = req->params[i].name;
+        if (!strcmp(n, "id"))
+            has_id = true;
+        else if (!strcmp(n, "job"))
+            has_job = true;
+        else if (strcmp(n, "q") != 0 && strcmp(n, "cluster") != 0)
+            return false;
+    }
+    const char *c = jsw_param(req, "cluster");
+    char err[128];
+    return has_id != has_job && (!c || jsw_user_name_valid(c)) &&
+           !jsw_param_int(req, "id", 1, INT64_MAX, id, NULL, err, sizeof err) &&
+           !jsw_param_int(req, "job", 1, 4294967295LL, job, NULL, err, sizeof err);
+}
+
+int jsw_stored_serve(jsw_db *db, const struct jsw_request *req)
+{
+    int64_t id = 0, job = 0;
+    if (!db || !workflow_key(req, &id, &job))
+        return 0;
+    bool gzip = jsw_reply_gzip();
+    struct jsw_args a;
+    jsw_args_init(&a, req);
+    jsw_arg_int(&a, id, id > 0);
+    jsw_arg_int(&a, job, job > 0);
+    jsw_arg_str(&a, gzip ? "t" : "f");
+    char err[256];
+    /* binary: the gzip bytes as they are stored, no hex to decode */
+    PGresult *r = jsw_db_result_binary(db, "stored_workflow", a.n, a.v, err, sizeof err);
+    if (!r)
+        return 0; /* logged by the database layer; computed instead */
+    int col = PQntuples(r) == 1 ? (PQgetisnull(r, 0, 1) ? 2 : 1) : -1;
+    if (col < 0 || PQgetisnull(r, 0, col)) {
+        PQclear(r);
+        return 0;
+    }
+    jsw_reply_stored(PQgetvalue(r, 0, 0), PQgetvalue(r, 0, col), (size_t)PQgetlength(r, 0, col), col == 1);
+    PQclear(r);
+    return 1;
+}
+
+char *jsw_stored_compute_workflow(jsw_db *db, const char *viewer, int64_t workflow, size_t *n,
+                                  char etag[JSW_ETAG_LEN], int *status, char *err, size_t errlen)
+{
+    static struct jsw_request req; /* large-ish: off the stack, as serve.c keeps it */
+    memset(&req, 0, sizeof req);
+    snprintf(req.user, sizeof req.user, "%s", viewer);
+    snprintf(req.endpoint, sizeof req.endpoint, "workflow");
+    req.users_cluster = "";
+    snprintf(req.params[0].name, sizeof req.params[0].name, "id");
+    snprintf(req.params[0].value, sizeof req.params[0].value, "%lld", (long long)workflow);
+    req.n_params = 1;
+    *status = 200;
+    char *text = jsw_dispatch(jsw_route_find("workflow"), db, &req, n, status, err, errlen);
+    if (text)
+        jsw_etag(text, *n, etag);
+    else if (*status == 200)
+        *status = 500;
+    return text;
+}
