@@ -12,18 +12,6 @@
 
 #include "jsweb.h"
 
-/* type oids of pg_type.h */
-#define OID_BOOL 16
-#define OID_INT8 20
-#define OID_INT2 21
-#define OID_INT4 23
-#define OID_OID 26
-#define OID_JSON 114
-#define OID_FLOAT4 700
-#define OID_FLOAT8 701
-#define OID_NUMERIC 1700
-#define OID_JSONB 3802
-
 /* Whether s is UTF-8 as Jansson accepts it (json_string): no overlong forms, no surrogates,
  * nothing above U+10FFFF. The database is UTF-8, so this holds but for a bug: the cost is a
  * pass over bytes that are mostly ASCII. */
