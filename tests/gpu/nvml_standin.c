@@ -419,30 +419,26 @@ API nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t h, unsigne
 
 /* the graphics and MPS lists fail as the device does, but are not counted as calls, so that
  * a script's fail_after and hang_after mean what they meant before the sampler asked them */
-static int peek(nvmlDevice_t h)
+static nvmlReturn_t uncounted_list(nvmlDevice_t h, unsigned int *n, nvmlProcessInfo_t *info, char list)
 {
     struct sdev *d = (struct sdev *)h;
     if (d == NULL)
         return NVML_ERROR_INVALID_ARGUMENT;
-    return d->fail_after > 0 && d->calls > d->fail_after ? d->fail_code : NVML_SUCCESS;
+    if (d->fail_after > 0 && d->calls > d->fail_after)
+        return d->fail_code;
+    return list_procs(h, n, info, list);
 }
 
 API nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t h, unsigned int *n,
                                                           nvmlProcessInfo_t *info)
 {
-    int rc = peek(h);
-    if (rc != NVML_SUCCESS)
-        return rc;
-    return list_procs(h, n, info, 'g');
+    return uncounted_list(h, n, info, 'g');
 }
 
 API nvmlReturn_t nvmlDeviceGetMPSComputeRunningProcesses_v3(nvmlDevice_t h, unsigned int *n,
                                                             nvmlProcessInfo_t *info)
 {
-    int rc = peek(h);
-    if (rc != NVML_SUCCESS)
-        return rc;
-    return list_procs(h, n, info, 'm');
+    return uncounted_list(h, n, info, 'm');
 }
 
 API nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t h,
