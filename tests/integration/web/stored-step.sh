@@ -37,7 +37,8 @@ wait_pipeline 120 "$job"; ok $? "a two-node job $job ran and was ingested"
 # its insight (computed a few seconds after the records) changes the reply: waited for
 for i in $(seq 300); do [ "$(q "SELECT count(*) FROM js_data.insight_pending WHERE job_id = $job")" = 0 ] && break; sleep 0.2; done
 wait_real; ok $? "the keeper stored step 0's reply at 1500 points, current"
-is "$(q "SELECT string_agg(params, ' ' ORDER BY params) FROM js.stored_replies WHERE endpoint = 'step' AND key = $job")" \
+is "$(q "SELECT string_agg(params, ' ' ORDER BY params) FROM js.stored_replies WHERE endpoint = 'step' AND key = $job
+           AND params LIKE 'step=0&%'")" \
   "step=0&points=1500&gpu_series=1&rows=1000 step=0&points=300&gpu_series=1&rows=1000" "both of the viewer's forms, current"
 
 for form in points=1500 points=300; do
