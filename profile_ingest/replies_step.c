@@ -185,11 +185,12 @@ int pi_db_step_replies(struct pi_db *db, long long min_slices, int all, long *ke
     char ms[24];
     snprintf(ms, sizeof ms, "%lld", min_slices);
     double t0 = pi_replies_now();
-    /* --once: rounds until one finds nothing more to do; a daemon: one round */
+    /* rounds until one finds nothing more to do (a daemon: within its time; every ingest
+     * statement on a job's tables notes a row, more than one round may take in a busy pass) */
     for (;;) {
         long done = 0;
         int rc = round_once(db, ms, all, t0, kept, dropped, &done);
-        if (rc != PI_DB_OK || !all || done == 0)
+        if (rc != PI_DB_OK || done == 0 || (!all && pi_replies_now() - t0 >= REPLIES_PASS_SECONDS))
             return rc;
     }
 }
