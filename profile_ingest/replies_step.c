@@ -75,7 +75,7 @@ struct reply {
 };
 
 /* One transaction: the change rows seen deleted, the job's stored step replies replaced by the
- * n computed. Nothing when another keeper deleted some of those rows first. */
+ * n computed. Nothing when another keeper deleted some of those rows first (PI_REPLIES_TAKEN). */
 static int store(struct pi_db *db, const char *cid, const char *job, const char *changes, const struct reply *rs,
                  int n)
 {
@@ -100,7 +100,7 @@ static int store(struct pi_db *db, const char *cid, const char *job, const char 
     }
     if (rc != PI_DB_OK) {
         dbu_rollback(db);
-        return rc == PI_REPLIES_TAKEN ? PI_DB_OK : rc;
+        return rc;
     }
     return dbu_exec(db, "COMMIT", "stored step replies: commit");
 }
@@ -146,14 +146,14 @@ static int keep_one(struct pi_db *db, PGresult *due, int i, const char *ms, long
         failed = !reader || compute_step(reader, &k, rs, &n) < 0;
     }
     int rc = failed ? PI_DB_FAIL : store(db, cid, job, PQgetvalue(due, i, 2), rs, n);
-    if (rc == PI_DB_OK) {
+    if (rc == PI_DB_OK)
         *kept += n;
+    if (rc == PI_DB_OK || rc == PI_REPLIES_TAKEN)
         ++*done;
-    }
     for (int r = 0; r < n; r++)
         free(rs[r].text);
     PQclear(st);
-    return rc;
+    return rc == PI_REPLIES_TAKEN ? PI_DB_OK : rc;
 }
 
 /* One round over the change rows seen: the jobs with no step kept dropped, the others kept;
