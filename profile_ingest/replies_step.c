@@ -27,10 +27,12 @@ static const struct {
 
 /* whether a step is kept (s: its js_data.steps row): at least $1 slices x step-nodes, none of its
  * nodes running (a running step's figures change with every live snapshot) */
-#define KEPT "s.first_slice IS NOT NULL AND (s.last_slice - s.first_slice + 1) * greatest(s.num_nodes, 1) >= $1::bigint" \
+#define KEPT "s.first_slice IS NOT NULL" \
+    " AND (s.last_slice - s.first_slice + 1) * greatest(s.num_nodes, 1) >= $1::bigint" \
     " AND NOT EXISTS (SELECT 1 FROM js_data.live_step_nodes l" \
     "     WHERE l.cluster_id = s.cluster_id AND l.job_id = s.job_id AND l.step_id = s.step_id)"
-#define HAS_KEPT "EXISTS (SELECT 1 FROM js_data.steps s WHERE s.cluster_id = c.cluster_id AND s.job_id = c.job_id AND " KEPT ")"
+#define HAS_KEPT "EXISTS (SELECT 1 FROM js_data.steps s" \
+    " WHERE s.cluster_id = c.cluster_id AND s.job_id = c.job_id AND " KEPT ")"
 #define SEEN "SELECT change_id, cluster_id, job_id FROM js_data.reply_job_changes ORDER BY change_id LIMIT 20000"
 
 /* The jobs with no step kept among the changes seen: their stored step replies and those change
