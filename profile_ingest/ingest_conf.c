@@ -43,6 +43,7 @@ void pi_conf_defaults(struct pi_conf *c)
     c->orphan_grace_seconds = 7 * 86400;
     c->insight_settle_seconds = 30;
     c->replies_min_jobs = 20;
+    c->replies_min_step_slices = 100000;
     c->quarantine = strdup(PI_QUARANTINE_DEFAULT);
     c->quarantine_days = 30;
     c->record_uid = 0;
@@ -92,6 +93,7 @@ static int set_int_key(struct pi_conf *c, const char *key, const char *value, ch
         { "orphan_grace_seconds", offsetof(struct pi_conf, orphan_grace_seconds), 0, 365 * 86400 },
         { "insight_settle_seconds", offsetof(struct pi_conf, insight_settle_seconds), 0, 86400 },
         { "replies_min_jobs", offsetof(struct pi_conf, replies_min_jobs), 1, INT_MAX },
+        { "replies_min_step_slices", offsetof(struct pi_conf, replies_min_step_slices), 1, INT_MAX },
         { "quarantine_days", offsetof(struct pi_conf, quarantine_days), 0, 36500 },
         { "record_uid", offsetof(struct pi_conf, record_uid), 0, INT_MAX },
     };

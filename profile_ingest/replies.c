@@ -17,8 +17,8 @@
 #include "ingest.h"
 #include "jsweb.h"
 #include "log.h"
+#include "replies.h"
 
-#define REPLIES_PASS_SECONDS 5.0 /* a daemon's pass; --once keeps all */
 #define REPLIES_CHANGES_MAX "20000" /* change rows read at once */
 
 /* whether a workflow's graph is kept (w: its js.workflows row, c: its key): it exists, has an
@@ -66,17 +66,17 @@ static const char *const q_drop =
 
 static jsw_db *reader; /* set up as the CGI's connection, to this daemon's database */
 
-static double now_s(void)
+double pi_replies_now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static int reader_ensure(struct pi_db *db)
+jsw_db *pi_replies_reader(struct pi_db *db)
 {
     if (reader)
-        return 0;
+        return reader;
     struct jsw_config cfg;
     jsw_config_defaults(&cfg);
     snprintf(cfg.conninfo, sizeof cfg.conninfo, "%s", db->conninfo ? db->conninfo : "");
@@ -84,11 +84,17 @@ static int reader_ensure(struct pi_db *db)
     reader = jsw_db_connect(&cfg, err, sizeof err);
     if (!reader) {
         pi_warn("stored replies: cannot connect as the web does: %s", err);
-        return -1;
+        return NULL;
     }
     /* named as the daemon's, not the CGI's: the web's sessions are counted by that name */
     PQclear(PQexec(reader, "SET application_name = 'profile_ingest'"));
-    return 0;
+    return reader;
+}
+
+void pi_replies_reader_reset(void)
+{
+    jsw_db_close(reader);
+    reader = NULL;
 }
 
 /* The gzip bytes as a bytea literal in hex ('\x...'), malloc'd */
@@ -108,6 +114,29 @@ static char *bytea_hex(const unsigned char *b, size_t n)
     return s;
 }
 
+char *pi_replies_gzip_hex(const char *body, size_t n)
+{
+    size_t gzn = 0;
+    unsigned char *gz = n >= JSW_GZIP_MIN ? jsw_gzip(body, n, 9, &gzn) : NULL;
+    char *hex = bytea_hex(gz, gz ? gzn : 0);
+    free(gz);
+    return hex;
+}
+
+int pi_replies_take(struct pi_db *db, const char *take, const char *changes)
+{
+    PGresult *r = dbu_q(db, take, 1, (const char *const[]){ changes });
+    if (!r || PQresultStatus(r) != PGRES_TUPLES_OK)
+        return dbu_check(db, r, PGRES_TUPLES_OK, "stored replies: take the changes");
+    long took = atol(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    /* as many as seen: array_agg's text has one comma less than elements */
+    long seen = 1;
+    for (const char *p = changes; *p; p++)
+        seen += *p == ',';
+    return took == seen ? PI_DB_OK : PI_REPLIES_TAKEN;
+}
+
 /* One transaction: the change rows seen deleted, and the reply stored (body NULL: dropped).
  * Nothing when another keeper deleted some of them first. */
 static int store(struct pi_db *db, const char *cid, const char *wid, const char *changes, const char *etag,
@@ -116,35 +145,23 @@ static int store(struct pi_db *db, const char *cid, const char *wid, const char 
     int rc = dbu_exec(db, "BEGIN", "stored replies: begin");
     if (rc != PI_DB_OK)
         return rc;
-    PGresult *r = dbu_q(db, q_take, 1, (const char *const[]){ changes });
-    if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
+    rc = pi_replies_take(db, q_take, changes);
+    if (rc != PI_DB_OK) {
         dbu_rollback(db);
-        return dbu_check(db, r, PGRES_TUPLES_OK, "stored replies: take the changes");
+        return rc == PI_DB_RETRY || rc == PI_DB_FAIL ? rc : PI_DB_OK; /* taken by another: nothing */
     }
-    long took = atol(PQgetvalue(r, 0, 0));
-    PQclear(r);
-    /* as many as seen: array_agg's text has one comma less than elements */
-    long seen = 1;
-    for (const char *p = changes; *p; p++)
-        seen += *p == ',';
-    if (took != seen) {
-        dbu_rollback(db);
-        return PI_DB_OK;
-    }
+    PGresult *r;
     if (!body) {
         r = dbu_q(db, q_drop, 2, (const char *const[]){ cid, wid });
         rc = dbu_check(db, r, PGRES_COMMAND_OK, "stored replies: drop");
     } else {
-        size_t gzn = 0;
-        unsigned char *gz = n >= JSW_GZIP_MIN ? jsw_gzip(body, n, 9, &gzn) : NULL;
-        char *gzhex = bytea_hex(gz, gz ? gzn : 0), msbuf[32];
+        char *gzhex = pi_replies_gzip_hex(body, n), msbuf[32];
         snprintf(msbuf, sizeof msbuf, "%.3f", ms);
         rc = PI_DB_FAIL;
         if (gzhex) {
             r = dbu_q(db, q_store, 6, (const char *const[]){ cid, wid, etag, body, gzhex, msbuf });
             rc = dbu_check(db, r, PGRES_COMMAND_OK, "stored replies: store");
         }
-        free(gz);
         free(gzhex);
     }
     if (rc != PI_DB_OK) {
@@ -161,8 +178,8 @@ static int keep_one(struct pi_db *db, PGresult *due, int i, long *kept, long *dr
     const char *cid = PQgetvalue(due, i, 0), *wid = PQgetvalue(due, i, 1), *list = PQgetvalue(due, i, 2);
     char *text = NULL, etag[JSW_ETAG_LEN] = "";
     size_t n = 0;
-    double t0 = now_s();
-    if (reader_ensure(db) == 0) {
+    double t0 = pi_replies_now();
+    if (pi_replies_reader(db)) {
         int status = 200;
         char err[512] = "";
         text = jsw_stored_compute_workflow(reader, PQgetvalue(due, i, 3), strtoll(wid, NULL, 10), &n, etag,
@@ -170,11 +187,10 @@ static int keep_one(struct pi_db *db, PGresult *due, int i, long *kept, long *dr
         if (!text && status == 500) {
             /* the reader is suspect (the database restarting): connect anew next time */
             pi_warn("stored replies: workflow %s: %s", wid, err);
-            jsw_db_close(reader);
-            reader = NULL;
+            pi_replies_reader_reset();
         }
     }
-    int rc = store(db, cid, wid, list, text ? etag : NULL, text, n, (now_s() - t0) * 1000.0);
+    int rc = store(db, cid, wid, list, text ? etag : NULL, text, n, (pi_replies_now() - t0) * 1000.0);
     if (rc == PI_DB_OK)
         ++*(text ? kept : dropped);
     free(text);
@@ -195,7 +211,7 @@ static int round_once(struct pi_db *db, const char *mj, int all, double t0, long
     int rc = PI_DB_OK;
     for (int i = 0; i < PQntuples(due) && rc != PI_DB_RETRY; i++) {
         rc = keep_one(db, due, i, kept, dropped);
-        if (!all && now_s() - t0 >= REPLIES_PASS_SECONDS)
+        if (!all && pi_replies_now() - t0 >= REPLIES_PASS_SECONDS)
             break;
     }
     PQclear(due);
@@ -207,7 +223,7 @@ int pi_db_replies(struct pi_db *db, int min_jobs, int all, long *kept, long *dro
     *kept = *dropped = 0;
     char mj[16];
     snprintf(mj, sizeof mj, "%d", min_jobs);
-    double t0 = now_s();
+    double t0 = pi_replies_now();
     /* --once: rounds until one finds nothing more to do; a daemon: one round */
     for (;;) {
         long k = *kept, d = *dropped;

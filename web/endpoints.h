@@ -42,6 +42,8 @@ int jsw_job_param(const struct jsw_request *req, const char *name, int64_t *job,
 int jsw_step_param(const struct jsw_request *req, const char **step, int *status, char *err, size_t errlen);
 json_int_t jsw_int_or(json_t *v, json_int_t dflt);
 
+/* endpoints_step.c: how many processes the step reply lists (its cap and max_rows). */
+int64_t jsw_step_process_limit(const struct jsw_request *req);
 /* endpoints_jobs.c: each step object of steps gets its "insight" and "advice" (step NULL: all
  * of the job's). 0, or -1 with err set. */
 int jsw_add_insights(jsw_db *db, const struct jsw_request *req, int64_t job, const char *step, json_t *steps,

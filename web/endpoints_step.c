@@ -79,6 +79,11 @@ json_t *jsw_step_row(jsw_db *db, const struct jsw_request *req, int64_t job, con
 
 #define STEP_PROCESSES_MAX 1000 /* processes listed by the step endpoint */
 
+int64_t jsw_step_process_limit(const struct jsw_request *req)
+{
+    return req->max_rows > 0 && req->max_rows < STEP_PROCESSES_MAX ? req->max_rows : STEP_PROCESSES_MAX;
+}
+
 /* The step's parts besides its series, added to s: digest, files, its processes, GPUs,
  * insight and, with node, that node's slices; a: the step query's parameters. 0, or -1 with
  * *status and err set. */
@@ -95,9 +100,7 @@ static int step_parts(jsw_db *db, const struct jsw_request *req, int64_t job, co
     }
     /* its processes, how each ended: those that did not end well first, at most
      * STEP_PROCESSES_MAX (and max_rows) of them */
-    int64_t limit = STEP_PROCESSES_MAX;
-    if (req->max_rows > 0 && limit > req->max_rows)
-        limit = req->max_rows;
+    int64_t limit = jsw_step_process_limit(req);
     struct jsw_args pa = *a;
     jsw_arg_int(&pa, limit + 1, true);
     json_t *procs = jsw_db_rows(db, "step_processes", pa.n, pa.v, err, errlen);

@@ -317,6 +317,22 @@ int jsw_stored_serve(jsw_db *db, const struct jsw_request *req);
  * see) and err. For the keeper of profile_ingest: the same handler the CGI runs. */
 char *jsw_stored_compute_workflow(jsw_db *db, const char *viewer, int64_t workflow, size_t *n,
                                   char etag[JSW_ETAG_LEN], int *status, char *err, size_t errlen);
+/* A finished step's reply (stored_step.c): whether the request is one of the stored forms (job,
+ * step, points, gpu_series, cluster= aside; valid), with its job, step and canonical params. */
+#define JSW_STORED_PARAMS_MAX 96
+bool jsw_stored_step_key(const struct jsw_request *req, int64_t *job, const char **step, char *params, size_t n);
+/* The step reply a keeper stores: of job and step of cluster, as viewer (its owner, not an
+ * admin) at points with or without the GPU series, the process list capped by max_rows. */
+struct jsw_stored_step {
+    const char *viewer, *cluster, *step;
+    int64_t job;
+    int points, max_rows;
+    bool gpu_series;
+};
+/* Computed as the CGI does: the JSON text (malloc'd, *n bytes), its ETag and canonical params
+ * (the key it is stored by), or NULL with *status and err. */
+char *jsw_stored_compute_step(jsw_db *db, const struct jsw_stored_step *k, char params[JSW_STORED_PARAMS_MAX],
+                              size_t *n, char etag[JSW_ETAG_LEN], int *status, char *err, size_t errlen);
 /* web_db.c: run the named queries as prepared statements (PQprepare once per connection, then
  * PQexecPrepared), for connections that serve many requests. Off: PQexecParams. */
 void jsw_db_use_prepared(bool on);

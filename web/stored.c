@@ -4,7 +4,8 @@
  * (profile_ingest/replies.c, with jsw_stored_compute_workflow below: the CGI's own handler)
  * and stored; the CGI serves it as stored, gzip and ETag included, when the viewer may see the
  * workflow (the access rule is applied by the lookup's own statement) and nothing changed since
- * (js.stored_replies). Anything else, or any failure, computes the reply as always. */
+ * (js.stored_replies). Anything else, or any failure, computes the reply as always. A finished
+ * step's reply in the viewer's forms is stored and served the same way (stored_step.c). */
 #include "config.h"
 
 #include <stdio.h>
@@ -38,9 +39,42 @@ static bool workflow_key(const struct jsw_request *req, int64_t *id, int64_t *jo
            !jsw_param_int(req, "job", 1, 4294967295LL, job, NULL, err, sizeof err);
 }
 
+/* Send the one row of a stored_* lookup (etag, body_gz, body), if there is one: 1 (sent), 0 */
+static int send_row(PGresult *r)
+{
+    int col = PQntuples(r) == 1 ? (PQgetisnull(r, 0, 1) ? 2 : 1) : -1;
+    if (col >= 0 && !PQgetisnull(r, 0, col)) {
+        jsw_reply_stored(PQgetvalue(r, 0, 0), PQgetvalue(r, 0, col), (size_t)PQgetlength(r, 0, col), col == 1);
+        col = -2;
+    }
+    PQclear(r);
+    return col == -2;
+}
+
+/* A finished step's reply in the forms stored (jsw_stored_step_key): looked up by stored_step */
+static int serve_step(jsw_db *db, const struct jsw_request *req)
+{
+    int64_t job;
+    const char *step;
+    char params[JSW_STORED_PARAMS_MAX];
+    if (!jsw_stored_step_key(req, &job, &step, params, sizeof params))
+        return 0;
+    struct jsw_args a;
+    jsw_args_init(&a, req);
+    jsw_arg_int(&a, job, true);
+    jsw_arg_str(&a, step);
+    jsw_arg_str(&a, params);
+    jsw_arg_str(&a, jsw_reply_gzip() ? "t" : "f");
+    char err[256];
+    PGresult *r = jsw_db_result_binary(db, "stored_step", a.n, a.v, err, sizeof err);
+    return r ? send_row(r) : 0; /* no result: logged by the database layer; computed instead */
+}
+
 int jsw_stored_serve(jsw_db *db, const struct jsw_request *req)
 {
     int64_t id = 0, job = 0;
+    if (db && !strcmp(req->endpoint, "step"))
+        return serve_step(db, req);
     if (!db || !workflow_key(req, &id, &job))
         return 0;
     bool gzip = jsw_reply_gzip();
@@ -52,16 +86,7 @@ int jsw_stored_serve(jsw_db *db, const struct jsw_request *req)
     char err[256];
     /* binary: the gzip bytes as they are stored, no hex to decode */
     PGresult *r = jsw_db_result_binary(db, "stored_workflow", a.n, a.v, err, sizeof err);
-    if (!r)
-        return 0; /* logged by the database layer; computed instead */
-    int col = PQntuples(r) == 1 ? (PQgetisnull(r, 0, 1) ? 2 : 1) : -1;
-    if (col < 0 || PQgetisnull(r, 0, col)) {
-        PQclear(r);
-        return 0;
-    }
-    jsw_reply_stored(PQgetvalue(r, 0, 0), PQgetvalue(r, 0, col), (size_t)PQgetlength(r, 0, col), col == 1);
-    PQclear(r);
-    return 1;
+    return r ? send_row(r) : 0; /* no result: logged by the database layer; computed instead */
 }
 
 char *jsw_stored_compute_workflow(jsw_db *db, const char *viewer, int64_t workflow, size_t *n,

@@ -50,6 +50,12 @@ BEGIN
     IF v_horizon IS NOT NULL AND NOT p_dry_run THEN
         INSERT INTO js_data.slice_horizon (slice) VALUES (v_horizon)
             ON CONFLICT (only_row) DO UPDATE SET slice = greatest(slice_horizon.slice, excluded.slice), updated = now();
+        -- no trigger sees a partition dropped: the stored step replies that read one are noted
+        -- as changed (migration 052; docs/web.md, "Stored replies")
+        INSERT INTO js_data.reply_job_changes (cluster_id, job_id)
+            SELECT DISTINCT sr.cluster_id, sr.key FROM js_data.stored_replies sr
+            JOIN js_data.steps s ON s.cluster_id = sr.cluster_id AND s.job_id = sr.key
+            WHERE sr.endpoint = 'step' AND s.first_slice < v_horizon;
     END IF;
 END $$;
 COMMENT ON FUNCTION js_data.apply_retention(interval, boolean, timestamptz) IS 'drop the per-slice partitions older than p_now minus the kept age (default js_data.retention_settings.slice_keep) after rolling up their days; p_dry_run: only list them';

@@ -1,29 +1,39 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
--- The stored replies' changes (migration 051; docs/web.md, "Stored replies"): one function for
--- the statement triggers of every table the workflow graph reads, noting the workflows of the
--- rows before (old_rows) and after (new_rows) the statement in js_data.reply_changes. A row per
--- workflow and statement, insert only: no row lock that concurrent ingest daemons would wait on.
--- What names the workflow, by table: workflows and jobs their workflow_id; steps, running steps
--- and file accesses their job's; edges both ends' jobs'; a user's name all of the user's.
+-- The stored replies' changes (migrations 051, 052; docs/web.md, "Stored replies"): one function
+-- for the statement triggers of every table a stored reply reads, noting from the rows before
+-- (old_rows) and after (new_rows) the statement the workflows whose graph they change in
+-- js_data.reply_changes and the jobs whose step replies they change in
+-- js_data.reply_job_changes. A row per workflow or job and statement, insert only: no row lock
+-- that concurrent ingest daemons would wait on.
+-- The graph reads workflows, jobs, users, steps, running steps, file accesses and edges: a
+-- workflow is named by workflows' and jobs' workflow_id, a user's name by all of the user's,
+-- the others by their job's (edges: both ends'). A step reply reads its job, step, step-nodes,
+-- processes, running step-nodes' vectors, energy, software trees, GPUs and their processes and
+-- series, file accesses, insight and advice, and its series folded and queued: all keyed by job.
 -- (Statement triggers with transition tables: a single event each, hence three per table.)
 CREATE FUNCTION js_data.replies_note_change() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
     v_jobs js_data.replies_job[] := '{}';
+    -- the step replies read no edge, and a user's name only through the access rule
+    v_note_jobs boolean := TG_TABLE_NAME NOT IN ('workflows', 'users', 'dependencies');
+    -- the graph reads none of the step reply's own tables
+    v_note_workflows boolean := TG_TABLE_NAME IN ('steps', 'live_step_nodes', 'file_accesses', 'dependencies');
 BEGIN
     -- a transition table exists only for the events that have it: each read in its branch
     IF TG_OP <> 'INSERT' THEN
         IF TG_TABLE_NAME IN ('workflows', 'jobs') THEN
             INSERT INTO js_data.reply_changes (cluster_id, workflow_id)
                 SELECT DISTINCT r.cluster_id, r.workflow_id FROM old_rows r WHERE r.workflow_id IS NOT NULL;
-        ELSIF TG_TABLE_NAME = 'users' THEN
+        END IF;
+        IF TG_TABLE_NAME = 'users' THEN
             INSERT INTO js_data.reply_changes (cluster_id, workflow_id)
                 SELECT w.cluster_id, w.workflow_id FROM (SELECT DISTINCT r.cluster_id, r.uid FROM old_rows r) u
                 JOIN js_data.workflows w ON w.cluster_id = u.cluster_id AND w.uid = u.uid;
         ELSIF TG_TABLE_NAME = 'dependencies' THEN
             v_jobs := ARRAY(SELECT DISTINCT ROW(r.cluster_id, x.job_id)::js_data.replies_job
                             FROM old_rows r CROSS JOIN LATERAL (VALUES (r.from_job), (r.to_job)) x(job_id));
-        ELSE
+        ELSIF TG_TABLE_NAME <> 'workflows' THEN
             v_jobs := ARRAY(SELECT DISTINCT ROW(r.cluster_id, r.job_id)::js_data.replies_job FROM old_rows r);
         END IF;
     END IF;
@@ -31,28 +41,36 @@ BEGIN
         IF TG_TABLE_NAME IN ('workflows', 'jobs') THEN
             INSERT INTO js_data.reply_changes (cluster_id, workflow_id)
                 SELECT DISTINCT r.cluster_id, r.workflow_id FROM new_rows r WHERE r.workflow_id IS NOT NULL;
-        ELSIF TG_TABLE_NAME = 'users' THEN
+        END IF;
+        IF TG_TABLE_NAME = 'users' THEN
             INSERT INTO js_data.reply_changes (cluster_id, workflow_id)
                 SELECT w.cluster_id, w.workflow_id FROM (SELECT DISTINCT r.cluster_id, r.uid FROM new_rows r) u
                 JOIN js_data.workflows w ON w.cluster_id = u.cluster_id AND w.uid = u.uid;
         ELSIF TG_TABLE_NAME = 'dependencies' THEN
             v_jobs := v_jobs || ARRAY(SELECT DISTINCT ROW(r.cluster_id, x.job_id)::js_data.replies_job
                             FROM new_rows r CROSS JOIN LATERAL (VALUES (r.from_job), (r.to_job)) x(job_id));
-        ELSE
+        ELSIF TG_TABLE_NAME <> 'workflows' THEN
             v_jobs := v_jobs || ARRAY(SELECT DISTINCT ROW(r.cluster_id, r.job_id)::js_data.replies_job FROM new_rows r);
         END IF;
     END IF;
+    IF cardinality(v_jobs) = 0 THEN
+        RETURN NULL;
+    END IF;
     -- the workflows of the jobs named (steps, running steps, file accesses, edges)
-    IF cardinality(v_jobs) > 0 THEN
+    IF v_note_workflows THEN
         INSERT INTO js_data.reply_changes (cluster_id, workflow_id)
             SELECT DISTINCT j.cluster_id, j.workflow_id
             FROM (SELECT DISTINCT k.cluster_id, k.job_id FROM unnest(v_jobs) k) k
             JOIN js_data.jobs j ON j.cluster_id = k.cluster_id AND j.job_id = k.job_id
             WHERE j.workflow_id IS NOT NULL;
     END IF;
+    IF v_note_jobs THEN
+        INSERT INTO js_data.reply_job_changes (cluster_id, job_id)
+            SELECT DISTINCT k.cluster_id, k.job_id FROM unnest(v_jobs) k;
+    END IF;
     RETURN NULL;
 END $$;
-COMMENT ON FUNCTION js_data.replies_note_change() IS 'trigger: note the workflows whose stored replies a statement made out of date (js_data.reply_changes)';
+COMMENT ON FUNCTION js_data.replies_note_change() IS 'trigger: note the workflows and jobs whose stored replies a statement made out of date (js_data.reply_changes, js_data.reply_job_changes)';
 -- the triggers: TABLE_replies_insert, _update, _delete on each table (a user is never deleted)
 DO $$
 DECLARE
@@ -60,7 +78,12 @@ DECLARE
     v_event text;
 BEGIN
     FOREACH v_table IN ARRAY ARRAY['workflows', 'jobs', 'users', 'steps', 'live_step_nodes', 'file_accesses',
-                                   'dependencies'] LOOP
+                                   'dependencies',
+                                   -- the step reply's own (migration 052)
+                                   'step_nodes', 'processes', 'live_processes', 'live_slice_metrics',
+                                   'step_node_energy', 'step_trees', 'step_node_gpus', 'step_node_gpu_processes',
+                                   'series_step_node_gpu', 'step_insights', 'step_advice', 'series_step',
+                                   'series_step_node', 'totals_pending'] LOOP
         FOREACH v_event IN ARRAY ARRAY['INSERT', 'UPDATE', 'DELETE'] LOOP
             CONTINUE WHEN v_table = 'users' AND v_event = 'DELETE';
             EXECUTE format('CREATE TRIGGER %I AFTER %s ON js_data.%I REFERENCING %s FOR EACH STATEMENT '

@@ -358,6 +358,53 @@ static void series_text_sums_runs_of_slices(void **state)
     jsw_slices_free(&tot);
 }
 
+/* The step reply's stored forms (web/stored_step.c): one key per form, whatever the order and
+ * cluster=; anything else (node=, a bad value: the handler's 400) is not a stored form. */
+static void stored_step_keys_are_canonical(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *qs, *want;
+    } cases[] = {
+        { "q=step&job=7&step=0&points=1500&gpu_series=1", "step=0&points=1500&gpu_series=1&rows=1000" },
+        { "gpu_series=1&points=1500&step=0&cluster=c1&job=7", "step=0&points=1500&gpu_series=1&rows=1000" },
+        { "job=7&step=batch", "step=batch&points=0&gpu_series=0&rows=1000" },
+        { "job=7&step=0&points=300&gpu_series=0", "step=0&points=300&gpu_series=0&rows=1000" },
+        { "job=7&step=0&points=1500&gpu_series=1&node=n1", NULL },
+        { "job=7&step=0&points=5", NULL },
+        { "job=7&step=0&gpu_series=yes", NULL },
+        { "job=x&step=0", NULL },
+        { "job=7&step=0%3Bx", NULL },
+        { "job=7", NULL },
+        { "job=7&step=0&cluster=a%20b", NULL },
+    };
+    static struct jsw_request r;
+    int64_t job;
+    const char *step;
+    char p[JSW_STORED_PARAMS_MAX];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memset(&r, 0, sizeof r);
+        snprintf(r.endpoint, sizeof r.endpoint, "step");
+        r.max_rows = 5000;
+        assert_int_equal(jsw_parse_query(&r, cases[i].qs, err, sizeof err), 0);
+        bool got = jsw_stored_step_key(&r, &job, &step, p, sizeof p);
+        assert_int_equal(got, cases[i].want != NULL);
+        if (got) {
+            assert_string_equal(p, cases[i].want);
+            assert_int_equal(job, 7);
+        }
+    }
+    /* a lower max_rows is part of the key: the keeper's replies (1000) do not match it */
+    memset(&r, 0, sizeof r);
+    snprintf(r.endpoint, sizeof r.endpoint, "step");
+    r.max_rows = 200;
+    assert_int_equal(jsw_parse_query(&r, "job=7&step=0&points=1500&gpu_series=1", err, sizeof err), 0);
+    assert_true(jsw_stored_step_key(&r, &job, &step, p, sizeof p));
+    assert_string_equal(p, "step=0&points=1500&gpu_series=1&rows=200");
+    snprintf(r.endpoint, sizeof r.endpoint, "background");
+    assert_false(jsw_stored_step_key(&r, &job, &step, p, sizeof p));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -375,6 +422,7 @@ int main(void)
         cmocka_unit_test(every_endpoint_query_is_compiled_in),
         cmocka_unit_test(json_text_matches_jansson),
         cmocka_unit_test(series_text_sums_runs_of_slices),
+        cmocka_unit_test(stored_step_keys_are_canonical),
     };
     return cmocka_run_group_tests_name("web", tests, NULL, NULL);
 }

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The keeper of the stored step replies (docs/web.md, "Stored replies"; migration 052): after a
+ * pass, the jobs whose rows changed (js_data.reply_job_changes, noted by triggers) get the
+ * replies of their finished large steps computed in the viewer's forms by the web's own
+ * handler (jsw_stored_compute_step) and stored with gzip and ETag, as replies.c keeps the
+ * workflow graph: per job the change rows are read first, the replies computed, then in one
+ * transaction those rows deleted and the job's step replies replaced; a change committed
+ * meanwhile keeps its row, so they are not served until computed again. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbutil.h"
+#include "ingest.h"
+#include "jsweb.h"
+#include "log.h"
+#include "replies.h"
+
+/* The forms stored: the step tab's chart (web/static/step.js) and the GPU tab's (gpu.js) */
+static const struct {
+    int points;
+    bool gpu_series;
+} forms[] = { { 1500, true }, { 300, true } };
+#define NFORMS (int)(sizeof forms / sizeof forms[0])
+#define STEPS_MAX 64 /* a job's steps stored: the largest */
+
+/* whether a step is kept (s: its js_data.steps row): at least $1 slices x step-nodes, none of its
+ * nodes running (a running step's figures change with every live snapshot) */
+#define KEPT "s.first_slice IS NOT NULL" \
+    " AND (s.last_slice - s.first_slice + 1) * greatest(s.num_nodes, 1) >= $1::bigint" \
+    " AND NOT EXISTS (SELECT 1 FROM js_data.live_step_nodes l" \
+    "     WHERE l.cluster_id = s.cluster_id AND l.job_id = s.job_id AND l.step_id = s.step_id)"
+#define HAS_KEPT "EXISTS (SELECT 1 FROM js_data.steps s" \
+    " WHERE s.cluster_id = c.cluster_id AND s.job_id = c.job_id AND " KEPT ")"
+#define SEEN "SELECT change_id, cluster_id, job_id FROM js_data.reply_job_changes ORDER BY change_id LIMIT 20000"
+
+/* The jobs with no step kept among the changes seen: their stored step replies and those change
+ * rows deleted in one statement, in bulk (most jobs are small) */
+static const char *const q_drop_due =
+    "WITH seen AS MATERIALIZED (" SEEN "),"
+    " c AS MATERIALIZED (SELECT DISTINCT cluster_id, job_id FROM seen),"
+    " n AS MATERIALIZED (SELECT c.cluster_id, c.job_id FROM c WHERE NOT " HAS_KEPT "),"
+    " gone AS (DELETE FROM js_data.stored_replies s USING n WHERE s.cluster_id = n.cluster_id AND s.endpoint = 'step'"
+    "     AND s.key = n.job_id)"
+    " DELETE FROM js_data.reply_job_changes r USING seen, n WHERE r.change_id = seen.change_id"
+    "     AND seen.cluster_id = n.cluster_id AND seen.job_id = n.job_id";
+
+/* the jobs kept among them, oldest change first: the change rows seen, the owner, the cluster */
+static const char *const q_due =
+    "SELECT c.cluster_id, c.job_id, array_agg(c.change_id)::text AS changes, j.user_name, j.cluster"
+    " FROM (" SEEN ") c"
+    " JOIN js.jobs j ON j.cluster_id = c.cluster_id AND j.job_id = c.job_id"
+    " WHERE j.user_name IS NOT NULL AND " HAS_KEPT
+    " GROUP BY c.cluster_id, c.job_id, j.user_name, j.cluster"
+    " ORDER BY min(c.change_id)";
+/* a due job's steps kept, the largest first */
+static const char *const q_steps =
+    "SELECT s.step_id FROM js_data.steps s WHERE s.cluster_id = $2::smallint AND s.job_id = $3::bigint AND " KEPT
+    " ORDER BY (s.last_slice - s.first_slice + 1) * greatest(s.num_nodes, 1) DESC, s.step_id LIMIT 64"; /* STEPS_MAX */
+
+static const char *const q_take =
+    "WITH d AS (DELETE FROM js_data.reply_job_changes WHERE change_id = ANY ($1::bigint[]) RETURNING 1)"
+    " SELECT count(*) FROM d";
+static const char *const q_drop =
+    "DELETE FROM js_data.stored_replies WHERE cluster_id = $1::smallint AND endpoint = 'step' AND key = $2::bigint";
+static const char *const q_store =
+    "INSERT INTO js_data.stored_replies (cluster_id, endpoint, key, params, etag, body, body_gz, compute_ms)"
+    " VALUES ($1::smallint, 'step', $2::bigint, $3, $4, $5, $6::bytea, $7::real)";
+
+/* A reply computed: its key, ETag and text */
+struct reply {
+    char params[JSW_STORED_PARAMS_MAX], etag[JSW_ETAG_LEN];
+    char *text;
+    size_t n;
+    double ms;
+};
+
+/* One transaction: the change rows seen deleted, the job's stored step replies replaced by the
+ * n computed. Nothing when another keeper deleted some of those rows first (PI_REPLIES_TAKEN). */
+static int store(struct pi_db *db, const char *cid, const char *job, const char *changes, const struct reply *rs,
+                 int n)
+{
+    int rc = dbu_exec(db, "BEGIN", "stored step replies: begin");
+    if (rc != PI_DB_OK)
+        return rc;
+    rc = pi_replies_take(db, q_take, changes);
+    if (rc == PI_DB_OK) {
+        PGresult *r = dbu_q(db, q_drop, 2, (const char *const[]){ cid, job });
+        rc = dbu_check(db, r, PGRES_COMMAND_OK, "stored step replies: drop");
+    }
+    for (int i = 0; i < n && rc == PI_DB_OK; i++) {
+        char *gzhex = pi_replies_gzip_hex(rs[i].text, rs[i].n), ms[32];
+        snprintf(ms, sizeof ms, "%.3f", rs[i].ms);
+        rc = PI_DB_FAIL;
+        if (gzhex) {
+            PGresult *r = dbu_q(db, q_store, 7,
+                                (const char *const[]){ cid, job, rs[i].params, rs[i].etag, rs[i].text, gzhex, ms });
+            rc = dbu_check(db, r, PGRES_COMMAND_OK, "stored step replies: store");
+        }
+        free(gzhex);
+    }
+    if (rc != PI_DB_OK) {
+        dbu_rollback(db);
+        return rc;
+    }
+    return dbu_exec(db, "COMMIT", "stored step replies: commit");
+}
+
+/* The replies of one step in every form, appended to rs (*n of them): 0, or -1 (failed: the
+ * job stays due; 404 and the like only leave that reply out) */
+static int compute_step(jsw_db *reader, struct jsw_stored_step *k, struct reply *rs, int *n)
+{
+    for (int f = 0; f < NFORMS; f++) {
+        k->points = forms[f].points;
+        k->gpu_series = forms[f].gpu_series;
+        struct reply *r = &rs[*n];
+        int status = 200;
+        char err[512] = "";
+        double t0 = pi_replies_now();
+        r->text = jsw_stored_compute_step(reader, k, r->params, &r->n, r->etag, &status, err, sizeof err);
+        r->ms = (pi_replies_now() - t0) * 1000.0;
+        if (r->text) {
+            ++*n;
+        } else if (status == 500) {
+            pi_warn("stored step replies: job %lld step %s: %s", (long long)k->job, k->step, err);
+            pi_replies_reader_reset(); /* suspect (the database restarting): connected anew */
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* One due job (row i of q_due): its kept steps' replies computed and stored; *done counts it */
+static int keep_one(struct pi_db *db, PGresult *due, int i, const char *ms, long *kept, long *done)
+{
+    const char *cid = PQgetvalue(due, i, 0), *job = PQgetvalue(due, i, 1);
+    PGresult *st = dbu_q(db, q_steps, 3, (const char *const[]){ ms, cid, job });
+    if (!st || PQresultStatus(st) != PGRES_TUPLES_OK)
+        return dbu_check(db, st, PGRES_TUPLES_OK, "stored step replies: the steps");
+    static struct reply rs[STEPS_MAX * NFORMS];
+    int n = 0, failed = 0;
+    jsw_db *reader = pi_replies_reader(db);
+    struct jsw_stored_step k = { .viewer = PQgetvalue(due, i, 3), .cluster = PQgetvalue(due, i, 4),
+                                 .job = strtoll(job, NULL, 10), .max_rows = 0 };
+    for (int s = 0; s < PQntuples(st) && !failed; s++) {
+        k.step = PQgetvalue(st, s, 0);
+        failed = !reader || compute_step(reader, &k, rs, &n) < 0;
+    }
+    int rc = failed ? PI_DB_FAIL : store(db, cid, job, PQgetvalue(due, i, 2), rs, n);
+    if (rc == PI_DB_OK)
+        *kept += n;
+    if (rc == PI_DB_OK || rc == PI_REPLIES_TAKEN)
+        ++*done;
+    for (int r = 0; r < n; r++)
+        free(rs[r].text);
+    PQclear(st);
+    return rc == PI_REPLIES_TAKEN ? PI_DB_OK : rc;
+}
+
+/* One round over the change rows seen: the jobs with no step kept dropped, the others kept;
+ * *done: the change rows dropped and the jobs stored */
+static int round_once(struct pi_db *db, const char *ms, int all, double t0, long *kept, long *dropped, long *done)
+{
+    PGresult *r = dbu_q(db, q_drop_due, 1, (const char *const[]){ ms });
+    if (!r || PQresultStatus(r) != PGRES_COMMAND_OK)
+        return dbu_check(db, r, PGRES_COMMAND_OK, "stored step replies: drop those not kept");
+    *done = atol(PQcmdTuples(r));
+    *dropped += *done;
+    PQclear(r);
+    PGresult *due = dbu_q(db, q_due, 1, (const char *const[]){ ms });
+    if (!due || PQresultStatus(due) != PGRES_TUPLES_OK)
+        return dbu_check(db, due, PGRES_TUPLES_OK, "stored step replies: the due jobs");
+    int rc = PI_DB_OK;
+    for (int i = 0; i < PQntuples(due) && rc != PI_DB_RETRY; i++) {
+        rc = keep_one(db, due, i, ms, kept, done);
+        if (!all && pi_replies_now() - t0 >= REPLIES_PASS_SECONDS)
+            break;
+    }
+    PQclear(due);
+    return rc == PI_DB_FAIL ? PI_DB_OK : rc; /* a failed one is logged and stays due */
+}
+
+int pi_db_step_replies(struct pi_db *db, long long min_slices, int all, long *kept, long *dropped)
+{
+    *kept = *dropped = 0;
+    char ms[24];
+    snprintf(ms, sizeof ms, "%lld", min_slices);
+    double t0 = pi_replies_now();
+    /* rounds until one finds nothing more to do (a daemon: within its time; every ingest
+     * statement on a job's tables notes a row, more than one round may take in a busy pass) */
+    for (;;) {
+        long done = 0;
+        int rc = round_once(db, ms, all, t0, kept, dropped, &done);
+        if (rc != PI_DB_OK || done == 0 || (!all && pi_replies_now() - t0 >= REPLIES_PASS_SECONDS))
+            return rc;
+    }
+}

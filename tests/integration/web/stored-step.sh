@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A finished step's reply kept ahead (docs/web.md, "Stored replies"; migration 052): the ingest
+# stores the replies of step 0 of a two-node job of jsalice's in the viewer's forms (the
+# cluster's ingest keeps steps of 1 slice x step-node and more).
+# - Both forms (points=1500 and 300 with gpu_series=1) are stored, current, byte-identical to
+#   the reply the CGI computes with the stored rows deleted, and served as stored.
+# - A marker put into the stored body is what the owner and the admin get (also with cluster=);
+#   jsbob gets 404 as for any step not his; node= and another points= are computed.
+# - gzip: the stored gzip bytes sent as they are; the stored ETag; If-None-Match: 304.
+# - Never stale: a change to a row the reply reads (a process; the step's folded series, a
+#   partitioned table; its insight) stops the stored reply at once, and the keeper stores the
+#   real reply again.
+. "$JS_TOP_SRCDIR/tests/lib/tap.sh"
+need_cluster
+api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"
+w=$(mktemp -d "$JS_CLUSTER_DIR/tss.XXXXXX"); chown jsalice "$w"; chmod 755 "$w"
+q() { psql -X -q -At -d "$JS_DB" -c "$1"; }
+form=points=1500
+get() { curl -s -G -u "$1:$1" "$api" --data-urlencode q=step --data-urlencode "job=$job" --data-urlencode step=0 \
+          --data-urlencode "$form" --data-urlencode gpu_series=1 "${@:2}"; }
+code() { get "$@" -o /dev/null -w '%{http_code}'; }
+at_exit "rm -rf '$w'; q 'DROP TABLE IF EXISTS public.stored_step_saved' >/dev/null 2>&1"
+key() { echo "step=0&$form&gpu_series=1&rows=1000"; }
+where() { echo "endpoint = 'step' AND key = $job AND params = '$(key)'"; }
+current() { q "SELECT count(*) FROM js.stored_replies r WHERE r.$(where)"; }
+real() { q "SELECT count(*) FROM js.stored_replies r WHERE r.$(where) AND r.body NOT LIKE '{\"stored\"%'"; }
+wait_real() { for i in $(seq 150); do [ "$(real)" = 1 ] && return 0; sleep 0.2; done; return 1; }
+body() { q "SELECT body FROM js_data.stored_replies WHERE $(where)" | head -c -1; } # psql adds a newline
+plan 21
+
+s="srun sh -c 'dd if=/dev/zero of=out.\$SLURM_PROCID bs=64k count=64 status=none; sleep 3'"
+job=$(cd "$w" && runuser -u jsalice -- env SLURM_CONF="$SLURM_CONF" sbatch --parsable -N2 -n2 -o /dev/null -J tss \
+  --wrap "$s")
+wait_job_done "$job" 120 >/dev/null
+wait_pipeline 120 "$job"; ok $? "a two-node job $job ran and was ingested"
+# its insight (computed a few seconds after the records) changes the reply: waited for
+for i in $(seq 300); do [ "$(q "SELECT count(*) FROM js_data.insight_pending WHERE job_id = $job")" = 0 ] && break; sleep 0.2; done
+wait_real; ok $? "the keeper stored step 0's reply at 1500 points, current"
+is "$(q "SELECT string_agg(params, ' ' ORDER BY params) FROM js.stored_replies WHERE endpoint = 'step' AND key = $job
+           AND params LIKE 'step=0&%'")" \
+  "step=0&points=1500&gpu_series=1&rows=1000 step=0&points=300&gpu_series=1&rows=1000" "both of the viewer's forms, current"
+
+for form in points=1500 points=300; do
+  get jsalice -o "$w/served"; body > "$w/stored"
+  q "CREATE TABLE public.stored_step_saved AS SELECT * FROM js_data.stored_replies WHERE $(where);
+     DELETE FROM js_data.stored_replies WHERE $(where)"
+  get jsalice -o "$w/computed"
+  q "INSERT INTO js_data.stored_replies SELECT * FROM public.stored_step_saved; DROP TABLE public.stored_step_saved"
+  cmp -s "$w/served" "$w/stored" && cmp -s "$w/computed" "$w/stored"
+  ok $? "$form: served as stored, byte-identical to the reply computed without it ($(wc -c < "$w/stored") bytes)"
+done
+form=points=1500
+cp "$w/stored" "$w/real"
+[ "$(jq -r '.step.live' "$w/real")" = false ] && [ "$(jq '.step.series.points' "$w/real")" -ge 1 ]
+ok $? "the stored reply is of a finished step with its series ($(jq '.step.series.slices' "$w/real") slices)"
+
+# gzip: the stored bytes (level 9; the CGI compresses at level 1) sent as they are
+get jsalice -H 'Accept-Encoding: gzip' -D "$w/h" -o "$w/gz"
+etag=$(q "SELECT etag FROM js_data.stored_replies WHERE $(where)")
+grep -qi '^content-encoding: gzip' "$w/h" && gunzip -c < "$w/gz" | cmp -s - "$w/real" &&
+  [ "$(od -An -tx1 < "$w/gz" | tr -d ' \n')" = "$(q "SELECT encode(body_gz, 'hex') FROM js_data.stored_replies WHERE $(where)")" ]
+ok $? "gzip: the stored gzip bytes sent as they are, decoding to the reply"
+is "$(sed -n 's/^[Ee][Tt]ag: *//p' "$w/h" | tr -d '\r')" "$etag" "its ETag is the stored one"
+is "$(code jsalice -H "If-None-Match: $etag")" 304 "If-None-Match with it: 304"
+
+# the marker proves the store answers
+mark() { q "UPDATE js_data.stored_replies SET body = '{\"stored\":true}' || chr(10), body_gz = '' WHERE $(where)"; }
+mark
+is "$(get jsalice)" '{"stored":true}' "the owner gets the stored body"
+is "$(get jsadmin)" '{"stored":true}' "the admin gets it too"
+is "$(get jsalice --data-urlencode cluster="$(q "SELECT cluster FROM js.jobs WHERE job_id = $job")")" '{"stored":true}' \
+  "with its cluster named: the same"
+is "$(code jsbob)" 404 "jsbob: 404 for the step although a stored reply exists"
+is "$(code jsalice --data-urlencode cluster=nosuchcluster)" 404 "a cluster filter that excludes it: 404"
+node=$(q "SELECT min(node) FROM js.step_nodes WHERE job_id = $job AND step_id = '0'")
+is "$(get jsalice --data-urlencode "node=$node" | jq -r '.step.node')" "$node" "node= is computed, not the stored reply"
+is "$(form=points=500 get jsalice | jq -r '.step.series.slices_per_point')" 1 "another points= is computed"
+
+# never stale: each change to a row the step reply reads stops the marker at once
+stale() { # stale WHAT SQL: once stored again, marked; after SQL, the computed reply (not the marker)
+  wait_real && mark
+  q "$2"
+  get jsalice -o "$w/after"
+  cmp -s "$w/after" "$w/real"; ok $? "after a change to $1: computed at once (the marker is not served)"
+}
+stale "a process of the step" "UPDATE js_data.processes SET pid = pid WHERE job_id = $job AND step_id = '0'"
+stale "its folded series (partitioned)" "UPDATE js_data.series_step SET slices = slices WHERE job_id = $job AND step_id = '0'"
+stale "the job" "UPDATE js_data.jobs SET name = name WHERE job_id = $job"
+wait_real; ok $? "the keeper stored the real reply again"
+get jsalice -o "$w/rekept"
+cmp -s "$w/rekept" "$w/real"; ok $? "served as stored, the real reply"
+
+done_testing
