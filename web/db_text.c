@@ -12,39 +12,6 @@
 
 #include "jsweb.h"
 
-/* Whether s is UTF-8 as Jansson accepts it (json_string): no overlong forms, no surrogates,
- * nothing above U+10FFFF. The database is UTF-8, so this holds but for a bug: the cost is a
- * pass over bytes that are mostly ASCII. */
-bool jsw_utf8_valid(const unsigned char *s)
-{
-    while (*s) {
-        if (*s < 0x80) {
-            s++;
-            continue;
-        }
-        int n;
-        uint32_t cp;
-        if (*s >= 0xc2 && *s <= 0xdf)
-            n = 1, cp = *s & 0x1f;
-        else if (*s >= 0xe0 && *s <= 0xef)
-            n = 2, cp = *s & 0x0f;
-        else if (*s >= 0xf0 && *s <= 0xf4)
-            n = 3, cp = *s & 0x07;
-        else
-            return false;
-        for (int i = 1; i <= n; i++) {
-            if ((s[i] & 0xc0) != 0x80)
-                return false;
-            cp = cp << 6 | (s[i] & 0x3f);
-        }
-        if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-            (n == 3 && (cp < 0x10000 || cp > 0x10ffff)))
-            return false;
-        s += n + 1;
-    }
-    return true;
-}
-
 /* A float cell: a whole number of up to 15 digits (most times: epoch seconds) is written as
  * jsw_text_real writes the double it reads as, digits and ".0", without strtod and printf;
  * anything else is read and written as a double. */

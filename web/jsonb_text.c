@@ -15,6 +15,39 @@
 
 #include "jsweb.h"
 
+/* Whether s is UTF-8 as Jansson accepts it (json_string): no overlong forms, no surrogates,
+ * nothing above U+10FFFF. The database is UTF-8, so this holds but for a bug: the cost is a
+ * pass over bytes that are mostly ASCII. */
+bool jsw_utf8_valid(const unsigned char *s)
+{
+    while (*s) {
+        if (*s < 0x80) {
+            s++;
+            continue;
+        }
+        int n;
+        uint32_t cp;
+        if (*s >= 0xc2 && *s <= 0xdf)
+            n = 1, cp = *s & 0x1f;
+        else if (*s >= 0xe0 && *s <= 0xef)
+            n = 2, cp = *s & 0x0f;
+        else if (*s >= 0xf0 && *s <= 0xf4)
+            n = 3, cp = *s & 0x07;
+        else
+            return false;
+        for (int i = 1; i <= n; i++) {
+            if ((s[i] & 0xc0) != 0x80)
+                return false;
+            cp = cp << 6 | (s[i] & 0x3f);
+        }
+        if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+            (n == 3 && (cp < 0x10000 || cp > 0x10ffff)))
+            return false;
+        s += n + 1;
+    }
+    return true;
+}
+
 #define MAX_DEPTH 512 /* well within Jansson's JSON_PARSER_MAX_DEPTH (2048): deeper, Jansson's way */
 
 /* A string token at *p (its opening quote): copied with "/" escaped as Jansson's dump with
@@ -79,6 +112,17 @@ static bool copy_number(struct jsw_text *t, const char **p)
     return true;
 }
 
+/* true, false or null at *p, copied */
+static bool copy_word(struct jsw_text *t, const char **p, const char *word)
+{
+    size_t n = strlen(word);
+    if (strncmp(*p, word, n))
+        return false;
+    jsw_text_raw(t, word, n);
+    *p += n;
+    return true;
+}
+
 bool jsw_text_jsonb(struct jsw_text *t, const char *v)
 {
     if (!jsw_utf8_valid((const unsigned char *)v))
@@ -107,22 +151,13 @@ bool jsw_text_jsonb(struct jsw_text *t, const char *v)
             ok = copy_string(t, &p);
             break;
         case 't':
-            ok = !strncmp(p, "true", 4);
-            if (ok)
-                jsw_text_raw(t, p, 4);
-            p += ok ? 4 : 0;
+            ok = copy_word(t, &p, "true");
             break;
         case 'f':
-            ok = !strncmp(p, "false", 5);
-            if (ok)
-                jsw_text_raw(t, p, 5);
-            p += ok ? 5 : 0;
+            ok = copy_word(t, &p, "false");
             break;
         case 'n':
-            ok = !strncmp(p, "null", 4);
-            if (ok)
-                jsw_text_raw(t, p, 4);
-            p += ok ? 4 : 0;
+            ok = copy_word(t, &p, "null");
             break;
         default:
             ok = (*p == '-' || (*p >= '0' && *p <= '9')) && copy_number(t, &p);

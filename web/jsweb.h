@@ -126,7 +126,7 @@ void jsw_text_json(struct jsw_text *t, const json_t *v);       /* dumped as jsw_
 /* a jsonb cell's text as jsw_text_json would write it once loaded; false (nothing written): it
  * could not, load it with Jansson (jsonb_text.c) */
 bool jsw_text_jsonb(struct jsw_text *t, const char *v);
-bool jsw_utf8_valid(const unsigned char *s); /* as Jansson accepts it (db_text.c) */
+bool jsw_utf8_valid(const unsigned char *s); /* as Jansson accepts it (jsonb_text.c) */
 /* [v[0], v[stride], ... v[(n-1) * stride]] */
 void jsw_text_int_array(struct jsw_text *t, const int64_t *v, size_t n, size_t stride);
 /* the text (NUL-ended, *n bytes) for jsw_reply_text, or NULL after a failed allocation */
