@@ -324,6 +324,10 @@ char *jsw_stored_compute_workflow(jsw_db *db, const char *viewer, int64_t workfl
 /* web_db.c: run the named queries as prepared statements (PQprepare once per connection, then
  * PQexecPrepared), for connections that serve many requests. Off: PQexecParams. */
 void jsw_db_use_prepared(bool on);
+/* The next query, on a kept connection, runs on its statement's generic plan: a list without
+ * filters, whose generic plan runs as fast as a custom one but is costed far higher (PostgreSQL
+ * would plan it anew for every request) */
+void jsw_db_generic_next(void);
 /* After a request: end any transaction left open; false when the connection is unusable. */
 bool jsw_db_idle(jsw_db *db);
 /* Counters of the process (for logs and tests): connections opened, statements prepared. */
