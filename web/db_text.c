@@ -12,37 +12,19 @@
 
 #include "jsweb.h"
 
-/* Whether s is UTF-8 as Jansson accepts it (json_string): no overlong forms, no surrogates,
- * nothing above U+10FFFF. The database is UTF-8, so this holds but for a bug: the cost is a
- * pass over bytes that are mostly ASCII. */
-static bool utf8_valid(const unsigned char *s)
+/* A float cell: a whole number of up to 15 digits (most times: epoch seconds) is written as
+ * jsw_text_real writes the double it reads as, digits and ".0", without strtod and printf;
+ * anything else is read and written as a double. */
+static void real_text(struct jsw_text *t, const char *v)
 {
-    while (*s) {
-        if (*s < 0x80) {
-            s++;
-            continue;
-        }
-        int n;
-        uint32_t cp;
-        if (*s >= 0xc2 && *s <= 0xdf)
-            n = 1, cp = *s & 0x1f;
-        else if (*s >= 0xe0 && *s <= 0xef)
-            n = 2, cp = *s & 0x0f;
-        else if (*s >= 0xf0 && *s <= 0xf4)
-            n = 3, cp = *s & 0x07;
-        else
-            return false;
-        for (int i = 1; i <= n; i++) {
-            if ((s[i] & 0xc0) != 0x80)
-                return false;
-            cp = cp << 6 | (s[i] & 0x3f);
-        }
-        if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-            (n == 3 && (cp < 0x10000 || cp > 0x10ffff)))
-            return false;
-        s += n + 1;
+    const char *d = v + (*v == '-');
+    size_t n = strspn(d, "0123456789");
+    if (n > 0 && n <= 15 && d[n] == '\0' && !(d != v && n == 1 && *d == '0')) {
+        jsw_text_raw(t, v, (size_t)(d - v) + n);
+        jsw_text_raw(t, ".0", 2);
+        return;
     }
-    return true;
+    jsw_text_real(t, strtod(v, NULL));
 }
 
 static void cell_text(struct jsw_text *t, const PGresult *r, int row, int col, Oid type)
@@ -60,9 +42,11 @@ static void cell_text(struct jsw_text *t, const PGresult *r, int row, int col, O
         jsw_text_int(t, strtoll(v, NULL, 10));
         return;
     case OID_FLOAT4: case OID_FLOAT8: case OID_NUMERIC:
-        jsw_text_real(t, strtod(v, NULL));
+        real_text(t, v);
         return;
     case OID_JSON: case OID_JSONB: {
+        if (type == OID_JSONB && jsw_text_jsonb(t, v))
+            return; /* else Jansson's way */
         json_error_t e;
         json_t *j = json_loads(v, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
         if (j)
@@ -73,7 +57,7 @@ static void cell_text(struct jsw_text *t, const PGresult *r, int row, int col, O
         return;
     }
     default:
-        if (utf8_valid((const unsigned char *)v))
+        if (jsw_utf8_valid((const unsigned char *)v))
             jsw_text_str(t, v);
         else
             jsw_text_raw(t, "null", 4);

@@ -123,6 +123,10 @@ void jsw_text_int(struct jsw_text *t, int64_t v);
 void jsw_text_real(struct jsw_text *t, double v);              /* not finite: null */
 void jsw_text_str(struct jsw_text *t, const char *s);          /* quoted and escaped as Jansson does */
 void jsw_text_json(struct jsw_text *t, const json_t *v);       /* dumped as jsw_reply dumps */
+/* a jsonb cell's text as jsw_text_json would write it once loaded; false (nothing written): it
+ * could not, load it with Jansson (jsonb_text.c) */
+bool jsw_text_jsonb(struct jsw_text *t, const char *v);
+bool jsw_utf8_valid(const unsigned char *s); /* as Jansson accepts it (jsonb_text.c) */
 /* [v[0], v[stride], ... v[(n-1) * stride]] */
 void jsw_text_int_array(struct jsw_text *t, const int64_t *v, size_t n, size_t stride);
 /* the text (NUL-ended, *n bytes) for jsw_reply_text, or NULL after a failed allocation */
@@ -336,6 +340,10 @@ char *jsw_stored_compute_step(jsw_db *db, const struct jsw_stored_step *k, char 
 /* web_db.c: run the named queries as prepared statements (PQprepare once per connection, then
  * PQexecPrepared), for connections that serve many requests. Off: PQexecParams. */
 void jsw_db_use_prepared(bool on);
+/* The next query, on a kept connection, runs on its statement's generic plan: a list without
+ * filters, whose generic plan runs as fast as a custom one but is costed far higher (PostgreSQL
+ * would plan it anew for every request) */
+void jsw_db_generic_next(void);
 /* After a request: end any transaction left open; false when the connection is unusable. */
 bool jsw_db_idle(jsw_db *db);
 /* Counters of the process (for logs and tests): connections opened, statements prepared. */

@@ -29,13 +29,28 @@ void jsw_reply_to(const struct jsw_io *io, const char *accept_encoding, const ch
     snprintf(reply_inm, sizeof reply_inm, "%s", if_none_match ? if_none_match : "");
 }
 
-/* W/"<16 hex digits>": FNV-1a (64 bits) of the JSON before any gzip, so that the gzipped and
- * the plain form of one reply have one tag (weak: equal content, not equal bytes) */
+/* W/"<16 hex digits>": a 64-bit hash of the JSON before any gzip, so that the gzipped and the
+ * plain form of one reply have one tag (weak: equal content, not equal bytes). Eight bytes a
+ * step, each mixed by a multiply and a rotation, the length and a final avalanche (MurmurHash3's
+ * fmix64) last: FNV-1a a byte at a time was a tenth of the CGI's time for a 430 kB reply. */
 void jsw_etag(const char *body, size_t n, char out[JSW_ETAG_LEN])
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)body[i]) * 0x100000001b3ULL;
+    const uint64_t k = 0x9e3779b97f4a7c15ULL;
+    uint64_t h = 0xcbf29ce484222325ULL, w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, body + i, 8);
+        h = ((h ^ w) * k);
+        h = h << 29 | h >> 35;
+    }
+    w = 0;
+    memcpy(&w, body + i, n - i);
+    h = (h ^ w ^ (uint64_t)n) * k;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb53fe1a85ec3ULL;
+    h ^= h >> 33;
     snprintf(out, JSW_ETAG_LEN, "W/\"%016llx\"", (unsigned long long)h);
 }
 

@@ -66,11 +66,11 @@ ok "$([ "$kills" -ge 3 ] && echo 0 || echo 1)" "the ingest was killed mid-way at
 exact "kill -9"
 is "$(find "$spool" -mindepth 1 | wc -l)" "0" "kill -9: the spool is empty"
 is "$(q "SELECT count(*) FROM js_data.quarantine")" "0" "kill -9: nothing quarantined"
-is "$(steps_sums_differ "$conn")" 0 "kill -9: every step's kept sums are its processes' (none added twice)"
+is "$(steps_sums_differ "$conn")|$(job_totals_differ "$conn")" "0|0" "kill -9: every step's kept sums are its processes' (none added twice), every job's totals its steps'"
 # the migration's way (js_data.steps_resum): the sums of steps that hold none, from their processes
 q "UPDATE js_data.steps SET processes = 0, wall_ns = 0, cpu_ns = 0, write_bytes = 0, killed_processes = 0, idle_ns = NULL,
      max_rss_kib = NULL, kernel_io_unknown = 0" >/dev/null
-is "$(q "SELECT js_data.steps_resum() > 0")|$(steps_sums_differ "$conn")" "t|0" "js_data.steps_resum sums them again from the processes, the same"
+is "$(q "SELECT js_data.steps_resum() > 0")|$(steps_sums_differ "$conn")|$(job_totals_differ "$conn")" "t|0|0" "js_data.steps_resum sums them again from the processes, the same (and the jobs' totals follow)"
 
 # --- 2: PostgreSQL stopped and started under a running daemon --------------------------------
 spool=$work/spool2

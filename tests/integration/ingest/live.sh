@@ -37,7 +37,8 @@ took=$(( $(date +%s) - t0 ))
 is "$seen" "RUNNING|t|$bytes" "within 60 s of its start ($took s) the running step is in js.steps: RUNNING, live, dd's $bytes bytes"
 is "$(q "SELECT count(*) > 0 AND sum(posix_write_bytes) = $bytes FROM js.step_slices WHERE job_id = $job AND step_id = '0'")|$(q "SELECT count(*) > 0 AND sum(posix_write_bytes) = $bytes FROM js.step_node_slices WHERE job_id = $job AND step_id = '0' AND node = '$node'")" \
    "t|t" "js.step_slices and js.step_node_slices hold its slices so far"
-is "$(q "SELECT running_steps > 0 FROM js.jobs WHERE job_id = $job")" t "js.jobs counts it among the job's running steps"
+is "$(q "SELECT running_steps > 0 FROM js.jobs WHERE job_id = $job")|$(q "SELECT t.write_bytes = (SELECT sum(write_bytes) FROM js.steps WHERE job_id = $job AND step_id <> 'extern') AND t.write_bytes >= $bytes FROM js.job_totals t WHERE job_id = $job")" \
+   "t|t" "js.jobs counts it among the job's running steps; js.job_totals (the job list) sums its bytes so far"
 is "$(q "SELECT coalesce(sum(posix_write_bytes), 0) FROM js.slice_totals_cluster")|$(q "SELECT count(*) FROM js_data.totals_pending")|$(q "SELECT count(*) FROM js.step_nodes WHERE job_id = $job AND step_id = '0'")" \
    "0|0|0" "provisional rows are in no slice total and no step-node key"
 ok $([ -e "$spool/job.$job/profiles/.live.0.$node.json" ]; echo $?) "the ingest leaves the live snapshot in place"

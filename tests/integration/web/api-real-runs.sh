@@ -254,8 +254,8 @@ jq -e --argjson p "$pids" '.step.series.spread as $r | [range(0; .step.series.po
 ok $? "step: spread: the most is a process of the step on its node (pid), never below the least"
 jq -e '(.step.series.metrics.kernel_wchar // [0]) | add > 0' <<< "$body" >/dev/null
 ok $? "step: the kernel counted the writes of its slices (profile format 5)"
-is "$(steps_sums_differ "$JS_DB")|$(psql -qAtX -c "SELECT num_nodes || ':' || (processes > 1) FROM js_data.steps WHERE job_id = $sim AND step_id = '0'")" "0|2:true" \
-  "the steps' sums kept by the ingest are their processes', the 2-node step's over both nodes (sql/030_step_sums.sql)"
+is "$(steps_sums_differ "$JS_DB")|$(psql -qAtX -c "SELECT num_nodes || ':' || (processes > 1) FROM js_data.steps WHERE job_id = $sim AND step_id = '0'")|$(job_totals_differ "$JS_DB")" "0|2:true|0" \
+  "the steps' sums kept by the ingest are their processes', the 2-node step's over both nodes (sql/030_step_sums.sql); the jobs' totals theirs (053)"
 # how processes ended (profile format 2): the real runs ended normally; the hand-made one was killed
 get jsalice --data-urlencode q=step --data-urlencode "job=$sim" --data-urlencode step=0
 jq -e '.step.killed_processes == 0 and (.step.process_list | length) == .step.processes and .step.process_list_truncated == false

@@ -1,0 +1,70 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
+-- The job list's totals (migration 053; js.job_totals): the statement triggers of the steps, their
+-- insights and the jobs sum again, in the writing transaction, every job a statement touched
+-- (the rows before, old_rows, and after, new_rows), whoever writes (the ingest, merges, the
+-- fold, retention); a deleted job's row goes with it. A job's few steps are read by key: the
+-- cost is a row per job and statement.
+CREATE FUNCTION js_data.job_totals_note() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_jobs js_data.replies_job[] := '{}';
+BEGIN
+    -- a transition table exists only for the events that have it: each read in its branch
+    IF TG_OP <> 'INSERT' THEN
+        v_jobs := ARRAY(SELECT DISTINCT ROW(r.cluster_id, r.job_id)::js_data.replies_job FROM old_rows r);
+    END IF;
+    IF TG_OP <> 'DELETE' THEN
+        v_jobs := v_jobs || ARRAY(SELECT DISTINCT ROW(r.cluster_id, r.job_id)::js_data.replies_job FROM new_rows r);
+    END IF;
+    IF TG_TABLE_NAME = 'jobs' AND TG_OP = 'DELETE' THEN
+        DELETE FROM js_data.job_totals t USING unnest(v_jobs) k
+        WHERE t.cluster_id = k.cluster_id AND t.job_id = k.job_id;
+        RETURN NULL;
+    END IF;
+    -- the jobs that have a row: a step ingested before its job's record is summed when the
+    -- record comes (the jobs' insert trigger), one deleted after its job leaves nothing behind
+    INSERT INTO js_data.job_totals AS t (cluster_id, job_id, cpu_ns, max_rss_kib, read_bytes, write_bytes,
+                                         profiled_steps, light, lost_s)
+    SELECT k.cluster_id, k.job_id, u.cpu_ns, u.max_rss_kib, u.read_bytes, u.write_bytes, u.profiled_steps, i.light, i.lost_s
+    FROM (SELECT DISTINCT k.cluster_id, k.job_id FROM unnest(v_jobs) k) k
+    JOIN js_data.jobs j ON j.cluster_id = k.cluster_id AND j.job_id = k.job_id
+    CROSS JOIN LATERAL (
+        SELECT js.saturated(sum(s.cpu_ns)) AS cpu_ns, max(s.max_rss_kib) AS max_rss_kib,
+               js.saturated(sum(s.read_bytes)) AS read_bytes, js.saturated(sum(s.write_bytes)) AS write_bytes,
+               count(*) FILTER (WHERE s.profiled)::integer AS profiled_steps
+        FROM js_data.steps s WHERE s.cluster_id = k.cluster_id AND s.job_id = k.job_id AND s.step_id <> 'extern') u
+    CROSS JOIN LATERAL (
+        SELECT (array_agg(i.light ORDER BY js.light_rank(i.light) DESC))[1] AS light, sum(i.lost_s) AS lost_s
+        FROM js_data.step_insights i WHERE i.cluster_id = k.cluster_id AND i.job_id = k.job_id) i
+    ORDER BY k.cluster_id, k.job_id -- one order for every writer: concurrent ingests lock rows alike
+    ON CONFLICT (cluster_id, job_id) DO UPDATE
+        SET cpu_ns = excluded.cpu_ns, max_rss_kib = excluded.max_rss_kib, read_bytes = excluded.read_bytes,
+            write_bytes = excluded.write_bytes, profiled_steps = excluded.profiled_steps, light = excluded.light,
+            lost_s = excluded.lost_s
+        WHERE (t.cpu_ns, t.max_rss_kib, t.read_bytes, t.write_bytes, t.profiled_steps, t.light, t.lost_s)
+              IS DISTINCT FROM (excluded.cpu_ns, excluded.max_rss_kib, excluded.read_bytes, excluded.write_bytes,
+                                excluded.profiled_steps, excluded.light, excluded.lost_s);
+    RETURN NULL;
+END $$;
+COMMENT ON FUNCTION js_data.job_totals_note() IS 'trigger: sum again the totals (js_data.job_totals) of the jobs whose steps or insights a statement wrote; drop those of deleted jobs';
+-- the triggers: steps_totals_insert, _update, _delete; the same on step_insights; jobs_totals_insert
+-- and _delete (a job's record rewritten changes none of its totals)
+DO $$
+DECLARE
+    v_table text;
+    v_event text;
+BEGIN
+    FOREACH v_table IN ARRAY ARRAY['steps', 'step_insights', 'jobs'] LOOP
+        FOREACH v_event IN ARRAY ARRAY['INSERT', 'UPDATE', 'DELETE'] LOOP
+            CONTINUE WHEN v_table = 'jobs' AND v_event = 'UPDATE';
+            EXECUTE format('CREATE TRIGGER %I AFTER %s ON js_data.%I REFERENCING %s FOR EACH STATEMENT '
+                           'EXECUTE FUNCTION js_data.job_totals_note()',
+                           v_table || '_totals_' || lower(v_event), v_event, v_table,
+                           CASE v_event WHEN 'INSERT' THEN 'NEW TABLE AS new_rows'
+                                        WHEN 'UPDATE' THEN 'OLD TABLE AS old_rows NEW TABLE AS new_rows'
+                                        ELSE 'OLD TABLE AS old_rows' END);
+            EXECUTE format('COMMENT ON TRIGGER %I ON js_data.%I IS %L', v_table || '_totals_' || lower(v_event),
+                           v_table, 'the job list''s totals follow the steps and insights (js_data.job_totals_note)');
+        END LOOP;
+    END LOOP;
+END $$;
