@@ -47,11 +47,24 @@ void jsw_text_lit(struct jsw_text *t, const char *s)
     jsw_text_raw(t, s, strlen(s));
 }
 
+/* In decimal, written straight into the buffer: a per-slice reply has millions of integers, and
+ * snprintf's format parsing was half of its CPU (3.9 MB background: 23 % vfprintf alone). */
 void jsw_text_int(struct jsw_text *t, int64_t v)
 {
-    char b[24];
-    int n = snprintf(b, sizeof b, "%" PRId64, v);
-    jsw_text_raw(t, b, (size_t)n);
+    if (!grow(t, 21))
+        return;
+    char b[20], *e = b + sizeof b, *p = e;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    char *o = t->buf + t->n;
+    if (v < 0)
+        *o++ = '-';
+    memcpy(o, p, (size_t)(e - p));
+    t->n = (size_t)(o + (e - p) - t->buf);
+    t->buf[t->n] = '\0';
 }
 
 /* As Jansson writes a real: %.17g, with ".0" added when it would read as an integer and the

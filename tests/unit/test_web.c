@@ -279,6 +279,13 @@ static void json_text_matches_jansson(void **state)
         jsw_text_real(&t, reals[i]);
         text_is_jansson(&t, json_real(reals[i]));
     }
+    /* integers: written without snprintf, the extremes included */
+    static const int64_t ints[] = { 0, 7, -7, 10, -10, 999999, 1000000, INT64_MAX, INT64_MIN, INT64_MIN + 1 };
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
+        struct jsw_text t = { 0 };
+        jsw_text_int(&t, ints[i]);
+        text_is_jansson(&t, json_integer(ints[i]));
+    }
     struct jsw_text t = { 0 };
     int64_t v[] = { 1, -2, 3, INT64_MAX, 5, INT64_MIN };
     jsw_text_lit(&t, "{\"a\":");
