@@ -94,23 +94,24 @@ static json_t *top_contributors(jsw_db *db, const struct jsw_request *req, int64
     return out;
 }
 
-/* Steps background_jobs reads first: enough to find background_min_jobs jobs in a busy span
- * without counting every job beside a day-long step (32,000 at 10^6 jobs, 35 ms). */
-#define BG_COUNT_STEPS 100
+/* Other jobs a reply counts up to, from the first steps that began in the step's span: at
+ * 10^6 jobs 30,000 other jobs ran beside a day-long step, and counting every one was most of
+ * the background's CPU (35 ms). Past it, other_jobs says "at least" this many. */
+#define BG_SOME_JOBS 50
 
-/* The other jobs in the span, from the first BG_COUNT_STEPS steps (all: from all of them), and
- * the steps read: 0, or -1 (database). */
+/* The other jobs of the span (background_jobs; some: a lower bound, background_jobs_some over
+ * the first `steps` steps): 0, or -1 (database). */
 static int count_jobs(jsw_db *db, const struct jsw_request *req, int64_t job, const char *step, const char *scope,
-                      int64_t first, int64_t last, bool all, int64_t *jobs, int64_t *steps, char *err, size_t errlen)
+                      int64_t first, int64_t last, int64_t steps, int64_t *jobs, char *err, size_t errlen)
 {
     struct jsw_args a;
     span_args(&a, req, job, step, scope, first, last);
-    jsw_arg_int(&a, BG_COUNT_STEPS, !all);
-    json_t *r = jsw_db_row(db, "background_jobs", a.n, a.v, err, errlen);
+    if (steps)
+        jsw_arg_int(&a, steps, true);
+    json_t *r = jsw_db_row(db, steps ? "background_jobs_some" : "background_jobs", a.n, a.v, err, errlen);
     if (!r)
         return -1;
     *jobs = jsw_int_or(json_object_get(r, "jobs"), 0);
-    *steps = jsw_int_or(json_object_get(r, "steps"), 0);
     json_decref(r);
     return 0;
 }
@@ -118,22 +119,23 @@ static int count_jobs(jsw_db *db, const struct jsw_request *req, int64_t job, co
 /* A background drawn from fewer than background_min_jobs other jobs is theirs: per slice it
  * would show a neighbour's profile to a viewer who may not see that job. For non-admins the
  * series keeps the step's own values only, and "withheld" says why (issue 35); the count alone
- * is said (*jobs; *more: there may be more, counted among the first BG_COUNT_STEPS steps only).
+ * is said (*jobs; *more: at least that many, when the first steps held enough of them).
  * 1 withheld (why set), 0 not, -1 (database). */
 static int background_withheld(jsw_db *db, const struct jsw_request *req, int64_t job, const char *step,
                                const char *scope, int64_t first, int64_t last, int64_t *jobs, bool *more, char *why,
                                size_t whylen, char *err, size_t errlen)
 {
-    int64_t steps;
-    if (count_jobs(db, req, job, step, scope, first, last, false, jobs, &steps, err, errlen) < 0)
+    int64_t some = req->background_min_jobs > BG_SOME_JOBS ? req->background_min_jobs : BG_SOME_JOBS;
+    /* 4 steps a job: enough where most jobs have a step or two (the first steps may be one job's) */
+    if (count_jobs(db, req, job, step, scope, first, last, 4 * some, jobs, err, errlen) < 0)
         return -1;
-    *more = steps >= BG_COUNT_STEPS;
-    /* too few jobs in the first steps read: only all of them tell whether it is withheld */
-    if (*more && *jobs < req->background_min_jobs) {
-        if (count_jobs(db, req, job, step, scope, first, last, true, jobs, &steps, err, errlen) < 0)
-            return -1;
-        *more = false;
+    *more = *jobs >= some;
+    if (*more) {
+        *jobs = some; /* the same number whichever steps came first */
+        return 0;
     }
+    if (count_jobs(db, req, job, step, scope, first, last, 0, jobs, err, errlen) < 0)
+        return -1;
     if (*jobs == 0 || *jobs >= req->background_min_jobs) /* none: the background is zeros */
         return 0;
     snprintf(why, whylen, "only %lld other job%s ran beside this step%s (fewer than %d): per slice, the background would be %s "
