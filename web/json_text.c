@@ -81,6 +81,7 @@ void jsw_text_real(struct jsw_text *t, double v)
     if (!strpbrk(b, ".eE") && n < (int)sizeof b - 2) {
         b[n++] = '.';
         b[n++] = '0';
+        b[n] = '\0'; /* else the search for an exponent below reads what the stack held after it */
     }
     char *e = strchr(b, 'e');
     if (e) {

@@ -343,6 +343,31 @@ static void jsonb_text_matches_jansson(void **state)
     }
 }
 
+/* the stack below the caller filled with 'e' (what jsw_text_real once read as an exponent) */
+static __attribute__((noinline)) void stack_of_e(void)
+{
+    volatile char junk[512];
+    for (size_t i = 0; i < sizeof junk; i++)
+        junk[i] = 'e';
+}
+
+/* a real that reads as an integer gets ".0", and nothing the stack held after it */
+static void json_text_real_integral_ends_there(void **state)
+{
+    (void)state;
+    static const double reals[] = { 0.0, 2.0, -7.0, 1767571200.0 };
+    static const char *const want[] = { "0.0", "2.0", "-7.0", "1767571200.0" };
+    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++) {
+        struct jsw_text t = { 0 };
+        stack_of_e();
+        jsw_text_real(&t, reals[i]);
+        size_t n;
+        char *got = jsw_text_take(&t, &n);
+        assert_string_equal(got, want[i]);
+        free(got);
+    }
+}
+
 /* got equals want (which it frees) */
 static bool equal_to(const json_t *got, json_t *want)
 {
@@ -464,6 +489,7 @@ int main(void)
         cmocka_unit_test(every_endpoint_query_is_compiled_in),
         cmocka_unit_test(json_text_matches_jansson),
         cmocka_unit_test(jsonb_text_matches_jansson),
+        cmocka_unit_test(json_text_real_integral_ends_there),
         cmocka_unit_test(series_text_sums_runs_of_slices),
         cmocka_unit_test(stored_step_keys_are_canonical),
     };
