@@ -41,20 +41,6 @@ void jsw_text_key(struct jsw_text *t, bool comma, const char *name)
     jsw_text_raw(t, ":", 1);
 }
 
-void jsw_text_int_array_known(struct jsw_text *t, const int64_t *v, const bool *known, size_t n)
-{
-    jsw_text_raw(t, "[", 1);
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            jsw_text_raw(t, ",", 1);
-        if (known[i])
-            jsw_text_int(t, v[i]);
-        else
-            jsw_text_raw(t, "null", 4);
-    }
-    jsw_text_raw(t, "]", 1);
-}
-
 bool jsw_text_open_object(struct jsw_text *t, const json_t *o)
 {
     jsw_text_json(t, o);
