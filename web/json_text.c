@@ -47,11 +47,28 @@ void jsw_text_lit(struct jsw_text *t, const char *s)
     jsw_text_raw(t, s, strlen(s));
 }
 
+/* v in decimal at o (at most 20 bytes), the end returned: no snprintf, whose format parsing was
+ * half the CPU of a reply of millions of integers (3.9 MB background: 23 % vfprintf alone). */
+static char *put_int(char *o, int64_t v)
+{
+    char b[20], *e = b + sizeof b, *p = e;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *o++ = '-';
+    memcpy(o, p, (size_t)(e - p));
+    return o + (e - p);
+}
+
 void jsw_text_int(struct jsw_text *t, int64_t v)
 {
-    char b[24];
-    int n = snprintf(b, sizeof b, "%" PRId64, v);
-    jsw_text_raw(t, b, (size_t)n);
+    if (!grow(t, 20))
+        return;
+    t->n = (size_t)(put_int(t->buf + t->n, v) - t->buf);
+    t->buf[t->n] = '\0';
 }
 
 /* As Jansson writes a real: %.17g, with ".0" added when it would read as an integer and the
@@ -68,6 +85,7 @@ void jsw_text_real(struct jsw_text *t, double v)
     if (!strpbrk(b, ".eE") && n < (int)sizeof b - 2) {
         b[n++] = '.';
         b[n++] = '0';
+        b[n] = '\0'; /* else the search for an exponent below reads what the stack held after it */
     }
     char *e = strchr(b, 'e');
     if (e) {
@@ -136,13 +154,40 @@ void jsw_text_json(struct jsw_text *t, const json_t *v)
 
 void jsw_text_int_array(struct jsw_text *t, const int64_t *v, size_t n, size_t stride)
 {
-    jsw_text_raw(t, "[", 1);
+    /* room for all of it at once: a comma and 20 bytes a value, the brackets */
+    if (!grow(t, 21 * n + 2))
+        return;
+    char *o = t->buf + t->n;
+    *o++ = '[';
     for (size_t i = 0; i < n; i++) {
         if (i)
-            jsw_text_raw(t, ",", 1);
-        jsw_text_int(t, v[i * stride]);
+            *o++ = ',';
+        o = put_int(o, v[i * stride]);
     }
-    jsw_text_raw(t, "]", 1);
+    *o++ = ']';
+    t->n = (size_t)(o - t->buf);
+    t->buf[t->n] = '\0';
+}
+
+void jsw_text_int_array_known(struct jsw_text *t, const int64_t *v, const bool *known, size_t n)
+{
+    if (!grow(t, 21 * n + 2))
+        return;
+    char *o = t->buf + t->n;
+    *o++ = '[';
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            *o++ = ',';
+        if (known[i]) {
+            o = put_int(o, v[i]);
+        } else {
+            memcpy(o, "null", 4);
+            o += 4;
+        }
+    }
+    *o++ = ']';
+    t->n = (size_t)(o - t->buf);
+    t->buf[t->n] = '\0';
 }
 
 char *jsw_text_take(struct jsw_text *t, size_t *n)

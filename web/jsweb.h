@@ -156,6 +156,11 @@ enum {
 /* The same in binary format (integers big-endian, bytea raw: see PQgetlength). */
 struct pg_result *jsw_db_result_binary(jsw_db *db, const char *query_name, int nparams,
                                        const char *const *params, char *err, size_t errlen);
+/* An integer cell of a binary result (int2, int4 or int8: big-endian two's complement): 0, or
+ * -1 when the column is of another type or NULL. */
+int jsw_bin_int(const struct pg_result *r, int row, int col, int64_t *v);
+/* A bytea cell of a binary result: its bytes (len set), NULL for SQL NULL or another type. */
+const unsigned char *jsw_bin_bytes(const struct pg_result *r, int row, int col, size_t *len);
 /* The rows of a query written as JSON text (db_text.c), as jsw_db_rows and jsw_dump would
  * write them: an array of at most limit rows (limit < 0: all) appended to t; the number of
  * rows the query returned, or -1 with err set. */

@@ -39,9 +39,7 @@ void jsw_slices_free(struct jsw_slices *s)
     memset(s, 0, sizeof *s);
 }
 
-/* An integer cell of a binary result (int2, int4 or int8: big-endian two's complement): 0, or
- * -1 when the column is of another type or NULL. */
-static int bin_int(const PGresult *r, int row, int col, int64_t *v)
+int jsw_bin_int(const PGresult *r, int row, int col, int64_t *v)
 {
     Oid t = PQftype(r, col);
     int len = PQgetlength(r, row, col);
@@ -63,8 +61,7 @@ static bool bin_bool(const PGresult *r, int row, int col)
            PQgetvalue(r, row, col)[0] != 0;
 }
 
-/* A bytea cell of a binary result: its bytes (len set), NULL for SQL NULL or another type. */
-static const unsigned char *bin_bytes(const PGresult *r, int row, int col, size_t *len)
+const unsigned char *jsw_bin_bytes(const PGresult *r, int row, int col, size_t *len)
 {
     if (PQftype(r, col) != OID_BYTEA || PQgetisnull(r, row, col))
         return NULL;
@@ -78,7 +75,7 @@ static int add_cell(struct jsw_slices *s, const PGresult *r, int row, int col, i
                     int64_t *dst, size_t stride, int64_t *counts, int64_t *tmp)
 {
     size_t len;
-    const unsigned char *series = bin_bytes(r, row, col, &len);
+    const unsigned char *series = jsw_bin_bytes(r, row, col, &len);
     if (!series)
         return PQgetisnull(r, row, col) ? 0 : -1;
     if (!counts)
@@ -101,7 +98,7 @@ static int add_cell(struct jsw_slices *s, const PGresult *r, int row, int col, i
 static int chunk_cells(const PGresult *r, int row, int c, int64_t *first, int64_t *n)
 {
     int64_t chunk;
-    if (bin_int(r, row, c, &chunk) || bin_int(r, row, c + 1, first) || bin_int(r, row, c + 2, n) ||
+    if (jsw_bin_int(r, row, c, &chunk) || jsw_bin_int(r, row, c + 1, first) || jsw_bin_int(r, row, c + 2, n) ||
         *n < 1 || *n > JS_SERIES_CHUNK || *first < chunk || *first + *n > chunk + JS_SERIES_CHUNK)
         return -1;
     return 0;
@@ -234,7 +231,7 @@ int jsw_series_rank(jsw_db *db, int nparams, const char *const *params, int64_t 
     long sat = 0;
     for (int i = 0; i < PQntuples(r) && !bad; i++) {
         int64_t job, f, k;
-        if (bin_int(r, i, JOB, &job) || chunk_cells(r, i, CHUNK, &f, &k) < 0) {
+        if (jsw_bin_int(r, i, JOB, &job) || chunk_cells(r, i, CHUNK, &f, &k) < 0) {
             bad = 1;
             break;
         }
@@ -242,7 +239,7 @@ int jsw_series_rank(jsw_db *db, int nparams, const char *const *params, int64_t 
         memset(val, 0, (size_t)k * sizeof *val);
         for (int c = ACTIVITY; c <= SERIES && !bad; c++) {
             size_t len;
-            const unsigned char *series = bin_bytes(r, i, c, &len);
+            const unsigned char *series = jsw_bin_bytes(r, i, c, &len);
             if (!series) {
                 bad = !PQgetisnull(r, i, c);
                 continue;

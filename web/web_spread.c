@@ -33,56 +33,91 @@ struct spread {
     int *known;
 };
 
-/* Cell col of row i (a bytea in text form) decoded into out (n values; NULL: zeros, *null
- * set): 0, or -1 when it does not decode. buf holds JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK). */
-static int cell(const PGresult *r, int i, int col, size_t n, int64_t *out, int *null, unsigned char *buf)
+/* The sums each spread value is made of: sum_cols[sum_first[v]] and the sum_count[v] - 1 after it
+ * (js_spread_value's). */
+static const int sum_first[JS_SPREAD_COUNT] = { 0, 1, 3, 6 }, sum_count[JS_SPREAD_COUNT] = { 1, 2, 3, 6 };
+
+/* Cell c of row i (a bytea of the binary result) decoded into out (n values): 1, 0 for SQL NULL
+ * (out untouched), -1 when it does not decode. */
+static int cell(const PGresult *r, int i, int c, size_t n, int64_t *out)
 {
+    size_t len;
+    const unsigned char *b = jsw_bin_bytes(r, i, c, &len);
+    if (!b)
+        return PQgetisnull(r, i, c) ? 0 : -1;
+    long saturated = 0;
     memset(out, 0, n * sizeof *out);
-    *null = PQgetisnull(r, i, col);
-    if (*null)
-        return 0;
-    long saturated = 0, len = js_series_unhex(PQgetvalue(r, i, col), buf, JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
-    return len < 0 ? -1 : js_series_add(buf, (size_t)len, n, out, 1, &saturated);
+    return js_series_add(b, len, n, out, 1, &saturated) < 0 ? -1 : 1;
 }
 
-/* Row i of the result (one step-node's chunk) into sp. */
-static int add_row(struct spread *sp, const PGresult *r, int i, int node, int64_t *tmp, unsigned char *buf)
+/* Spread value v of each slice from the row's sums (a NULL sum: zeros) into sv: 0, or -1. */
+static int value_sums(const PGresult *r, int i, int v, size_t n, int64_t *sv, int64_t *tmp)
 {
-    int64_t first = strtoll(PQgetvalue(r, i, FIRST), NULL, 10), n = strtoll(PQgetvalue(r, i, SLICES), NULL, 10);
-    if (n < 1 || n > JS_SERIES_CHUNK)
+    memset(sv, 0, n * sizeof *sv);
+    for (int c = sum_first[v]; c < sum_first[v] + sum_count[v]; c++) {
+        int got = cell(r, i, SUM0 + c, n, tmp);
+        if (got < 0)
+            return -1;
+        for (size_t k = 0; got && k < n; k++)
+            if (__builtin_add_overflow(sv[k], tmp[k], &sv[k]))
+                sv[k] = INT64_MAX;
+    }
+    return 0;
+}
+
+/* One slice k of a row into sp (the row's columns decoded: got says which are not NULL). */
+static void add_slice(struct spread *sp, int64_t s, int node, int64_t procs, int64_t *const *col, const int *got,
+                      int64_t *const *sums, size_t k)
+{
+    for (int v = 0; v < JS_SPREAD_COUNT; v++) {
+        int lo_c = 3 * v, hi_c = lo_c + 1, pid_c = lo_c + 2;
+        if (!got[lo_c] && procs > 1)
+            continue; /* ingested before migration 040: not known */
+        int64_t lo = got[lo_c] ? col[lo_c][k] : sums[v][k];
+        int64_t hi = got[hi_c] ? col[hi_c][k] : sums[v][k];
+        int64_t pid = got[pid_c] ? col[pid_c][k] : -1;
+        int had = sp->known[s] & (1 << v);
+        if (!had || lo < sp->lo[s][v])
+            sp->lo[s][v] = lo;
+        if (!had || hi > sp->hi[s][v]) {
+            sp->hi[s][v] = hi;
+            sp->pid[s][v] = pid;
+            sp->node[s][v] = node;
+        }
+        sp->known[s] |= 1 << v;
+    }
+    sp->procs[s] += procs;
+}
+
+/* Row i of the result (one step-node's chunk) into sp. Only the columns that are there are
+ * decoded, the sums only for a value whose min or max is NULL: 29 columns of 64 step-nodes x
+ * 24 chunks of 900 slices were most of a day-long step's reply. tmp: 18 chunks' values. */
+static int add_row(struct spread *sp, const PGresult *r, int i, int node, int64_t *tmp)
+{
+    int64_t first, n;
+    if (jsw_bin_int(r, i, FIRST, &first) < 0 || jsw_bin_int(r, i, SLICES, &n) < 0 || n < 1 || n > JS_SERIES_CHUNK)
         return -1;
-    int64_t *col[NCOLS];
-    int null[NCOLS];
-    for (int c = PROCS; c < NCOLS; c++) {
-        col[c] = tmp + (size_t)c * JS_SERIES_CHUNK;
-        if (cell(r, i, c, (size_t)n, col[c], &null[c], buf) < 0)
+    int64_t *procs = tmp, *col[3 * JS_SPREAD_COUNT], *sums[JS_SPREAD_COUNT] = { NULL };
+    int got[3 * JS_SPREAD_COUNT], have = cell(r, i, PROCS, (size_t)n, procs);
+    if (have <= 0)
+        return have; /* NULL: no slice with processes */
+    for (int c = 0; c < 3 * JS_SPREAD_COUNT; c++) {
+        col[c] = tmp + (size_t)(1 + c) * JS_SERIES_CHUNK;
+        if ((got[c] = cell(r, i, SPREAD0 + c, (size_t)n, col[c])) < 0)
+            return -1;
+    }
+    int64_t *scratch = tmp + (size_t)(1 + 4 * JS_SPREAD_COUNT) * JS_SERIES_CHUNK;
+    for (int v = 0; v < JS_SPREAD_COUNT; v++) {
+        if (got[3 * v] && got[3 * v + 1])
+            continue;
+        sums[v] = tmp + (size_t)(1 + 3 * JS_SPREAD_COUNT + v) * JS_SERIES_CHUNK;
+        if (value_sums(r, i, v, (size_t)n, sums[v], scratch) < 0)
             return -1;
     }
     for (int64_t k = 0; k < n; k++) {
-        int64_t s = first + k - sp->first, procs = col[PROCS][k];
-        if (s < 0 || s >= (int64_t)sp->n || procs <= 0)
-            continue;
-        int64_t row[JS_SLICE_COLS] = { 0 };
-        for (int c = 0; c < NSUM; c++)
-            row[sum_cols[c]] = col[SUM0 + c][k];
-        for (int v = 0; v < JS_SPREAD_COUNT; v++) {
-            int lo_c = SPREAD0 + 3 * v, hi_c = lo_c + 1, pid_c = lo_c + 2;
-            if (null[lo_c] && procs > 1)
-                continue; /* ingested before migration 040: not known */
-            int64_t lo = null[lo_c] ? js_spread_value(row, v) : col[lo_c][k];
-            int64_t hi = null[hi_c] ? js_spread_value(row, v) : col[hi_c][k];
-            int64_t pid = null[pid_c] ? -1 : col[pid_c][k];
-            int had = sp->known[s] & (1 << v);
-            if (!had || lo < sp->lo[s][v])
-                sp->lo[s][v] = lo;
-            if (!had || hi > sp->hi[s][v]) {
-                sp->hi[s][v] = hi;
-                sp->pid[s][v] = pid;
-                sp->node[s][v] = node;
-            }
-            sp->known[s] |= 1 << v;
-        }
-        sp->procs[s] += procs;
+        int64_t s = first + k - sp->first;
+        if (s >= 0 && s < (int64_t)sp->n && procs[k] > 0)
+            add_slice(sp, s, node, procs[k], col, got, sums, (size_t)k);
     }
     return 0;
 }
@@ -171,18 +206,17 @@ int jsw_spread_text(struct jsw_text *t, jsw_db *db, int nparams, const char *con
     sp.pid = calloc(sp.n, sizeof *sp.pid);
     sp.node = calloc(sp.n, sizeof *sp.node);
     sp.known = calloc(sp.n, sizeof *sp.known);
-    int64_t *tmp = malloc((size_t)NCOLS * JS_SERIES_CHUNK * sizeof *tmp);
-    unsigned char *buf = malloc(JS_SERIES_MAX_BYTES(JS_SERIES_CHUNK));
-    PGresult *r = jsw_db_result(db, "step_spread", nparams, params, err, errlen);
+    int64_t *tmp = malloc((size_t)(2 + 4 * JS_SPREAD_COUNT) * JS_SERIES_CHUNK * sizeof *tmp);
+    PGresult *r = jsw_db_result_binary(db, "step_spread", nparams, params, err, errlen);
     const char **names = r ? calloc((size_t)PQntuples(r) + 1, sizeof *names) : NULL;
-    int bad = !sp.procs || !sp.lo || !sp.hi || !sp.pid || !sp.node || !sp.known || !tmp || !buf || !r || !names ||
+    int bad = !sp.procs || !sp.lo || !sp.hi || !sp.pid || !sp.node || !sp.known || !tmp || !r || !names ||
               PQnfields(r) != NCOLS;
     /* the nodes in the order of their first rows (rows come ordered by node) */
     int nnames = 0;
     for (int i = 0; i < PQntuples(r) && !bad; i++) {
         if (nnames == 0 || strcmp(PQgetvalue(r, i, NODE), names[nnames - 1]) != 0)
             names[nnames++] = PQgetvalue(r, i, NODE);
-        bad = add_row(&sp, r, i, nnames - 1, tmp, buf) < 0;
+        bad = add_row(&sp, r, i, nnames - 1, tmp) < 0;
     }
     if (!bad)
         spread_text(t, &sp, width, names, nnames);
@@ -191,7 +225,6 @@ int jsw_spread_text(struct jsw_text *t, jsw_db *db, int nparams, const char *con
     PQclear(r);
     free(names);
     free(tmp);
-    free(buf);
     spread_free(&sp);
     return bad ? -1 : 0;
 }

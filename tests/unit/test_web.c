@@ -279,6 +279,13 @@ static void json_text_matches_jansson(void **state)
         jsw_text_real(&t, reals[i]);
         text_is_jansson(&t, json_real(reals[i]));
     }
+    /* integers: written without snprintf, the extremes included */
+    static const int64_t ints[] = { 0, 7, -7, 10, -10, 999999, 1000000, INT64_MAX, INT64_MIN, INT64_MIN + 1 };
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
+        struct jsw_text t = { 0 };
+        jsw_text_int(&t, ints[i]);
+        text_is_jansson(&t, json_integer(ints[i]));
+    }
     struct jsw_text t = { 0 };
     int64_t v[] = { 1, -2, 3, INT64_MAX, 5, INT64_MIN };
     jsw_text_lit(&t, "{\"a\":");
@@ -332,6 +339,31 @@ static void jsonb_text_matches_jansson(void **state)
         size_t n;
         char *got = jsw_text_take(&t, &n);
         assert_string_equal(got, "[");
+        free(got);
+    }
+}
+
+/* the stack below the caller filled with 'e' (what jsw_text_real once read as an exponent) */
+static __attribute__((noinline)) void stack_of_e(void)
+{
+    volatile char junk[512];
+    for (size_t i = 0; i < sizeof junk; i++)
+        junk[i] = 'e';
+}
+
+/* a real that reads as an integer gets ".0", and nothing the stack held after it */
+static void json_text_real_integral_ends_there(void **state)
+{
+    (void)state;
+    static const double reals[] = { 0.0, 2.0, -7.0, 1767571200.0 };
+    static const char *const want[] = { "0.0", "2.0", "-7.0", "1767571200.0" };
+    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++) {
+        struct jsw_text t = { 0 };
+        stack_of_e();
+        jsw_text_real(&t, reals[i]);
+        size_t n;
+        char *got = jsw_text_take(&t, &n);
+        assert_string_equal(got, want[i]);
         free(got);
     }
 }
@@ -457,6 +489,7 @@ int main(void)
         cmocka_unit_test(every_endpoint_query_is_compiled_in),
         cmocka_unit_test(json_text_matches_jansson),
         cmocka_unit_test(jsonb_text_matches_jansson),
+        cmocka_unit_test(json_text_real_integral_ends_there),
         cmocka_unit_test(series_text_sums_runs_of_slices),
         cmocka_unit_test(stored_step_keys_are_canonical),
     };

@@ -26,7 +26,7 @@ gen=$JS_TOP_BUILDDIR/bench/gen/jsgen
 CLI=$JS_TOP_BUILDDIR/cli/jobscreen
 [ -x "$bin" ] && [ -x "$gen" ] && [ -x "$CLI" ] || bail "build first"
 command -v jq >/dev/null || bail "jq is needed"
-plan 17
+plan 20
 
 db=js_hostile
 conn="$JS_PG_CONNINFO dbname=$db"
@@ -165,6 +165,19 @@ is "$code|$(jq -c '[.other_jobs, (.series | has("others") or has("other_step_nod
    "beside one other job: jsalice gets her own slices and why the background is not shown"
 get jsadmin --data "q=background&job=91001&step=0&scope=nodes"
 is "$code|$(jq -c '[(.withheld // "-"), (.series.others.cpu_ns | add > 0)]' <<< "$body")" '200|["-",true]' "an admin sees that background"
+
+# --- a busy background: other jobs counted up to 50, "at least" past it ---------------------
+d=$(spool busy)
+"$gen" --uniform --cluster hostile --slices 20 --start $((t0 + 3000)) --out "$d" --job-id-base 91101 --node-prefix m "${ALICE[@]}" >/dev/null
+"$gen" --uniform --cluster hostile --slices 20 --start $((t0 + 3000)) --out "$d" --job-id-base 93200 --jobs 60 --node-prefix m "${BOB[@]}" >/dev/null
+ingest "$d"
+for scope in cluster nodes; do
+  get jsalice --data "q=background&job=91101&step=0&scope=$scope"
+  is "$code|$(jq -c '[.other_jobs, .other_jobs_at_least, (.withheld // "-"), (.series.others.cpu_ns | add > 0)]' <<< "$body")" \
+     '200|[50,true,"-",true]' "beside 60 other jobs ($scope): other_jobs says at least 50, the background is shown"
+done
+get jsalice --data "q=background&job=91001&step=0&scope=nodes"
+is "$(jq -c '[.other_jobs, (.other_jobs_at_least // "-")]' <<< "$body")" '[1,"-"]' "beside one other job the count is exact"
 
 # --- users_cluster: jsalice of cluster hostile is not jsalice of cluster other ---------------
 o=$(spool other)
