@@ -78,11 +78,12 @@ BEGIN
         END IF;
     END IF;
     -- what other jobs' replies show of a job, a workflow or a user: changed by the statement
-    IF TG_TABLE_NAME = 'jobs' THEN
-        v_named := CASE WHEN TG_OP <> 'UPDATE' THEN v_jobs ELSE ARRAY(
-            SELECT ROW(n.cluster_id, n.job_id)::js_data.replies_job FROM new_rows n
-            JOIN old_rows o ON o.cluster_id = n.cluster_id AND o.job_id = n.job_id
-            WHERE (o.name, o.uid) IS DISTINCT FROM (n.name, n.uid)) END;
+    IF TG_TABLE_NAME = 'jobs' AND TG_OP <> 'UPDATE' THEN
+        v_named := v_jobs;
+    ELSIF TG_TABLE_NAME = 'jobs' THEN
+        v_named := ARRAY(SELECT ROW(n.cluster_id, n.job_id)::js_data.replies_job FROM new_rows n
+                         JOIN old_rows o ON o.cluster_id = n.cluster_id AND o.job_id = n.job_id
+                         WHERE (o.name, o.uid) IS DISTINCT FROM (n.name, n.uid));
     ELSIF TG_TABLE_NAME = 'workflows' AND TG_OP = 'UPDATE' THEN
         v_others := ARRAY(SELECT ROW(j.cluster_id, j.job_id)::js_data.replies_job FROM new_rows n
                           JOIN old_rows o ON o.cluster_id = n.cluster_id AND o.workflow_id = n.workflow_id
