@@ -4,11 +4,14 @@
 -- p_waiting the jobs waiting by a scheduler edge it changed, p_named the jobs it inserted,
 -- deleted or renamed. The job reply shows the other end of each edge (name, state) and the
 -- lineage warnings, which pair two jobs (js.lineage_warnings): an edge no dependency orders
--- (the scheduler edges walked up from the reader, 50 deep) and a read while written.
+-- (the scheduler edges walked up from the reader, 50 deep) and a read while written. PL/pgSQL:
+-- its plan kept for the session (a SQL function is planned at every call).
 CREATE FUNCTION js_data.replies_job_others(p_table text, p_jobs js_data.replies_job[],
                                            p_waiting js_data.replies_job[], p_named js_data.replies_job[])
-    RETURNS js_data.replies_job[] LANGUAGE sql STABLE
+    RETURNS js_data.replies_job[] LANGUAGE plpgsql STABLE
     AS $$
+BEGIN
+    RETURN (
     WITH RECURSIVE down (cluster_id, job_id, depth) AS (
         SELECT k.cluster_id, k.job_id, 0 FROM unnest(p_waiting) k
         UNION
@@ -34,9 +37,12 @@ CREATE FUNCTION js_data.replies_job_others(p_table text, p_jobs js_data.replies_
             WHERE p_table = 'jobs'
             UNION ALL
             -- a job inserted, deleted or renamed: the jobs its file accesses pair with
-            SELECT p FROM unnest(p_named) k
+            SELECT unnest(js_data.replies_file_partners(
+                array_agg(a.cluster_id), array_agg(a.file_id), array_agg(a.job_id), array_agg(a.first_access),
+                array_agg(a.first_read), array_agg(a.last_write)))
+            FROM unnest(p_named) k
             JOIN js_data.file_accesses a ON a.cluster_id = k.cluster_id AND a.job_id = k.job_id
-            CROSS JOIN LATERAL js_data.replies_file_partners(a.cluster_id, a.file_id, a.job_id, a.first_access,
-                                                             a.first_read, a.last_write) p) y)
-$$;
+            WHERE a.first_read IS NOT NULL OR a.last_write IS NOT NULL) y)
+    );
+END $$;
 COMMENT ON FUNCTION js_data.replies_job_others(text, js_data.replies_job[], js_data.replies_job[], js_data.replies_job[]) IS 'the other jobs whose job reply a statement on a table changed: the other ends of the edges of the jobs it touched, the jobs waiting below a scheduler edge changed and their file edges'' writers, the jobs paired by file accesses with a job inserted, deleted or renamed (js_data.replies_note_change)';

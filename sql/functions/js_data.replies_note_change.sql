@@ -51,8 +51,10 @@ BEGIN
             v_jobs := ARRAY(SELECT DISTINCT ROW(r.cluster_id, r.job_id)::js_data.replies_job FROM old_rows r);
         END IF;
         IF TG_TABLE_NAME = 'file_accesses' THEN
-            v_others := ARRAY(SELECT DISTINCT p FROM old_rows r CROSS JOIN LATERAL js_data.replies_file_partners(
-                                  r.cluster_id, r.file_id, r.job_id, r.first_access, r.first_read, r.last_write) p);
+            v_others := (SELECT js_data.replies_file_partners(
+                array_agg(r.cluster_id), array_agg(r.file_id), array_agg(r.job_id), array_agg(r.first_access),
+                array_agg(r.first_read), array_agg(r.last_write)) FROM old_rows r
+                WHERE r.first_read IS NOT NULL OR r.last_write IS NOT NULL);
         END IF;
     END IF;
     IF TG_OP <> 'DELETE' THEN
@@ -73,8 +75,10 @@ BEGIN
             v_jobs := v_jobs || ARRAY(SELECT DISTINCT ROW(r.cluster_id, r.job_id)::js_data.replies_job FROM new_rows r);
         END IF;
         IF TG_TABLE_NAME = 'file_accesses' THEN
-            v_others := v_others || ARRAY(SELECT DISTINCT p FROM new_rows r CROSS JOIN LATERAL js_data.replies_file_partners(
-                                  r.cluster_id, r.file_id, r.job_id, r.first_access, r.first_read, r.last_write) p);
+            v_others := v_others || (SELECT js_data.replies_file_partners(
+                array_agg(r.cluster_id), array_agg(r.file_id), array_agg(r.job_id), array_agg(r.first_access),
+                array_agg(r.first_read), array_agg(r.last_write)) FROM new_rows r
+                WHERE r.first_read IS NOT NULL OR r.last_write IS NOT NULL);
         END IF;
     END IF;
     -- what other jobs' replies show of a job, a workflow or a user: changed by the statement
@@ -95,7 +99,7 @@ BEGIN
                           JOIN js_data.jobs j ON j.cluster_id = n.cluster_id AND j.uid = n.uid
                           WHERE o.name IS DISTINCT FROM n.name);
     END IF;
-    IF cardinality(v_jobs) > 0 OR cardinality(v_waiting) > 0 OR cardinality(v_named) > 0 THEN
+    IF (TG_TABLE_NAME = 'jobs' AND cardinality(v_jobs) > 0) OR cardinality(v_waiting) > 0 THEN
         v_others := v_others || js_data.replies_job_others(TG_TABLE_NAME, v_jobs, v_waiting, v_named);
     END IF;
     IF cardinality(v_others) > 0 THEN

@@ -28,7 +28,7 @@ wait_real() { for i in $(seq 150); do [ "$(real)" = 1 ] && return 0; sleep 0.2; 
 body() { q "SELECT body FROM js_data.stored_replies WHERE $(where)" | head -c -1; } # psql adds a newline
 mark() { q "UPDATE js_data.stored_replies SET body = '{\"stored\":true}' || chr(10), body_gz = '' WHERE $(where)"; }
 edge() { jq -r --arg j "$2" '[.job.edges[] | select(.job == ($j | tonumber)) | .state] | first // "none"' "$1"; }
-plan 20
+plan 19
 
 a=$(as jsalice "$w" -J tsj-a --wrap "srun sh -c 'for i in 1 2 3; do echo \$i > out.\$i; done'")
 wait_job_done "$a" 120 >/dev/null
