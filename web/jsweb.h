@@ -313,8 +313,9 @@ void jsw_reply_stored(const char *etag, const char *body, size_t n, bool gzipped
 
 /* --- replies kept ahead (stored.c; docs/web.md, "Stored replies") ---------------------------- */
 /* Serve the request from the replies the ingest stored, when it is one that is stored (the
- * workflow graph by id= or job=), the viewer may see it and it is current: 1 (the reply sent),
- * else 0 (nothing sent: compute it). */
+ * workflow graph by id= or job=, a finished step's reply in the viewer's forms, the job reply
+ * by id= to its owner), the viewer may see it and it is current: 1 (the reply sent), else 0
+ * (nothing sent: compute it). */
 int jsw_stored_serve(jsw_db *db, const struct jsw_request *req);
 /* A workflow graph as the CGI computes it for viewer (not an admin): its JSON text (malloc'd,
  * *n bytes, ending with a newline) and ETag, or NULL with *status (404: none the viewer may
