@@ -39,8 +39,7 @@ static bool workflow_key(const struct jsw_request *req, int64_t *id, int64_t *jo
         return false;
     bool has_id = jsw_param(req, "id") != NULL, has_job = jsw_param(req, "job") != NULL;
     char err[128];
-    return has_id != has_job &&
-           !jsw_param_int(req, "id", 1, INT64_MAX, id, NULL, err, sizeof err) &&
+    return has_id != has_job && !jsw_param_int(req, "id", 1, INT64_MAX, id, NULL, err, sizeof err) &&
            !jsw_param_int(req, "job", 1, 4294967295LL, job, NULL, err, sizeof err);
 }
 
@@ -146,8 +145,8 @@ char *jsw_stored_compute(jsw_db *db, const struct jsw_request *req, size_t *n, c
     return text;
 }
 
-char *jsw_stored_compute_workflow(jsw_db *db, const char *viewer, int64_t workflow, size_t *n,
-                                  char etag[JSW_ETAG_LEN], int *status, char *err, size_t errlen)
+char *jsw_stored_compute_workflow(jsw_db *db, const char *viewer, int64_t workflow, size_t *n, char etag[JSW_ETAG_LEN],
+                                  int *status, char *err, size_t errlen)
 {
     struct jsw_request *req = jsw_stored_request(viewer, "workflow");
     char id[24];

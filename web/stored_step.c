@@ -20,13 +20,12 @@ bool jsw_stored_step_key(const struct jsw_request *req, int64_t *job, const char
     int64_t points = 0;
     int status;
     char err[128];
-    if ((g && strcmp(g, "0") != 0 && strcmp(g, "1") != 0) ||
-        jsw_job_param(req, "job", job, &status, err, sizeof err) ||
+    if ((g && strcmp(g, "0") != 0 && strcmp(g, "1") != 0) || jsw_job_param(req, "job", job, &status, err, sizeof err) ||
         jsw_step_param(req, step, &status, err, sizeof err) ||
         jsw_param_int(req, "points", 10, 100000, &points, NULL, err, sizeof err))
         return false; /* the handler says why (400) */
-    int w = snprintf(params, n, "step=%s&points=%lld&gpu_series=%s&rows=%lld", *step, (long long)points,
-                     g ? g : "0", (long long)jsw_step_process_limit(req));
+    int w = snprintf(params, n, "step=%s&points=%lld&gpu_series=%s&rows=%lld", *step, (long long)points, g ? g : "0",
+                     (long long)jsw_step_process_limit(req));
     return w > 0 && (size_t)w < n;
 }
 

@@ -449,11 +449,8 @@ static void stored_forms_take_only_their_parameters(void **state)
         const char *qs;
         bool want;
     } cases[] = {
-        { "q=job&id=7", true },
-        { "id=7&cluster=c1", true },
-        { "q=job&id=7&insight=yes", false },
-        { "id=7&cluster=a%20b", false },
-        { "id=7&ID=8", false },
+        { "q=job&id=7", true },          { "id=7&cluster=c1", true }, { "q=job&id=7&insight=yes", false },
+        { "id=7&cluster=a%20b", false }, { "id=7&ID=8", false },
     };
     static struct jsw_request r;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
