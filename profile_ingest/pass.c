@@ -455,10 +455,10 @@ void pi_rollup(struct ctx *c, struct scan_result *res, enum pi_insight_when insi
         if (kept || dropped)
             pi_debug("stored the replies of %ld workflows (%ld dropped)", kept, dropped);
         if (rc == PI_DB_OK)
-            rc = pi_db_step_replies(&c->db, c->conf.replies_min_step_slices, insight == PI_INSIGHT_ALL, &kept,
-                                    &dropped);
+            rc = pi_db_step_replies(&c->db, c->conf.replies_min_step_slices, c->conf.replies_min_job_rows,
+                                    insight == PI_INSIGHT_ALL, &kept, &dropped);
         if (kept || dropped)
-            pi_debug("stored %ld step replies (%ld changes of jobs with none dropped)", kept, dropped);
+            pi_debug("stored %ld step and job replies (%ld changes of jobs with none dropped)", kept, dropped);
     }
     if (rc == PI_DB_RETRY)
         res->retry = 1;

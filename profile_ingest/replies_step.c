@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The keeper of the stored step replies (docs/web.md, "Stored replies"; migration 052): after a
- * pass, the jobs whose rows changed (js_data.reply_job_changes, noted by triggers) get the
- * replies of their finished large steps computed in the viewer's forms by the web's own
- * handler (jsw_stored_compute_step) and stored with gzip and ETag, as replies.c keeps the
+/* The keeper of the stored step and job replies (docs/web.md, "Stored replies"; migrations 052,
+ * 055): after a pass, the jobs whose rows changed (js_data.reply_job_changes, noted by triggers)
+ * get the replies of their finished large steps computed in the viewer's forms by the web's own
+ * handler (jsw_stored_compute_step), and a large job its job reply as its owner sees it
+ * (jsw_stored_compute_job), stored with gzip and ETag, as replies.c keeps the
  * workflow graph: per job the change rows are read first, the replies computed, then in one
  * transaction those rows deleted and the job's step replies replaced; a change committed
  * meanwhile keeps its row, so they are not served until computed again. */
@@ -31,29 +32,40 @@ static const struct {
     " AND (s.last_slice - s.first_slice + 1) * greatest(s.num_nodes, 1) >= $1::bigint" \
     " AND NOT EXISTS (SELECT 1 FROM js_data.live_step_nodes l" \
     "     WHERE l.cluster_id = s.cluster_id AND l.job_id = s.job_id AND l.step_id = s.step_id)"
-#define HAS_KEPT "EXISTS (SELECT 1 FROM js_data.steps s" \
-    " WHERE s.cluster_id = c.cluster_id AND s.job_id = c.job_id AND " KEPT ")"
+/* whether a job (c) has a step kept, or its job reply is kept: at least $2 rows of file
+ * accesses (per step, node and file) and edges (what the reply's cost grows with; each count
+ * stops at $2), no step running */
+#define JOB_KEPT "((SELECT count(*) FROM (SELECT 1 FROM js_data.file_accesses a" \
+    "     WHERE a.cluster_id = c.cluster_id AND a.job_id = c.job_id LIMIT $2::bigint) a)" \
+    " + (SELECT count(*) FROM (SELECT 1 FROM js_data.dependencies d" \
+    "     WHERE d.cluster_id = c.cluster_id AND d.from_job = c.job_id LIMIT $2::bigint) d)" \
+    " + (SELECT count(*) FROM (SELECT 1 FROM js_data.dependencies d" \
+    "     WHERE d.cluster_id = c.cluster_id AND d.to_job = c.job_id LIMIT $2::bigint) d) >= $2::bigint" \
+    " AND NOT EXISTS (SELECT 1 FROM js_data.live_step_nodes l WHERE l.cluster_id = c.cluster_id AND l.job_id = c.job_id))"
+#define HAS_KEPT "(EXISTS (SELECT 1 FROM js_data.steps s" \
+    " WHERE s.cluster_id = c.cluster_id AND s.job_id = c.job_id AND " KEPT ") OR " JOB_KEPT ")"
 #define SEEN "SELECT change_id, cluster_id, job_id FROM js_data.reply_job_changes ORDER BY change_id LIMIT 20000"
 
-/* The jobs with no step kept among the changes seen: their stored step replies and those change
- * rows deleted in one statement, in bulk (most jobs are small) */
+/* The jobs with nothing kept among the changes seen: their stored step and job replies and those
+ * change rows deleted in one statement, in bulk (most jobs are small) */
 static const char *const q_drop_due =
     "WITH seen AS MATERIALIZED (" SEEN "),"
     " c AS MATERIALIZED (SELECT DISTINCT cluster_id, job_id FROM seen),"
     " n AS MATERIALIZED (SELECT c.cluster_id, c.job_id FROM c WHERE NOT " HAS_KEPT "),"
-    " gone AS (DELETE FROM js_data.stored_replies s USING n WHERE s.cluster_id = n.cluster_id AND s.endpoint = 'step'"
-    "     AND s.key = n.job_id)"
+    " gone AS (DELETE FROM js_data.stored_replies s USING n WHERE s.cluster_id = n.cluster_id"
+    "     AND s.endpoint IN ('step', 'job') AND s.key = n.job_id)"
     " DELETE FROM js_data.reply_job_changes r USING seen, n WHERE r.change_id = seen.change_id"
     "     AND seen.cluster_id = n.cluster_id AND seen.job_id = n.job_id";
 
-/* the jobs kept among them, oldest change first: the change rows seen, the owner, the cluster */
+/* the jobs kept among them, oldest change first: the change rows seen, the owner, the cluster,
+ * whether the job reply is kept */
 static const char *const q_due =
-    "SELECT c.cluster_id, c.job_id, array_agg(c.change_id)::text AS changes, j.user_name, j.cluster"
-    " FROM (" SEEN ") c"
+    "SELECT c.cluster_id, c.job_id, c.changes, j.user_name, j.cluster, " JOB_KEPT " AS job_kept"
+    " FROM (SELECT cluster_id, job_id, array_agg(change_id)::text AS changes, min(change_id) AS first"
+    "       FROM (" SEEN ") s GROUP BY cluster_id, job_id) c"
     " JOIN js.jobs j ON j.cluster_id = c.cluster_id AND j.job_id = c.job_id"
     " WHERE j.user_name IS NOT NULL AND " HAS_KEPT
-    " GROUP BY c.cluster_id, c.job_id, j.user_name, j.cluster"
-    " ORDER BY min(c.change_id)";
+    " ORDER BY c.first";
 /* a due job's steps kept, the largest first */
 static const char *const q_steps =
     "SELECT s.step_id FROM js_data.steps s WHERE s.cluster_id = $2::smallint AND s.job_id = $3::bigint AND " KEPT
@@ -63,21 +75,23 @@ static const char *const q_take =
     "WITH d AS (DELETE FROM js_data.reply_job_changes WHERE change_id = ANY ($1::bigint[]) RETURNING 1)"
     " SELECT count(*) FROM d";
 static const char *const q_drop =
-    "DELETE FROM js_data.stored_replies WHERE cluster_id = $1::smallint AND endpoint = 'step' AND key = $2::bigint";
+    "DELETE FROM js_data.stored_replies WHERE cluster_id = $1::smallint AND endpoint IN ('step', 'job')"
+    " AND key = $2::bigint";
 static const char *const q_store =
     "INSERT INTO js_data.stored_replies (cluster_id, endpoint, key, params, etag, body, body_gz, compute_ms)"
-    " VALUES ($1::smallint, 'step', $2::bigint, $3, $4, $5, $6::bytea, $7::real)";
+    " VALUES ($1::smallint, $8, $2::bigint, $3, $4, $5, $6::bytea, $7::real)";
 
-/* A reply computed: its key, ETag and text */
+/* A reply computed: its endpoint and key, ETag and text */
 struct reply {
+    const char *endpoint;
     char params[JSW_STORED_PARAMS_MAX], etag[JSW_ETAG_LEN];
     char *text;
     size_t n;
     double ms;
 };
 
-/* One transaction: the change rows seen deleted, the job's stored step replies replaced by the
- * n computed. Nothing when another keeper deleted some of those rows first (PI_REPLIES_TAKEN). */
+/* One transaction: the change rows seen deleted, the job's stored step and job replies replaced
+ * by the n computed. Nothing when another keeper deleted some of those rows first (PI_REPLIES_TAKEN). */
 static int store(struct pi_db *db, const char *cid, const char *job, const char *changes, const struct reply *rs,
                  int n)
 {
@@ -94,8 +108,9 @@ static int store(struct pi_db *db, const char *cid, const char *job, const char 
         snprintf(ms, sizeof ms, "%.3f", rs[i].ms);
         rc = PI_DB_FAIL;
         if (gzhex) {
-            PGresult *r = dbu_q(db, q_store, 7,
-                                (const char *const[]){ cid, job, rs[i].params, rs[i].etag, rs[i].text, gzhex, ms });
+            PGresult *r = dbu_q(db, q_store, 8,
+                                (const char *const[]){ cid, job, rs[i].params, rs[i].etag, rs[i].text, gzhex, ms,
+                                                       rs[i].endpoint });
             rc = dbu_check(db, r, PGRES_COMMAND_OK, "stored step replies: store");
         }
         free(gzhex);
@@ -115,6 +130,7 @@ static int compute_step(jsw_db *reader, struct jsw_stored_step *k, struct reply 
         k->points = forms[f].points;
         k->gpu_series = forms[f].gpu_series;
         struct reply *r = &rs[*n];
+        r->endpoint = "step";
         int status = 200;
         char err[512] = "";
         double t0 = pi_replies_now();
@@ -131,14 +147,36 @@ static int compute_step(jsw_db *reader, struct jsw_stored_step *k, struct reply 
     return 0;
 }
 
-/* One due job (row i of q_due): its kept steps' replies computed and stored; *done counts it */
+/* The job reply of k's job as its owner sees it, appended to rs (*n of them): 0, or -1 */
+static int compute_job(jsw_db *reader, const struct jsw_stored_step *k, struct reply *rs, int *n)
+{
+    struct reply *r = &rs[*n];
+    r->endpoint = "job";
+    r->params[0] = '\0';
+    int status = 200;
+    char err[512] = "";
+    double t0 = pi_replies_now();
+    r->text = jsw_stored_compute_job(reader, k->viewer, k->cluster, k->job, &r->n, r->etag, &status, err, sizeof err);
+    r->ms = (pi_replies_now() - t0) * 1000.0;
+    if (r->text) {
+        ++*n;
+    } else if (status == 500) {
+        pi_warn("stored job replies: job %lld: %s", (long long)k->job, err);
+        pi_replies_reader_reset();
+        return -1;
+    }
+    return 0;
+}
+
+/* One due job (row i of q_due): its kept steps' replies and its job reply (when kept) computed
+ * and stored; *done counts it */
 static int keep_one(struct pi_db *db, PGresult *due, int i, const char *ms, long *kept, long *done)
 {
     const char *cid = PQgetvalue(due, i, 0), *job = PQgetvalue(due, i, 1);
     PGresult *st = dbu_q(db, q_steps, 3, (const char *const[]){ ms, cid, job });
     if (!st || PQresultStatus(st) != PGRES_TUPLES_OK)
         return dbu_check(db, st, PGRES_TUPLES_OK, "stored step replies: the steps");
-    static struct reply rs[STEPS_MAX * NFORMS];
+    static struct reply rs[STEPS_MAX * NFORMS + 1];
     int n = 0, failed = 0;
     jsw_db *reader = pi_replies_reader(db);
     struct jsw_stored_step k = { .viewer = PQgetvalue(due, i, 3), .cluster = PQgetvalue(due, i, 4),
@@ -147,6 +185,8 @@ static int keep_one(struct pi_db *db, PGresult *due, int i, const char *ms, long
         k.step = PQgetvalue(st, s, 0);
         failed = !reader || compute_step(reader, &k, rs, &n) < 0;
     }
+    if (!failed && !strcmp(PQgetvalue(due, i, 5), "t"))
+        failed = !reader || compute_job(reader, &k, rs, &n) < 0;
     int rc = failed ? PI_DB_FAIL : store(db, cid, job, PQgetvalue(due, i, 2), rs, n);
     if (rc == PI_DB_OK)
         *kept += n;
@@ -158,22 +198,23 @@ static int keep_one(struct pi_db *db, PGresult *due, int i, const char *ms, long
     return rc == PI_REPLIES_TAKEN ? PI_DB_OK : rc;
 }
 
-/* One round over the change rows seen: the jobs with no step kept dropped, the others kept;
- * *done: the change rows dropped and the jobs stored */
-static int round_once(struct pi_db *db, const char *ms, int all, double t0, long *kept, long *dropped, long *done)
+/* One round over the change rows seen: the jobs with nothing kept dropped, the others kept;
+ * *done: the change rows dropped and the jobs stored. lim: the thresholds ($1 slices, $2 rows). */
+static int round_once(struct pi_db *db, const char *const lim[2], int all, double t0, long *kept, long *dropped,
+                      long *done)
 {
-    PGresult *r = dbu_q(db, q_drop_due, 1, (const char *const[]){ ms });
+    PGresult *r = dbu_q(db, q_drop_due, 2, lim);
     if (!r || PQresultStatus(r) != PGRES_COMMAND_OK)
         return dbu_check(db, r, PGRES_COMMAND_OK, "stored step replies: drop those not kept");
     *done = atol(PQcmdTuples(r));
     *dropped += *done;
     PQclear(r);
-    PGresult *due = dbu_q(db, q_due, 1, (const char *const[]){ ms });
+    PGresult *due = dbu_q(db, q_due, 2, lim);
     if (!due || PQresultStatus(due) != PGRES_TUPLES_OK)
         return dbu_check(db, due, PGRES_TUPLES_OK, "stored step replies: the due jobs");
     int rc = PI_DB_OK;
     for (int i = 0; i < PQntuples(due) && rc != PI_DB_RETRY; i++) {
-        rc = keep_one(db, due, i, ms, kept, done);
+        rc = keep_one(db, due, i, lim[0], kept, done);
         if (!all && pi_replies_now() - t0 >= REPLIES_PASS_SECONDS)
             break;
     }
@@ -181,17 +222,19 @@ static int round_once(struct pi_db *db, const char *ms, int all, double t0, long
     return rc == PI_DB_FAIL ? PI_DB_OK : rc; /* a failed one is logged and stays due */
 }
 
-int pi_db_step_replies(struct pi_db *db, long long min_slices, int all, long *kept, long *dropped)
+int pi_db_step_replies(struct pi_db *db, long long min_slices, int min_job_rows, int all, long *kept, long *dropped)
 {
     *kept = *dropped = 0;
-    char ms[24];
+    char ms[24], mj[16];
     snprintf(ms, sizeof ms, "%lld", min_slices);
+    snprintf(mj, sizeof mj, "%d", min_job_rows);
+    const char *const lim[2] = { ms, mj };
     double t0 = pi_replies_now();
     /* rounds until one finds nothing more to do (a daemon: within its time; every ingest
      * statement on a job's tables notes a row, more than one round may take in a busy pass) */
     for (;;) {
         long done = 0;
-        int rc = round_once(db, ms, all, t0, kept, dropped, &done);
+        int rc = round_once(db, lim, all, t0, kept, dropped, &done);
         if (rc != PI_DB_OK || done == 0 || (!all && pi_replies_now() - t0 >= REPLIES_PASS_SECONDS))
             return rc;
     }

@@ -318,14 +318,28 @@ void jsw_reply_stored(const char *etag, const char *body, size_t n, bool gzipped
 
 /* --- replies kept ahead (stored.c; docs/web.md, "Stored replies") ---------------------------- */
 /* Serve the request from the replies the ingest stored, when it is one that is stored (the
- * workflow graph by id= or job=), the viewer may see it and it is current: 1 (the reply sent),
- * else 0 (nothing sent: compute it). */
+ * workflow graph by id= or job=, a finished step's reply in the viewer's forms, the job reply
+ * by id= to its owner), the viewer may see it and it is current: 1 (the reply sent), else 0
+ * (nothing sent: compute it). */
 int jsw_stored_serve(jsw_db *db, const struct jsw_request *req);
 /* A workflow graph as the CGI computes it for viewer (not an admin): its JSON text (malloc'd,
  * *n bytes, ending with a newline) and ETag, or NULL with *status (404: none the viewer may
  * see) and err. For the keeper of profile_ingest: the same handler the CGI runs. */
 char *jsw_stored_compute_workflow(jsw_db *db, const char *viewer, int64_t workflow, size_t *n,
                                   char etag[JSW_ETAG_LEN], int *status, char *err, size_t errlen);
+/* The job reply as the CGI computes it for viewer (its owner, not an admin), of job of cluster:
+ * its JSON text (malloc'd, *n bytes) and ETag, or NULL with *status and err (stored.c). */
+char *jsw_stored_compute_job(jsw_db *db, const char *viewer, const char *cluster, int64_t job, size_t *n,
+                             char etag[JSW_ETAG_LEN], int *status, char *err, size_t errlen);
+/* What the stored forms share (stored.c): whether the request has no parameter but names
+ * (n of them) and a valid cluster= if any; a request of viewer to endpoint, no parameter yet
+ * (static: one at a time), its parameters; such a request computed by its route, with its ETag. */
+bool jsw_stored_only(const struct jsw_request *req, const char *const *names, size_t n);
+struct jsw_request *jsw_stored_request(const char *viewer, const char *endpoint);
+/* Parameter i (0, 1, ... in turn) of such a request set to name=value */
+void jsw_stored_param(struct jsw_request *req, int i, const char *name, const char *value);
+char *jsw_stored_compute(jsw_db *db, const struct jsw_request *req, size_t *n, char etag[JSW_ETAG_LEN], int *status,
+                         char *err, size_t errlen);
 /* A finished step's reply (stored_step.c): whether the request is one of the stored forms (job,
  * step, points, gpu_series, cluster= aside; valid), with its job, step and canonical params. */
 #define JSW_STORED_PARAMS_MAX 96

@@ -5,7 +5,8 @@
  * and stored; the CGI serves it as stored, gzip and ETag included, when the viewer may see the
  * workflow (the access rule is applied by the lookup's own statement) and nothing changed since
  * (js.stored_replies). Anything else, or any failure, computes the reply as always. A finished
- * step's reply in the viewer's forms is stored and served the same way (stored_step.c). */
+ * step's reply in the viewer's forms is stored and served the same way (stored_step.c), and
+ * the job reply of a large job (its files, edges and warnings) as its owner sees it. */
 #include "config.h"
 
 #include <stdio.h>
@@ -16,26 +17,29 @@
 
 #include "endpoints.h"
 
+bool jsw_stored_only(const struct jsw_request *req, const char *const *names, size_t n)
+{
+    for (int i = 0; i < req->n_params; i++) {
+        size_t k = 0;
+        while (k < n && strcmp(req->params[i].name, names[k]) != 0)
+            k++;
+        if (k == n)
+            return false;
+    }
+    const char *c = jsw_param(req, "cluster");
+    return !c || jsw_user_name_valid(c);
+}
+
 /* The request is the workflow graph by id= or job= and nothing else (q and cluster aside):
  * the one form stored. by=, from=/to= or any other parameter: computed. */
 static bool workflow_key(const struct jsw_request *req, int64_t *id, int64_t *job)
 {
-    if (strcmp(req->endpoint, "workflow") != 0)
+    static const char *const names[] = { "q", "cluster", "id", "job" };
+    if (strcmp(req->endpoint, "workflow") != 0 || !jsw_stored_only(req, names, 4))
         return false;
-    bool has_id = false, has_job = false;
-    for (int i = 0; i < req->n_params; i++) {
-        const char *n = req->params[i].name;
-        if (!strcmp(n, "id"))
-            has_id = true;
-        else if (!strcmp(n, "job"))
-            has_job = true;
-        else if (strcmp(n, "q") != 0 && strcmp(n, "cluster") != 0)
-            return false;
-    }
-    const char *c = jsw_param(req, "cluster");
+    bool has_id = jsw_param(req, "id") != NULL, has_job = jsw_param(req, "job") != NULL;
     char err[128];
-    return has_id != has_job && (!c || jsw_user_name_valid(c)) &&
-           !jsw_param_int(req, "id", 1, INT64_MAX, id, NULL, err, sizeof err) &&
+    return has_id != has_job && !jsw_param_int(req, "id", 1, INT64_MAX, id, NULL, err, sizeof err) &&
            !jsw_param_int(req, "job", 1, 4294967295LL, job, NULL, err, sizeof err);
 }
 
@@ -70,11 +74,33 @@ static int serve_step(jsw_db *db, const struct jsw_request *req)
     return r ? send_row(r) : 0; /* no result: logged by the database layer; computed instead */
 }
 
+/* The job reply by id= alone (q and cluster aside), to a viewer who is not an admin: stored as
+ * the owner sees it (an admin's shows the edges and warnings to other users' jobs too), looked
+ * up by stored_job, which serves it to the owner only. insight= or any other parameter:
+ * computed. */
+static int serve_job(jsw_db *db, const struct jsw_request *req)
+{
+    static const char *const names[] = { "q", "cluster", "id" };
+    int64_t job;
+    int status;
+    char err[256];
+    if (req->admin || !jsw_stored_only(req, names, 3) || jsw_job_param(req, "id", &job, &status, err, sizeof err))
+        return 0;
+    struct jsw_args a;
+    jsw_args_init(&a, req);
+    jsw_arg_int(&a, job, true);
+    jsw_arg_str(&a, jsw_reply_gzip() ? "t" : "f");
+    PGresult *r = jsw_db_result_binary(db, "stored_job", a.n, a.v, err, sizeof err);
+    return r ? send_row(r) : 0; /* no result: logged by the database layer; computed instead */
+}
+
 int jsw_stored_serve(jsw_db *db, const struct jsw_request *req)
 {
     int64_t id = 0, job = 0;
     if (db && !strcmp(req->endpoint, "step"))
         return serve_step(db, req);
+    if (db && !strcmp(req->endpoint, "job"))
+        return serve_job(db, req);
     if (!db || !workflow_key(req, &id, &job))
         return 0;
     bool gzip = jsw_reply_gzip();
@@ -89,22 +115,53 @@ int jsw_stored_serve(jsw_db *db, const struct jsw_request *req)
     return r ? send_row(r) : 0; /* no result: logged by the database layer; computed instead */
 }
 
-char *jsw_stored_compute_workflow(jsw_db *db, const char *viewer, int64_t workflow, size_t *n,
-                                  char etag[JSW_ETAG_LEN], int *status, char *err, size_t errlen)
+struct jsw_request *jsw_stored_request(const char *viewer, const char *endpoint)
 {
     static struct jsw_request req; /* large-ish: off the stack, as serve.c keeps it */
     memset(&req, 0, sizeof req);
     snprintf(req.user, sizeof req.user, "%s", viewer);
-    snprintf(req.endpoint, sizeof req.endpoint, "workflow");
+    snprintf(req.endpoint, sizeof req.endpoint, "%s", endpoint);
     req.users_cluster = "";
-    snprintf(req.params[0].name, sizeof req.params[0].name, "id");
-    snprintf(req.params[0].value, sizeof req.params[0].value, "%lld", (long long)workflow);
-    req.n_params = 1;
+    return &req;
+}
+
+void jsw_stored_param(struct jsw_request *req, int i, const char *name, const char *value)
+{
+    snprintf(req->params[i].name, sizeof req->params[i].name, "%s", name);
+    snprintf(req->params[i].value, sizeof req->params[i].value, "%s", value);
+    if (req->n_params <= i)
+        req->n_params = i + 1;
+}
+
+char *jsw_stored_compute(jsw_db *db, const struct jsw_request *req, size_t *n, char etag[JSW_ETAG_LEN], int *status,
+                         char *err, size_t errlen)
+{
     *status = 200;
-    char *text = jsw_dispatch(jsw_route_find("workflow"), db, &req, n, status, err, errlen);
+    char *text = jsw_dispatch(jsw_route_find(req->endpoint), db, req, n, status, err, errlen);
     if (text)
         jsw_etag(text, *n, etag);
     else if (*status == 200)
         *status = 500;
     return text;
+}
+
+char *jsw_stored_compute_workflow(jsw_db *db, const char *viewer, int64_t workflow, size_t *n, char etag[JSW_ETAG_LEN],
+                                  int *status, char *err, size_t errlen)
+{
+    struct jsw_request *req = jsw_stored_request(viewer, "workflow");
+    char id[24];
+    snprintf(id, sizeof id, "%lld", (long long)workflow);
+    jsw_stored_param(req, 0, "id", id);
+    return jsw_stored_compute(db, req, n, etag, status, err, errlen);
+}
+
+char *jsw_stored_compute_job(jsw_db *db, const char *viewer, const char *cluster, int64_t job, size_t *n,
+                             char etag[JSW_ETAG_LEN], int *status, char *err, size_t errlen)
+{
+    struct jsw_request *req = jsw_stored_request(viewer, "job");
+    char id[24];
+    snprintf(id, sizeof id, "%lld", (long long)job);
+    jsw_stored_param(req, 0, "cluster", cluster);
+    jsw_stored_param(req, 1, "id", id);
+    return jsw_stored_compute(db, req, n, etag, status, err, errlen);
 }

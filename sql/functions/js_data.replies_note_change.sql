@@ -1,8 +1,8 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
--- The stored replies' changes (migrations 051, 052; docs/web.md, "Stored replies"): one function
--- for the statement triggers of every table a stored reply reads, noting from the rows before
--- (old_rows) and after (new_rows) the statement the workflows whose graph they change in
--- js_data.reply_changes and the jobs whose step replies they change in
+-- The stored replies' changes (migrations 051, 052, 055; docs/web.md, "Stored replies"): one
+-- function for the statement triggers of every table a stored reply reads, noting from the rows
+-- before (old_rows) and after (new_rows) the statement the workflows whose graph they change in
+-- js_data.reply_changes and the jobs whose step or job replies they change in
 -- js_data.reply_job_changes. A row per workflow or job and statement, insert only: no row lock
 -- that concurrent ingest daemons would wait on.
 -- The graph reads workflows, jobs, users, steps, running steps, file accesses and edges: a
@@ -10,13 +10,25 @@
 -- the others by their job's (edges: both ends'). A step reply reads its job, step, step-nodes,
 -- processes, running step-nodes' vectors, energy, software trees, GPUs and their processes and
 -- series, file accesses, insight and advice, and its series folded and queued: all keyed by job.
+-- The job reply (055) reads its job's rows and other jobs': the other end of each edge (name,
+-- state, times), the other job of a lineage warning (a read while written: the file accesses
+-- paired by js_data.replies_file_partners; an edge no dependency orders: the scheduler edges up
+-- from the reader), its workflow's name and its user's. So an edge notes both ends, the jobs
+-- waiting below a scheduler edge and the writers of their file edges; a job's row the jobs
+-- linked to it by edges (and, inserted, deleted or renamed, by file accesses); a workflow or a
+-- user renamed all of their jobs.
 -- (Statement triggers with transition tables: a single event each, hence three per table.)
 CREATE FUNCTION js_data.replies_note_change() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
     v_jobs js_data.replies_job[] := '{}';
-    -- the step replies read no edge, and a user's name only through the access rule
-    v_note_jobs boolean := TG_TABLE_NAME NOT IN ('workflows', 'users', 'dependencies');
+    -- the job reply's others (055): jobs shown by another's reply; jobs below a scheduler edge;
+    -- jobs whose name or user others' replies show, changed
+    v_others js_data.replies_job[] := '{}';
+    v_waiting js_data.replies_job[] := '{}';
+    v_named js_data.replies_job[] := '{}';
+    -- a user's or workflow's rows only name jobs through their renaming (below)
+    v_note_jobs boolean := TG_TABLE_NAME NOT IN ('workflows', 'users');
     -- the graph reads none of the step reply's own tables
     v_note_workflows boolean := TG_TABLE_NAME IN ('steps', 'live_step_nodes', 'file_accesses', 'dependencies');
 BEGIN
@@ -33,8 +45,16 @@ BEGIN
         ELSIF TG_TABLE_NAME = 'dependencies' THEN
             v_jobs := ARRAY(SELECT DISTINCT ROW(r.cluster_id, x.job_id)::js_data.replies_job
                             FROM old_rows r CROSS JOIN LATERAL (VALUES (r.from_job), (r.to_job)) x(job_id));
+            v_waiting := ARRAY(SELECT DISTINCT ROW(r.cluster_id, r.to_job)::js_data.replies_job
+                               FROM old_rows r WHERE r.kind = 'scheduler');
         ELSIF TG_TABLE_NAME <> 'workflows' THEN
             v_jobs := ARRAY(SELECT DISTINCT ROW(r.cluster_id, r.job_id)::js_data.replies_job FROM old_rows r);
+        END IF;
+        IF TG_TABLE_NAME = 'file_accesses' THEN
+            v_others := (SELECT js_data.replies_file_partners(
+                array_agg(r.cluster_id), array_agg(r.file_id), array_agg(r.job_id), array_agg(r.first_access),
+                array_agg(r.first_read), array_agg(r.last_write)) FROM old_rows r
+                WHERE r.first_read IS NOT NULL OR r.last_write IS NOT NULL);
         END IF;
     END IF;
     IF TG_OP <> 'DELETE' THEN
@@ -49,9 +69,42 @@ BEGIN
         ELSIF TG_TABLE_NAME = 'dependencies' THEN
             v_jobs := v_jobs || ARRAY(SELECT DISTINCT ROW(r.cluster_id, x.job_id)::js_data.replies_job
                             FROM new_rows r CROSS JOIN LATERAL (VALUES (r.from_job), (r.to_job)) x(job_id));
+            v_waiting := v_waiting || ARRAY(SELECT DISTINCT ROW(r.cluster_id, r.to_job)::js_data.replies_job
+                                            FROM new_rows r WHERE r.kind = 'scheduler');
         ELSIF TG_TABLE_NAME <> 'workflows' THEN
             v_jobs := v_jobs || ARRAY(SELECT DISTINCT ROW(r.cluster_id, r.job_id)::js_data.replies_job FROM new_rows r);
         END IF;
+        IF TG_TABLE_NAME = 'file_accesses' THEN
+            v_others := v_others || (SELECT js_data.replies_file_partners(
+                array_agg(r.cluster_id), array_agg(r.file_id), array_agg(r.job_id), array_agg(r.first_access),
+                array_agg(r.first_read), array_agg(r.last_write)) FROM new_rows r
+                WHERE r.first_read IS NOT NULL OR r.last_write IS NOT NULL);
+        END IF;
+    END IF;
+    -- what other jobs' replies show of a job, a workflow or a user: changed by the statement
+    IF TG_TABLE_NAME = 'jobs' AND TG_OP <> 'UPDATE' THEN
+        v_named := v_jobs;
+    ELSIF TG_TABLE_NAME = 'jobs' THEN
+        v_named := ARRAY(SELECT ROW(n.cluster_id, n.job_id)::js_data.replies_job FROM new_rows n
+                         JOIN old_rows o ON o.cluster_id = n.cluster_id AND o.job_id = n.job_id
+                         WHERE (o.name, o.uid) IS DISTINCT FROM (n.name, n.uid));
+    ELSIF TG_TABLE_NAME = 'workflows' AND TG_OP = 'UPDATE' THEN
+        v_others := ARRAY(SELECT ROW(j.cluster_id, j.job_id)::js_data.replies_job FROM new_rows n
+                          JOIN old_rows o ON o.cluster_id = n.cluster_id AND o.workflow_id = n.workflow_id
+                          JOIN js_data.jobs j ON j.cluster_id = n.cluster_id AND j.workflow_id = n.workflow_id
+                          WHERE o.name IS DISTINCT FROM n.name);
+    ELSIF TG_TABLE_NAME = 'users' AND TG_OP = 'UPDATE' THEN
+        v_others := ARRAY(SELECT ROW(j.cluster_id, j.job_id)::js_data.replies_job FROM new_rows n
+                          JOIN old_rows o ON o.cluster_id = n.cluster_id AND o.uid = n.uid
+                          JOIN js_data.jobs j ON j.cluster_id = n.cluster_id AND j.uid = n.uid
+                          WHERE o.name IS DISTINCT FROM n.name);
+    END IF;
+    IF (TG_TABLE_NAME = 'jobs' AND cardinality(v_jobs) > 0) OR cardinality(v_waiting) > 0 THEN
+        v_others := v_others || js_data.replies_job_others(TG_TABLE_NAME, v_jobs, v_waiting, v_named);
+    END IF;
+    IF cardinality(v_others) > 0 THEN
+        INSERT INTO js_data.reply_job_changes (cluster_id, job_id)
+            SELECT DISTINCT k.cluster_id, k.job_id FROM unnest(v_others) k;
     END IF;
     IF cardinality(v_jobs) = 0 THEN
         RETURN NULL;

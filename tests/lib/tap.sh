@@ -111,3 +111,30 @@ job_totals_differ_sql="SELECT (SELECT count(*) FROM js_data.jobs j
     + (SELECT count(*) FROM js_data.job_totals t
        WHERE NOT EXISTS (SELECT 1 FROM js_data.jobs j WHERE j.cluster_id = t.cluster_id AND j.job_id = t.job_id))"
 job_totals_differ() { psql -X -q -At -d "$1" -c "$job_totals_differ_sql"; }
+# stored_vs_computed WHERE DIR GET...: a stored reply (the js_data.stored_replies row WHERE) served,
+# stored and computed without it (the row set aside, then put back), by the command GET... (curl
+# arguments follow): DIR/served, DIR/stored, DIR/computed; 0 when the three are the same bytes
+stored_vs_computed() {
+  local where=$1 d=$2 t=public.stored_saved_$$; shift 2
+  "$@" -o "$d/served"
+  psql -X -q -At -d "$JS_DB" -c "SELECT body FROM js_data.stored_replies WHERE $where" | head -c -1 > "$d/stored"
+  psql -X -q -At -d "$JS_DB" -c "CREATE TABLE $t AS SELECT * FROM js_data.stored_replies WHERE $where;
+                                  DELETE FROM js_data.stored_replies WHERE $where"
+  "$@" -o "$d/computed"
+  psql -X -q -At -d "$JS_DB" -c "INSERT INTO js_data.stored_replies SELECT * FROM $t; DROP TABLE $t"
+  cmp -s "$d/served" "$d/stored" && cmp -s "$d/computed" "$d/stored"
+}
+# stored_sent_as_is WHERE DIR GET...: three checks of a stored reply (the row WHERE) asked for by
+# GET... with gzip accepted: its stored gzip bytes sent as they are, decoding to DIR/stored
+# (stored_vs_computed's); its stored ETag; If-None-Match with it: 304
+stored_sent_as_is() {
+  local where=$1 d=$2 etag; shift 2
+  "$@" -H 'Accept-Encoding: gzip' -D "$d/h" -o "$d/gz"
+  etag=$(psql -X -q -At -d "$JS_DB" -c "SELECT etag FROM js_data.stored_replies WHERE $where")
+  grep -qi '^content-encoding: gzip' "$d/h" && gunzip -c < "$d/gz" | cmp -s - "$d/stored" &&
+    [ "$(od -An -tx1 < "$d/gz" | tr -d ' \n')" = \
+      "$(psql -X -q -At -d "$JS_DB" -c "SELECT encode(body_gz, 'hex') FROM js_data.stored_replies WHERE $where")" ]
+  ok $? "gzip: the stored gzip bytes sent as they are, decoding to the reply"
+  is "$(sed -n 's/^[Ee][Tt]ag: *//p' "$d/h" | tr -d '\r')" "$etag" "its ETag is the stored one"
+  is "$("$@" -H "If-None-Match: $etag" -o /dev/null -w '%{http_code}')" 304 "If-None-Match with it: 304"
+}

@@ -472,6 +472,26 @@ static void stored_step_keys_are_canonical(void **state)
     assert_false(jsw_stored_step_key(&r, &job, &step, p, sizeof p));
 }
 
+/* What the stored forms share (web/stored.c): only the names given, and a valid cluster= */
+static void stored_forms_take_only_their_parameters(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "q", "cluster", "id" };
+    static const struct {
+        const char *qs;
+        bool want;
+    } cases[] = {
+        { "q=job&id=7", true },          { "id=7&cluster=c1", true }, { "q=job&id=7&insight=yes", false },
+        { "id=7&cluster=a%20b", false }, { "id=7&ID=8", false },
+    };
+    static struct jsw_request r;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memset(&r, 0, sizeof r);
+        assert_int_equal(jsw_parse_query(&r, cases[i].qs, err, sizeof err), 0);
+        assert_int_equal(jsw_stored_only(&r, names, 3), cases[i].want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -492,6 +512,7 @@ int main(void)
         cmocka_unit_test(json_text_real_integral_ends_there),
         cmocka_unit_test(series_text_sums_runs_of_slices),
         cmocka_unit_test(stored_step_keys_are_canonical),
+        cmocka_unit_test(stored_forms_take_only_their_parameters),
     };
     return cmocka_run_group_tests_name("web", tests, NULL, NULL);
 }
