@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Replies kept ahead (docs/web.md, "Stored replies"): the workflow graph, which costs tens of
  * milliseconds of CPU for a large workflow, is computed by the ingest when its rows change
- * (profile_ingest/replies.c, with jsw_stored_compute_workflow below: the CGI's own handler)
- * and stored; the CGI serves it as stored, gzip and ETag included, when the viewer may see the
- * workflow (the access rule is applied by the lookup's own statement) and nothing changed since
- * (js.stored_replies). Anything else, or any failure, computes the reply as always. A finished
- * step's reply in the viewer's forms is stored and served the same way (stored_step.c), and
- * the job reply of a large job (its files, edges and warnings) as its owner sees it. */
+ * (profile_ingest/replies.c, with stored_compute.c: the CGI's own handler) and stored; the CGI
+ * serves it as stored, gzip and ETag included, when the viewer may see the workflow (the access
+ * rule is applied by the lookup's own statement) and nothing changed since (js.stored_replies).
+ * Anything else, or any failure, computes the reply as always. A finished step's reply in the
+ * viewer's forms is stored and served the same way (stored_step.c), and the job reply of a
+ * large job (its files, edges and warnings) as its owner sees it. */
 #include "config.h"
 
 #include <stdio.h>
@@ -16,19 +16,6 @@
 #include <libpq-fe.h>
 
 #include "endpoints.h"
-
-bool jsw_stored_only(const struct jsw_request *req, const char *const *names, size_t n)
-{
-    for (int i = 0; i < req->n_params; i++) {
-        size_t k = 0;
-        while (k < n && strcmp(req->params[i].name, names[k]) != 0)
-            k++;
-        if (k == n)
-            return false;
-    }
-    const char *c = jsw_param(req, "cluster");
-    return !c || jsw_user_name_valid(c);
-}
 
 /* The request is the workflow graph by id= or job= and nothing else (q and cluster aside):
  * the one form stored. by=, from=/to= or any other parameter: computed. */
@@ -113,55 +100,4 @@ int jsw_stored_serve(jsw_db *db, const struct jsw_request *req)
     /* binary: the gzip bytes as they are stored, no hex to decode */
     PGresult *r = jsw_db_result_binary(db, "stored_workflow", a.n, a.v, err, sizeof err);
     return r ? send_row(r) : 0; /* no result: logged by the database layer; computed instead */
-}
-
-struct jsw_request *jsw_stored_request(const char *viewer, const char *endpoint)
-{
-    static struct jsw_request req; /* large-ish: off the stack, as serve.c keeps it */
-    memset(&req, 0, sizeof req);
-    snprintf(req.user, sizeof req.user, "%s", viewer);
-    snprintf(req.endpoint, sizeof req.endpoint, "%s", endpoint);
-    req.users_cluster = "";
-    return &req;
-}
-
-void jsw_stored_param(struct jsw_request *req, int i, const char *name, const char *value)
-{
-    snprintf(req->params[i].name, sizeof req->params[i].name, "%s", name);
-    snprintf(req->params[i].value, sizeof req->params[i].value, "%s", value);
-    if (req->n_params <= i)
-        req->n_params = i + 1;
-}
-
-char *jsw_stored_compute(jsw_db *db, const struct jsw_request *req, size_t *n, char etag[JSW_ETAG_LEN], int *status,
-                         char *err, size_t errlen)
-{
-    *status = 200;
-    char *text = jsw_dispatch(jsw_route_find(req->endpoint), db, req, n, status, err, errlen);
-    if (text)
-        jsw_etag(text, *n, etag);
-    else if (*status == 200)
-        *status = 500;
-    return text;
-}
-
-char *jsw_stored_compute_workflow(jsw_db *db, const char *viewer, int64_t workflow, size_t *n, char etag[JSW_ETAG_LEN],
-                                  int *status, char *err, size_t errlen)
-{
-    struct jsw_request *req = jsw_stored_request(viewer, "workflow");
-    char id[24];
-    snprintf(id, sizeof id, "%lld", (long long)workflow);
-    jsw_stored_param(req, 0, "id", id);
-    return jsw_stored_compute(db, req, n, etag, status, err, errlen);
-}
-
-char *jsw_stored_compute_job(jsw_db *db, const char *viewer, const char *cluster, int64_t job, size_t *n,
-                             char etag[JSW_ETAG_LEN], int *status, char *err, size_t errlen)
-{
-    struct jsw_request *req = jsw_stored_request(viewer, "job");
-    char id[24];
-    snprintf(id, sizeof id, "%lld", (long long)job);
-    jsw_stored_param(req, 0, "cluster", cluster);
-    jsw_stored_param(req, 1, "id", id);
-    return jsw_stored_compute(db, req, n, etag, status, err, errlen);
 }
