@@ -9,8 +9,6 @@
  * large job (its files, edges and warnings) as its owner sees it. */
 #include "config.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <libpq-fe.h>
