@@ -88,6 +88,7 @@ struct reply {
     char *text;
     size_t n;
     double ms;
+    bool plain; /* not sent as it is (the step's spread): no gzip */
 };
 
 /* One transaction: the change rows seen deleted, the job's stored step and job replies replaced
@@ -104,7 +105,7 @@ static int store(struct pi_db *db, const char *cid, const char *job, const char 
         rc = dbu_check(db, r, PGRES_COMMAND_OK, "stored step replies: drop");
     }
     for (int i = 0; i < n && rc == PI_DB_OK; i++) {
-        char *gzhex = pi_replies_gzip_hex(rs[i].text, rs[i].n), ms[32];
+        char *gzhex = rs[i].plain ? strdup("\\x") : pi_replies_gzip_hex(rs[i].text, rs[i].n), ms[32];
         snprintf(ms, sizeof ms, "%.3f", rs[i].ms);
         rc = PI_DB_FAIL;
         if (gzhex) {
@@ -126,15 +127,21 @@ static int store(struct pi_db *db, const char *cid, const char *job, const char 
  * job stays due; 404 and the like only leave that reply out) */
 static int compute_step(jsw_db *reader, struct jsw_stored_step *k, struct reply *rs, int *n)
 {
-    for (int f = 0; f < NFORMS; f++) {
-        k->points = forms[f].points;
-        k->gpu_series = forms[f].gpu_series;
+    for (int f = 0; f <= NFORMS; f++) { /* the forms, then the spread the others read */
         struct reply *r = &rs[*n];
         r->endpoint = "step";
         int status = 200;
         char err[512] = "";
         double t0 = pi_replies_now();
-        r->text = jsw_stored_compute_step(reader, k, r->params, &r->n, r->etag, &status, err, sizeof err);
+        r->plain = f == NFORMS;
+        r->etag[0] = '\0';
+        if (f < NFORMS) {
+            k->points = forms[f].points;
+            k->gpu_series = forms[f].gpu_series;
+            r->text = jsw_stored_compute_step(reader, k, r->params, &r->n, r->etag, &status, err, sizeof err);
+        } else {
+            r->text = jsw_stored_compute_spread(reader, k, r->params, &r->n, &status, err, sizeof err);
+        }
         r->ms = (pi_replies_now() - t0) * 1000.0;
         if (r->text) {
             ++*n;
@@ -176,7 +183,7 @@ static int keep_one(struct pi_db *db, PGresult *due, int i, const char *ms, long
     PGresult *st = dbu_q(db, q_steps, 3, (const char *const[]){ ms, cid, job });
     if (!st || PQresultStatus(st) != PGRES_TUPLES_OK)
         return dbu_check(db, st, PGRES_TUPLES_OK, "stored step replies: the steps");
-    static struct reply rs[STEPS_MAX * NFORMS + 1];
+    static struct reply rs[STEPS_MAX * (NFORMS + 1) + 1];
     int n = 0, failed = 0;
     jsw_db *reader = pi_replies_reader(db);
     struct jsw_stored_step k = { .viewer = PQgetvalue(due, i, 3), .cluster = PQgetvalue(due, i, 4),

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <libpq-fe.h>
+
 #include "endpoints.h"
 #include "profile_format.h"
 
@@ -134,6 +136,25 @@ static int step_parts(jsw_db *db, const struct jsw_request *req, int64_t job, co
     return 0;
 }
 
+/* The spread at width w: as the keeper stored it beside a finished step's replies (read in one
+ * row, where computing it reads every step-node's series: most of a day-long step's reply), else
+ * computed. A lookup that fails is computed too, as stored.c does. */
+static int spread_part(struct jsw_text *t, jsw_db *db, const struct jsw_args *a, const char *step,
+                       const struct jsw_slices *own, size_t w, char *err, size_t errlen)
+{
+    char key[JSW_STORED_PARAMS_MAX];
+    if (own->n > 0 && step && jsw_spread_key(key, sizeof key, step, own->first, own->n)) {
+        struct jsw_args ka = *a;
+        jsw_arg_str(&ka, key);
+        PGresult *r = jsw_db_result(db, "stored_spread", ka.n, ka.v, err, errlen);
+        int rc = r && PQntuples(r) == 1 ? jsw_spread_stored_text(t, PQgetvalue(r, 0, 0), own->first, own->n, w) : -1;
+        PQclear(r);
+        if (rc == 0)
+            return 0;
+    }
+    return jsw_spread_text(t, db, a->n, a->v, own->first, own->n, w, err, errlen);
+}
+
 /* The reply as text: {"step": {..., "series": {... "spread": {...}}}} (docs/api.md, "Series"). */
 static char *step_text(jsw_db *db, json_t *s, const struct jsw_slices *own, size_t w, const struct jsw_args *a,
                        size_t *n, int *status, char *err, size_t errlen)
@@ -146,7 +167,7 @@ static char *step_text(jsw_db *db, json_t *s, const struct jsw_slices *own, size
     int rc = jsw_step_series_text(&t, own, jsw_int_or(json_object_get(s, "slice_seconds"), 4), w);
     jsw_text_lit(&t, ",\"spread\":");
     /* the spread of its processes, in the same points */
-    if (rc == 0 && jsw_spread_text(&t, db, a->n, a->v, own->first, own->n, w, err, errlen) < 0) {
+    if (rc == 0 && spread_part(&t, db, a, json_string_value(json_object_get(s, "step")), own, w, err, errlen) < 0) {
         jsw_text_free(&t);
         *status = 500;
         return NULL;

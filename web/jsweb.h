@@ -211,6 +211,12 @@ int jsw_slices_add_kernel(struct jsw_slices *s, jsw_db *db, int nparams, const c
  * object "spread" of docs/api.md; 0, or -1 with err set. */
 int jsw_spread_text(struct jsw_text *t, jsw_db *db, int nparams, const char *const *params, int64_t first, size_t n,
                     size_t width, char *err, size_t errlen);
+/* The key (params) of the spread the keeper stores beside a finished step's replies: the spread
+ * at width 1 (jsw_spread_text) of the n slices from first; false: too long for size. */
+bool jsw_spread_key(char *key, size_t size, const char *step, int64_t first, size_t n);
+/* That stored spread (body) written to t at width as jsw_spread_text writes it: 0, or -1 (nothing
+ * written) when body does not read as that; then computed. */
+int jsw_spread_stored_text(struct jsw_text *t, const char *body, int64_t first, size_t n, size_t width);
 /* Add the rows of series_live (plain per-slice vectors; the kernel's counts too when s has them). */
 int jsw_slices_add_live(struct jsw_slices *s, jsw_db *db, int nparams, const char *const *params,
                         char *err, size_t errlen);
@@ -356,6 +362,11 @@ struct jsw_stored_step {
  * (the key it is stored by), or NULL with *status and err. */
 char *jsw_stored_compute_step(jsw_db *db, const struct jsw_stored_step *k, char params[JSW_STORED_PARAMS_MAX],
                               size_t *n, char etag[JSW_ETAG_LEN], int *status, char *err, size_t errlen);
+/* The spread of k's step at width 1 (its every slice; jsw_spread_key gives params), stored beside
+ * its replies so that the forms computed read it instead of every step-node's series: the text
+ * (malloc'd, *n bytes), or NULL with *status (404: no slices) and err. */
+char *jsw_stored_compute_spread(jsw_db *db, const struct jsw_stored_step *k, char params[JSW_STORED_PARAMS_MAX],
+                                size_t *n, int *status, char *err, size_t errlen);
 /* web_db.c: run the named queries as prepared statements (PQprepare once per connection, then
  * PQexecPrepared), for connections that serve many requests. Off: PQexecParams. */
 void jsw_db_use_prepared(bool on);

@@ -51,3 +51,40 @@ char *jsw_stored_compute_step(jsw_db *db, const struct jsw_stored_step *k, char 
     }
     return jsw_stored_compute(db, req, n, etag, status, err, errlen);
 }
+
+char *jsw_stored_compute_spread(jsw_db *db, const struct jsw_stored_step *k, char params[JSW_STORED_PARAMS_MAX],
+                                size_t *n, int *status, char *err, size_t errlen)
+{
+    struct jsw_request *req = jsw_stored_request(k->viewer, "step");
+    char job_id[24];
+    snprintf(job_id, sizeof job_id, "%lld", (long long)k->job);
+    jsw_stored_param(req, 0, "cluster", k->cluster);
+    jsw_stored_param(req, 1, "job", job_id);
+    jsw_stored_param(req, 2, "step", k->step);
+    struct jsw_args a;
+    *status = 200;
+    json_t *s = jsw_step_row(db, req, k->job, k->step, &a, status, err, errlen);
+    if (!s)
+        return NULL;
+    json_t *lo = json_object_get(s, "first_slice"), *hi = json_object_get(s, "last_slice");
+    char *text = NULL;
+    if (!json_is_integer(lo) || !json_is_integer(hi) || json_integer_value(hi) < json_integer_value(lo) ||
+        !jsw_spread_key(params, JSW_STORED_PARAMS_MAX, k->step, json_integer_value(lo),
+                        (size_t)(json_integer_value(hi) - json_integer_value(lo) + 1))) {
+        *status = 404;
+        snprintf(err, errlen, "no slices to spread");
+    } else {
+        struct jsw_text t = { 0 };
+        size_t slices = (size_t)(json_integer_value(hi) - json_integer_value(lo) + 1);
+        if (jsw_spread_text(&t, db, a.n, a.v, json_integer_value(lo), slices, 1, err, errlen) == 0)
+            text = jsw_text_take(&t, n);
+        jsw_text_free(&t);
+        if (!text) {
+            *status = 500;
+            if (!*err)
+                snprintf(err, errlen, "out of memory");
+        }
+    }
+    json_decref(s);
+    return text;
+}

@@ -192,6 +192,19 @@ static void spread_free(struct spread *sp)
     free(sp->known);
 }
 
+/* sp's arrays for n slices from first, zero: 0, or -1 (spread_free frees what was allocated) */
+static int spread_alloc(struct spread *sp, int64_t first, size_t n)
+{
+    *sp = (struct spread){ .first = first, .n = n };
+    sp->procs = calloc(sp->n, sizeof *sp->procs);
+    sp->lo = calloc(sp->n, sizeof *sp->lo);
+    sp->hi = calloc(sp->n, sizeof *sp->hi);
+    sp->pid = calloc(sp->n, sizeof *sp->pid);
+    sp->node = calloc(sp->n, sizeof *sp->node);
+    sp->known = calloc(sp->n, sizeof *sp->known);
+    return sp->procs && sp->lo && sp->hi && sp->pid && sp->node && sp->known ? 0 : -1;
+}
+
 int jsw_spread_text(struct jsw_text *t, jsw_db *db, int nparams, const char *const *params, int64_t first, size_t n,
                     size_t width, char *err, size_t errlen)
 {
@@ -199,18 +212,12 @@ int jsw_spread_text(struct jsw_text *t, jsw_db *db, int nparams, const char *con
         jsw_text_lit(t, "{\"processes\":[],\"node_names\":[]}");
         return 0;
     }
-    struct spread sp = { .first = first, .n = n };
-    sp.procs = calloc(sp.n, sizeof *sp.procs);
-    sp.lo = calloc(sp.n, sizeof *sp.lo);
-    sp.hi = calloc(sp.n, sizeof *sp.hi);
-    sp.pid = calloc(sp.n, sizeof *sp.pid);
-    sp.node = calloc(sp.n, sizeof *sp.node);
-    sp.known = calloc(sp.n, sizeof *sp.known);
+    struct spread sp;
+    int failed = spread_alloc(&sp, first, n);
     int64_t *tmp = malloc((size_t)(2 + 4 * JS_SPREAD_COUNT) * JS_SERIES_CHUNK * sizeof *tmp);
     PGresult *r = jsw_db_result_binary(db, "step_spread", nparams, params, err, errlen);
     const char **names = r ? calloc((size_t)PQntuples(r) + 1, sizeof *names) : NULL;
-    int bad = !sp.procs || !sp.lo || !sp.hi || !sp.pid || !sp.node || !sp.known || !tmp || !r || !names ||
-              PQnfields(r) != NCOLS;
+    int bad = failed || !tmp || !r || !names || PQnfields(r) != NCOLS;
     /* the nodes in the order of their first rows (rows come ordered by node) */
     int nnames = 0;
     for (int i = 0; i < PQntuples(r) && !bad; i++) {
@@ -227,4 +234,132 @@ int jsw_spread_text(struct jsw_text *t, jsw_db *db, int nparams, const char *con
     free(tmp);
     spread_free(&sp);
     return bad ? -1 : 0;
+}
+
+/* ---- the spread the keeper stored (width 1), read back ---------------------------------------- */
+
+bool jsw_spread_key(char *key, size_t size, const char *step, int64_t first, size_t n)
+{
+    int w = snprintf(key, size, "spread&step=%s&first=%lld&slices=%zu", step, (long long)first, n);
+    return w > 0 && (size_t)w < size;
+}
+
+/* p past the text s, or NULL */
+static const char *lit(const char *p, const char *s)
+{
+    size_t n = strlen(s);
+    return p && strncmp(p, s, n) == 0 ? p + n : NULL;
+}
+
+/* "[...]" of n integers or nulls (has[i] false, v[i] 0) as jsw_text_int_array_known writes them:
+ * past it, or NULL */
+static const char *ints(const char *p, size_t n, int64_t *v, bool *has)
+{
+    if (!(p = lit(p, "[")))
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (i && *p++ != ',')
+            return NULL;
+        has[i] = strncmp(p, "null", 4) != 0;
+        v[i] = 0;
+        if (!has[i]) {
+            p += 4;
+            continue;
+        }
+        bool neg = *p == '-';
+        p += neg;
+        if (*p < '0' || *p > '9')
+            return NULL;
+        uint64_t u = 0;
+        for (int d = 0; *p >= '0' && *p <= '9'; p++, d++)
+            if (d > 18 || __builtin_mul_overflow(u, 10, &u) || __builtin_add_overflow(u, (uint64_t)(*p - '0'), &u))
+                return NULL;
+        if (u > (uint64_t)INT64_MAX + neg)
+            return NULL;
+        v[i] = neg ? (int64_t)(0 - u) : (int64_t)u;
+    }
+    return lit(p, "]");
+}
+
+/* "[\"a\",...]" of plain names (no escapes: anything else is not read) copied into buf (at least
+ * as long as the text), names[] pointing into it: past it, or NULL */
+static const char *names_of(const char *p, char *buf, const char **names, int max, int *n)
+{
+    if (!(p = lit(p, "[")))
+        return NULL;
+    for (*n = 0; *p != ']'; ++*n) {
+        if ((*n && *p++ != ',') || *n >= max || *p++ != '"')
+            return NULL;
+        const char *e = strchr(p, '"');
+        if (!e || memchr(p, '\\', (size_t)(e - p)) || e == p)
+            return NULL;
+        memcpy(buf, p, (size_t)(e - p));
+        buf[e - p] = '\0';
+        names[*n] = buf;
+        buf += e - p + 1;
+        p = e + 1;
+    }
+    return p + 1;
+}
+
+/* Value v's four arrays ({"min":[...],...}) into sp: past them, or NULL */
+static const char *value_of(const char *p, struct spread *sp, int v, int nnames, int64_t *col, bool *has)
+{
+    static const char *const keys[] = { "{\"min\":", ",\"max\":", ",\"node\":", ",\"pid\":" };
+    for (int c = 0; c < 4 && p; c++)
+        p = ints(lit(p, keys[c]), sp->n, col + (size_t)c * sp->n, has + (size_t)c * sp->n);
+    if (!(p = lit(p, "}")))
+        return NULL;
+    for (size_t k = 0; k < sp->n; k++) {
+        int64_t node = col[2 * sp->n + k];
+        if (!has[k])
+            continue;
+        if (!has[sp->n + k] || !has[2 * sp->n + k] || node < 0 || node >= nnames)
+            return NULL;
+        sp->lo[k][v] = col[k];
+        sp->hi[k][v] = col[sp->n + k];
+        sp->node[k][v] = (int)node;
+        sp->pid[k][v] = has[3 * sp->n + k] ? col[3 * sp->n + k] : -1;
+        sp->known[k] |= 1 << v;
+    }
+    return p;
+}
+
+/* body (spread_text's at width 1 of sp's slices) into sp and names (in buf): 0, or -1 */
+static int spread_read(const char *body, struct spread *sp, char *buf, const char **names, int max, int *nnames)
+{
+    int64_t *col = malloc(4 * sp->n * sizeof *col);
+    bool *has = malloc(4 * sp->n * sizeof *has);
+    const char *p = col && has ? ints(lit(body, "{\"processes\":"), sp->n, sp->procs, has) : NULL;
+    p = names_of(lit(p, ",\"node_names\":"), buf, names, max, nnames);
+    while (p && *p == ',') {
+        int v = 0;
+        const char *q = lit(p, ",\""), *e = q ? strchr(q, '"') : NULL;
+        while (e && v < JS_SPREAD_COUNT && (strlen(js_spread_metrics[v].name) != (size_t)(e - q) ||
+                                           strncmp(q, js_spread_metrics[v].name, (size_t)(e - q)) != 0))
+            v++;
+        p = e && v < JS_SPREAD_COUNT ? value_of(lit(e, "\":"), sp, v, *nnames, col, has) : NULL;
+    }
+    free(col);
+    free(has);
+    return p && strcmp(p, "}") == 0 ? 0 : -1;
+}
+
+int jsw_spread_stored_text(struct jsw_text *t, const char *body, int64_t first, size_t n, size_t width)
+{
+    if (width == 1) { /* as it was written */
+        jsw_text_lit(t, body);
+        return 0;
+    }
+    struct spread sp = { 0 };
+    size_t len = strlen(body);
+    char *buf = malloc(len + 1);
+    const char **names = calloc(len / 3 + 1, sizeof *names); /* a name takes 3 characters at least */
+    int nnames = 0, rc = n == 0 || !buf || !names || spread_alloc(&sp, first, n) < 0 ? -1 : 0;
+    if (rc == 0 && (rc = spread_read(body, &sp, buf, names, (int)(len / 3 + 1), &nnames)) == 0)
+        spread_text(t, &sp, width, names, nnames);
+    spread_free(&sp);
+    free(buf);
+    free(names);
+    return rc;
 }
