@@ -47,16 +47,33 @@ void jsw_text_lit(struct jsw_text *t, const char *s)
     jsw_text_raw(t, s, strlen(s));
 }
 
+/* "00" .. "99" */
+static const char two_digits[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                    "8081828384858687888990919293949596979899";
+
 /* v in decimal at o (at most 20 bytes), the end returned: no snprintf, whose format parsing was
- * half the CPU of a reply of millions of integers (3.9 MB background: 23 % vfprintf alone). */
+ * half the CPU of a reply of millions of integers (3.9 MB background: 23 % vfprintf alone);
+ * two digits a division, as the values (ns, bytes) run to 10-13 digits. */
 static char *put_int(char *o, int64_t v)
 {
+    if (v >= 0 && v < 10) { /* most of a sparse metric's values */
+        *o = (char)('0' + v);
+        return o + 1;
+    }
     char b[20], *e = b + sizeof b, *p = e;
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    do {
-        *--p = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
+    while (u >= 100) {
+        p -= 2;
+        memcpy(p, two_digits + 2 * (u % 100), 2);
+        u /= 100;
+    }
+    if (u >= 10) {
+        p -= 2;
+        memcpy(p, two_digits + 2 * u, 2);
+    } else {
+        *--p = (char)('0' + u);
+    }
     if (v < 0)
         *o++ = '-';
     memcpy(o, p, (size_t)(e - p));

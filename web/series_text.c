@@ -63,21 +63,22 @@ static const char *step_col_name(int c)
     return c == UNSEEN_R ? "unattributed_read_bytes" : "unattributed_write_bytes";
 }
 
-/* Slice k of own added into the point's sums (STEP_COLS values). */
-static void add_slice(const struct jsw_slices *own, size_t k, int64_t *sum)
+/* Slice k of own added into the point's sums (STEP_COLS values, at apart: by column, so that
+ * each column is written from memory in a row). */
+static void add_slice(const struct jsw_slices *own, size_t k, int64_t *sum, size_t at)
 {
     const int64_t *v = own->v + k * JS_M_COUNT;
     for (int m = 0; m < JS_M_COUNT; m++)
-        sum[m] += v[m];
+        sum[(size_t)m * at] += v[m];
     if (!own->kio)
         return;
     const int64_t *kv = own->kio + k * JS_KIO_COUNT;
     for (int m = 0; m < JS_KIO_COUNT; m++)
-        sum[JS_M_COUNT + m] += kv[m];
+        sum[(size_t)(JS_M_COUNT + m) * at] += kv[m];
     int64_t r = kv[JS_KIO_RCHAR] - v[JS_M_POSIX_READ_BYTES] - v[JS_M_STDIO_READ_BYTES] - v[JS_M_LOWER_READ_BYTES];
     int64_t w = kv[JS_KIO_WCHAR] - v[JS_M_POSIX_WRITE_BYTES] - v[JS_M_STDIO_WRITE_BYTES] - v[JS_M_LOWER_WRITE_BYTES];
-    sum[UNSEEN_R] += r > 0 ? r : 0;
-    sum[UNSEEN_W] += w > 0 ? w : 0;
+    sum[(size_t)UNSEEN_R * at] += r > 0 ? r : 0;
+    sum[(size_t)UNSEEN_W * at] += w > 0 ? w : 0;
 }
 
 int jsw_step_series_text(struct jsw_text *t, const struct jsw_slices *own, int64_t slice_seconds, size_t w)
@@ -92,16 +93,16 @@ int jsw_step_series_text(struct jsw_text *t, const struct jsw_slices *own, int64
         return -1;
     }
     bool used[STEP_COLS] = { false };
+    size_t at = np + 1; /* sum[c * at + p] */
     for (size_t p = 0; p < np; p++) {
         size_t end = (p + 1) * w < own->n ? (p + 1) * w : own->n;
-        int64_t *s = sum + p * STEP_COLS;
         for (size_t k = p * w; k < end; k++) {
             nodes[p] = own->count[k] > nodes[p] ? own->count[k] : nodes[p];
             procs[p] = own->procs[k] > procs[p] ? own->procs[k] : procs[p];
-            add_slice(own, k, s);
+            add_slice(own, k, sum + p, at);
         }
         for (int c = 0; c < STEP_COLS; c++)
-            used[c] |= s[c] != 0;
+            used[c] |= sum[(size_t)c * at + p] != 0;
     }
     jsw_series_head(t, own->first, slice_seconds, own->n, w);
     jsw_text_key(t, true, "nodes");
@@ -114,7 +115,7 @@ int jsw_step_series_text(struct jsw_text *t, const struct jsw_slices *own, int64
         if (!used[c])
             continue; /* a metric that is 0 throughout */
         jsw_text_key(t, k++ > 0, step_col_name(c));
-        jsw_text_int_array(t, sum + c, np, STEP_COLS);
+        jsw_text_int_array(t, sum + (size_t)c * at, np, 1);
     }
     jsw_text_raw(t, "}", 1);
     free(nodes);
@@ -139,6 +140,9 @@ int jsw_background_series_text(struct jsw_text *t, const struct jsw_slices *own,
     }
     /* one metric asked for: only its sums (the loop over every metric was a third of the CPU) */
     int m0 = only < 0 ? 0 : only, m1 = only < 0 ? JS_M_COUNT : only + 1;
+    /* the sums by metric (o[m * (np + 1) + p]): each array is then written from memory in a row,
+     * not one cache line a value (a third of an all-metrics reply's CPU) */
+    size_t at = np + 1;
     for (size_t p = 0; p < np; p++) {
         size_t end = (p + 1) * w < own->n ? (p + 1) * w : own->n;
         for (size_t k = p * w; k < end; k++) {
@@ -146,8 +150,8 @@ int jsw_background_series_text(struct jsw_text *t, const struct jsw_slices *own,
             others_nodes[p] = bn > others_nodes[p] ? bn : others_nodes[p];
             for (int m = m0; m < m1; m++) {
                 int64_t x = own->v[k * JS_M_COUNT + (size_t)m], y = tot->v[k * JS_M_COUNT + (size_t)m];
-                o[p * JS_M_COUNT + (size_t)m] += x;
-                b[p * JS_M_COUNT + (size_t)m] += y > x ? y - x : 0; /* a total may lag a step-node */
+                o[(size_t)m * at + p] += x;
+                b[(size_t)m * at + p] += y > x ? y - x : 0; /* a total may lag a step-node */
             }
         }
     }
@@ -160,7 +164,7 @@ int jsw_background_series_text(struct jsw_text *t, const struct jsw_slices *own,
         for (int m = 0, k = 0; m < JS_M_COUNT; m++)
             if (only < 0 || m == only) {
                 jsw_text_key(t, k++ > 0, js_profile_metrics[m].name);
-                jsw_text_int_array(t, (part ? b : o) + m, np, JS_M_COUNT);
+                jsw_text_int_array(t, (part ? b : o) + (size_t)m * at, np, 1);
             }
         jsw_text_raw(t, "}", 1);
     }

@@ -280,7 +280,9 @@ static void json_text_matches_jansson(void **state)
         text_is_jansson(&t, json_real(reals[i]));
     }
     /* integers: written without snprintf, the extremes included */
-    static const int64_t ints[] = { 0, 7, -7, 10, -10, 999999, 1000000, INT64_MAX, INT64_MIN, INT64_MIN + 1 };
+    static const int64_t ints[] = { 0,       7,       -7,        9,          10,           -10,      11,       99,
+                                    -99,     100,     101,       12345,      -12345,       999999,   1000000,
+                                    1234567890123, INT64_MAX, INT64_MIN, INT64_MIN + 1 };
     for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
         struct jsw_text t = { 0 };
         jsw_text_int(&t, ints[i]);
@@ -492,6 +494,47 @@ static void stored_forms_take_only_their_parameters(void **state)
     }
 }
 
+/* The spread the keeper stores (width 1) read back at a width as web_spread.c computes it: per
+ * point the least min, the first greatest max with its node and pid, the most processes. */
+static void stored_spread_reads_back_per_width(void **state)
+{
+    (void)state;
+    static const char body[] = "{\"processes\":[2,3,1,0],\"node_names\":[\"a\",\"b\"],"
+                               "\"cpu_ns\":{\"min\":[5,1,7,null],\"max\":[9,9,8,null],\"node\":[0,1,0,null],"
+                               "\"pid\":[11,null,13,null]}}";
+    static const struct {
+        const char *body;
+        size_t width;
+        int rc;
+        const char *want;
+    } cases[] = {
+        { body, 2, 0,
+          "{\"processes\":[3,1],\"node_names\":[\"a\",\"b\"],\"cpu_ns\":{\"min\":[1,7],\"max\":[9,8],"
+          "\"node\":[0,0],\"pid\":[11,13]}}" },
+        { body, 4, 0, "{\"processes\":[3],\"node_names\":[\"a\",\"b\"],\"cpu_ns\":{\"min\":[1],\"max\":[9],"
+                     "\"node\":[0],\"pid\":[11]}}" },
+        { body, 1, 0, body }, /* as it was written */
+        { "{\"processes\":[2,3,1],\"node_names\":[]}", 2, -1, "" },                    /* a slice short */
+        { "{\"processes\":[2,3,1,0],\"node_names\":[\"a\"],\"cpu\":{}}", 2, -1, "" },    /* no such value */
+        { "{\"processes\":[2,3,1,0],\"node_names\":[\"a\"],\"cpu_ns\":{\"min\":[1,1,1,1],\"max\":[1,1,1,1],"
+          "\"node\":[0,1,0,0],\"pid\":[1,1,1,1]}}", 2, -1, "" },                          /* no node 1 */
+        { "{\"processes\":[2,3,1,0],\"node_names\":[\"a\\\"b\"]}", 2, -1, "" },             /* an escape */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct jsw_text t = { 0 };
+        jsw_text_lit(&t, "<"); /* what came before: nothing added to it when it does not read */
+        assert_int_equal(jsw_spread_stored_text(&t, cases[i].body, 100, 4, cases[i].width), cases[i].rc);
+        size_t n;
+        char *got = jsw_text_take(&t, &n);
+        assert_non_null(got);
+        assert_string_equal(got + 1, cases[i].want);
+        free(got);
+    }
+    char key[JSW_STORED_PARAMS_MAX];
+    assert_true(jsw_spread_key(key, sizeof key, "batch", 441892800, 21600));
+    assert_string_equal(key, "spread&step=batch&first=441892800&slices=21600");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -513,6 +556,7 @@ int main(void)
         cmocka_unit_test(series_text_sums_runs_of_slices),
         cmocka_unit_test(stored_step_keys_are_canonical),
         cmocka_unit_test(stored_forms_take_only_their_parameters),
+        cmocka_unit_test(stored_spread_reads_back_per_width),
     };
     return cmocka_run_group_tests_name("web", tests, NULL, NULL);
 }

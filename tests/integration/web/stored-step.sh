@@ -11,6 +11,9 @@
 # - Never stale: a change to a row the reply reads (a process; the step's folded series, a
 #   partitioned table; its insight) stops the stored reply at once, and the keeper stores the
 #   real reply again.
+# - The step's spread at width 1 stored beside them (12 slices of 4 s, two nodes with their
+#   processes' least and most): the forms computed (points=10: 2 slices a point; every slice) the
+#   same bytes with it and without it (the rows of before it), and they read it (a marker).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"
@@ -26,9 +29,9 @@ where() { echo "endpoint = 'step' AND key = $job AND params = '$(key)'"; }
 current() { q "SELECT count(*) FROM js.stored_replies r WHERE r.$(where)"; }
 real() { q "SELECT count(*) FROM js.stored_replies r WHERE r.$(where) AND r.body NOT LIKE '{\"stored\"%'"; }
 wait_real() { for i in $(seq 150); do [ "$(real)" = 1 ] && return 0; sleep 0.2; done; return 1; }
-plan 21
+plan 28
 
-s="srun sh -c 'dd if=/dev/zero of=out.\$SLURM_PROCID bs=64k count=64 status=none; sleep 3'"
+s="srun sh -c 'dd if=/dev/zero of=out.\$SLURM_PROCID bs=64k count=64 status=none; sleep 46'"
 job=$(cd "$w" && runuser -u jsalice -- env SLURM_CONF="$SLURM_CONF" sbatch --parsable -N2 -n2 -o /dev/null -J tss \
   --wrap "$s")
 wait_job_done "$job" 120 >/dev/null
@@ -48,6 +51,38 @@ form=points=1500
 cp "$w/stored" "$w/real"
 [ "$(jq -r '.step.live' "$w/real")" = false ] && [ "$(jq '.step.series.points' "$w/real")" -ge 1 ]
 ok $? "the stored reply is of a finished step with its series ($(jq '.step.series.slices' "$w/real") slices)"
+
+# the step's spread at width 1, stored beside the forms; the forms computed read it
+first=$(q "SELECT first_slice FROM js.steps WHERE job_id = $job AND step_id = '0'")
+slices=$(q "SELECT last_slice - first_slice + 1 FROM js.steps WHERE job_id = $job AND step_id = '0'")
+swhere="endpoint = 'step' AND key = $job AND params = 'spread&step=0&first=$first&slices=$slices'"
+q "SELECT body FROM js.stored_replies r WHERE r.$swhere" > "$w/spread"
+[ "$(jq '.node_names | length' "$w/spread")" = 2 ] && [ "$(jq '[.cpu_ns.max[] | select(. != null)] | length' "$w/spread")" -ge 2 ]
+ok $? "the spread of its $slices slices stored beside them, current: 2 nodes, their processes' CPU least and most"
+# with the stored spread and without it (the rows of before it): the same bytes
+spread_agree() {
+  local t=public.spread_saved_$$
+  get jsalice -o "$w/with"
+  q "CREATE TABLE $t AS SELECT * FROM js_data.stored_replies WHERE $swhere; DELETE FROM js_data.stored_replies WHERE $swhere"
+  get jsalice -o "$w/without"
+  q "INSERT INTO js_data.stored_replies SELECT * FROM $t; DROP TABLE $t"
+  cmp -s "$w/with" "$w/without" && [ "$(jq '.step.series.spread.node_names | length' "$w/without")" = 2 ] &&
+    [ "$(jq '.step.series.spread.cpu_ns.max | length' "$w/without")" = "$(jq '.step.series.points' "$w/without")" ]
+}
+form=points=10 spread_agree
+ok $? "points=10 ($(jq '.step.series.slices_per_point' "$w/with") slices a point): computed with the stored spread and without it, the same bytes"
+cp "$w/without" "$w/without10"
+form=points=100000 spread_agree
+ok $? "every slice: the same bytes with the stored spread and without it"
+# read indeed: a marker in the stored spread's node names
+q "UPDATE js_data.stored_replies SET body = '$(jq -c '.node_names = ["mark1","mark2"]' "$w/spread")' WHERE $swhere"
+is "$(form=points=10 get jsalice | jq -c '.step.series.spread.node_names')" '["mark1","mark2"]' "points=10 reads the stored spread"
+is "$(form=points=10 code jsbob)" 404 "jsbob: 404 for it as before"
+q "UPDATE js_data.stored_replies SET body = '{\"processes\":[1]}' WHERE $swhere"
+form=points=10 get jsalice -o "$w/bad"
+cmp -s "$w/bad" "$w/without10"; ok $? "a stored spread that does not read: computed"
+q "UPDATE js_data.stored_replies SET body = '$(cat "$w/spread")' WHERE $swhere"
+is "$(q "SELECT count(*) FROM js.stored_replies r WHERE r.$swhere AND r.body_gz = ''")" 1 "stored without gzip (never sent as it is)"
 
 # gzip: the stored bytes (level 9; the CGI compresses at level 1) sent as they are
 cp "$w/real" "$w/stored"
