@@ -84,8 +84,8 @@ static void add_slice(const struct jsw_slices *own, size_t k, int64_t *sum, size
 int jsw_step_series_text(struct jsw_text *t, const struct jsw_slices *own, int64_t slice_seconds, size_t w)
 {
     size_t np = jsw_series_points(own->n, w);
-    int64_t *nodes = calloc(np + 1, sizeof *nodes), *procs = calloc(np + 1, sizeof *procs);
-    int64_t *sum = calloc((np + 1) * STEP_COLS, sizeof *sum);
+    int64_t *nodes = jsw_zalloc(np + 1, sizeof *nodes), *procs = jsw_zalloc(np + 1, sizeof *procs);
+    int64_t *sum = jsw_zalloc((np + 1) * STEP_COLS, sizeof *sum);
     if (!nodes || !procs || !sum) {
         free(nodes);
         free(procs);
@@ -130,8 +130,8 @@ int jsw_background_series_text(struct jsw_text *t, const struct jsw_slices *own,
                                int only, bool withheld, int64_t slice_seconds, size_t w)
 {
     size_t np = jsw_series_points(own->n, w);
-    int64_t *others_nodes = calloc(np + 1, sizeof *others_nodes);
-    int64_t *o = calloc((np + 1) * JS_M_COUNT, sizeof *o), *b = calloc((np + 1) * JS_M_COUNT, sizeof *b);
+    int64_t *others_nodes = jsw_zalloc(np + 1, sizeof *others_nodes);
+    int64_t *o = jsw_zalloc((np + 1) * JS_M_COUNT, sizeof *o), *b = jsw_zalloc((np + 1) * JS_M_COUNT, sizeof *b);
     if (!others_nodes || !o || !b) {
         free(others_nodes);
         free(o);

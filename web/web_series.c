@@ -9,9 +9,30 @@
 #include <libpq-fe.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* the largest step the CGI decodes: a week of 4 s slices */
 #define JSW_SLICES_MAX (7 * 21600)
+
+void *jsw_zalloc(size_t n, size_t size)
+{
+    size_t bytes;
+    if (__builtin_mul_overflow(n, size, &bytes))
+        return NULL;
+    void *p = NULL;
+    if (bytes >= (2u << 20)) {
+        if (posix_memalign(&p, 2u << 20, bytes) != 0)
+            return NULL;
+#ifdef MADV_HUGEPAGE
+        (void)madvise(p, bytes, MADV_HUGEPAGE); /* refused (THP off): plain pages, as before */
+#endif
+    } else {
+        p = malloc(bytes ? bytes : 1);
+    }
+    if (p)
+        memset(p, 0, bytes);
+    return p;
+}
 
 int jsw_slices_init(struct jsw_slices *s, int64_t first, int64_t last)
 {
@@ -20,9 +41,9 @@ int jsw_slices_init(struct jsw_slices *s, int64_t first, int64_t last)
         return -1;
     s->first = first;
     s->n = (size_t)(last - first + 1);
-    s->count = calloc(s->n, sizeof *s->count);
-    s->procs = calloc(s->n, sizeof *s->procs);
-    s->v = calloc(s->n * JS_M_COUNT, sizeof *s->v);
+    s->count = jsw_zalloc(s->n, sizeof *s->count);
+    s->procs = jsw_zalloc(s->n, sizeof *s->procs);
+    s->v = jsw_zalloc(s->n * JS_M_COUNT, sizeof *s->v);
     if (!s->count || !s->procs || !s->v) {
         jsw_slices_free(s);
         return -1;
@@ -140,7 +161,7 @@ int jsw_slices_add(struct jsw_slices *s, jsw_db *db, const char *query_name, int
 int jsw_slices_add_kernel(struct jsw_slices *s, jsw_db *db, int nparams, const char *const *params,
                           char *err, size_t errlen)
 {
-    if (!s->kio && !(s->kio = calloc(s->n * JS_KIO_COUNT, sizeof *s->kio))) {
+    if (!s->kio && !(s->kio = jsw_zalloc(s->n * JS_KIO_COUNT, sizeof *s->kio))) {
         snprintf(err, errlen, "out of memory for the kernel's counts");
         return -1;
     }

@@ -128,8 +128,8 @@ static int add_row(struct spread *sp, const PGresult *r, int i, int node, int64_
 static void spread_text(struct jsw_text *t, const struct spread *sp, size_t width, const char *const *names, int nnames)
 {
     size_t np = jsw_series_points(sp->n, width);
-    int64_t *procs = calloc(np + 1, sizeof *procs), *col = calloc(4 * (np + 1), sizeof *col);
-    bool *known = calloc(2 * (np + 1), sizeof *known);
+    int64_t *procs = jsw_zalloc(np + 1, sizeof *procs), *col = jsw_zalloc(4 * (np + 1), sizeof *col);
+    bool *known = jsw_zalloc(2 * (np + 1), sizeof *known);
     if (!procs || !col || !known) {
         t->oom = true;
         goto out;
@@ -196,12 +196,12 @@ static void spread_free(struct spread *sp)
 static int spread_alloc(struct spread *sp, int64_t first, size_t n)
 {
     *sp = (struct spread){ .first = first, .n = n };
-    sp->procs = calloc(sp->n, sizeof *sp->procs);
-    sp->lo = calloc(sp->n, sizeof *sp->lo);
-    sp->hi = calloc(sp->n, sizeof *sp->hi);
-    sp->pid = calloc(sp->n, sizeof *sp->pid);
-    sp->node = calloc(sp->n, sizeof *sp->node);
-    sp->known = calloc(sp->n, sizeof *sp->known);
+    sp->procs = jsw_zalloc(sp->n, sizeof *sp->procs);
+    sp->lo = jsw_zalloc(sp->n, sizeof *sp->lo);
+    sp->hi = jsw_zalloc(sp->n, sizeof *sp->hi);
+    sp->pid = jsw_zalloc(sp->n, sizeof *sp->pid);
+    sp->node = jsw_zalloc(sp->n, sizeof *sp->node);
+    sp->known = jsw_zalloc(sp->n, sizeof *sp->known);
     return sp->procs && sp->lo && sp->hi && sp->pid && sp->node && sp->known ? 0 : -1;
 }
 
