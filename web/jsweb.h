@@ -198,7 +198,7 @@ struct jsw_slices {
     size_t n;
     int64_t *count, *procs; /* n; n */
     /* per metric its n values, or NULL where no row had the metric (zeros): a reply of one
-     * metric zeroes and walks one column, not n x JS_M_COUNT values (a third of the
+     * metric zeroes and walks one column, not n x JS_M_COUNT values (a quarter of the
      * background's CPU went on zeroing them) */
     int64_t *v[JS_M_COUNT];
     int64_t *kio;     /* n x JS_KIO_COUNT: the kernel's counts, once added (else NULL) */
