@@ -66,16 +66,18 @@ static const char *step_col_name(int c)
 /* Slice k of own added into the point's sums (STEP_COLS values). */
 static void add_slice(const struct jsw_slices *own, size_t k, int64_t *sum)
 {
-    const int64_t *v = own->v + k * JS_M_COUNT;
     for (int m = 0; m < JS_M_COUNT; m++)
-        sum[m] += v[m];
+        if (own->v[m])
+            sum[m] += own->v[m][k];
     if (!own->kio)
         return;
     const int64_t *kv = own->kio + k * JS_KIO_COUNT;
     for (int m = 0; m < JS_KIO_COUNT; m++)
         sum[JS_M_COUNT + m] += kv[m];
-    int64_t r = kv[JS_KIO_RCHAR] - v[JS_M_POSIX_READ_BYTES] - v[JS_M_STDIO_READ_BYTES] - v[JS_M_LOWER_READ_BYTES];
-    int64_t w = kv[JS_KIO_WCHAR] - v[JS_M_POSIX_WRITE_BYTES] - v[JS_M_STDIO_WRITE_BYTES] - v[JS_M_LOWER_WRITE_BYTES];
+    int64_t r = kv[JS_KIO_RCHAR] - jsw_slices_at(own, JS_M_POSIX_READ_BYTES, k) -
+                jsw_slices_at(own, JS_M_STDIO_READ_BYTES, k) - jsw_slices_at(own, JS_M_LOWER_READ_BYTES, k);
+    int64_t w = kv[JS_KIO_WCHAR] - jsw_slices_at(own, JS_M_POSIX_WRITE_BYTES, k) -
+                jsw_slices_at(own, JS_M_STDIO_WRITE_BYTES, k) - jsw_slices_at(own, JS_M_LOWER_WRITE_BYTES, k);
     sum[UNSEEN_R] += r > 0 ? r : 0;
     sum[UNSEEN_W] += w > 0 ? w : 0;
 }
@@ -125,6 +127,26 @@ int jsw_step_series_text(struct jsw_text *t, const struct jsw_slices *own, int64
 
 /* ---- the background: the step's own against the other jobs' per point ---------------------- */
 
+/* One metric's sums per point of w slices of n: the step's own (x) into o and the others' (the
+ * total y less x) into b, stride apart; a NULL column is zeros. Column by column: the values of
+ * one metric lie together. */
+static void point_sums(const int64_t *x, const int64_t *y, size_t n, size_t w, int64_t *o, int64_t *b, size_t stride)
+{
+    if (!x && !y)
+        return;
+    for (size_t p = 0, k = 0; k < n; p++) {
+        size_t end = k + w < n ? k + w : n;
+        int64_t so = 0, sb = 0;
+        for (; k < end; k++) {
+            int64_t xv = x ? x[k] : 0, yv = y ? y[k] : 0;
+            so += xv;
+            sb += yv > xv ? yv - xv : 0; /* a total may lag a step-node */
+        }
+        o[p * stride] = so;
+        b[p * stride] = sb;
+    }
+}
+
 int jsw_background_series_text(struct jsw_text *t, const struct jsw_slices *own, const struct jsw_slices *tot,
                                int only, bool withheld, int64_t slice_seconds, size_t w)
 {
@@ -137,20 +159,16 @@ int jsw_background_series_text(struct jsw_text *t, const struct jsw_slices *own,
         free(b);
         return -1;
     }
-    /* one metric asked for: only its sums (the loop over every metric was a third of the CPU) */
-    int m0 = only < 0 ? 0 : only, m1 = only < 0 ? JS_M_COUNT : only + 1;
     for (size_t p = 0; p < np; p++) {
         size_t end = (p + 1) * w < own->n ? (p + 1) * w : own->n;
         for (size_t k = p * w; k < end; k++) {
             int64_t bn = tot->count[k] - own->count[k];
             others_nodes[p] = bn > others_nodes[p] ? bn : others_nodes[p];
-            for (int m = m0; m < m1; m++) {
-                int64_t x = own->v[k * JS_M_COUNT + (size_t)m], y = tot->v[k * JS_M_COUNT + (size_t)m];
-                o[p * JS_M_COUNT + (size_t)m] += x;
-                b[p * JS_M_COUNT + (size_t)m] += y > x ? y - x : 0; /* a total may lag a step-node */
-            }
         }
     }
+    /* one metric asked for: only its sums (the loop over every metric was a third of the CPU) */
+    for (int m = only < 0 ? 0 : only; m < (only < 0 ? JS_M_COUNT : only + 1); m++)
+        point_sums(own->v[m], tot->v[m], own->n, w, o + m, b + m, JS_M_COUNT);
     jsw_series_head(t, own->first, slice_seconds, own->n, w);
     for (int part = 0; part < 2; part++) {
         if (part == 1 && withheld)
