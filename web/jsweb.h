@@ -13,6 +13,8 @@
 
 #include <jansson.h>
 
+#include "profile_format.h"
+
 #define JSW_NAME_MAX 64         /* user and group names */
 #define JSW_CONNINFO_MAX 1024
 #define JSW_MAX_ADMINS 64
@@ -194,9 +196,13 @@ void jsw_export_step_gpus(json_t *o, json_t *r);
 struct jsw_slices {
     int64_t first;
     size_t n;
-    int64_t *count, *procs, *v; /* n; n; n x JS_M_COUNT */
-    int64_t *kio;               /* n x JS_KIO_COUNT: the kernel's counts, once added (else NULL) */
-    long saturated;             /* sums that reached INT64_MAX and were kept there */
+    int64_t *count, *procs; /* n; n */
+    /* per metric its n values, or NULL where no row had the metric (zeros): a reply of one
+     * metric zeroes and walks one column, not n x JS_M_COUNT values (a quarter of the
+     * background's CPU went on zeroing them) */
+    int64_t *v[JS_M_COUNT];
+    int64_t *kio;     /* n x JS_KIO_COUNT: the kernel's counts, once added (else NULL) */
+    long saturated;   /* sums that reached INT64_MAX and were kept there */
 };
 /* n zeroed values of size bytes, for the per-slice arrays: from 2 MiB on aligned and advised as
  * huge pages (a plain CGI touches every page of them once: an all-metrics background took 11,447
@@ -204,6 +210,13 @@ struct jsw_slices {
 void *jsw_zalloc(size_t n, size_t size);
 int jsw_slices_init(struct jsw_slices *s, int64_t first, int64_t last);
 void jsw_slices_free(struct jsw_slices *s);
+/* Metric m's column, allocated (zeros) on first use; NULL when out of memory. */
+int64_t *jsw_slices_column(struct jsw_slices *s, int m);
+/* Metric m at slice k (0 where the column is NULL). */
+static inline int64_t jsw_slices_at(const struct jsw_slices *s, int m, size_t k)
+{
+    return s->v[m] ? s->v[m][k] : 0;
+}
 /* Add the rows of a series_* query (run with params); 0, or -1 with err set. */
 int jsw_slices_add(struct jsw_slices *s, jsw_db *db, const char *query_name, int nparams,
                    const char *const *params, char *err, size_t errlen);

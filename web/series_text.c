@@ -64,19 +64,21 @@ static const char *step_col_name(int c)
 }
 
 /* Slice k of own added into the point's sums (STEP_COLS values, at apart: by column, so that
- * each column is written from memory in a row). */
+ * each column is written from memory in a row, not one cache line a value). */
 static void add_slice(const struct jsw_slices *own, size_t k, int64_t *sum, size_t at)
 {
-    const int64_t *v = own->v + k * JS_M_COUNT;
     for (int m = 0; m < JS_M_COUNT; m++)
-        sum[(size_t)m * at] += v[m];
+        if (own->v[m])
+            sum[(size_t)m * at] += own->v[m][k];
     if (!own->kio)
         return;
     const int64_t *kv = own->kio + k * JS_KIO_COUNT;
     for (int m = 0; m < JS_KIO_COUNT; m++)
         sum[(size_t)(JS_M_COUNT + m) * at] += kv[m];
-    int64_t r = kv[JS_KIO_RCHAR] - v[JS_M_POSIX_READ_BYTES] - v[JS_M_STDIO_READ_BYTES] - v[JS_M_LOWER_READ_BYTES];
-    int64_t w = kv[JS_KIO_WCHAR] - v[JS_M_POSIX_WRITE_BYTES] - v[JS_M_STDIO_WRITE_BYTES] - v[JS_M_LOWER_WRITE_BYTES];
+    int64_t r = kv[JS_KIO_RCHAR] - jsw_slices_at(own, JS_M_POSIX_READ_BYTES, k) -
+                jsw_slices_at(own, JS_M_STDIO_READ_BYTES, k) - jsw_slices_at(own, JS_M_LOWER_READ_BYTES, k);
+    int64_t w = kv[JS_KIO_WCHAR] - jsw_slices_at(own, JS_M_POSIX_WRITE_BYTES, k) -
+                jsw_slices_at(own, JS_M_STDIO_WRITE_BYTES, k) - jsw_slices_at(own, JS_M_LOWER_WRITE_BYTES, k);
     sum[(size_t)UNSEEN_R * at] += r > 0 ? r : 0;
     sum[(size_t)UNSEEN_W * at] += w > 0 ? w : 0;
 }
@@ -84,7 +86,7 @@ static void add_slice(const struct jsw_slices *own, size_t k, int64_t *sum, size
 int jsw_step_series_text(struct jsw_text *t, const struct jsw_slices *own, int64_t slice_seconds, size_t w)
 {
     size_t np = jsw_series_points(own->n, w);
-    int64_t *nodes = jsw_zalloc(np + 1, sizeof *nodes), *procs = jsw_zalloc(np + 1, sizeof *procs);
+    int64_t *nodes = calloc(np + 1, sizeof *nodes), *procs = calloc(np + 1, sizeof *procs);
     int64_t *sum = jsw_zalloc((np + 1) * STEP_COLS, sizeof *sum);
     if (!nodes || !procs || !sum) {
         free(nodes);
@@ -126,35 +128,50 @@ int jsw_step_series_text(struct jsw_text *t, const struct jsw_slices *own, int64
 
 /* ---- the background: the step's own against the other jobs' per point ---------------------- */
 
+/* One metric's sums per point of w slices of n: the step's own (x) into o and the others' (the
+ * total y less x) into b, stride apart; a NULL column is zeros. Column by column: the values of
+ * one metric lie together. */
+static void point_sums(const int64_t *x, const int64_t *y, size_t n, size_t w, int64_t *o, int64_t *b, size_t stride)
+{
+    if (!x && !y)
+        return;
+    for (size_t p = 0, k = 0; k < n; p++) {
+        size_t end = k + w < n ? k + w : n;
+        int64_t so = 0, sb = 0;
+        for (; k < end; k++) {
+            int64_t xv = x ? x[k] : 0, yv = y ? y[k] : 0;
+            so += xv;
+            sb += yv > xv ? yv - xv : 0; /* a total may lag a step-node */
+        }
+        o[p * stride] = so;
+        b[p * stride] = sb;
+    }
+}
+
 int jsw_background_series_text(struct jsw_text *t, const struct jsw_slices *own, const struct jsw_slices *tot,
                                int only, bool withheld, int64_t slice_seconds, size_t w)
 {
     size_t np = jsw_series_points(own->n, w);
-    int64_t *others_nodes = jsw_zalloc(np + 1, sizeof *others_nodes);
-    int64_t *o = jsw_zalloc((np + 1) * JS_M_COUNT, sizeof *o), *b = jsw_zalloc((np + 1) * JS_M_COUNT, sizeof *b);
+    int64_t *others_nodes = calloc(np + 1, sizeof *others_nodes);
+    /* by metric (o[m * at + p]): each array is then written from memory in a row */
+    size_t at = np + 1;
+    int64_t *o = jsw_zalloc(at * JS_M_COUNT, sizeof *o), *b = jsw_zalloc(at * JS_M_COUNT, sizeof *b);
     if (!others_nodes || !o || !b) {
         free(others_nodes);
         free(o);
         free(b);
         return -1;
     }
-    /* one metric asked for: only its sums (the loop over every metric was a third of the CPU) */
-    int m0 = only < 0 ? 0 : only, m1 = only < 0 ? JS_M_COUNT : only + 1;
-    /* the sums by metric (o[m * (np + 1) + p]): each array is then written from memory in a row,
-     * not one cache line a value (a third of an all-metrics reply's CPU) */
-    size_t at = np + 1;
     for (size_t p = 0; p < np; p++) {
         size_t end = (p + 1) * w < own->n ? (p + 1) * w : own->n;
         for (size_t k = p * w; k < end; k++) {
             int64_t bn = tot->count[k] - own->count[k];
             others_nodes[p] = bn > others_nodes[p] ? bn : others_nodes[p];
-            for (int m = m0; m < m1; m++) {
-                int64_t x = own->v[k * JS_M_COUNT + (size_t)m], y = tot->v[k * JS_M_COUNT + (size_t)m];
-                o[(size_t)m * at + p] += x;
-                b[(size_t)m * at + p] += y > x ? y - x : 0; /* a total may lag a step-node */
-            }
         }
     }
+    /* one metric asked for: only its sums (the loop over every metric was a third of the CPU) */
+    for (int m = only < 0 ? 0 : only; m < (only < 0 ? JS_M_COUNT : only + 1); m++)
+        point_sums(own->v[m], tot->v[m], own->n, w, o + (size_t)m * at, b + (size_t)m * at, 1);
     jsw_series_head(t, own->first, slice_seconds, own->n, w);
     for (int part = 0; part < 2; part++) {
         if (part == 1 && withheld)

@@ -41,10 +41,9 @@ int jsw_slices_init(struct jsw_slices *s, int64_t first, int64_t last)
         return -1;
     s->first = first;
     s->n = (size_t)(last - first + 1);
-    s->count = jsw_zalloc(s->n, sizeof *s->count);
-    s->procs = jsw_zalloc(s->n, sizeof *s->procs);
-    s->v = jsw_zalloc(s->n * JS_M_COUNT, sizeof *s->v);
-    if (!s->count || !s->procs || !s->v) {
+    s->count = calloc(s->n, sizeof *s->count);
+    s->procs = calloc(s->n, sizeof *s->procs);
+    if (!s->count || !s->procs) {
         jsw_slices_free(s);
         return -1;
     }
@@ -55,9 +54,17 @@ void jsw_slices_free(struct jsw_slices *s)
 {
     free(s->count);
     free(s->procs);
-    free(s->v);
+    for (int m = 0; m < JS_M_COUNT; m++)
+        free(s->v[m]);
     free(s->kio);
     memset(s, 0, sizeof *s);
+}
+
+int64_t *jsw_slices_column(struct jsw_slices *s, int m)
+{
+    if (!s->v[m])
+        s->v[m] = calloc(s->n ? s->n : 1, sizeof *s->v[m]);
+    return s->v[m];
 }
 
 int jsw_bin_int(const PGresult *r, int row, int col, int64_t *v)
@@ -145,8 +152,12 @@ int jsw_slices_add(struct jsw_slices *s, jsw_db *db, const char *query_name, int
         /* a pending step-node counts as one node wherever it has processes */
         bad = add_cell(s, r, i, COUNT, first, (size_t)n, s->count, 1, pending ? s->count : NULL, tmp) < 0 ||
               add_cell(s, r, i, PROCS, first, (size_t)n, s->procs, 1, NULL, tmp) < 0;
-        for (int m = 0; m < JS_M_COUNT && !bad; m++)
-            bad = add_cell(s, r, i, METRIC0 + m, first, (size_t)n, s->v + m, JS_M_COUNT, NULL, tmp) < 0;
+        for (int m = 0; m < JS_M_COUNT && !bad; m++) {
+            if (PQgetisnull(r, i, METRIC0 + m))
+                continue; /* a metric not asked for: its column stays unallocated */
+            int64_t *col = jsw_slices_column(s, m);
+            bad = !col || add_cell(s, r, i, METRIC0 + m, first, (size_t)n, col, 1, NULL, tmp) < 0;
+        }
     }
     free(tmp);
     PQclear(r);
@@ -210,8 +221,11 @@ int jsw_slices_add_live(struct jsw_slices *s, jsw_db *db, int nparams, const cha
         size_t k = (size_t)(slice - s->first);
         s->count[k] += 1;
         s->procs[k] += strtoll(PQgetvalue(r, i, 1), NULL, 10);
-        for (int m = 0; m < JS_M_COUNT; m++)
-            s->v[k * JS_M_COUNT + (size_t)m] += strtoll(PQgetvalue(r, i, 2 + m), NULL, 10);
+        for (int m = 0; m < JS_M_COUNT; m++) {
+            int64_t v = strtoll(PQgetvalue(r, i, 2 + m), NULL, 10), *col = v ? jsw_slices_column(s, m) : NULL;
+            if (col)
+                col[k] += v;
+        }
         for (int m = 0; m < JS_KIO_COUNT && s->kio; m++)
             s->kio[k * JS_KIO_COUNT + (size_t)m] += strtoll(PQgetvalue(r, i, 2 + JS_M_COUNT + m), NULL, 10);
     }

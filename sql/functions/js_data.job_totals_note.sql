@@ -49,22 +49,5 @@ END $$;
 COMMENT ON FUNCTION js_data.job_totals_note() IS 'trigger: sum again the totals (js_data.job_totals) of the jobs whose steps or insights a statement wrote; drop those of deleted jobs';
 -- the triggers: steps_totals_insert, _update, _delete; the same on step_insights; jobs_totals_insert
 -- and _delete (a job's record rewritten changes none of its totals)
-DO $$
-DECLARE
-    v_table text;
-    v_event text;
-BEGIN
-    FOREACH v_table IN ARRAY ARRAY['steps', 'step_insights', 'jobs'] LOOP
-        FOREACH v_event IN ARRAY ARRAY['INSERT', 'UPDATE', 'DELETE'] LOOP
-            CONTINUE WHEN v_table = 'jobs' AND v_event = 'UPDATE';
-            EXECUTE format('CREATE TRIGGER %I AFTER %s ON js_data.%I REFERENCING %s FOR EACH STATEMENT '
-                           'EXECUTE FUNCTION js_data.job_totals_note()',
-                           v_table || '_totals_' || lower(v_event), v_event, v_table,
-                           CASE v_event WHEN 'INSERT' THEN 'NEW TABLE AS new_rows'
-                                        WHEN 'UPDATE' THEN 'OLD TABLE AS old_rows NEW TABLE AS new_rows'
-                                        ELSE 'OLD TABLE AS old_rows' END);
-            EXECUTE format('COMMENT ON TRIGGER %I ON js_data.%I IS %L', v_table || '_totals_' || lower(v_event),
-                           v_table, 'the job list''s totals follow the steps and insights (js_data.job_totals_note)');
-        END LOOP;
-    END LOOP;
-END $$;
+DO $$ BEGIN PERFORM js_data.create_statement_triggers('js_data.job_totals_note', 'totals', ARRAY['steps', 'step_insights', 'jobs'],
+        ARRAY['jobs.UPDATE'], 'the job list''s totals follow the steps and insights (js_data.job_totals_note)'); END $$;

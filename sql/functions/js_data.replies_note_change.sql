@@ -125,28 +125,10 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION js_data.replies_note_change() IS 'trigger: note the workflows and jobs whose stored replies a statement made out of date (js_data.reply_changes, js_data.reply_job_changes)';
 -- the triggers: TABLE_replies_insert, _update, _delete on each table (a user is never deleted)
-DO $$
-DECLARE
-    v_table text;
-    v_event text;
-BEGIN
-    FOREACH v_table IN ARRAY ARRAY['workflows', 'jobs', 'users', 'steps', 'live_step_nodes', 'file_accesses',
-                                   'dependencies',
-                                   -- the step reply's own (migration 052)
-                                   'step_nodes', 'processes', 'live_processes', 'live_slice_metrics',
-                                   'step_node_energy', 'step_trees', 'step_node_gpus', 'step_node_gpu_processes',
-                                   'series_step_node_gpu', 'step_insights', 'step_advice', 'series_step',
-                                   'series_step_node', 'totals_pending'] LOOP
-        FOREACH v_event IN ARRAY ARRAY['INSERT', 'UPDATE', 'DELETE'] LOOP
-            CONTINUE WHEN v_table = 'users' AND v_event = 'DELETE';
-            EXECUTE format('CREATE TRIGGER %I AFTER %s ON js_data.%I REFERENCING %s FOR EACH STATEMENT '
-                           'EXECUTE FUNCTION js_data.replies_note_change()',
-                           v_table || '_replies_' || lower(v_event), v_event, v_table,
-                           CASE v_event WHEN 'INSERT' THEN 'NEW TABLE AS new_rows'
-                                        WHEN 'UPDATE' THEN 'OLD TABLE AS old_rows NEW TABLE AS new_rows'
-                                        ELSE 'OLD TABLE AS old_rows' END);
-            EXECUTE format('COMMENT ON TRIGGER %I ON js_data.%I IS %L', v_table || '_replies_' || lower(v_event),
-                           v_table, 'stored replies follow the rows they were computed from (js_data.replies_note_change)');
-        END LOOP;
-    END LOOP;
-END $$;
+DO $$ BEGIN PERFORM js_data.create_statement_triggers('js_data.replies_note_change', 'replies',
+        ARRAY['workflows', 'jobs', 'users', 'steps', 'live_step_nodes', 'file_accesses', 'dependencies',
+              -- the step reply's own (migration 052)
+              'step_nodes', 'processes', 'live_processes', 'live_slice_metrics', 'step_node_energy', 'step_trees',
+              'step_node_gpus', 'step_node_gpu_processes', 'series_step_node_gpu', 'step_insights', 'step_advice',
+              'series_step', 'series_step_node', 'totals_pending'],
+        ARRAY['users.DELETE'], 'stored replies follow the rows they were computed from (js_data.replies_note_change)'); END $$;

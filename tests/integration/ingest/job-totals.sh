@@ -10,11 +10,12 @@
 # - Each kind of write, in a transaction rolled back: a step's sums rewritten (the ingest's step
 #   sums, js_data.steps_resum), a step deleted (retention), an insight rewritten (the insight
 #   pass), a step stored before its job's record (a step record that came first) and then the
-#   record, the job deleted before and after its steps.
+#   record, the job deleted before and after its steps; a job record with no step yet sums
+#   nothing: NULL, not -2^63 (migration 056).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
-plan 9
+plan 10
 work=$(work_dir jsalice)
 at_exit "rm -rf '$work'"
 q() { psql -X -q -At -d "$JS_DB" -c "$1"; }
@@ -53,6 +54,8 @@ copy_job="INSERT INTO js_data.jobs SELECT * FROM jsonb_populate_record(NULL::js_
 is "$(tx "$copy_step; CREATE TEMP TABLE before_record AS $(row "count(*)" "$new"); $copy_job" \
          "(SELECT count FROM before_record) || ' ' || $(row "write_bytes = (SELECT write_bytes FROM js_data.steps WHERE job_id = $job AND step_id = '0')" "$new")")" \
    "0 true|0" "a step before its job's record: no row, then the record brings the step's sums"
+is "$(tx "$copy_job" "$(row "coalesce(cpu_ns::text, 'null') || ' ' || coalesce(read_bytes::text, 'null') || ' ' || coalesce(write_bytes::text, 'null')" "$new")")" \
+   "null null null|0" "a job's record with no step yet: its kept CPU and bytes are unknown (NULL), not -2^63"
 is "$(tx "$copy_step; $copy_job; DELETE FROM js_data.jobs WHERE job_id = $new; DELETE FROM js_data.steps WHERE job_id = $new" \
          "(SELECT count(*) FROM js_data.job_totals WHERE job_id = $new)")" "0|0" "the job deleted, then its steps: no row left"
 done_testing

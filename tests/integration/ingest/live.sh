@@ -11,12 +11,21 @@ need_cluster
 private_spool
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
-plan 11
+plan 13
 work=$(work_dir jsalice)
 spool=$(mktemp -d "$JS_CLUSTER_DIR/spool57.XXXXXX"); chmod 711 "$spool"
 DB=js_t57
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" >/dev/null
 bytes=262144
+
+# the web's job list on $DB, by hand: list USER -> the reply's row of $job as
+# "live|running_steps|write_bytes|cpu_ns|profiled_steps", or "none" when the list does not show it
+sed "s/dbname=[^ ]*/dbname=$DB/" "$JS_CLUSTER_DIR/www/jobscreen-web.conf" > "$spool.conf"
+list() {
+  env -i JOBSCREEN_CONF="$spool.conf" REMOTE_USER="$1" REQUEST_METHOD=GET QUERY_STRING='q=jobs&limit=500' \
+    "$JS_TOP_BUILDDIR/web/jobscreen.cgi" | sed '1,/^\r*$/d' |
+    jq -r --argjson id "$job" '[.jobs[] | select(.id == $id) | "\(.live)|\(.running_steps)|\(.write_bytes)|\(.cpu_ns)|\(.profiled_steps)"] | first // "none"'
+}
 
 # copy the job's spool directory as it is now, and run one ingest pass over the copy
 pass() { rm -rf "${spool:?}/job.$job"; cp -a "$(job_dir "$job")" "$spool/" && ingest_spool "$spool" "$DB"; }
@@ -42,6 +51,10 @@ is "$(q "SELECT running_steps > 0 FROM js.jobs WHERE job_id = $job")|$(q "SELECT
 is "$(q "SELECT coalesce(sum(posix_write_bytes), 0) FROM js.slice_totals_cluster")|$(q "SELECT count(*) FROM js_data.totals_pending")|$(q "SELECT count(*) FROM js.step_nodes WHERE job_id = $job AND step_id = '0'")" \
    "0|0|0" "provisional rows are in no slice total and no step-node key"
 ok $([ -e "$spool/job.$job/profiles/.live.0.$node.json" ]; echo $?) "the ingest leaves the live snapshot in place"
+# the list reads a running job's usage through js.steps, not from the kept totals
+is "$(list jsalice)" "$(q "SELECT 'true|' || j.running_steps || '|' || t.write_bytes || '|' || coalesce(t.cpu_ns::text, 'null') || '|' || t.profiled_steps FROM js.job_totals t JOIN js.jobs j USING (cluster_id, job_id) WHERE job_id = $job AND j.running_steps > 0")" \
+   "the owner's job list shows it live, its running steps and its usage so far as js.job_totals"
+is "$(list jsbob)" none "another user's job list does not show it"
 
 # a newer snapshot (refreshed at least once a minute) replaces the provisional rows
 first=$(q "SELECT snapshot_time FROM js_data.live_step_nodes WHERE job_id = $job AND step_id = '0'")
@@ -71,5 +84,5 @@ is "$(q "SELECT (SELECT sum(posix_write_bytes) FROM js.slice_totals_cluster) = (
    "the slice totals count the step exactly once"
 
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null
-rm -rf "$spool" "$spool.log" "$spool.quarantine" "$work"
+rm -rf "$spool" "$spool.log" "$spool.conf" "$spool.quarantine" "$work"
 done_testing

@@ -3,7 +3,8 @@
 # Retention (sql/022_retention.sql) on a copy of the real runs of reports/real-runs: a dry run lists the
 # per-slice partitions and drops nothing; with the default age nothing is that old; run as
 # if three days later with one day kept, it rolls up their days, drops every partition of the
-# three per-slice tables and moves the horizon, while jobs, steps with their totals, processes,
+# three per-slice tables and moves the horizon (the stored step replies that read them are no
+# longer served: no trigger sees a partition dropped), while jobs, steps with their totals, processes,
 # files, file accesses, dependencies and the rollups stay as they were, and a later rollup of
 # those days leaves the rows alone. Then every other class (033_retention_all.sql): with
 # job_keep unset no job goes; with a cutoff between the runs' jobs, a dry run counts the old
@@ -15,7 +16,7 @@
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/reports.sh"
 need_reports_db
-plan 27
+plan 29
 export DB=js_retention
 dropdb --if-exists "$DB" 2>/dev/null
 createdb -T "$REPORTS_DB" "$DB" || bail "cannot copy $REPORTS_DB"
@@ -38,8 +39,18 @@ is "$(q "SELECT count(*) || ' ' || bool_and(action = 'would drop') FROM js_data.
 is "$(q "SELECT count(*) FROM js.slice_partitions")" "$parts" "and drops nothing"
 is "$(q "SELECT count(*) FROM js_data.apply_retention()")" 0 "with the default age (180 days) nothing is old enough"
 
+# the keeper stores the finished steps' replies on this copy, every job noted as changed (the
+# copy was ingested with the default replies_min_step_slices: none kept)
+q "INSERT INTO js_data.reply_job_changes (cluster_id, job_id) SELECT cluster_id, job_id FROM js_data.jobs" >/dev/null
+mkdir -p "$JS_CLUSTER_DIR/retention-spool"
+"$INGEST" --once --no-migrate --spool "$JS_CLUSTER_DIR/retention-spool" --db "$JS_PG_CONNINFO dbname=$DB" \
+  --set replies_min_step_slices=1 --log-level warn 2>/dev/null
+stored=$(q "SELECT count(*) FROM js.stored_replies WHERE endpoint = 'step'")
+ok "$([ "$stored" -gt 0 ]; echo $?)" "the finished steps' replies are stored ($stored)"
 is "$(q "SELECT count(*) || ' ' || bool_and(action = 'dropped') FROM js_data.apply_retention(interval '1 day', false, $later)")" "$parts true" \
   "three days later, keeping one day: every partition is dropped"
+is "$(q "SELECT count(*) FROM js.stored_replies WHERE endpoint = 'step'")" 0 \
+  "no stored step reply is served any more: each read a partition that is gone"
 is "$(q "SELECT count(*) FROM js.slice_partitions")" 0 "none is left"
 is "$(q "SELECT count(*) FROM js_data.retention_log")" "$parts" "each drop is logged"
 is "$(q "SELECT count(*) FROM js.step_slices") $(q "SELECT count(*) FROM js.slice_totals_cluster")" "0 0" "the per-slice detail and totals are gone"
