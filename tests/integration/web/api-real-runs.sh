@@ -19,7 +19,7 @@ command -v jq >/dev/null || skip_all "jq is not installed"
 api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"
 state=$JS_CLUSTER_DIR/web-e2e.env
 work=$JS_CLUSTER_DIR/web-e2e
-plan 75
+plan 78
 
 # --- real runs -----------------------------------------------------------------------------
 rm -rf "$work"; install -d -m 755 "$work"
@@ -291,6 +291,11 @@ acc=$(jq -r '[.file.accesses[] | "\(.job):\(.mode)"] | join(" ")' <<< "$body")
 like " $acc " " $sim:w .*$ana:r | $ana:r .*$sim:w " "file: its writer (simulate) and its reader (analyze)"
 jq -e '[.file.accesses[].job] | index('"$bob"') == null' <<< "$body" >/dev/null
 ok $? "file: jsbob's read of sim.out is not shown to jsalice"
+jq -e '[.file.accesses[] | .user] | unique == ["jsalice"]' <<< "$body" >/dev/null
+ok $? "file: every access jsalice is shown is of her own jobs"
+get jsbob --data-urlencode q=file --data-urlencode "id=$fid"
+is "$code $(jq -c '[.file.accesses[] | [.job, .user, .job_name]] | unique' <<< "$body")" "200 [[$bob,\"jsbob\",\"bobsecret\"]]" \
+   "file: jsbob, on jsalice's file, sees only his own read, with his name and his job's"
 
 # --- access control: jsalice never sees jsbob's things ----------------------------------------------
 get jsalice --data-urlencode q=job --data-urlencode "id=$bob"
@@ -350,6 +355,9 @@ done
 get jsadmin --data-urlencode q=file --data-urlencode "id=$fid"
 jq -e '[.file.accesses[].job] | index('"$bob"') != null' <<< "$body" >/dev/null
 ok $? "admin: sees jsbob's read of jsalice's file"
+jq -e '[.file.accesses[] | select(.job == '"$bob"') | [.user, .job_name]] | unique == [["jsbob", "bobsecret"]]
+       and ([.file.accesses[] | select(.job == '"$sim"') | [.user, .job_name]] | unique == [["jsalice", "simulate"]])' <<< "$body" >/dev/null
+ok $? "admin: each access is named with its own job's owner and name"
 
 # --- escaping -----------------------------------------------------------------------------------
 get jsalice --data-urlencode q=job --data-urlencode "id=$evil"
