@@ -355,7 +355,7 @@ done
 get jsadmin --data-urlencode q=file --data-urlencode "id=$fid"
 jq -e '[.file.accesses[].job] | index('"$bob"') != null' <<< "$body" >/dev/null
 ok $? "admin: sees jsbob's read of jsalice's file"
-jq -e '[.file.accesses[] | select(.job == '"$bob"') | [.user, .job_name]] | unique == [["jsbob", "bobsecret"]]
+jq -e '([.file.accesses[] | select(.job == '"$bob"') | [.user, .job_name]] | unique == [["jsbob", "bobsecret"]])
        and ([.file.accesses[] | select(.job == '"$sim"') | [.user, .job_name]] | unique == [["jsalice", "simulate"]])' <<< "$body" >/dev/null
 ok $? "admin: each access is named with its own job's owner and name"
 
