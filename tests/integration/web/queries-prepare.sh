@@ -6,6 +6,8 @@
 # nothing of js_data): a query that reaches past the views fails here. The access rule's
 # functions (js.may_see, js.exported_jobs: sql/functions/) must be inlined into every
 # query's generic plan (the FastCGI mode's), so that the plans are those of the rule written out.
+# The file tab's queries (file, file_accesses) find a file's accesses by index, led by the
+# cluster and file (migration 057): a scan of every access was seconds on a site's table.
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 db=jobscreen_web_t60
@@ -13,7 +15,7 @@ dropdb --if-exists "$db" 2>/dev/null
 createdb "$db" || bail "createdb $db failed"
 trap 'dropdb --if-exists "$db" 2>/dev/null' EXIT
 mapfile -t names < <(sed -n 's/^-- name: \([a-z_]*\).*/\1/p' "$JS_TOP_BUILDDIR/web/queries.sql")
-plan $((2 + ${#names[@]}))
+plan $((3 + ${#names[@]}))
 "$JS_TOP_BUILDDIR/profile_ingest/profile_ingest" --migrate --db "$JS_PG_CONNINFO dbname=$db" --log-level warn 2>"$JS_CLUSTER_DIR/t60.err"
 st=$?
 [ $st = 0 ] || diag "$(cat "$JS_CLUSTER_DIR/t60.err")"
@@ -36,4 +38,16 @@ for n in "${names[@]}"; do
   grep -q 'js\.may_see\|js\.exported_jobs\|ERROR' <<< "$plan_text" && not_inlined+=" $n"
 done
 is "$not_inlined" "" "the access rule (js.may_see, js.exported_jobs) is inlined into every query's generic plan"
+# with sequential scans priced out, a plan that still scans file_accesses (or probes an index
+# without its leading key) has no index path: the empty table would hide it otherwise
+unkeyed=
+for n in file file_accesses; do
+  sql=$(awk -v want="$n" '/^-- name: /{on = ($3 == want); next} /^[ \t]*--/{next} on{print}' "$JS_TOP_BUILDDIR/web/queries.sql")
+  plan_text=$(printf 'SET enable_seqscan = off; SET plan_cache_mode = force_generic_plan;\nPREPARE q AS %s;\nEXPLAIN (VERBOSE) EXECUTE q(%s);\n' \
+                "$sql" "'jsalice', false, NULL, 5" | PGUSER=$web psql -q -X -At -v ON_ERROR_STOP=1 -d "$db" 2>&1)
+  grep -A1 -E ' on (js_data\.)?file_accesses' <<< "$plan_text" | grep -E 'Seq Scan|Index Cond' | grep -qv 'cluster_id = ANY' &&
+    { unkeyed+=" $n"; diag "$plan_text"; }
+  grep -q 'file_accesses' <<< "$plan_text" || unkeyed+=" $n(no-plan)"
+done
+is "$unkeyed" "" "the file tab's queries reach a file's accesses by index (cluster and file), not by a scan"
 done_testing
