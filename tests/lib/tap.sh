@@ -94,10 +94,13 @@ steps_sums_differ() {
 
 # job_totals_differ CONNINFO: the jobs whose totals kept by the triggers (js_data.job_totals,
 # migration 053) are not their steps' and insights' summed afresh here as the job list summed
-# them before (js.steps, js.step_insights), or that have no row; and the rows of no job
-# (0 when all agree). The query alone: $job_totals_differ_sql.
+# them before (js.steps, js.step_insights), or whose kept step count, incomplete flag and
+# workflow name (migration 060) are not js.jobs', or that have no row; and the rows of no job (0 when all
+# agree). Those three are checked for a running job too. The query alone:
+# $job_totals_differ_sql.
 job_totals_differ_sql="SELECT (SELECT count(*) FROM js_data.jobs j
       LEFT JOIN js_data.job_totals t ON t.cluster_id = j.cluster_id AND t.job_id = j.job_id
+      JOIN js.jobs n ON n.cluster_id = j.cluster_id AND n.job_id = j.job_id
       CROSS JOIN LATERAL (
           SELECT js.saturated(sum(s.cpu_ns)) AS cpu_ns, max(s.max_rss_kib) AS rss, js.saturated(sum(s.read_bytes)) AS rb,
                  js.saturated(sum(s.write_bytes)) AS wb, count(*) FILTER (WHERE s.profiled) AS profiled
@@ -105,9 +108,10 @@ job_totals_differ_sql="SELECT (SELECT count(*) FROM js_data.jobs j
       CROSS JOIN LATERAL (
           SELECT (array_agg(i.light ORDER BY js.light_rank(i.light) DESC))[1] AS light, sum(i.lost_s) AS lost_s
           FROM js.step_insights i WHERE i.cluster_id = j.cluster_id AND i.job_id = j.job_id) i
-      WHERE NOT EXISTS (SELECT 1 FROM js_data.live_step_nodes l WHERE l.cluster_id = j.cluster_id AND l.job_id = j.job_id)
-        AND (t.job_id IS NULL OR (t.cpu_ns, t.max_rss_kib, t.read_bytes, t.write_bytes, t.profiled_steps, t.light, t.lost_s)
-             IS DISTINCT FROM (u.cpu_ns, u.rss, u.rb, u.wb, u.profiled, i.light, i.lost_s)))
+      WHERE t.job_id IS NULL OR (t.steps, t.incomplete, t.workflow) IS DISTINCT FROM (n.steps, n.incomplete, n.workflow_name)
+         OR (NOT EXISTS (SELECT 1 FROM js_data.live_step_nodes l WHERE l.cluster_id = j.cluster_id AND l.job_id = j.job_id)
+             AND (t.cpu_ns, t.max_rss_kib, t.read_bytes, t.write_bytes, t.profiled_steps, t.light, t.lost_s)
+                 IS DISTINCT FROM (u.cpu_ns, u.rss, u.rb, u.wb, u.profiled, i.light, i.lost_s)))
     + (SELECT count(*) FROM js_data.job_totals t
        WHERE NOT EXISTS (SELECT 1 FROM js_data.jobs j WHERE j.cluster_id = t.cluster_id AND j.job_id = t.job_id))"
 job_totals_differ() { psql -X -q -At -d "$1" -c "$job_totals_differ_sql"; }

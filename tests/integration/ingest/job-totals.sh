@@ -6,16 +6,19 @@
 # (job_totals_differ, tests/lib/tap.sh; retention.sh, exactly-once.sh, api-real-runs.sh and
 # real-workflows.sh check it after their writers too).
 # - A two-step job of jsalice's run and carried by the cluster's pipeline (ingest and fold): its
-#   row agrees, the list (q=jobs) shows its steps' bytes, and its insight's light once computed.
+#   row agrees, the list (q=jobs) shows its steps' bytes, its step count, incomplete flag and
+#   workflow as js.jobs gives them (kept too, migration 060), and its insight's light once computed.
 # - Each kind of write, in a transaction rolled back: a step's sums rewritten (the ingest's step
-#   sums, js_data.steps_resum), a step deleted (retention), an insight rewritten (the insight
+#   sums, js_data.steps_resum), a step deleted (retention: its count too), a step marked
+#   incomplete (the job's flag follows, and clears when it does), the job moved to another
+#   workflow (a merge: its workflow's name follows), an insight rewritten (the insight
 #   pass), a step stored before its job's record (a step record that came first) and then the
 #   record, the job deleted before and after its steps; a job record with no step yet sums
 #   nothing: NULL, not -2^63 (migration 056).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 . "$JS_TOP_SRCDIR/tests/lib/spank.sh"
-plan 10
+plan 13
 work=$(work_dir jsalice)
 at_exit "rm -rf '$work'"
 q() { psql -X -q -At -d "$JS_DB" -c "$1"; }
@@ -31,6 +34,10 @@ got=$(curl -s -G -u jsalice:jsalice "${JS_WEB_URL}cgi-bin/jobscreen.cgi" --data-
       jq -r --argjson id "$job" '.jobs[] | select(.id == $id) | "\(.write_bytes) \(.profiled_steps)"')
 ok "$([ "$got" = "$sums" ] && [ "${got%% *}" -ge 262144 ]; echo $?)" "the job list shows its steps' bytes and profiled steps ($got)"
 for i in $(seq 150); do [ -n "$(q "SELECT light FROM js.job_insights WHERE job_id = $job")" ] && break; sleep 0.2; done
+is "$(curl -s -G -u jsalice:jsalice "${JS_WEB_URL}cgi-bin/jobscreen.cgi" --data-urlencode q=jobs --data-urlencode limit=50 |
+      jq -r --argjson id "$job" '.jobs[] | select(.id == $id) | "\(.steps) \(.incomplete) \(.workflow)"')" \
+   "$(q "SELECT steps || ' ' || incomplete || ' ' || coalesce(workflow_name, 'null') FROM js.jobs WHERE job_id = $job")" \
+   "the list shows its step count, incomplete flag and workflow as js.jobs gives them"
 is "$(q "SELECT light FROM js.job_totals WHERE job_id = $job")" "$(q "SELECT light FROM js.job_insights WHERE job_id = $job")" \
    "once its insight is computed, its light is the insight's rolled up"
 
@@ -40,8 +47,15 @@ row() { echo "(SELECT $1 FROM js_data.job_totals WHERE job_id = ${2:-$job})"; }
 cpu=$(q "SELECT cpu_ns FROM js_data.job_totals WHERE job_id = $job")
 is "$(tx "UPDATE js_data.steps SET cpu_ns = cpu_ns + 7, max_rss_kib = 1::bigint << 40 WHERE job_id = $job AND step_id = '0'" \
          "$(row "cpu_ns - $cpu || ' ' || max_rss_kib")")" "7 1099511627776|0" "a step's sums rewritten: the job's follow"
-is "$(tx "DELETE FROM js_data.steps WHERE job_id = $job AND step_id = '1'" "$(row profiled_steps) = $(q "SELECT profiled_steps - 1 FROM js_data.job_totals WHERE job_id = $job")")" \
-   "true|0" "a step deleted: the job's totals lose it"
+is "$(tx "DELETE FROM js_data.steps WHERE job_id = $job AND step_id = '1'" "$(row "(profiled_steps, steps)") = $(q "SELECT (profiled_steps - 1, steps - 1) FROM js_data.job_totals WHERE job_id = $job")")" \
+   "true|0" "a step deleted: the job's totals and step count lose it"
+is "$(tx "UPDATE js_data.steps SET incomplete = true WHERE job_id = $job AND step_id = '1'; CREATE TEMP TABLE marked AS $(row incomplete);
+          UPDATE js_data.steps SET incomplete = false WHERE job_id = $job" "(SELECT incomplete FROM marked) || ' ' || $(row incomplete)")" \
+   "true false|0" "a step marked incomplete: the job's flag follows, and clears with it"
+is "$(tx "INSERT INTO js_data.workflows (cluster_id, uid, tag, name) SELECT cluster_id, uid, 'totals-moved', 'totals-moved'
+            FROM js_data.jobs WHERE job_id = $job;
+          UPDATE js_data.jobs SET workflow_id = (SELECT workflow_id FROM js_data.workflows WHERE tag = 'totals-moved') WHERE job_id = $job" \
+         "$(row workflow)")" "totals-moved|0" "the job moved to another workflow (a merge): its kept workflow name follows"
 is "$(tx "UPDATE js_data.step_insights SET light = 'red', lost_s = 5 WHERE job_id = $job AND step_id = '0'" "$(row "light || ' ' || (lost_s >= 5)")")" \
    "red true|0" "an insight rewritten: the job's light and time lost follow"
 # a step stored before its job's record: no row until the record comes; the job deleted before
