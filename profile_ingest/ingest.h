@@ -185,6 +185,8 @@ int pi_db_replies(struct pi_db *db, int min_jobs, int all, long *kept, long *dro
  * at least min_slices slices x step-nodes with no node running), *kept: the replies stored,
  * *dropped: the change rows of jobs with none. */
 int pi_db_step_replies(struct pi_db *db, long long min_slices, int min_job_rows, int all, long *kept, long *dropped);
+/* The keeper of the stored file replies (replies_file.c): files of at least min_rows accesses */
+int pi_db_file_replies(struct pi_db *db, int min_rows, int all, long *kept, long *dropped);
 void pi_rollup(struct ctx *c, struct scan_result *res, enum pi_insight_when insight);
 
 #endif

@@ -459,6 +459,11 @@ void pi_rollup(struct ctx *c, struct scan_result *res, enum pi_insight_when insi
                                     insight == PI_INSIGHT_ALL, &kept, &dropped);
         if (kept || dropped)
             pi_debug("stored %ld step and job replies (%ld changes of jobs with none dropped)", kept, dropped);
+        kept = dropped = 0;
+        if (rc == PI_DB_OK)
+            rc = pi_db_file_replies(&c->db, c->conf.replies_min_file_rows, insight == PI_INSIGHT_ALL, &kept, &dropped);
+        if (kept || dropped)
+            pi_debug("stored %ld file replies (%ld changes of files with none dropped)", kept, dropped);
     }
     if (rc == PI_DB_RETRY)
         res->retry = 1;

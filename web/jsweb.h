@@ -342,7 +342,7 @@ void jsw_reply_stored(const char *etag, const char *body, size_t n, bool gzipped
 /* --- replies kept ahead (stored.c; docs/web.md, "Stored replies") ---------------------------- */
 /* Serve the request from the replies the ingest stored, when it is one that is stored (the
  * workflow graph by id= or job=, a finished step's reply in the viewer's forms, the job reply
- * by id= to its owner), the viewer may see it and it is current: 1 (the reply sent), else 0
+ * by id= to its owner, the file reply by id= to a viewer it was computed for), the viewer may see it and it is current: 1 (the reply sent), else 0
  * (nothing sent: compute it). */
 int jsw_stored_serve(jsw_db *db, const struct jsw_request *req);
 /* A workflow graph as the CGI computes it for viewer (not an admin): its JSON text (malloc'd,
@@ -354,6 +354,13 @@ char *jsw_stored_compute_workflow(jsw_db *db, const char *viewer, int64_t workfl
  * its JSON text (malloc'd, *n bytes) and ETag, or NULL with *status and err (stored.c). */
 char *jsw_stored_compute_job(jsw_db *db, const char *viewer, const char *cluster, int64_t job, size_t *n,
                              char etag[JSW_ETAG_LEN], int *status, char *err, size_t errlen);
+/* The file reply as the CGI computes it for viewer (not an admin), of file of cluster: its JSON
+ * text (malloc'd, *n bytes), ETag and the params it is stored under (user=viewer;
+ * JSW_STORED_PARAMS_MAX bytes), or NULL with
+ * *status and err (stored_compute.c). */
+char *jsw_stored_compute_file(jsw_db *db, const char *viewer, const char *cluster, int64_t file,
+                              char *params, size_t *n, char etag[JSW_ETAG_LEN], int *status,
+                              char *err, size_t errlen);
 /* What the stored forms share (stored.c): whether the request has no parameter but names
  * (n of them) and a valid cluster= if any; a request of viewer to endpoint, no parameter yet
  * (static: one at a time), its parameters; such a request computed by its route, with its ETag. */

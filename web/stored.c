@@ -6,7 +6,8 @@
  * rule is applied by the lookup's own statement) and nothing changed since (js.stored_replies).
  * Anything else, or any failure, computes the reply as always. A finished step's reply in the
  * viewer's forms is stored and served the same way (stored_step.c), and the job reply of a
- * large job (its files, edges and warnings) as its owner sees it. */
+ * large job (its files, edges and warnings) as its owner sees it, and the file reply of a file
+ * many jobs accessed as each of their owners sees it. */
 #include "config.h"
 
 #include <string.h>
@@ -79,9 +80,30 @@ static int serve_job(jsw_db *db, const struct jsw_request *req)
     return r ? send_row(r) : 0; /* no result: logged by the database layer; computed instead */
 }
 
+/* The file reply by id= alone (q and cluster aside), to a viewer who is not an admin: stored per
+ * viewer (user=NAME, the reply shows the viewer's jobs' accesses only), looked up by stored_file
+ * after the access rule of the query "file". Anything else: computed. */
+static int serve_file(jsw_db *db, const struct jsw_request *req)
+{
+    static const char *const names[] = { "q", "cluster", "id" };
+    int64_t file;
+    int status;
+    char err[256];
+    if (req->admin || !jsw_stored_only(req, names, 3) || jsw_job_param(req, "id", &file, &status, err, sizeof err))
+        return 0;
+    struct jsw_args a;
+    jsw_args_init(&a, req);
+    jsw_arg_int(&a, file, true);
+    jsw_arg_str(&a, jsw_reply_gzip() ? "t" : "f");
+    PGresult *r = jsw_db_result_binary(db, "stored_file", a.n, a.v, err, sizeof err);
+    return r ? send_row(r) : 0; /* no result: logged by the database layer; computed instead */
+}
+
 int jsw_stored_serve(jsw_db *db, const struct jsw_request *req)
 {
     int64_t id = 0, job = 0;
+    if (db && !strcmp(req->endpoint, "file"))
+        return serve_file(db, req);
     if (db && !strcmp(req->endpoint, "step"))
         return serve_step(db, req);
     if (db && !strcmp(req->endpoint, "job"))

@@ -73,3 +73,21 @@ char *jsw_stored_compute_job(jsw_db *db, const char *viewer, const char *cluster
     jsw_stored_param(req, 1, "id", id);
     return jsw_stored_compute(db, req, n, etag, status, err, errlen);
 }
+
+char *jsw_stored_compute_file(jsw_db *db, const char *viewer, const char *cluster, int64_t file,
+                              char *params, size_t *n, char etag[JSW_ETAG_LEN], int *status,
+                              char *err, size_t errlen)
+{
+    struct jsw_request *req = jsw_stored_request(viewer, "file");
+    char id[24];
+    snprintf(id, sizeof id, "%lld", (long long)file);
+    jsw_stored_param(req, 0, "cluster", cluster);
+    jsw_stored_param(req, 1, "id", id);
+    int w = snprintf(params, JSW_STORED_PARAMS_MAX, "user=%s", viewer);
+    if (w < 0 || w >= JSW_STORED_PARAMS_MAX) {
+        *status = 400;
+        snprintf(err, errlen, "user name too long to store under");
+        return NULL;
+    }
+    return jsw_stored_compute(db, req, n, etag, status, err, errlen);
+}

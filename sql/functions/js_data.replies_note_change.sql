@@ -17,6 +17,11 @@
 -- waiting below a scheduler edge and the writers of their file edges; a job's row the jobs
 -- linked to it by edges (and, inserted, deleted or renamed, by file accesses); a workflow or a
 -- user renamed all of their jobs.
+-- The file reply (061) reads the file's row and its accesses with their jobs' names and owners
+-- and their steps' spans: in js_data.reply_file_changes, a file is noted when its row or an
+-- access of it is written or deleted, and the files of the accesses of a step whose row or
+-- running state (not each live snapshot: a running step's file is not kept) changed, of a job
+-- renamed or given to another user, of a user renamed.
 -- (Statement triggers with transition tables: a single event each, hence three per table.)
 CREATE FUNCTION js_data.replies_note_change() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -32,6 +37,12 @@ DECLARE
     -- the graph reads none of the step reply's own tables
     v_note_workflows boolean := TG_TABLE_NAME IN ('steps', 'live_step_nodes', 'file_accesses', 'dependencies');
 BEGIN
+    -- a file's row (updated or deleted; a new file has no access yet): only its file reply
+    IF TG_TABLE_NAME = 'files' THEN
+        INSERT INTO js_data.reply_file_changes (cluster_id, file_id)
+            SELECT DISTINCT r.cluster_id, r.file_id FROM old_rows r;
+        RETURN NULL;
+    END IF;
     -- a transition table exists only for the events that have it: each read in its branch
     IF TG_OP <> 'INSERT' THEN
         IF TG_TABLE_NAME IN ('workflows', 'jobs') THEN
@@ -49,6 +60,14 @@ BEGIN
                                FROM old_rows r WHERE r.kind = 'scheduler');
         ELSIF TG_TABLE_NAME <> 'workflows' THEN
             v_jobs := ARRAY(SELECT DISTINCT ROW(r.cluster_id, r.job_id)::js_data.replies_job FROM old_rows r);
+        END IF;
+        IF TG_TABLE_NAME = 'file_accesses' THEN
+            INSERT INTO js_data.reply_file_changes (cluster_id, file_id)
+                SELECT DISTINCT r.cluster_id, r.file_id FROM old_rows r;
+        ELSIF TG_TABLE_NAME = 'steps' OR (TG_TABLE_NAME = 'live_step_nodes' AND TG_OP = 'DELETE') THEN
+            INSERT INTO js_data.reply_file_changes (cluster_id, file_id)
+                SELECT DISTINCT a.cluster_id, a.file_id FROM (SELECT DISTINCT r.cluster_id, r.job_id, r.step_id FROM old_rows r) r
+                JOIN js_data.file_accesses a ON a.cluster_id = r.cluster_id AND a.job_id = r.job_id AND a.step_id = r.step_id;
         END IF;
         IF TG_TABLE_NAME = 'file_accesses' THEN
             v_others := (SELECT js_data.replies_file_partners(
@@ -73,6 +92,19 @@ BEGIN
                                             FROM new_rows r WHERE r.kind = 'scheduler');
         ELSIF TG_TABLE_NAME <> 'workflows' THEN
             v_jobs := v_jobs || ARRAY(SELECT DISTINCT ROW(r.cluster_id, r.job_id)::js_data.replies_job FROM new_rows r);
+        END IF;
+        IF TG_TABLE_NAME = 'file_accesses' AND TG_OP = 'INSERT' THEN
+            INSERT INTO js_data.reply_file_changes (cluster_id, file_id)
+                SELECT DISTINCT r.cluster_id, r.file_id FROM new_rows r;
+        ELSIF TG_TABLE_NAME = 'file_accesses' THEN
+            -- updated: the files not noted from old_rows above
+            INSERT INTO js_data.reply_file_changes (cluster_id, file_id)
+                SELECT DISTINCT r.cluster_id, r.file_id FROM new_rows r
+                EXCEPT SELECT o.cluster_id, o.file_id FROM old_rows o;
+        ELSIF (TG_TABLE_NAME = 'steps' AND TG_OP = 'INSERT') OR (TG_TABLE_NAME = 'live_step_nodes' AND TG_OP = 'INSERT') THEN
+            INSERT INTO js_data.reply_file_changes (cluster_id, file_id)
+                SELECT DISTINCT a.cluster_id, a.file_id FROM (SELECT DISTINCT r.cluster_id, r.job_id, r.step_id FROM new_rows r) r
+                JOIN js_data.file_accesses a ON a.cluster_id = r.cluster_id AND a.job_id = r.job_id AND a.step_id = r.step_id;
         END IF;
         IF TG_TABLE_NAME = 'file_accesses' THEN
             v_others := v_others || (SELECT js_data.replies_file_partners(
@@ -99,6 +131,12 @@ BEGIN
                           JOIN js_data.jobs j ON j.cluster_id = n.cluster_id AND j.uid = n.uid
                           WHERE o.name IS DISTINCT FROM n.name);
     END IF;
+    -- the file replies showing those jobs (a user renamed: v_others holds all of the user's jobs)
+    IF cardinality(v_named) > 0 THEN
+        PERFORM js_data.replies_file_jobs(v_named);
+    ELSIF TG_TABLE_NAME = 'users' AND cardinality(v_others) > 0 THEN
+        PERFORM js_data.replies_file_jobs(v_others);
+    END IF;
     IF (TG_TABLE_NAME = 'jobs' AND cardinality(v_jobs) > 0) OR cardinality(v_waiting) > 0 THEN
         v_others := v_others || js_data.replies_job_others(TG_TABLE_NAME, v_jobs, v_waiting, v_named);
     END IF;
@@ -123,12 +161,14 @@ BEGIN
     END IF;
     RETURN NULL;
 END $$;
-COMMENT ON FUNCTION js_data.replies_note_change() IS 'trigger: note the workflows and jobs whose stored replies a statement made out of date (js_data.reply_changes, js_data.reply_job_changes)';
+COMMENT ON FUNCTION js_data.replies_note_change() IS 'trigger: note the workflows and jobs whose stored replies a statement made out of date (js_data.reply_changes, js_data.reply_job_changes, js_data.reply_file_changes)';
 -- the triggers: TABLE_replies_insert, _update, _delete on each table (a user is never deleted)
 DO $$ BEGIN PERFORM js_data.create_statement_triggers('js_data.replies_note_change', 'replies',
         ARRAY['workflows', 'jobs', 'users', 'steps', 'live_step_nodes', 'file_accesses', 'dependencies',
               -- the step reply's own (migration 052)
               'step_nodes', 'processes', 'live_processes', 'live_slice_metrics', 'step_node_energy', 'step_trees',
               'step_node_gpus', 'step_node_gpu_processes', 'series_step_node_gpu', 'step_insights', 'step_advice',
-              'series_step', 'series_step_node', 'totals_pending'],
-        ARRAY['users.DELETE'], 'stored replies follow the rows they were computed from (js_data.replies_note_change)'); END $$;
+              'series_step', 'series_step_node', 'totals_pending',
+              -- the file reply's own (migration 061)
+              'files'],
+        ARRAY['users.DELETE', 'files.INSERT'], 'stored replies follow the rows they were computed from (js_data.replies_note_change)'); END $$;

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The keeper of the stored file replies (docs/web.md, "Stored replies"; migration 061): after a
+ * pass, the files whose rows changed (js_data.reply_file_changes, noted by triggers) that are
+ * kept (at least replies_min_file_rows accesses, none by a running step) get the file reply
+ * computed by the web's own handler for each user whose jobs accessed them, as that user sees
+ * it (params user=NAME), stored with gzip and ETag as replies_step.c keeps the job reply: the
+ * change rows read first, the replies computed, then in one transaction those rows deleted and
+ * the file's replies replaced; a change committed meanwhile keeps its row, so they are not
+ * served until computed again. The others' change rows are dropped in bulk (most files are
+ * accessed by a few jobs). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbutil.h"
+#include "ingest.h"
+#include "jsweb.h"
+#include "log.h"
+#include "replies.h"
+
+#define VIEWERS_MAX 64 /* a file's users stored (the others are computed) */
+
+/* every access of file c by index (file_accesses_readers OR _writers, migration 057) */
+#define BY_FILE "a.cluster_id = c.cluster_id AND a.file_id = c.file_id AND (a.last_write IS NOT NULL OR a.last_write IS NULL)"
+/* whether a file (c) is kept: at least $1 accesses (the count stops at $1), none by a step running */
+#define KEPT "((SELECT count(*) FROM (SELECT 1 FROM js_data.file_accesses a WHERE " BY_FILE " LIMIT $1::bigint) a)" \
+    " >= $1::bigint AND NOT EXISTS (SELECT 1 FROM js_data.file_accesses a JOIN js_data.live_step_nodes l" \
+    "     ON l.cluster_id = a.cluster_id AND l.job_id = a.job_id AND l.step_id = a.step_id WHERE " BY_FILE "))"
+#define SEEN "SELECT change_id, cluster_id, file_id FROM js_data.reply_file_changes ORDER BY change_id LIMIT 20000"
+
+/* the files not kept among the changes seen: their stored replies and those change rows deleted */
+static const char *const q_drop_due =
+    "WITH seen AS MATERIALIZED (" SEEN "),"
+    " c AS MATERIALIZED (SELECT DISTINCT cluster_id, file_id FROM seen),"
+    " n AS MATERIALIZED (SELECT c.cluster_id, c.file_id FROM c WHERE NOT " KEPT "),"
+    " gone AS (DELETE FROM js_data.stored_replies s USING n WHERE s.cluster_id = n.cluster_id"
+    "     AND s.endpoint = 'file' AND s.key = n.file_id)"
+    " DELETE FROM js_data.reply_file_changes r USING seen, n WHERE r.change_id = seen.change_id"
+    "     AND seen.cluster_id = n.cluster_id AND seen.file_id = n.file_id";
+/* the files kept among them, oldest change first: the change rows seen, the cluster's name */
+static const char *const q_due =
+    "SELECT c.cluster_id, c.file_id, c.changes, k.name"
+    " FROM (SELECT cluster_id, file_id, array_agg(change_id)::text AS changes, min(change_id) AS first"
+    "       FROM (" SEEN ") s GROUP BY cluster_id, file_id) c"
+    " JOIN js_data.clusters k ON k.cluster_id = c.cluster_id"
+    " WHERE " KEPT " ORDER BY c.first";
+/* a due file's viewers: the owners of the jobs that accessed it */
+static const char *const q_viewers =
+    "SELECT DISTINCT a.user_name FROM (SELECT $1::smallint AS cluster_id, $2::bigint AS file_id) c"
+    " JOIN js.file_accesses a ON " BY_FILE " WHERE a.user_name IS NOT NULL ORDER BY 1 LIMIT 64"; /* VIEWERS_MAX */
+static const char *const q_take =
+    "WITH d AS (DELETE FROM js_data.reply_file_changes WHERE change_id = ANY ($1::bigint[]) RETURNING 1)"
+    " SELECT count(*) FROM d";
+static const char *const q_drop =
+    "DELETE FROM js_data.stored_replies WHERE cluster_id = $1::smallint AND endpoint = 'file' AND key = $2::bigint";
+static const char *const q_store =
+    "INSERT INTO js_data.stored_replies (cluster_id, endpoint, key, params, etag, body, body_gz, compute_ms)"
+    " VALUES ($1::smallint, 'file', $2::bigint, $3, $4, $5, $6::bytea, $7::real)";
+
+struct reply {
+    char params[JSW_STORED_PARAMS_MAX], etag[JSW_ETAG_LEN];
+    char *text;
+    size_t n;
+    double ms;
+};
+
+/* One transaction: the change rows seen deleted, the file's stored replies replaced by the n
+ * computed. Nothing when another keeper deleted some of those rows first (PI_REPLIES_TAKEN). */
+static int store(struct pi_db *db, const char *cid, const char *file, const char *changes, const struct reply *rs,
+                 int n)
+{
+    int rc = dbu_exec(db, "BEGIN", "stored file replies: begin");
+    if (rc != PI_DB_OK)
+        return rc;
+    rc = pi_replies_take(db, q_take, changes);
+    if (rc == PI_DB_OK) {
+        PGresult *r = dbu_q(db, q_drop, 2, (const char *const[]){ cid, file });
+        rc = dbu_check(db, r, PGRES_COMMAND_OK, "stored file replies: drop");
+    }
+    for (int i = 0; i < n && rc == PI_DB_OK; i++) {
+        char *gzhex = pi_replies_gzip_hex(rs[i].text, rs[i].n), ms[32];
+        snprintf(ms, sizeof ms, "%.3f", rs[i].ms);
+        rc = PI_DB_FAIL;
+        if (gzhex) {
+            PGresult *r = dbu_q(db, q_store, 7,
+                                (const char *const[]){ cid, file, rs[i].params, rs[i].etag, rs[i].text, gzhex, ms });
+            rc = dbu_check(db, r, PGRES_COMMAND_OK, "stored file replies: store");
+        }
+        free(gzhex);
+    }
+    if (rc != PI_DB_OK) {
+        dbu_rollback(db);
+        return rc;
+    }
+    return dbu_exec(db, "COMMIT", "stored file replies: commit");
+}
+
+/* One due file (row i of q_due): its reply computed for each viewer and stored; *done counts it */
+static int keep_one(struct pi_db *db, PGresult *due, int i, long *kept, long *done)
+{
+    const char *cid = PQgetvalue(due, i, 0), *file = PQgetvalue(due, i, 1);
+    PGresult *vs = dbu_q(db, q_viewers, 2, (const char *const[]){ cid, file });
+    if (!vs || PQresultStatus(vs) != PGRES_TUPLES_OK)
+        return dbu_check(db, vs, PGRES_TUPLES_OK, "stored file replies: the viewers");
+    static struct reply rs[VIEWERS_MAX];
+    int n = 0, failed = 0;
+    jsw_db *reader = pi_replies_reader(db);
+    for (int v = 0; v < PQntuples(vs) && v < VIEWERS_MAX && !failed; v++) {
+        struct reply *r = &rs[n];
+        int status = 200;
+        char err[512] = "";
+        double t0 = pi_replies_now();
+        r->text = reader ? jsw_stored_compute_file(reader, PQgetvalue(vs, v, 0), PQgetvalue(due, i, 3),
+                                                   strtoll(file, NULL, 10), r->params, &r->n, r->etag, &status, err,
+                                                   sizeof err)
+                         : NULL;
+        r->ms = (pi_replies_now() - t0) * 1000.0;
+        if (r->text) {
+            n++;
+        } else if (!reader || status == 500) {
+            pi_warn("stored file replies: file %s: %s", file, reader ? err : "no connection");
+            pi_replies_reader_reset(); /* suspect (the database restarting): connected anew */
+            failed = 1;
+        }
+    }
+    int rc = failed ? PI_DB_FAIL : store(db, cid, file, PQgetvalue(due, i, 2), rs, n);
+    if (rc == PI_DB_OK)
+        *kept += n;
+    if (rc == PI_DB_OK || rc == PI_REPLIES_TAKEN)
+        ++*done;
+    for (int r = 0; r < n; r++)
+        free(rs[r].text);
+    PQclear(vs);
+    return rc == PI_REPLIES_TAKEN ? PI_DB_OK : rc;
+}
+
+/* One round over the change rows seen; *done: the change rows dropped and the files stored */
+static int round_once(struct pi_db *db, const char *min, int all, double t0, long *kept, long *dropped, long *done)
+{
+    PGresult *r = dbu_q(db, q_drop_due, 1, (const char *const[]){ min });
+    if (!r || PQresultStatus(r) != PGRES_COMMAND_OK)
+        return dbu_check(db, r, PGRES_COMMAND_OK, "stored file replies: drop those not kept");
+    *done = atol(PQcmdTuples(r));
+    *dropped += *done;
+    PQclear(r);
+    PGresult *due = dbu_q(db, q_due, 1, (const char *const[]){ min });
+    if (!due || PQresultStatus(due) != PGRES_TUPLES_OK)
+        return dbu_check(db, due, PGRES_TUPLES_OK, "stored file replies: the due files");
+    int rc = PI_DB_OK;
+    for (int i = 0; i < PQntuples(due) && rc != PI_DB_RETRY; i++) {
+        rc = keep_one(db, due, i, kept, done);
+        if (!all && pi_replies_now() - t0 >= REPLIES_PASS_SECONDS)
+            break;
+    }
+    PQclear(due);
+    return rc == PI_DB_FAIL ? PI_DB_OK : rc; /* a failed one is logged and stays due */
+}
+
+int pi_db_file_replies(struct pi_db *db, int min_rows, int all, long *kept, long *dropped)
+{
+    *kept = *dropped = 0;
+    char min[16];
+    snprintf(min, sizeof min, "%d", min_rows);
+    double t0 = pi_replies_now();
+    for (;;) {
+        long done = 0;
+        int rc = round_once(db, min, all, t0, kept, dropped, &done);
+        if (rc != PI_DB_OK || done == 0 || (!all && pi_replies_now() - t0 >= REPLIES_PASS_SECONDS))
+            return rc;
+    }
+}
