@@ -232,3 +232,47 @@ int pi_db_replies(struct pi_db *db, int min_jobs, int all, long *kept, long *dro
             return rc;
     }
 }
+
+/* One round of a keeper (struct pi_replies_keeper); *done: the change rows dropped and the
+ * rows of due finished */
+static int keeper_round(struct pi_db *db, const struct pi_replies_keeper *k, const char *const *params, int all,
+                        double t0, long *kept, long *dropped, long *done)
+{
+    char what[96];
+    PGresult *r = dbu_q(db, k->drop_due, k->nparams, params);
+    if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
+        snprintf(what, sizeof what, "%s: drop those not kept", k->what);
+        return dbu_check(db, r, PGRES_COMMAND_OK, what);
+    }
+    *done = atol(PQcmdTuples(r));
+    *dropped += *done;
+    PQclear(r);
+    PGresult *due = dbu_q(db, k->due, k->nparams, params);
+    if (!due || PQresultStatus(due) != PGRES_TUPLES_OK) {
+        snprintf(what, sizeof what, "%s: the due ones", k->what);
+        return dbu_check(db, due, PGRES_TUPLES_OK, what);
+    }
+    int rc = PI_DB_OK;
+    for (int i = 0; i < PQntuples(due) && rc != PI_DB_RETRY; i++) {
+        rc = k->keep(db, due, i, params, kept, done);
+        if (!all && pi_replies_now() - t0 >= REPLIES_PASS_SECONDS)
+            break;
+    }
+    PQclear(due);
+    return rc == PI_DB_FAIL ? PI_DB_OK : rc; /* a failed one is logged and stays due */
+}
+
+int pi_replies_rounds(struct pi_db *db, const struct pi_replies_keeper *k, const char *const *params, int all,
+                      long *kept, long *dropped)
+{
+    *kept = *dropped = 0;
+    double t0 = pi_replies_now();
+    /* every ingest statement on a job's or file's tables notes a row: more than one round may
+     * take in a busy pass */
+    for (;;) {
+        long done = 0;
+        int rc = keeper_round(db, k, params, all, t0, kept, dropped, &done);
+        if (rc != PI_DB_OK || done == 0 || (!all && pi_replies_now() - t0 >= REPLIES_PASS_SECONDS))
+            return rc;
+    }
+}

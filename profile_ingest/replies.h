@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include <libpq-fe.h>
+
 #include "jsweb.h"
 
 struct pi_db;
@@ -25,5 +27,19 @@ char *pi_replies_gzip_hex(const char *body, size_t n);
 /* In the keeper's transaction: run take (a DELETE of the change rows $1, returning their count)
  * on changes (array_agg's text): PI_DB_OK when all were there, PI_REPLIES_TAKEN, RETRY/FAIL */
 int pi_replies_take(struct pi_db *db, const char *take, const char *changes);
+
+/* A keeper of change rows by job or file (replies_step.c, replies_file.c): drop_due deletes the
+ * change rows seen of what is not kept and its stored replies; due lists what is kept among
+ * them (params: nparams thresholds, both queries'); keep stores row i of due, counting the
+ * replies stored in *kept and what it finished in *done; what names it in the log. */
+struct pi_replies_keeper {
+    const char *drop_due, *due, *what;
+    int nparams;
+    int (*keep)(struct pi_db *db, PGresult *due, int i, const char *const *params, long *kept, long *done);
+};
+/* Rounds over the change rows until one finds nothing more to do (a daemon: within
+ * REPLIES_PASS_SECONDS; all: until done); *dropped counts the change rows dropped */
+int pi_replies_rounds(struct pi_db *db, const struct pi_replies_keeper *k, const char *const *params, int all,
+                      long *kept, long *dropped);
 
 #endif

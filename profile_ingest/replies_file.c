@@ -98,8 +98,9 @@ static int store(struct pi_db *db, const char *cid, const char *file, const char
 }
 
 /* One due file (row i of q_due): its reply computed for each viewer and stored; *done counts it */
-static int keep_one(struct pi_db *db, PGresult *due, int i, long *kept, long *done)
+static int keep_one(struct pi_db *db, PGresult *due, int i, const char *const *min, long *kept, long *done)
 {
+    (void)min; /* the threshold: q_due's */
     const char *cid = PQgetvalue(due, i, 0), *file = PQgetvalue(due, i, 1);
     PGresult *vs = dbu_q(db, q_viewers, 2, (const char *const[]){ cid, file });
     if (!vs || PQresultStatus(vs) != PGRES_TUPLES_OK)
@@ -136,38 +137,10 @@ static int keep_one(struct pi_db *db, PGresult *due, int i, long *kept, long *do
     return rc == PI_REPLIES_TAKEN ? PI_DB_OK : rc;
 }
 
-/* One round over the change rows seen; *done: the change rows dropped and the files stored */
-static int round_once(struct pi_db *db, const char *min, int all, double t0, long *kept, long *dropped, long *done)
-{
-    PGresult *r = dbu_q(db, q_drop_due, 1, (const char *const[]){ min });
-    if (!r || PQresultStatus(r) != PGRES_COMMAND_OK)
-        return dbu_check(db, r, PGRES_COMMAND_OK, "stored file replies: drop those not kept");
-    *done = atol(PQcmdTuples(r));
-    *dropped += *done;
-    PQclear(r);
-    PGresult *due = dbu_q(db, q_due, 1, (const char *const[]){ min });
-    if (!due || PQresultStatus(due) != PGRES_TUPLES_OK)
-        return dbu_check(db, due, PGRES_TUPLES_OK, "stored file replies: the due files");
-    int rc = PI_DB_OK;
-    for (int i = 0; i < PQntuples(due) && rc != PI_DB_RETRY; i++) {
-        rc = keep_one(db, due, i, kept, done);
-        if (!all && pi_replies_now() - t0 >= REPLIES_PASS_SECONDS)
-            break;
-    }
-    PQclear(due);
-    return rc == PI_DB_FAIL ? PI_DB_OK : rc; /* a failed one is logged and stays due */
-}
-
 int pi_db_file_replies(struct pi_db *db, int min_rows, int all, long *kept, long *dropped)
 {
-    *kept = *dropped = 0;
+    static const struct pi_replies_keeper k = { q_drop_due, q_due, "stored file replies", 1, keep_one };
     char min[16];
     snprintf(min, sizeof min, "%d", min_rows);
-    double t0 = pi_replies_now();
-    for (;;) {
-        long done = 0;
-        int rc = round_once(db, min, all, t0, kept, dropped, &done);
-        if (rc != PI_DB_OK || done == 0 || (!all && pi_replies_now() - t0 >= REPLIES_PASS_SECONDS))
-            return rc;
-    }
+    return pi_replies_rounds(db, &k, (const char *const[]){ min }, all, kept, dropped);
 }

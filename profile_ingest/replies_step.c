@@ -177,9 +177,9 @@ static int compute_job(jsw_db *reader, const struct jsw_stored_step *k, struct r
 
 /* One due job (row i of q_due): its kept steps' replies and its job reply (when kept) computed
  * and stored; *done counts it */
-static int keep_one(struct pi_db *db, PGresult *due, int i, const char *ms, long *kept, long *done)
+static int keep_one(struct pi_db *db, PGresult *due, int i, const char *const *lim, long *kept, long *done)
 {
-    const char *cid = PQgetvalue(due, i, 0), *job = PQgetvalue(due, i, 1);
+    const char *ms = lim[0], *cid = PQgetvalue(due, i, 0), *job = PQgetvalue(due, i, 1);
     PGresult *st = dbu_q(db, q_steps, 3, (const char *const[]){ ms, cid, job });
     if (!st || PQresultStatus(st) != PGRES_TUPLES_OK)
         return dbu_check(db, st, PGRES_TUPLES_OK, "stored step replies: the steps");
@@ -205,44 +205,11 @@ static int keep_one(struct pi_db *db, PGresult *due, int i, const char *ms, long
     return rc == PI_REPLIES_TAKEN ? PI_DB_OK : rc;
 }
 
-/* One round over the change rows seen: the jobs with nothing kept dropped, the others kept;
- * *done: the change rows dropped and the jobs stored. lim: the thresholds ($1 slices, $2 rows). */
-static int round_once(struct pi_db *db, const char *const lim[2], int all, double t0, long *kept, long *dropped,
-                      long *done)
-{
-    PGresult *r = dbu_q(db, q_drop_due, 2, lim);
-    if (!r || PQresultStatus(r) != PGRES_COMMAND_OK)
-        return dbu_check(db, r, PGRES_COMMAND_OK, "stored step replies: drop those not kept");
-    *done = atol(PQcmdTuples(r));
-    *dropped += *done;
-    PQclear(r);
-    PGresult *due = dbu_q(db, q_due, 2, lim);
-    if (!due || PQresultStatus(due) != PGRES_TUPLES_OK)
-        return dbu_check(db, due, PGRES_TUPLES_OK, "stored step replies: the due jobs");
-    int rc = PI_DB_OK;
-    for (int i = 0; i < PQntuples(due) && rc != PI_DB_RETRY; i++) {
-        rc = keep_one(db, due, i, lim[0], kept, done);
-        if (!all && pi_replies_now() - t0 >= REPLIES_PASS_SECONDS)
-            break;
-    }
-    PQclear(due);
-    return rc == PI_DB_FAIL ? PI_DB_OK : rc; /* a failed one is logged and stays due */
-}
-
 int pi_db_step_replies(struct pi_db *db, long long min_slices, int min_job_rows, int all, long *kept, long *dropped)
 {
-    *kept = *dropped = 0;
+    static const struct pi_replies_keeper k = { q_drop_due, q_due, "stored step replies", 2, keep_one };
     char ms[24], mj[16];
     snprintf(ms, sizeof ms, "%lld", min_slices);
     snprintf(mj, sizeof mj, "%d", min_job_rows);
-    const char *const lim[2] = { ms, mj };
-    double t0 = pi_replies_now();
-    /* rounds until one finds nothing more to do (a daemon: within its time; every ingest
-     * statement on a job's tables notes a row, more than one round may take in a busy pass) */
-    for (;;) {
-        long done = 0;
-        int rc = round_once(db, lim, all, t0, kept, dropped, &done);
-        if (rc != PI_DB_OK || done == 0 || (!all && pi_replies_now() - t0 >= REPLIES_PASS_SECONDS))
-            return rc;
-    }
+    return pi_replies_rounds(db, &k, (const char *const[]){ ms, mj }, all, kept, dropped);
 }

@@ -60,42 +60,24 @@ static int serve_step(jsw_db *db, const struct jsw_request *req)
     return r ? send_row(r) : 0; /* no result: logged by the database layer; computed instead */
 }
 
-/* The job reply by id= alone (q and cluster aside), to a viewer who is not an admin: stored as
- * the owner sees it (an admin's shows the edges and warnings to other users' jobs too), looked
- * up by stored_job, which serves it to the owner only. insight= or any other parameter:
- * computed. */
-static int serve_job(jsw_db *db, const struct jsw_request *req)
+/* The job or file reply by id= alone (q and cluster aside), to a viewer who is not an admin,
+ * looked up by query stored_ENDPOINT, which applies the access rule. The job reply is stored as
+ * the owner sees it (an admin's shows the edges and warnings to other users' jobs too), served
+ * to the owner only; the file reply per viewer (user=NAME: it shows the viewer's jobs' accesses
+ * only). insight= or any other parameter: computed. */
+static int serve_by_id(jsw_db *db, const struct jsw_request *req, const char *query)
 {
     static const char *const names[] = { "q", "cluster", "id" };
-    int64_t job;
+    int64_t id;
     int status;
     char err[256];
-    if (req->admin || !jsw_stored_only(req, names, 3) || jsw_job_param(req, "id", &job, &status, err, sizeof err))
+    if (req->admin || !jsw_stored_only(req, names, 3) || jsw_job_param(req, "id", &id, &status, err, sizeof err))
         return 0;
     struct jsw_args a;
     jsw_args_init(&a, req);
-    jsw_arg_int(&a, job, true);
+    jsw_arg_int(&a, id, true);
     jsw_arg_str(&a, jsw_reply_gzip() ? "t" : "f");
-    PGresult *r = jsw_db_result_binary(db, "stored_job", a.n, a.v, err, sizeof err);
-    return r ? send_row(r) : 0; /* no result: logged by the database layer; computed instead */
-}
-
-/* The file reply by id= alone (q and cluster aside), to a viewer who is not an admin: stored per
- * viewer (user=NAME, the reply shows the viewer's jobs' accesses only), looked up by stored_file
- * after the access rule of the query "file". Anything else: computed. */
-static int serve_file(jsw_db *db, const struct jsw_request *req)
-{
-    static const char *const names[] = { "q", "cluster", "id" };
-    int64_t file;
-    int status;
-    char err[256];
-    if (req->admin || !jsw_stored_only(req, names, 3) || jsw_job_param(req, "id", &file, &status, err, sizeof err))
-        return 0;
-    struct jsw_args a;
-    jsw_args_init(&a, req);
-    jsw_arg_int(&a, file, true);
-    jsw_arg_str(&a, jsw_reply_gzip() ? "t" : "f");
-    PGresult *r = jsw_db_result_binary(db, "stored_file", a.n, a.v, err, sizeof err);
+    PGresult *r = jsw_db_result_binary(db, query, a.n, a.v, err, sizeof err);
     return r ? send_row(r) : 0; /* no result: logged by the database layer; computed instead */
 }
 
@@ -103,11 +85,11 @@ int jsw_stored_serve(jsw_db *db, const struct jsw_request *req)
 {
     int64_t id = 0, job = 0;
     if (db && !strcmp(req->endpoint, "file"))
-        return serve_file(db, req);
+        return serve_by_id(db, req, "stored_file");
     if (db && !strcmp(req->endpoint, "step"))
         return serve_step(db, req);
     if (db && !strcmp(req->endpoint, "job"))
-        return serve_job(db, req);
+        return serve_by_id(db, req, "stored_job");
     if (!db || !workflow_key(req, &id, &job))
         return 0;
     bool gzip = jsw_reply_gzip();

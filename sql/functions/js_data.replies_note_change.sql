@@ -19,9 +19,10 @@
 -- user renamed all of their jobs.
 -- The file reply (061) reads the file's row and its accesses with their jobs' names and owners
 -- and their steps' spans: in js_data.reply_file_changes, a file is noted when its row or an
--- access of it is written or deleted, and the files of the accesses of a step whose row or
--- running state (not each live snapshot: a running step's file is not kept) changed, of a job
--- renamed or given to another user, of a user renamed.
+-- access of it is written (inserted: only a file with another access) or deleted, and the
+-- files of the accesses of a step whose row or running state (not each live snapshot: a
+-- running step's file is not kept) changed, of a job renamed or given to another user, of a
+-- user renamed.
 -- (Statement triggers with transition tables: a single event each, hence three per table.)
 CREATE FUNCTION js_data.replies_note_change() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -94,8 +95,18 @@ BEGIN
             v_jobs := v_jobs || ARRAY(SELECT DISTINCT ROW(r.cluster_id, r.job_id)::js_data.replies_job FROM new_rows r);
         END IF;
         IF TG_TABLE_NAME = 'file_accesses' AND TG_OP = 'INSERT' THEN
+            -- a file's first access is no file reply's (one is kept from 2 accesses on, and
+            -- the deletes that left it none were noted): only the files with another access,
+            -- committed or in this statement (an index probe each; most files one job wrote)
             INSERT INTO js_data.reply_file_changes (cluster_id, file_id)
-                SELECT DISTINCT r.cluster_id, r.file_id FROM new_rows r;
+                SELECT DISTINCT r.cluster_id, r.file_id FROM new_rows r
+                WHERE EXISTS (SELECT 1 FROM js_data.file_accesses a
+                              WHERE a.cluster_id = r.cluster_id AND a.file_id = r.file_id AND a.last_write IS NOT NULL
+                                AND (a.job_id, a.step_id, a.node) <> (r.job_id, r.step_id, r.node))
+                   OR EXISTS (SELECT 1 FROM js_data.file_accesses a
+                              WHERE a.cluster_id = r.cluster_id AND a.file_id = r.file_id
+                                AND (a.first_read IS NOT NULL OR a.last_write IS NULL)
+                                AND (a.job_id, a.step_id, a.node) <> (r.job_id, r.step_id, r.node));
         ELSIF TG_TABLE_NAME = 'file_accesses' THEN
             -- updated: the files not noted from old_rows above
             INSERT INTO js_data.reply_file_changes (cluster_id, file_id)
