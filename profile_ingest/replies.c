@@ -276,3 +276,50 @@ int pi_replies_rounds(struct pi_db *db, const struct pi_replies_keeper *k, const
             return rc;
     }
 }
+
+int pi_replies_store(struct pi_db *db, const char *take, const char *drop, const char *what, const char *cid,
+                     const char *key, const char *changes, const struct pi_reply *rs, int n)
+{
+    static const char *const q_insert =
+        "INSERT INTO js_data.stored_replies (cluster_id, endpoint, key, params, etag, body, body_gz, compute_ms)"
+        " VALUES ($1::smallint, $8, $2::bigint, $3, $4, $5, $6::bytea, $7::real)";
+    char label[96];
+    snprintf(label, sizeof label, "%s: store", what);
+    int rc = dbu_exec(db, "BEGIN", label);
+    if (rc != PI_DB_OK)
+        return rc;
+    rc = pi_replies_take(db, take, changes);
+    if (rc == PI_DB_OK)
+        rc = dbu_check(db, dbu_q(db, drop, 2, (const char *const[]){ cid, key }), PGRES_COMMAND_OK, label);
+    for (int i = 0; i < n && rc == PI_DB_OK; i++) {
+        char *gzhex = rs[i].plain ? strdup("\\x") : pi_replies_gzip_hex(rs[i].text, rs[i].n), ms[32];
+        snprintf(ms, sizeof ms, "%.3f", rs[i].ms);
+        rc = PI_DB_FAIL;
+        if (gzhex) {
+            PGresult *r = dbu_q(db, q_insert, 8,
+                                (const char *const[]){ cid, key, rs[i].params, rs[i].etag, rs[i].text, gzhex, ms,
+                                                       rs[i].endpoint });
+            rc = dbu_check(db, r, PGRES_COMMAND_OK, label);
+        }
+        free(gzhex);
+    }
+    if (rc != PI_DB_OK) {
+        dbu_rollback(db);
+        return rc;
+    }
+    return dbu_exec(db, "COMMIT", label);
+}
+
+int pi_replies_done(struct pi_db *db, const char *take, const char *drop, const char *what, const char *cid,
+                    const char *key, const char *changes, struct pi_reply *rs, int n, int failed, long *kept,
+                    long *done)
+{
+    int rc = failed ? PI_DB_FAIL : pi_replies_store(db, take, drop, what, cid, key, changes, rs, n);
+    if (rc == PI_DB_OK)
+        *kept += n;
+    if (rc == PI_DB_OK || rc == PI_REPLIES_TAKEN)
+        ++*done;
+    for (int r = 0; r < n; r++)
+        free(rs[r].text);
+    return rc == PI_REPLIES_TAKEN ? PI_DB_OK : rc;
+}

@@ -4,6 +4,7 @@
 #ifndef JS_REPLIES_H
 #define JS_REPLIES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <libpq-fe.h>
@@ -27,6 +28,28 @@ char *pi_replies_gzip_hex(const char *body, size_t n);
 /* In the keeper's transaction: run take (a DELETE of the change rows $1, returning their count)
  * on changes (array_agg's text): PI_DB_OK when all were there, PI_REPLIES_TAKEN, RETRY/FAIL */
 int pi_replies_take(struct pi_db *db, const char *take, const char *changes);
+
+/* A reply computed by a keeper: its endpoint, params, ETag and text (malloc'd, n bytes), how
+ * long it took; plain: not sent as it is (the step's spread), no gzip */
+struct pi_reply {
+    const char *endpoint;
+    char params[JSW_STORED_PARAMS_MAX], etag[JSW_ETAG_LEN];
+    char *text;
+    size_t n;
+    double ms;
+    bool plain;
+};
+/* One transaction: the change rows changes deleted by take, the stored replies of cid and key
+ * deleted by drop ($1 cluster, $2 key) and replaced by the n in rs; what names the keeper in the
+ * log. Nothing when another keeper deleted some of those rows first (PI_REPLIES_TAKEN). */
+int pi_replies_store(struct pi_db *db, const char *take, const char *drop, const char *what, const char *cid,
+                     const char *key, const char *changes, const struct pi_reply *rs, int n);
+/* A keeper's row done: the n replies in rs stored as pi_replies_store does (unless failed: they
+ * stay due), counted in *kept (stored) and *done (stored or taken by another), their texts freed:
+ * PI_DB_OK, or RETRY/FAIL */
+int pi_replies_done(struct pi_db *db, const char *take, const char *drop, const char *what, const char *cid,
+                    const char *key, const char *changes, struct pi_reply *rs, int n, int failed, long *kept,
+                    long *done);
 
 /* A keeper of change rows by job or file (replies_step.c, replies_file.c): drop_due deletes the
  * change rows seen of what is not kept and its stored replies; due lists what is kept among

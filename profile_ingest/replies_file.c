@@ -23,7 +23,8 @@
 #define VIEWERS_MAX 64 /* a file's users stored (the others are computed) */
 
 /* every access of file c by index (file_accesses_readers OR _writers, migration 057) */
-#define BY_FILE "a.cluster_id = c.cluster_id AND a.file_id = c.file_id AND (a.last_write IS NOT NULL OR a.last_write IS NULL)"
+#define BY_FILE "a.cluster_id = c.cluster_id AND a.file_id = c.file_id" \
+    " AND (a.last_write IS NOT NULL OR a.last_write IS NULL)"
 /* whether a file (c) is kept: at least $1 accesses (the count stops at $1), none by a step running */
 #define KEPT "((SELECT count(*) FROM (SELECT 1 FROM js_data.file_accesses a WHERE " BY_FILE " LIMIT $1::bigint) a)" \
     " >= $1::bigint AND NOT EXISTS (SELECT 1 FROM js_data.file_accesses a JOIN js_data.live_step_nodes l" \
@@ -55,48 +56,6 @@ static const char *const q_take =
     " SELECT count(*) FROM d";
 static const char *const q_drop =
     "DELETE FROM js_data.stored_replies WHERE cluster_id = $1::smallint AND endpoint = 'file' AND key = $2::bigint";
-static const char *const q_store =
-    "INSERT INTO js_data.stored_replies (cluster_id, endpoint, key, params, etag, body, body_gz, compute_ms)"
-    " VALUES ($1::smallint, 'file', $2::bigint, $3, $4, $5, $6::bytea, $7::real)";
-
-struct reply {
-    char params[JSW_STORED_PARAMS_MAX], etag[JSW_ETAG_LEN];
-    char *text;
-    size_t n;
-    double ms;
-};
-
-/* One transaction: the change rows seen deleted, the file's stored replies replaced by the n
- * computed. Nothing when another keeper deleted some of those rows first (PI_REPLIES_TAKEN). */
-static int store(struct pi_db *db, const char *cid, const char *file, const char *changes, const struct reply *rs,
-                 int n)
-{
-    int rc = dbu_exec(db, "BEGIN", "stored file replies: begin");
-    if (rc != PI_DB_OK)
-        return rc;
-    rc = pi_replies_take(db, q_take, changes);
-    if (rc == PI_DB_OK) {
-        PGresult *r = dbu_q(db, q_drop, 2, (const char *const[]){ cid, file });
-        rc = dbu_check(db, r, PGRES_COMMAND_OK, "stored file replies: drop");
-    }
-    for (int i = 0; i < n && rc == PI_DB_OK; i++) {
-        char *gzhex = pi_replies_gzip_hex(rs[i].text, rs[i].n), ms[32];
-        snprintf(ms, sizeof ms, "%.3f", rs[i].ms);
-        rc = PI_DB_FAIL;
-        if (gzhex) {
-            PGresult *r = dbu_q(db, q_store, 7,
-                                (const char *const[]){ cid, file, rs[i].params, rs[i].etag, rs[i].text, gzhex, ms });
-            rc = dbu_check(db, r, PGRES_COMMAND_OK, "stored file replies: store");
-        }
-        free(gzhex);
-    }
-    if (rc != PI_DB_OK) {
-        dbu_rollback(db);
-        return rc;
-    }
-    return dbu_exec(db, "COMMIT", "stored file replies: commit");
-}
-
 /* One due file (row i of q_due): its reply computed for each viewer and stored; *done counts it */
 static int keep_one(struct pi_db *db, PGresult *due, int i, const char *const *min, long *kept, long *done)
 {
@@ -105,11 +64,13 @@ static int keep_one(struct pi_db *db, PGresult *due, int i, const char *const *m
     PGresult *vs = dbu_q(db, q_viewers, 2, (const char *const[]){ cid, file });
     if (!vs || PQresultStatus(vs) != PGRES_TUPLES_OK)
         return dbu_check(db, vs, PGRES_TUPLES_OK, "stored file replies: the viewers");
-    static struct reply rs[VIEWERS_MAX];
+    static struct pi_reply rs[VIEWERS_MAX];
     int n = 0, failed = 0;
     jsw_db *reader = pi_replies_reader(db);
     for (int v = 0; v < PQntuples(vs) && v < VIEWERS_MAX && !failed; v++) {
-        struct reply *r = &rs[n];
+        struct pi_reply *r = &rs[n];
+        r->endpoint = "file";
+        r->plain = false;
         int status = 200;
         char err[512] = "";
         double t0 = pi_replies_now();
@@ -126,15 +87,9 @@ static int keep_one(struct pi_db *db, PGresult *due, int i, const char *const *m
             failed = 1;
         }
     }
-    int rc = failed ? PI_DB_FAIL : store(db, cid, file, PQgetvalue(due, i, 2), rs, n);
-    if (rc == PI_DB_OK)
-        *kept += n;
-    if (rc == PI_DB_OK || rc == PI_REPLIES_TAKEN)
-        ++*done;
-    for (int r = 0; r < n; r++)
-        free(rs[r].text);
     PQclear(vs);
-    return rc == PI_REPLIES_TAKEN ? PI_DB_OK : rc;
+    return pi_replies_done(db, q_take, q_drop, "stored file replies", cid, file, PQgetvalue(due, i, 2), rs, n, failed,
+                           kept, done);
 }
 
 int pi_db_file_replies(struct pi_db *db, int min_rows, int all, long *kept, long *dropped)

@@ -77,58 +77,12 @@ static const char *const q_take =
 static const char *const q_drop =
     "DELETE FROM js_data.stored_replies WHERE cluster_id = $1::smallint AND endpoint IN ('step', 'job')"
     " AND key = $2::bigint";
-static const char *const q_store =
-    "INSERT INTO js_data.stored_replies (cluster_id, endpoint, key, params, etag, body, body_gz, compute_ms)"
-    " VALUES ($1::smallint, $8, $2::bigint, $3, $4, $5, $6::bytea, $7::real)";
-
-/* A reply computed: its endpoint and key, ETag and text */
-struct reply {
-    const char *endpoint;
-    char params[JSW_STORED_PARAMS_MAX], etag[JSW_ETAG_LEN];
-    char *text;
-    size_t n;
-    double ms;
-    bool plain; /* not sent as it is (the step's spread): no gzip */
-};
-
-/* One transaction: the change rows seen deleted, the job's stored step and job replies replaced
- * by the n computed. Nothing when another keeper deleted some of those rows first (PI_REPLIES_TAKEN). */
-static int store(struct pi_db *db, const char *cid, const char *job, const char *changes, const struct reply *rs,
-                 int n)
-{
-    int rc = dbu_exec(db, "BEGIN", "stored step replies: begin");
-    if (rc != PI_DB_OK)
-        return rc;
-    rc = pi_replies_take(db, q_take, changes);
-    if (rc == PI_DB_OK) {
-        PGresult *r = dbu_q(db, q_drop, 2, (const char *const[]){ cid, job });
-        rc = dbu_check(db, r, PGRES_COMMAND_OK, "stored step replies: drop");
-    }
-    for (int i = 0; i < n && rc == PI_DB_OK; i++) {
-        char *gzhex = rs[i].plain ? strdup("\\x") : pi_replies_gzip_hex(rs[i].text, rs[i].n), ms[32];
-        snprintf(ms, sizeof ms, "%.3f", rs[i].ms);
-        rc = PI_DB_FAIL;
-        if (gzhex) {
-            PGresult *r = dbu_q(db, q_store, 8,
-                                (const char *const[]){ cid, job, rs[i].params, rs[i].etag, rs[i].text, gzhex, ms,
-                                                       rs[i].endpoint });
-            rc = dbu_check(db, r, PGRES_COMMAND_OK, "stored step replies: store");
-        }
-        free(gzhex);
-    }
-    if (rc != PI_DB_OK) {
-        dbu_rollback(db);
-        return rc;
-    }
-    return dbu_exec(db, "COMMIT", "stored step replies: commit");
-}
-
 /* The replies of one step in every form, appended to rs (*n of them): 0, or -1 (failed: the
  * job stays due; 404 and the like only leave that reply out) */
-static int compute_step(jsw_db *reader, struct jsw_stored_step *k, struct reply *rs, int *n)
+static int compute_step(jsw_db *reader, struct jsw_stored_step *k, struct pi_reply *rs, int *n)
 {
     for (int f = 0; f <= NFORMS; f++) { /* the forms, then the spread the others read */
-        struct reply *r = &rs[*n];
+        struct pi_reply *r = &rs[*n];
         r->endpoint = "step";
         int status = 200;
         char err[512] = "";
@@ -155,9 +109,9 @@ static int compute_step(jsw_db *reader, struct jsw_stored_step *k, struct reply 
 }
 
 /* The job reply of k's job as its owner sees it, appended to rs (*n of them): 0, or -1 */
-static int compute_job(jsw_db *reader, const struct jsw_stored_step *k, struct reply *rs, int *n)
+static int compute_job(jsw_db *reader, const struct jsw_stored_step *k, struct pi_reply *rs, int *n)
 {
-    struct reply *r = &rs[*n];
+    struct pi_reply *r = &rs[*n];
     r->endpoint = "job";
     r->params[0] = '\0';
     int status = 200;
@@ -183,7 +137,7 @@ static int keep_one(struct pi_db *db, PGresult *due, int i, const char *const *l
     PGresult *st = dbu_q(db, q_steps, 3, (const char *const[]){ ms, cid, job });
     if (!st || PQresultStatus(st) != PGRES_TUPLES_OK)
         return dbu_check(db, st, PGRES_TUPLES_OK, "stored step replies: the steps");
-    static struct reply rs[STEPS_MAX * (NFORMS + 1) + 1];
+    static struct pi_reply rs[STEPS_MAX * (NFORMS + 1) + 1];
     int n = 0, failed = 0;
     jsw_db *reader = pi_replies_reader(db);
     struct jsw_stored_step k = { .viewer = PQgetvalue(due, i, 3), .cluster = PQgetvalue(due, i, 4),
@@ -194,15 +148,9 @@ static int keep_one(struct pi_db *db, PGresult *due, int i, const char *const *l
     }
     if (!failed && !strcmp(PQgetvalue(due, i, 5), "t"))
         failed = !reader || compute_job(reader, &k, rs, &n) < 0;
-    int rc = failed ? PI_DB_FAIL : store(db, cid, job, PQgetvalue(due, i, 2), rs, n);
-    if (rc == PI_DB_OK)
-        *kept += n;
-    if (rc == PI_DB_OK || rc == PI_REPLIES_TAKEN)
-        ++*done;
-    for (int r = 0; r < n; r++)
-        free(rs[r].text);
     PQclear(st);
-    return rc == PI_REPLIES_TAKEN ? PI_DB_OK : rc;
+    return pi_replies_done(db, q_take, q_drop, "stored step replies", cid, job, PQgetvalue(due, i, 2), rs, n, failed,
+                           kept, done);
 }
 
 int pi_db_step_replies(struct pi_db *db, long long min_slices, int min_job_rows, int all, long *kept, long *dropped)
