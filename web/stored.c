@@ -63,9 +63,10 @@ static int serve_step(jsw_db *db, const struct jsw_request *req)
 /* The job or file reply by id= alone (q and cluster aside), to a viewer who is not an admin,
  * looked up by query stored_ENDPOINT, which applies the access rule. The job reply is stored as
  * the owner sees it (an admin's shows the edges and warnings to other users' jobs too), served
- * to the owner only; the file reply per viewer (user=NAME: it shows the viewer's jobs' accesses
- * only). insight= or any other parameter: computed. */
-static int serve_by_id(jsw_db *db, const struct jsw_request *req, const char *query)
+ * to the owner only; the file reply per viewer, under the form key user=NAME (it shows the
+ * viewer's jobs' accesses only), passed apart from the viewer $1 that only the access rule
+ * reads (tests/unit/queries-access.sh). insight= or any other parameter: computed. */
+static int serve_by_id(jsw_db *db, const struct jsw_request *req, const char *query, bool per_viewer)
 {
     static const char *const names[] = { "q", "cluster", "id" };
     int64_t id;
@@ -77,6 +78,11 @@ static int serve_by_id(jsw_db *db, const struct jsw_request *req, const char *qu
     jsw_args_init(&a, req);
     jsw_arg_int(&a, id, true);
     jsw_arg_str(&a, jsw_reply_gzip() ? "t" : "f");
+    char form[JSW_NAME_MAX + 8];
+    if (per_viewer) {
+        snprintf(form, sizeof form, "user=%s", req->user);
+        jsw_arg_str(&a, form);
+    }
     PGresult *r = jsw_db_result_binary(db, query, a.n, a.v, err, sizeof err);
     return r ? send_row(r) : 0; /* no result: logged by the database layer; computed instead */
 }
@@ -85,11 +91,11 @@ int jsw_stored_serve(jsw_db *db, const struct jsw_request *req)
 {
     int64_t id = 0, job = 0;
     if (db && !strcmp(req->endpoint, "file"))
-        return serve_by_id(db, req, "stored_file");
+        return serve_by_id(db, req, "stored_file", true);
     if (db && !strcmp(req->endpoint, "step"))
         return serve_step(db, req);
     if (db && !strcmp(req->endpoint, "job"))
-        return serve_by_id(db, req, "stored_job");
+        return serve_by_id(db, req, "stored_job", false);
     if (!db || !workflow_key(req, &id, &job))
         return 0;
     bool gzip = jsw_reply_gzip();
