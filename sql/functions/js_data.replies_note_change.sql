@@ -65,9 +65,20 @@ BEGIN
         IF TG_TABLE_NAME = 'file_accesses' THEN
             INSERT INTO js_data.reply_file_changes (cluster_id, file_id)
                 SELECT DISTINCT r.cluster_id, r.file_id FROM old_rows r;
-        ELSIF TG_TABLE_NAME = 'steps' OR (TG_TABLE_NAME = 'live_step_nodes' AND TG_OP = 'DELETE') THEN
+        ELSIF (TG_TABLE_NAME = 'steps' AND TG_OP = 'DELETE') OR (TG_TABLE_NAME = 'live_step_nodes' AND TG_OP = 'DELETE') THEN
             INSERT INTO js_data.reply_file_changes (cluster_id, file_id)
                 SELECT DISTINCT a.cluster_id, a.file_id FROM (SELECT DISTINCT r.cluster_id, r.job_id, r.step_id FROM old_rows r) r
+                JOIN js_data.file_accesses a ON a.cluster_id = r.cluster_id AND a.job_id = r.job_id AND a.step_id = r.step_id;
+        ELSIF TG_TABLE_NAME = 'steps' THEN
+            -- a step's row rewritten: the file reply shows only its span. Its sums are rewritten
+            -- by every step-node record (ingest_step_sums), and noting all its files each time
+            -- grew with the square of its nodes (a 100-node, 128-process step: ~1.3 million
+            -- notes; issue 37's bench, 2026-11-29)
+            INSERT INTO js_data.reply_file_changes (cluster_id, file_id)
+                SELECT DISTINCT a.cluster_id, a.file_id
+                FROM (SELECT DISTINCT o.cluster_id, o.job_id, o.step_id FROM old_rows o
+                      JOIN new_rows n ON n.cluster_id = o.cluster_id AND n.job_id = o.job_id AND n.step_id = o.step_id
+                      WHERE (o.start_time, o.end_time) IS DISTINCT FROM (n.start_time, n.end_time)) r
                 JOIN js_data.file_accesses a ON a.cluster_id = r.cluster_id AND a.job_id = r.job_id AND a.step_id = r.step_id;
         END IF;
         IF TG_TABLE_NAME = 'file_accesses' THEN
