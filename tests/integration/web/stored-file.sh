@@ -26,7 +26,7 @@ real() { q "SELECT count(*) FROM js.stored_replies r WHERE r.$(where "$1") AND r
 wait_real() { for i in $(seq 150); do [ "$(real "$1")" = 1 ] && return 0; sleep 0.2; done; return 1; }
 mark() { q "UPDATE js_data.stored_replies SET body = '{\"stored\":true}' || chr(10), body_gz = '' WHERE $(where)"; }
 jobs_of() { jq -c '[.file.accesses[] | [.job, .job_name]] | unique' "$1"; }
-plan 22
+plan 23
 
 a=$(as jsalice "$w" -J tsf-a --wrap "srun sh -c 'echo 1 > out.1; chmod 644 out.1'")
 wait_job_done "$a" 120 >/dev/null
@@ -73,6 +73,15 @@ e1=$(jq -r --argjson c "$c" '[.file.accesses[] | select(.job == $c) | .end] | fi
 is "$(awk -v a="$e0" -v b="$e1" 'BEGIN { print b - a }')" 7 "job $c's step ended 7 s later: computed at once, with its new end"
 q "UPDATE js_data.steps SET end_time = end_time - interval '7 s' WHERE job_id = $c AND end_time IS NOT NULL"
 wait_real; ok $? "the keeper stored the real reply again"
+
+# a step's sums rewritten (the ingest does it for every step-node record) leave its span and its
+# files' replies as they were: no file noted (noting them all each time grew with the square of
+# a step's nodes)
+is "$(psql -X -q -At -d "$JS_DB" -c "BEGIN" \
+        -c "CREATE TEMP TABLE n0 AS SELECT coalesce(max(change_id), 0) AS id FROM js_data.reply_file_changes" \
+        -c "UPDATE js_data.steps SET cpu_ns = cpu_ns + 1 WHERE job_id = $c" \
+        -c "SELECT count(*) FROM js_data.reply_file_changes WHERE file_id = $f AND change_id > (SELECT id FROM n0)" \
+        -c "ROLLBACK" | tail -n 1)" 0 "job $c's step sums rewritten: file $f not noted"
 
 # never stale: a new access by another job (jsbob's), in no stored reply of a job
 mark
