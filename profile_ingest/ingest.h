@@ -174,19 +174,27 @@ void pi_scan(struct ctx *c, struct scan_result *res, int dry_run);
  * (docs/insight.md): those rested insight_settle_seconds (PI_INSIGHT_DUE), all of them
  * (PI_INSIGHT_ALL: --once), or none (PI_INSIGHT_NONE: the daemon stopping). */
 enum pi_insight_when { PI_INSIGHT_NONE, PI_INSIGHT_DUE, PI_INSIGHT_ALL };
+/* Then keep the stored replies (docs/web.md, "Stored replies") whose rows changed: none, those
+ * due within a daemon's pass (PI_KEEP_PASS), or all (PI_KEEP_ALL: --once, after its last pass;
+ * a reply kept after every pass was computed again for each pass that brought its job a step
+ * record: issue 37's bench computed each job reply twice) */
+enum pi_keep_when { PI_KEEP_NONE, PI_KEEP_PASS, PI_KEEP_ALL };
 
 /* ---- replies.c: the stored replies (docs/web.md, "Stored replies") ---- */
-/* Compute and store the workflow graphs due (their rows changed; kept: at least min_jobs
- * jobs, none running a step), and drop the others' stored replies; for at most a few seconds
- * unless all. PI_DB_OK (a workflow that failed stays due), or RETRY / FAIL. */
+/* Compute and store the workflow graphs due (their rows changed, the last change at least
+ * settle seconds ago: a workflow whose jobs' records are still arriving is computed once, after
+ * them; kept: at least min_jobs jobs, none running a step), and drop the others' stored
+ * replies; for at most a few seconds unless all. PI_DB_OK (a workflow that failed stays due),
+ * or RETRY / FAIL. */
 struct pi_db;
-int pi_db_replies(struct pi_db *db, int min_jobs, int all, long *kept, long *dropped);
+int pi_db_replies(struct pi_db *db, int min_jobs, int all, int settle, long *kept, long *dropped);
 /* replies_step.c: the same for finished steps' replies (jobs whose rows changed; kept: steps of
  * at least min_slices slices x step-nodes with no node running), *kept: the replies stored,
  * *dropped: the change rows of jobs with none. */
-int pi_db_step_replies(struct pi_db *db, long long min_slices, int min_job_rows, int all, long *kept, long *dropped);
+int pi_db_step_replies(struct pi_db *db, long long min_slices, int min_job_rows, int all, int settle, long *kept,
+                       long *dropped);
 /* The keeper of the stored file replies (replies_file.c): files of at least min_rows accesses */
-int pi_db_file_replies(struct pi_db *db, int min_rows, int all, long *kept, long *dropped);
-void pi_rollup(struct ctx *c, struct scan_result *res, enum pi_insight_when insight);
+int pi_db_file_replies(struct pi_db *db, int min_rows, int all, int settle, long *kept, long *dropped);
+void pi_rollup(struct ctx *c, struct scan_result *res, enum pi_insight_when insight, enum pi_keep_when keep);
 
 #endif

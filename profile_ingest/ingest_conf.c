@@ -46,6 +46,7 @@ void pi_conf_defaults(struct pi_conf *c)
     c->replies_min_step_slices = 100000;
     c->replies_min_job_rows = 500;
     c->replies_min_file_rows = 200;
+    c->replies_settle_seconds = 30;
     c->quarantine = strdup(PI_QUARANTINE_DEFAULT);
     c->quarantine_days = 30;
     c->record_uid = 0;
@@ -98,6 +99,7 @@ static int set_int_key(struct pi_conf *c, const char *key, const char *value, ch
         { "replies_min_step_slices", offsetof(struct pi_conf, replies_min_step_slices), 1, INT_MAX },
         { "replies_min_job_rows", offsetof(struct pi_conf, replies_min_job_rows), 1, INT_MAX },
         { "replies_min_file_rows", offsetof(struct pi_conf, replies_min_file_rows), 1, INT_MAX },
+        { "replies_settle_seconds", offsetof(struct pi_conf, replies_settle_seconds), 0, 86400 },
         { "quarantine_days", offsetof(struct pi_conf, quarantine_days), 0, 36500 },
         { "record_uid", offsetof(struct pi_conf, record_uid), 0, INT_MAX },
     };

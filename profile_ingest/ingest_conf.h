@@ -34,6 +34,7 @@ struct pi_conf {
     int replies_min_step_slices; /* finished steps of at least this many slices x step-nodes get their reply stored */
     int replies_min_job_rows; /* jobs of at least this many file accesses and edges get their job reply stored */
     int replies_min_file_rows; /* files of at least this many accesses get their file reply stored */
+    int replies_settle_seconds; /* a stored reply waits this long after the last change to its rows */
     int quarantine_days;      /* quarantined files older than this are removed; 0: kept */
     int record_uid;           /* owner that records must have (root) */
     int received;             /* a received spool (jobscreen-receive): profiles are record_uid's too */

@@ -62,6 +62,9 @@ int pi_db_ensure(struct pi_db *db, int migrate)
     }
     PQclear(PQexec(db->conn, "SET application_name = 'profile_ingest'"));
     PQclear(PQexec(db->conn, "SET client_min_messages = warning"));
+    /* no JIT: the keepers' queries over many jobs cross jit_above_cost, and compiling them cost
+     * more than running them (issue 37's bench); the ingest's statements are short */
+    PQclear(PQexec(db->conn, "SET jit = off"));
     /* Files leave the spool once COMMIT returns: it must mean the transaction is durable, even
      * where the server runs with synchronous_commit = off (a crash would lose the last
      * commits, and with them the steps whose files were already removed). */

@@ -297,8 +297,8 @@ static int run_once(struct ctx *c)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
         pi_scan(c, &r, 0);
-        if (!r.retry)
-            pi_rollup(c, &r, PI_INSIGHT_ALL);
+        if (!r.retry) /* the replies once the spool is done: the pass that found nothing more */
+            pi_rollup(c, &r, PI_INSIGHT_ALL, r.steps > 0 ? PI_KEEP_NONE : PI_KEEP_ALL);
         steps += r.steps;
         profiles += r.profiles;
         slices += r.slices;
@@ -402,7 +402,7 @@ static int run_daemon(struct ctx *c)
         struct scan_result r;
         pi_scan(c, &r, 0);
         if (!r.retry && !stop_requested)
-            pi_rollup(c, &r, PI_INSIGHT_DUE);
+            pi_rollup(c, &r, PI_INSIGHT_DUE, PI_KEEP_PASS);
         pi_metrics_pass(r.backlog, r.deferred, !r.retry, r.failed);
         time_t now = time(NULL);
         if (now - last_expire >= 3600) {
@@ -426,7 +426,7 @@ static int run_daemon(struct ctx *c)
     }
     struct scan_result r;
     memset(&r, 0, sizeof r);
-    pi_rollup(c, &r, PI_INSIGHT_NONE); /* best effort: what is left is folded (and analysed) by the next daemon */
+    pi_rollup(c, &r, PI_INSIGHT_NONE, PI_KEEP_NONE); /* best effort: what is left is folded (and analysed) by the next daemon */
     pi_info("stopping on request");
     pi_db_close(&c->db);
     pi_conf_free(&c->conf);

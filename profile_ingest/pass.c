@@ -428,7 +428,7 @@ void pi_scan(struct ctx *c, struct scan_result *res, int dry_run)
     c->spoolfd = -1;
 }
 
-void pi_rollup(struct ctx *c, struct scan_result *res, enum pi_insight_when insight)
+void pi_rollup(struct ctx *c, struct scan_result *res, enum pi_insight_when insight, enum pi_keep_when keep)
 {
     long folded = 0, insights = 0, failed = 0, queued = 0;
     int rc = pi_db_ensure(&c->db, c->conf.migrate);
@@ -449,19 +449,21 @@ void pi_rollup(struct ctx *c, struct scan_result *res, enum pi_insight_when insi
             pi_info("computed the insight of %ld steps in %.3f s (%ld failed, %ld queued)", insights, s, failed, queued);
     }
     /* after the insight: the graph shows none of it, but the pass's changes are all in */
-    if (rc == PI_DB_OK && insight != PI_INSIGHT_NONE) {
+    if (rc == PI_DB_OK && keep != PI_KEEP_NONE) {
         long kept = 0, dropped = 0;
-        rc = pi_db_replies(&c->db, c->conf.replies_min_jobs, insight == PI_INSIGHT_ALL, &kept, &dropped);
+        int all = keep == PI_KEEP_ALL, settle = all ? 0 : c->conf.replies_settle_seconds;
+        rc = pi_db_replies(&c->db, c->conf.replies_min_jobs, all, settle, &kept, &dropped);
         if (kept || dropped)
             pi_debug("stored the replies of %ld workflows (%ld dropped)", kept, dropped);
         if (rc == PI_DB_OK)
             rc = pi_db_step_replies(&c->db, c->conf.replies_min_step_slices, c->conf.replies_min_job_rows,
-                                    insight == PI_INSIGHT_ALL, &kept, &dropped);
+                                    all, settle, &kept, &dropped);
         if (kept || dropped)
             pi_debug("stored %ld step and job replies (%ld changes of jobs with none dropped)", kept, dropped);
         kept = dropped = 0;
         if (rc == PI_DB_OK)
-            rc = pi_db_file_replies(&c->db, c->conf.replies_min_file_rows, insight == PI_INSIGHT_ALL, &kept, &dropped);
+            rc = pi_db_file_replies(&c->db, c->conf.replies_min_file_rows, all, settle, &kept,
+                                    &dropped);
         if (kept || dropped)
             pi_debug("stored %ld file replies (%ld changes of files with none dropped)", kept, dropped);
     }

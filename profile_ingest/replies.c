@@ -28,7 +28,7 @@
     " SELECT 1 FROM js_data.jobs j JOIN js_data.live_step_nodes l ON l.cluster_id = j.cluster_id AND l.job_id = j.job_id" \
     " WHERE j.cluster_id = c.cluster_id AND j.workflow_id = c.workflow_id)"
 /* the change rows seen */
-#define SEEN "SELECT change_id, cluster_id, workflow_id FROM js_data.reply_changes ORDER BY change_id LIMIT 20000"
+#define SEEN "SELECT change_id, cluster_id, workflow_id, noted FROM js_data.reply_changes ORDER BY change_id LIMIT 20000"
 
 /* The workflows not kept among the changes seen: their stored replies and those change rows
  * deleted in one statement, in bulk (a database filled by SQL has a change row per workflow) */
@@ -43,13 +43,15 @@ static const char *const q_drop_due =
     " DELETE FROM js_data.reply_changes r USING seen, n WHERE r.change_id = seen.change_id"
     "     AND seen.cluster_id = n.cluster_id AND seen.workflow_id = n.workflow_id";
 
-/* the workflows kept among them, oldest change first: the change rows seen, the owner */
+/* the workflows kept among them whose last change is $2 old, oldest change first: the change
+ * rows seen, the owner */
 static const char *const q_due =
     "SELECT c.cluster_id, c.workflow_id, array_agg(c.change_id)::text AS changes, w.user_name"
     " FROM (" SEEN ") c"
     " JOIN js.workflows w ON w.cluster_id = c.cluster_id AND w.workflow_id = c.workflow_id"
     " WHERE " KEPT
     " GROUP BY c.cluster_id, c.workflow_id, w.user_name"
+    " HAVING max(c.noted) <= now() - $2::interval"
     " ORDER BY min(c.change_id)";
 
 /* the change rows seen, deleted: how many were still there */
@@ -117,7 +119,7 @@ static char *bytea_hex(const unsigned char *b, size_t n)
 char *pi_replies_gzip_hex(const char *body, size_t n)
 {
     size_t gzn = 0;
-    unsigned char *gz = n >= JSW_GZIP_MIN ? jsw_gzip(body, n, 9, &gzn) : NULL;
+    unsigned char *gz = n >= JSW_GZIP_MIN ? jsw_gzip(body, n, 6, &gzn) : NULL;
     char *hex = bytea_hex(gz, gz ? gzn : 0);
     free(gz);
     return hex;
@@ -198,14 +200,15 @@ static int keep_one(struct pi_db *db, PGresult *due, int i, long *kept, long *dr
 }
 
 /* One round over the change rows seen: the workflows not kept dropped, the others kept */
-static int round_once(struct pi_db *db, const char *mj, int all, double t0, long *kept, long *dropped)
+static int round_once(struct pi_db *db, const char *mj, const char *settle, int all, double t0, long *kept,
+                      long *dropped)
 {
     PGresult *r = dbu_q(db, q_drop_due, 1, (const char *const[]){ mj });
     if (!r || PQresultStatus(r) != PGRES_COMMAND_OK)
         return dbu_check(db, r, PGRES_COMMAND_OK, "stored replies: drop those not kept");
     *dropped += atol(PQcmdTuples(r));
     PQclear(r);
-    PGresult *due = dbu_q(db, q_due, 1, (const char *const[]){ mj });
+    PGresult *due = dbu_q(db, q_due, 2, (const char *const[]){ mj, settle });
     if (!due || PQresultStatus(due) != PGRES_TUPLES_OK)
         return dbu_check(db, due, PGRES_TUPLES_OK, "stored replies: the due workflows");
     int rc = PI_DB_OK;
@@ -218,16 +221,23 @@ static int round_once(struct pi_db *db, const char *mj, int all, double t0, long
     return rc == PI_DB_FAIL ? PI_DB_OK : rc; /* a failed one is logged and stays due */
 }
 
-int pi_db_replies(struct pi_db *db, int min_jobs, int all, long *kept, long *dropped)
+const char *pi_replies_settle(char *buf, int settle)
+{
+    snprintf(buf, 32, "%d seconds", settle);
+    return buf;
+}
+
+int pi_db_replies(struct pi_db *db, int min_jobs, int all, int settle, long *kept, long *dropped)
 {
     *kept = *dropped = 0;
-    char mj[16];
+    char mj[16], st[32];
     snprintf(mj, sizeof mj, "%d", min_jobs);
+    pi_replies_settle(st, settle);
     double t0 = pi_replies_now();
     /* --once: rounds until one finds nothing more to do; a daemon: one round */
     for (;;) {
         long k = *kept, d = *dropped;
-        int rc = round_once(db, mj, all, t0, kept, dropped);
+        int rc = round_once(db, mj, st, all, t0, kept, dropped);
         if (rc != PI_DB_OK || !all || (*kept == k && *dropped == d))
             return rc;
     }
@@ -236,9 +246,13 @@ int pi_db_replies(struct pi_db *db, int min_jobs, int all, long *kept, long *dro
 /* One round of a keeper (struct pi_replies_keeper); *done: the change rows dropped and the
  * rows of due finished */
 static int keeper_round(struct pi_db *db, const struct pi_replies_keeper *k, const char *const *params, int all,
-                        double t0, long *kept, long *dropped, long *done)
+                        const char *settle, double t0, long *kept, long *dropped, long *done)
 {
     char what[96];
+    const char *due_params[8];
+    for (int i = 0; i < k->nparams && i < 7; i++)
+        due_params[i] = params[i];
+    due_params[k->nparams] = settle;
     PGresult *r = dbu_q(db, k->drop_due, k->nparams, params);
     if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
         snprintf(what, sizeof what, "%s: drop those not kept", k->what);
@@ -247,7 +261,7 @@ static int keeper_round(struct pi_db *db, const struct pi_replies_keeper *k, con
     *done = atol(PQcmdTuples(r));
     *dropped += *done;
     PQclear(r);
-    PGresult *due = dbu_q(db, k->due, k->nparams, params);
+    PGresult *due = dbu_q(db, k->due, k->nparams + 1, due_params);
     if (!due || PQresultStatus(due) != PGRES_TUPLES_OK) {
         snprintf(what, sizeof what, "%s: the due ones", k->what);
         return dbu_check(db, due, PGRES_TUPLES_OK, what);
@@ -263,15 +277,17 @@ static int keeper_round(struct pi_db *db, const struct pi_replies_keeper *k, con
 }
 
 int pi_replies_rounds(struct pi_db *db, const struct pi_replies_keeper *k, const char *const *params, int all,
-                      long *kept, long *dropped)
+                      int settle, long *kept, long *dropped)
 {
     *kept = *dropped = 0;
+    char st[32];
+    pi_replies_settle(st, settle);
     double t0 = pi_replies_now();
     /* every ingest statement on a job's or file's tables notes a row: more than one round may
      * take in a busy pass */
     for (;;) {
         long done = 0;
-        int rc = keeper_round(db, k, params, all, t0, kept, dropped, &done);
+        int rc = keeper_round(db, k, params, all, st, t0, kept, dropped, &done);
         if (rc != PI_DB_OK || done == 0 || (!all && pi_replies_now() - t0 >= REPLIES_PASS_SECONDS))
             return rc;
     }

@@ -29,7 +29,7 @@
 #define KEPT "((SELECT count(*) FROM (SELECT 1 FROM js_data.file_accesses a WHERE " BY_FILE " LIMIT $1::bigint) a)" \
     " >= $1::bigint AND NOT EXISTS (SELECT 1 FROM js_data.file_accesses a JOIN js_data.live_step_nodes l" \
     "     ON l.cluster_id = a.cluster_id AND l.job_id = a.job_id AND l.step_id = a.step_id WHERE " BY_FILE "))"
-#define SEEN "SELECT change_id, cluster_id, file_id FROM js_data.reply_file_changes ORDER BY change_id LIMIT 20000"
+#define SEEN "SELECT change_id, cluster_id, file_id, noted FROM js_data.reply_file_changes ORDER BY change_id LIMIT 20000"
 
 /* the files not kept among the changes seen: their stored replies and those change rows deleted */
 static const char *const q_drop_due =
@@ -40,11 +40,12 @@ static const char *const q_drop_due =
     "     AND s.endpoint = 'file' AND s.key = n.file_id)"
     " DELETE FROM js_data.reply_file_changes r USING seen, n WHERE r.change_id = seen.change_id"
     "     AND seen.cluster_id = n.cluster_id AND seen.file_id = n.file_id";
-/* the files kept among them, oldest change first: the change rows seen, the cluster's name */
+/* the files kept among them whose last change is $2 old, oldest change first: the change rows
+ * seen, the cluster's name */
 static const char *const q_due =
     "SELECT c.cluster_id, c.file_id, c.changes, k.name"
     " FROM (SELECT cluster_id, file_id, array_agg(change_id)::text AS changes, min(change_id) AS first"
-    "       FROM (" SEEN ") s GROUP BY cluster_id, file_id) c"
+    "       FROM (" SEEN ") s GROUP BY cluster_id, file_id HAVING max(noted) <= now() - $2::interval) c"
     " JOIN js_data.clusters k ON k.cluster_id = c.cluster_id"
     " WHERE " KEPT " ORDER BY c.first";
 /* a due file's viewers: the owners of the jobs that accessed it */
@@ -92,10 +93,10 @@ static int keep_one(struct pi_db *db, PGresult *due, int i, const char *const *m
                            kept, done);
 }
 
-int pi_db_file_replies(struct pi_db *db, int min_rows, int all, long *kept, long *dropped)
+int pi_db_file_replies(struct pi_db *db, int min_rows, int all, int settle, long *kept, long *dropped)
 {
     static const struct pi_replies_keeper k = { q_drop_due, q_due, "stored file replies", 1, keep_one };
     char min[16];
     snprintf(min, sizeof min, "%d", min_rows);
-    return pi_replies_rounds(db, &k, (const char *const[]){ min }, all, kept, dropped);
+    return pi_replies_rounds(db, &k, (const char *const[]){ min }, all, settle, kept, dropped);
 }

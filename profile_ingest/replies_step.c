@@ -32,9 +32,8 @@ static const struct {
     " AND (s.last_slice - s.first_slice + 1) * greatest(s.num_nodes, 1) >= $1::bigint" \
     " AND NOT EXISTS (SELECT 1 FROM js_data.live_step_nodes l" \
     "     WHERE l.cluster_id = s.cluster_id AND l.job_id = s.job_id AND l.step_id = s.step_id)"
-/* whether a job (c) has a step kept, or its job reply is kept: at least $2 rows of file
- * accesses (per step, node and file) and edges (what the reply's cost grows with; each count
- * stops at $2), no step running */
+/* whether a job's (c) reply is kept: at least $2 rows of file accesses (per step, node and file)
+ * and edges (what the reply's cost grows with; each count stops at $2), no step running */
 #define JOB_KEPT "((SELECT count(*) FROM (SELECT 1 FROM js_data.file_accesses a" \
     "     WHERE a.cluster_id = c.cluster_id AND a.job_id = c.job_id LIMIT $2::bigint) a)" \
     " + (SELECT count(*) FROM (SELECT 1 FROM js_data.dependencies d" \
@@ -42,30 +41,34 @@ static const struct {
     " + (SELECT count(*) FROM (SELECT 1 FROM js_data.dependencies d" \
     "     WHERE d.cluster_id = c.cluster_id AND d.to_job = c.job_id LIMIT $2::bigint) d) >= $2::bigint" \
     " AND NOT EXISTS (SELECT 1 FROM js_data.live_step_nodes l WHERE l.cluster_id = c.cluster_id AND l.job_id = c.job_id))"
-#define HAS_KEPT "(EXISTS (SELECT 1 FROM js_data.steps s" \
-    " WHERE s.cluster_id = c.cluster_id AND s.job_id = c.job_id AND " KEPT ") OR " JOB_KEPT ")"
-#define SEEN "SELECT change_id, cluster_id, job_id FROM js_data.reply_job_changes ORDER BY change_id LIMIT 20000"
+/* The jobs of the change rows seen (the oldest 20,000), each tested once (materialized: planned
+ * inside a join, the tests ran once per job and row of js.jobs, 0.4-0.8 s a round at 160 jobs;
+ * issue 37's bench): its change rows, the first, whether a step of it and its job reply are kept */
+#define JOBS_SEEN "WITH seen AS MATERIALIZED (SELECT change_id, cluster_id, job_id, noted FROM js_data.reply_job_changes" \
+    "     ORDER BY change_id LIMIT 20000)," \
+    " k AS MATERIALIZED (SELECT c.cluster_id, c.job_id, c.changes, c.first, c.last," \
+    "     EXISTS (SELECT 1 FROM js_data.steps s WHERE s.cluster_id = c.cluster_id AND s.job_id = c.job_id AND " KEPT ")" \
+    "     AS steps_kept, " JOB_KEPT " AS job_kept" \
+    "   FROM (SELECT cluster_id, job_id, array_agg(change_id)::text AS changes, min(change_id) AS first," \
+    "         max(noted) AS last" \
+    "         FROM seen GROUP BY cluster_id, job_id) c)"
 
 /* The jobs with nothing kept among the changes seen: their stored step and job replies and those
  * change rows deleted in one statement, in bulk (most jobs are small) */
 static const char *const q_drop_due =
-    "WITH seen AS MATERIALIZED (" SEEN "),"
-    " c AS MATERIALIZED (SELECT DISTINCT cluster_id, job_id FROM seen),"
-    " n AS MATERIALIZED (SELECT c.cluster_id, c.job_id FROM c WHERE NOT " HAS_KEPT "),"
+    JOBS_SEEN ", n AS MATERIALIZED (SELECT cluster_id, job_id FROM k WHERE NOT (steps_kept OR job_kept)),"
     " gone AS (DELETE FROM js_data.stored_replies s USING n WHERE s.cluster_id = n.cluster_id"
     "     AND s.endpoint IN ('step', 'job') AND s.key = n.job_id)"
     " DELETE FROM js_data.reply_job_changes r USING seen, n WHERE r.change_id = seen.change_id"
     "     AND seen.cluster_id = n.cluster_id AND seen.job_id = n.job_id";
 
-/* the jobs kept among them, oldest change first: the change rows seen, the owner, the cluster,
- * whether the job reply is kept */
+/* the jobs kept among them whose last change is $3 old, oldest change first: the change rows
+ * seen, the owner, the cluster, whether the job reply is kept */
 static const char *const q_due =
-    "SELECT c.cluster_id, c.job_id, c.changes, j.user_name, j.cluster, " JOB_KEPT " AS job_kept"
-    " FROM (SELECT cluster_id, job_id, array_agg(change_id)::text AS changes, min(change_id) AS first"
-    "       FROM (" SEEN ") s GROUP BY cluster_id, job_id) c"
-    " JOIN js.jobs j ON j.cluster_id = c.cluster_id AND j.job_id = c.job_id"
-    " WHERE j.user_name IS NOT NULL AND " HAS_KEPT
-    " ORDER BY c.first";
+    JOBS_SEEN " SELECT k.cluster_id, k.job_id, k.changes, j.user_name, j.cluster, k.job_kept"
+    " FROM k JOIN js.jobs j ON j.cluster_id = k.cluster_id AND j.job_id = k.job_id"
+    " WHERE j.user_name IS NOT NULL AND (k.steps_kept OR k.job_kept) AND k.last <= now() - $3::interval"
+    " ORDER BY k.first";
 /* a due job's steps kept, the largest first */
 static const char *const q_steps =
     "SELECT s.step_id FROM js_data.steps s WHERE s.cluster_id = $2::smallint AND s.job_id = $3::bigint AND " KEPT
@@ -153,11 +156,12 @@ static int keep_one(struct pi_db *db, PGresult *due, int i, const char *const *l
                            kept, done);
 }
 
-int pi_db_step_replies(struct pi_db *db, long long min_slices, int min_job_rows, int all, long *kept, long *dropped)
+int pi_db_step_replies(struct pi_db *db, long long min_slices, int min_job_rows, int all, int settle, long *kept,
+                       long *dropped)
 {
     static const struct pi_replies_keeper k = { q_drop_due, q_due, "stored step replies", 2, keep_one };
     char ms[24], mj[16];
     snprintf(ms, sizeof ms, "%lld", min_slices);
     snprintf(mj, sizeof mj, "%d", min_job_rows);
-    return pi_replies_rounds(db, &k, (const char *const[]){ ms, mj }, all, kept, dropped);
+    return pi_replies_rounds(db, &k, (const char *const[]){ ms, mj }, all, settle, kept, dropped);
 }

@@ -3,8 +3,10 @@
 -- far: a whole reference (ref_task NULL) gives an edge from the job of that id (kept even
 -- before that job arrives) and from every task of the array of that id; a task reference only
 -- from that task.  Called whenever a job record is ingested, so arrival order does not matter.
+-- PL/pgSQL keeps the plans for the session (an SQL function is planned at each call: issue 37).
 CREATE FUNCTION js_data.link_scheduler_edges(p_cluster smallint, p_job bigint) RETURNS void
-LANGUAGE sql AS $$
+LANGUAGE plpgsql AS $$
+BEGIN
     INSERT INTO js_data.dependencies (cluster_id, kind, from_job, to_job, condition)
         SELECT p_cluster, 'scheduler', r.ref_job, r.to_job, r.condition
         FROM js_data.dependency_refs r
@@ -24,5 +26,5 @@ LANGUAGE sql AS $$
              AND (r.ref_task IS NULL OR r.ref_task = j.array_task_id)
         WHERE j.cluster_id = p_cluster AND j.job_id = p_job
         ON CONFLICT DO NOTHING;
-$$;
+END $$;
 COMMENT ON FUNCTION js_data.link_scheduler_edges(smallint, bigint) IS 'the scheduler edges of a job as dependant and as upstream (array tasks included) from js_data.dependency_refs';

@@ -1,8 +1,10 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
 -- the summary of the workflows p_ids of cluster p_cluster, from their jobs (rows that would not
--- change are left alone)
+-- change are left alone). PL/pgSQL keeps its plan for the session (an SQL function is planned
+-- at each call, and the ingest calls it per job record: issue 37)
 CREATE FUNCTION js_data.workflow_summarise(p_cluster smallint, p_ids bigint[]) RETURNS void
-LANGUAGE sql AS $$
+LANGUAGE plpgsql AS $$
+BEGIN
     UPDATE js_data.workflows w
     SET jobs = s.jobs, jobs_not_ok = s.jobs_not_ok, first_submit = s.first_submit,
         first_start = s.first_start, last_end = s.last_end
@@ -14,6 +16,6 @@ LANGUAGE sql AS $$
           GROUP BY i.id) s
     WHERE w.cluster_id = p_cluster AND w.workflow_id = s.id
       AND (w.jobs, w.jobs_not_ok, w.first_submit, w.first_start, w.last_end)
-          IS DISTINCT FROM (s.jobs, s.jobs_not_ok, s.first_submit, s.first_start, s.last_end)
-$$;
+          IS DISTINCT FROM (s.jobs, s.jobs_not_ok, s.first_submit, s.first_start, s.last_end);
+END $$;
 COMMENT ON FUNCTION js_data.workflow_summarise(smallint, bigint[]) IS 'the kept summary of workflows (jobs, jobs_not_ok, first_submit, first_start, last_end) from their jobs';
