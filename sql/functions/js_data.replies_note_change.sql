@@ -39,7 +39,7 @@ DECLARE
     v_note_workflows boolean := TG_TABLE_NAME IN ('steps', 'live_step_nodes', 'file_accesses', 'dependencies');
 BEGIN
     -- a statement that wrote no row notes nothing (the ingest clears a step's running rows for
-    -- each record, mostly none: a third of the calls in issue 37's bench)
+    -- each record, mostly none: 5,481 of the 9,444 calls in issue 37's bench at 128 processes)
     IF TG_OP = 'INSERT' THEN
         PERFORM FROM new_rows LIMIT 1;
     ELSE
