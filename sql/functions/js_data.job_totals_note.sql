@@ -20,10 +20,20 @@ BEGIN
         RETURN NULL;
     END IF;
     -- a transition table exists only for the events that have it: each read in its branch
-    IF TG_OP <> 'INSERT' THEN
+    IF TG_OP = 'UPDATE' AND TG_TABLE_NAME = 'steps' THEN
+        -- only the steps whose summed or counted columns changed: the ingest merges a step's
+        -- row at every step-node record (its span, nodes and CPUs), its sums once a transaction
+        v_jobs := ARRAY(SELECT DISTINCT ROW(n.cluster_id, n.job_id)::js_data.replies_job FROM new_rows n
+                        JOIN old_rows o ON o.cluster_id = n.cluster_id AND o.job_id = n.job_id AND o.step_id = n.step_id
+                        WHERE (o.cpu_ns, o.max_rss_kib, o.read_bytes, o.write_bytes, o.profiled, o.incomplete)
+                              IS DISTINCT FROM (n.cpu_ns, n.max_rss_kib, n.read_bytes, n.write_bytes, n.profiled, n.incomplete));
+        IF cardinality(v_jobs) = 0 THEN
+            RETURN NULL;
+        END IF;
+    ELSIF TG_OP <> 'INSERT' THEN
         v_jobs := ARRAY(SELECT DISTINCT ROW(r.cluster_id, r.job_id)::js_data.replies_job FROM old_rows r);
     END IF;
-    IF TG_OP <> 'DELETE' THEN
+    IF TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND TG_TABLE_NAME <> 'steps') THEN
         v_jobs := v_jobs || ARRAY(SELECT DISTINCT ROW(r.cluster_id, r.job_id)::js_data.replies_job FROM new_rows r);
     END IF;
     IF TG_TABLE_NAME = 'jobs' AND TG_OP = 'DELETE' THEN
