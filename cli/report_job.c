@@ -269,9 +269,12 @@ static void job_files(FILE *out, const json_t *job)
         sorted[i] = json_array_get(files, i);
     qsort(sorted, n, sizeof *sorted, by_bytes);
     size_t shown = n < TOP_FILES ? n : TOP_FILES;
+    /* the reply lists at most 1,000 (the most bytes first); files_total counts all */
+    double total = jsr_num(job, "files_total");
+    size_t all = total > (double)n ? (size_t)total : n;
     char title[80];
-    if (shown < n)
-        snprintf(title, sizeof title, "Files: %zu, the %zu with the most bytes", n, shown);
+    if (shown < all)
+        snprintf(title, sizeof title, "Files: %zu, the %zu with the most bytes", all, shown);
     else
         snprintf(title, sizeof title, "Files: %zu", n);
     fprintf(out, "\n%-58s %9s %9s\n", title, "read", "written");

@@ -6,6 +6,12 @@
 
 #include "endpoints.h"
 
+/* A job's files listed (files=N): a job of one file per process has tens of thousands (a
+ * 100-node job of 128 ranks: 25,606, a 6 MB reply, a table the browser draws slowly); beyond,
+ * those that moved the most bytes, and files_total says how many there are */
+#define JOB_FILES_DEFAULT 1000
+#define JOB_FILES_MAX 100000
+
 /* user=NAME: whose jobs to list. A user may name only themself; an admin anyone (or nobody:
  * all users). NULL on success with *owner set (NULL = all), else the 403/400 message. */
 static int owner_param(const struct jsw_request *req, const char **owner, int *status, char *err,
@@ -127,13 +133,50 @@ char *jsw_t_jobs(jsw_db *db, const struct jsw_request *req, size_t *n, int *stat
     return list(db, req, "jobs", n, status, err, errlen);
 }
 
+/* files=N: at most this many of a job's files listed (job_files); 0, or -1 with *status 400 */
+static int job_files_max(const struct jsw_request *req, int64_t *max, int *status, char *err, size_t errlen)
+{
+    *max = JOB_FILES_DEFAULT;
+    if (jsw_param_int(req, "files", 1, JOB_FILES_MAX, max, NULL, err, errlen)) {
+        *status = 400;
+        return -1;
+    }
+    return 0;
+}
+
+/* b: the args of the list query, a's and list_max as the next when it is one (>= 0); b's
+ * values point into b's own buffers, so it is filled in place, never returned by value */
+static void args_with_max(struct jsw_args *b, const struct jsw_args *a, int64_t list_max)
+{
+    *b = *a;
+    for (int i = 0; i < b->n; i++)
+        if (a->v[i] == a->buf[i])
+            b->v[i] = b->buf[i];
+    if (list_max >= 0)
+        jsw_arg_int(b, list_max, true);
+}
+
+/* How many files the job's steps accessed (a: the job query's args), when job_files listed as
+ * many as it may (rows == max), else rows: >= 0, or -1 with err set */
+static int64_t job_files_total(jsw_db *db, const struct jsw_args *a, int64_t rows, int64_t max, char *err,
+                               size_t errlen)
+{
+    if (rows < max)
+        return rows;
+    json_t *r = jsw_db_row(db, "job_files_count", a->n, a->v, err, errlen);
+    int64_t total = r ? jsw_int_or(json_object_get(r, "files"), rows) : -1;
+    json_decref(r);
+    return total;
+}
+
 /* One object by its id (param "id"), written as text, left open for its lists: the job with
- * its files, the file with its accesses; {"job":{...,"files":[...] so far. The 404 message
- * reads "no <row_query> <id><whose>". 0, or -1 with *status and err set (t freed). */
+ * its files, the file with its accesses; {"job":{...,"files":[...] so far; list_max >= 0: the
+ * list query's last parameter (how many rows it may return), and *listed how many it did. The
+ * 404 message reads "no <row_query> <id><whose>". 0, or -1 with *status and err set (t freed). */
 static int object_with_list_text(jsw_db *db, const struct jsw_request *req, const char *row_query,
                                  const char *list_query, const char *list_key, const char *whose,
-                                 struct jsw_args *a, struct jsw_text *t, int *status, char *err,
-                                 size_t errlen)
+                                 int64_t list_max, int64_t *listed, struct jsw_args *a, struct jsw_text *t,
+                                 int *status, char *err, size_t errlen)
 {
     int64_t id;
     if (jsw_job_param(req, "id", &id, status, err, errlen))
@@ -152,7 +195,12 @@ static int object_with_list_text(jsw_db *db, const struct jsw_request *req, cons
         jsw_text_lit(t, ",");
         jsw_text_str(t, list_key);
         jsw_text_lit(t, ":");
-        if (jsw_db_rows_text(db, list_query, a->n, a->v, t, -1, err, errlen) >= 0)
+        struct jsw_args b;
+        args_with_max(&b, a, list_max);
+        int rows = jsw_db_rows_text(db, list_query, b.n, b.v, t, -1, err, errlen);
+        if (listed)
+            *listed = rows;
+        if (rows >= 0)
             return 0;
     }
     if (got != 0)
@@ -161,11 +209,12 @@ static int object_with_list_text(jsw_db *db, const struct jsw_request *req, cons
     return -1;
 }
 
-/* One object by its id (param "id") with a list of its children: the job with its files, the
- * file with its accesses. The 404 message reads "no <row_query> <id><whose>". */
+/* One object by its id (param "id") with a list of its children: the job with its files (at
+ * most list_max, the list query's last parameter), the file with its accesses (list_max < 0).
+ * The 404 message reads "no <row_query> <id><whose>". */
 static json_t *object_with_list(jsw_db *db, const struct jsw_request *req, const char *row_query,
                                 const char *list_query, const char *list_key, const char *whose,
-                                int *status, char *err, size_t errlen)
+                                int64_t list_max, int *status, char *err, size_t errlen)
 {
     int64_t id;
     if (jsw_job_param(req, "id", &id, status, err, errlen))
@@ -178,12 +227,20 @@ static json_t *object_with_list(jsw_db *db, const struct jsw_request *req, const
         DBFAIL();
     if (json_is_null(obj))
         FAIL(404, "no %s %lld%s", row_query, (long long)id, whose);
-    json_t *list = jsw_db_rows(db, list_query, a.n, a.v, err, errlen);
-    if (!list) {
+    struct jsw_args b;
+    args_with_max(&b, &a, list_max);
+    json_t *list = jsw_db_rows(db, list_query, b.n, b.v, err, errlen);
+    int64_t total = list && list_max >= 0
+                        ? job_files_total(db, &a, (int64_t)json_array_size(list), list_max, err, errlen)
+                        : 0;
+    if (!list || total < 0) {
+        json_decref(list);
         json_decref(obj);
         DBFAIL();
     }
     json_object_set_new(obj, list_key, list);
+    if (list_max >= 0)
+        json_object_set_new(obj, "files_total", json_integer(total));
     return json_pack("{s:o}", row_query, obj);
 }
 
@@ -229,7 +286,10 @@ int jsw_add_insights(jsw_db *db, const struct jsw_request *req, int64_t job, con
 static json_t *job_with_insights(jsw_db *db, const struct jsw_request *req, int *status, char *err,
                                  size_t errlen)
 {
-    json_t *body = object_with_list(db, req, "job", "job_files", "files", " of yours", status, err, errlen);
+    int64_t max;
+    if (job_files_max(req, &max, status, err, errlen))
+        return NULL;
+    json_t *body = object_with_list(db, req, "job", "job_files", "files", " of yours", max, status, err, errlen);
     if (!body)
         return NULL;
     json_t *job = json_object_get(body, "job");
@@ -275,8 +335,18 @@ char *jsw_t_job(jsw_db *db, const struct jsw_request *req, size_t *n, int *statu
     }
     struct jsw_args a;
     struct jsw_text t = { 0 };
-    if (object_with_list_text(db, req, "job", "job_files", "files", " of yours", &a, &t, status, err, errlen))
+    int64_t max, listed = 0;
+    if (job_files_max(req, &max, status, err, errlen) ||
+        object_with_list_text(db, req, "job", "job_files", "files", " of yours", max, &listed, &a, &t, status, err,
+                              errlen))
         return NULL;
+    int64_t total = job_files_total(db, &a, listed, max, err, errlen);
+    if (total < 0) {
+        jsw_text_free(&t);
+        DBFAIL();
+    }
+    jsw_text_lit(&t, ",\"files_total\":");
+    jsw_text_int(&t, total);
     static const char *const lists[][2] = { { "job_edges", ",\"edges\":" },
                                             { "job_warnings", ",\"warnings\":" } };
     for (size_t i = 0; i < 2; i++) {
@@ -296,8 +366,8 @@ char *jsw_t_file(jsw_db *db, const struct jsw_request *req, size_t *n, int *stat
 {
     struct jsw_args a;
     struct jsw_text t = { 0 };
-    if (object_with_list_text(db, req, "file", "file_accesses", "accesses", " that a job of yours accessed",
-                              &a, &t, status, err, errlen))
+    if (object_with_list_text(db, req, "file", "file_accesses", "accesses", " that a job of yours accessed", -1,
+                              NULL, &a, &t, status, err, errlen))
         return NULL;
     jsw_text_lit(&t, "}}");
     return take(&t, n, status, err, errlen);

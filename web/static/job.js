@@ -64,5 +64,8 @@ export async function renderJob(id) {
       el('td', { class: 'num', text: s.profiled && s.max_rss_kib ? fmtBytes(s.max_rss_kib * 1024) : '–' }), el('td', {}, bar)));
   }
   st.appendChild(tb);
-  T.append(el('h4', { text: 'Steps' }), st, el('h4', { text: 'Files' }), filesTable(j.files || [], true), compareForm('job', j.id), exportButton('job', j.id));
+  const files = j.files || [];
+  /* a job of one file per process lists the files that moved the most bytes (docs/api.md, job) */
+  const fewer = j.files_total > files.length ? [el('p', { class: 'note', text: j.files_total.toLocaleString('en') + ' files; the ' + files.length.toLocaleString('en') + ' that moved the most bytes are listed.' })] : [];
+  T.append(el('h4', { text: 'Steps' }), st, el('h4', { text: 'Files' }), ...fewer, filesTable(files, true), compareForm('job', j.id), exportButton('job', j.id));
 }

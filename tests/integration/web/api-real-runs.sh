@@ -19,7 +19,7 @@ command -v jq >/dev/null || skip_all "jq is not installed"
 api="${JS_WEB_URL}cgi-bin/jobscreen.cgi"
 state=$JS_CLUSTER_DIR/web-e2e.env
 work=$JS_CLUSTER_DIR/web-e2e
-plan 78
+plan 82
 
 # --- real runs -----------------------------------------------------------------------------
 rm -rf "$work"; install -d -m 755 "$work"
@@ -171,6 +171,18 @@ is "$code $(jq -r '.job.name' <<< "$body")" "200 simulate" "job: jsalice's job"
 is "$(jq -r '.job.steps[] | select(.step == "0") | .tasks' <<< "$body")" 2 "job: simulate's step 0 ran two tasks"
 jq -e '.job.files | map(.path) | index("'"$work"'/alice/input.dat") != null' <<< "$body" >/dev/null
 ok $? "job: lists the files its steps accessed"
+# files=N lists at most N, those that moved the most bytes (then by path); files_total counts all
+nfiles=$(jq -r '.job.files | length' <<< "$body")
+is "$(jq -r '.job.files_total' <<< "$body")|$((nfiles >= 2))" "$nfiles|1" "job: files_total counts its $nfiles files, all listed"
+top=$(jq -r '.job.files | sort_by([-((.read_bytes // 0) + (.write_bytes // 0)), .path]) | .[0].path' <<< "$body")
+get jsalice --data-urlencode q=job --data-urlencode "id=$sim" --data-urlencode files=1
+is "$code|$(jq -r '[(.job.files | length), .job.files_total, .job.files[0].path] | map(tostring) | join("|")' <<< "$body")" \
+   "200|1|$nfiles|$top" "job: files=1 lists the file that moved the most bytes, files_total still $nfiles"
+get jsalice --data-urlencode q=job --data-urlencode "id=$sim" --data-urlencode files=1 --data-urlencode insight=yes
+is "$code|$(jq -r '[(.job.files | length), .job.files_total] | map(tostring) | join("|")' <<< "$body")" "200|1|$nfiles" \
+   "job: the same with insight=yes"
+get jsalice --data-urlencode q=job --data-urlencode "id=$sim" --data-urlencode files=0
+is "$code" 400 "job: files=0 is refused"
 # A series is columns (docs/api.md, "Series"): these turn one back into a row per point, to be
 # compared with the SQL views' rows (the step's: only slices with activity, as js.step_slices).
 step_rows='.step.series as $s | [range(0; $s.points) as $i | {slice: ($s.first_slice + $i * $s.slices_per_point),
