@@ -249,8 +249,10 @@ static int keeper_round(struct pi_db *db, const struct pi_replies_keeper *k, con
                         const char *settle, double t0, long *kept, long *dropped, long *done)
 {
     char what[96];
-    const char *due_params[8];
-    for (int i = 0; i < k->nparams && i < 7; i++)
+    const char *due_params[8]; /* the thresholds, then the settle interval */
+    if (k->nparams >= 8)
+        return PI_DB_FAIL;
+    for (int i = 0; i < k->nparams; i++)
         due_params[i] = params[i];
     due_params[k->nparams] = settle;
     PGresult *r = dbu_q(db, k->drop_due, k->nparams, params);

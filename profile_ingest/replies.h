@@ -23,8 +23,9 @@ double pi_replies_now(void);
 jsw_db *pi_replies_reader(struct pi_db *db);
 /* Forget it (it failed: the database restarting): connected anew next time */
 void pi_replies_reader_reset(void);
-/* The gzip (level 6: level 9 took a quarter of the daemon's CPU at 128 processes a node for
- * 8 % fewer bytes, 2.6 times the time, issue 37) of a reply as a bytea literal in hex, empty below JSW_GZIP_MIN; malloc'd */
+/* The gzip of a reply as a bytea literal in hex, empty below JSW_GZIP_MIN; malloc'd. Level 6:
+ * level 9 took 2.6 times the time for 8 % fewer bytes, a quarter of the daemon's CPU at 128
+ * processes a node (issue 37) */
 char *pi_replies_gzip_hex(const char *body, size_t n);
 /* In the keeper's transaction: run take (a DELETE of the change rows $1, returning their count)
  * on changes (array_agg's text): PI_DB_OK when all were there, PI_REPLIES_TAKEN, RETRY/FAIL */
