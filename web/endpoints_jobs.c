@@ -144,14 +144,11 @@ static int job_files_max(const struct jsw_request *req, int64_t *max, int *statu
     return 0;
 }
 
-/* b: the args of the list query, a's and list_max as the next when it is one (>= 0); b's
- * values point into b's own buffers, so it is filled in place, never returned by value */
-static void args_with_max(struct jsw_args *b, const struct jsw_args *a, int64_t list_max)
+/* b: the args of the list query: the viewer's, the id, and list_max when it is one (>= 0) */
+static void list_query_args(struct jsw_args *b, const struct jsw_request *req, int64_t id, int64_t list_max)
 {
-    *b = *a;
-    for (int i = 0; i < b->n; i++)
-        if (a->v[i] == a->buf[i])
-            b->v[i] = b->buf[i];
+    jsw_args_init(b, req);
+    jsw_arg_int(b, id, true);
     if (list_max >= 0)
         jsw_arg_int(b, list_max, true);
 }
@@ -196,7 +193,7 @@ static int object_with_list_text(jsw_db *db, const struct jsw_request *req, cons
         jsw_text_str(t, list_key);
         jsw_text_lit(t, ":");
         struct jsw_args b;
-        args_with_max(&b, a, list_max);
+        list_query_args(&b, req, id, list_max);
         int rows = jsw_db_rows_text(db, list_query, b.n, b.v, t, -1, err, errlen);
         if (listed)
             *listed = rows;
@@ -210,8 +207,8 @@ static int object_with_list_text(jsw_db *db, const struct jsw_request *req, cons
 }
 
 /* One object by its id (param "id") with a list of its children: the job with its files (at
- * most list_max, the list query's last parameter), the file with its accesses (list_max < 0).
- * The 404 message reads "no <row_query> <id><whose>". */
+ * most list_max, the list query's last parameter; list_max < 0: no such parameter). The 404
+ * message reads "no <row_query> <id><whose>". */
 static json_t *object_with_list(jsw_db *db, const struct jsw_request *req, const char *row_query,
                                 const char *list_query, const char *list_key, const char *whose,
                                 int64_t list_max, int *status, char *err, size_t errlen)
@@ -228,19 +225,13 @@ static json_t *object_with_list(jsw_db *db, const struct jsw_request *req, const
     if (json_is_null(obj))
         FAIL(404, "no %s %lld%s", row_query, (long long)id, whose);
     struct jsw_args b;
-    args_with_max(&b, &a, list_max);
+    list_query_args(&b, req, id, list_max);
     json_t *list = jsw_db_rows(db, list_query, b.n, b.v, err, errlen);
-    int64_t total = list && list_max >= 0
-                        ? job_files_total(db, &a, (int64_t)json_array_size(list), list_max, err, errlen)
-                        : 0;
-    if (!list || total < 0) {
-        json_decref(list);
+    if (!list) {
         json_decref(obj);
         DBFAIL();
     }
     json_object_set_new(obj, list_key, list);
-    if (list_max >= 0)
-        json_object_set_new(obj, "files_total", json_integer(total));
     return json_pack("{s:o}", row_query, obj);
 }
 
@@ -296,6 +287,13 @@ static json_t *job_with_insights(jsw_db *db, const struct jsw_request *req, int 
     struct jsw_args a;
     jsw_args_init(&a, req);
     jsw_arg_int(&a, jsw_int_or(json_object_get(job, "id"), -1), true);
+    size_t listed = json_array_size(json_object_get(job, "files"));
+    int64_t total = job_files_total(db, &a, (int64_t)listed, max, err, errlen);
+    if (total < 0) {
+        json_decref(body);
+        DBFAIL();
+    }
+    json_object_set_new(job, "files_total", json_integer(total));
     static const char *const lists[][2] = { { "job_edges", "edges" }, { "job_warnings", "warnings" } };
     for (size_t i = 0; i < 2; i++) {
         json_t *rows = jsw_db_rows(db, lists[i][0], a.n, a.v, err, errlen);
