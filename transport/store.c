@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -338,19 +339,54 @@ static int chosen_job_record(const struct jt_post *post, size_t k)
     return 1;
 }
 
+/* Another receiver may be storing a record of the same job at this moment (the node's final
+ * record and the controller's, sent the moment the job ended): the held record is read, merged
+ * and the new one published under an exclusive lock on the job's directory, else the one
+ * renamed last loses what the other captured. The lock lasts until the rename (the pending
+ * file's directory descriptor shares it); before waiting for another's, this post publishes
+ * its pending files, which releases its own locks (no two posts wait for each other). */
+static int lock_job_dir(struct pending *pd, int jobfd, char *reason, size_t rsize)
+{
+    if (flock(jobfd, LOCK_EX | LOCK_NB) == 0)
+        return 0;
+    int rc = -1;
+    if (errno == EWOULDBLOCK) {
+        if (pending_flush(pd, reason, rsize) < 0)
+            return -1;
+        while ((rc = flock(jobfd, LOCK_EX)) < 0 && errno == EINTR)
+            ;
+    }
+    if (rc < 0)
+        snprintf(reason, rsize, "cannot lock the job's directory: %s", strerror(errno));
+    return rc;
+}
+
 /* The incoming job record f into jobfd. The one held, read once: kept when it is final and f is
- * not (a node that sent its provisional record late: the final state is not undone), else f
- * written with what the held one captured and f lacks (jt_job_record_merged). */
+ * not (a node that sent its provisional record late: the final state is not undone), with what
+ * f captured and it lacks (the controller's final record knows no workflow or dependency); else
+ * f written with what the held one captured and f lacks (jt_job_record_merged). */
 static int store_job_record(struct pending *pd, int jobfd, uint32_t job_id, const struct jt_file *f, char *reason,
                             size_t rsize)
 {
+    if (lock_job_dir(pd, jobfd, reason, rsize) < 0)
+        return -1;
     json_t *held = held_job_record(jobfd);
-    if (held && json_is_true(json_object_get(held, "final")) && !says_final(f->data, f->len)) {
-        json_decref(held);
-        return 0;
-    }
     size_t mlen = 0;
-    char *merged = held ? jt_job_record_merged(held, f->data, f->len, &mlen) : NULL;
+    char *merged = NULL;
+    if (held && json_is_true(json_object_get(held, "final")) && !says_final(f->data, f->len)) {
+        json_t *late = json_loadb(f->data, f->len, 0, NULL);
+        char *text = json_dumps(held, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        merged = text ? jt_job_record_merged(late, text, strlen(text), &mlen) : NULL;
+        free(text);
+        json_decref(late);
+        json_decref(held);
+        if (merged == NULL) /* nothing to add: the held record stays as it is */
+            return 0;
+        int rc = write_tmp(pd, jobfd, job_id, JS_JOB_RECORD_NAME, merged, mlen, reason, rsize);
+        free(merged);
+        return rc;
+    }
+    merged = held ? jt_job_record_merged(held, f->data, f->len, &mlen) : NULL;
     int rc = write_tmp(pd, jobfd, job_id, JS_JOB_RECORD_NAME, merged ? merged : f->data, merged ? mlen : f->len, reason,
                        rsize);
     free(merged);

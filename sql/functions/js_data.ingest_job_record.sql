@@ -22,6 +22,10 @@ BEGIN
     n.num_tasks := p.tasks; n.nodelist := p.node_list; n.dependency := p.dependency; n.work_dir := p.work_dir;
     n.array_job_id := p.array_job_id; n.array_task_id := p.array_task_id; n.reason := p.reason;
     w := n;
+    -- two daemons (two receivers) may take records of one job at once: before its row exists,
+    -- FOR UPDATE locks nothing, and the upsert of the one that commits last would overwrite the
+    -- other's captures (workflow, dependency) whole
+    PERFORM pg_advisory_xact_lock(hashtext(p_cluster || '/' || p.job_id::text), hashtext('job record'));
     SELECT * INTO o FROM js_data.jobs WHERE cluster_id = p_cluster AND job_id = p.job_id FOR UPDATE;
     IF FOUND THEN
         v_stale := (o.record->>'written_ns')::bigint > p.written_ns;

@@ -10,7 +10,7 @@ need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/bench/gen/jsgen
 [ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
-plan 24
+plan 25
 
 # 30 jobs x 2 steps x 2 nodes = 120 step records, 4 profiles each, 50 slices, 3 files each
 JOBS=30 STEPS=2 NODES=2 PROFILES=4 SLICES=50 FILES=3
@@ -124,6 +124,27 @@ kill -TERM "$a" "$b"; wait "$a"; sa=$?; wait "$b"; sb=$?
 is "$sa$sb" "00" "both daemons stop on SIGTERM with status 0"
 is "$(grep -c 'stopping on request' "$work/a.log" "$work/b.log" | awk -F: '{s += $2} END {print s}')" "2" "each says it stops on request"
 pids=()
+
+# --- 4: two daemons take a job's two records at once -----------------------------------------
+# the node's (the workflow and dependency the plugin captured) and the controller's final one,
+# newer, without them (two receivers: each in its own received spool): before the job's row
+# exists, FOR UPDATE locks nothing; the second waits for the first and keeps its captures
+record() { # record WRITTEN_NS WORKFLOW DEPENDENCY DEP_TYPE DEP_JOB STATE FINAL: job 9000's record as the ingest hands it over
+  echo "SELECT js_data.ingest_job_record((SELECT min(cluster_id) FROM js_data.clusters),
+          jsonb_populate_record(NULL::js_data.job_record_values, r || jsonb_build_object('record', r)))
+        FROM (SELECT jsonb_build_object('job_id', 9000, 'uid', $uid, 'gid', $gid, 'user', 'jsalice', 'name', 'plot',
+                'written_ns', $1, 'workflow', $2, 'dependency', $3, 'dependencies_type', jsonb_build_array($4::text),
+                'dependencies_job_id', jsonb_build_array($5), 'dependencies_array_task_id', jsonb_build_array(NULL),
+                'state', '$6', 'final', $7) AS r) x"
+}
+psql -X -q -At -d "$db" -c "BEGIN" -c "$(record 1000 "'sample'" "'afterany:8999'" "'afterany'" 8999 RUNNING false)" \
+  -c "SELECT pg_sleep(1.5)" -c "COMMIT" >/dev/null 2>"$work/first.err" & first=$!
+sleep 0.5
+q "$(record 2000 NULL NULL NULL NULL COMPLETED true)" >/dev/null 2>"$work/second.err"; second=$?
+wait "$first"
+is "$?$second $(q "SELECT workflow_tag, dependency, state, (SELECT count(*) FROM js_data.dependency_refs WHERE to_job = 9000)
+                  FROM js_data.jobs WHERE job_id = 9000" | tr '|' ' ')" "00 sample afterany:8999 COMPLETED 1" \
+   "two daemons storing a job's two records at once: the newer's state, the older's workflow and dependency $(cat "$work"/*.err)"
 dropdb --if-exists "$db" 2>/dev/null
 [ "${JS_KEEP:-}" ] || rm -rf "$work"
 done_testing

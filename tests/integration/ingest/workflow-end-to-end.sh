@@ -107,4 +107,14 @@ got=$({ cli | awk '
       (.edges.file[] | "file \($n[.[0] | tostring])/\(.[2]) \($n[.[1] | tostring])/\(.[3]) \(.[4])")' | sort; } 2>&1)
 is "$got" "$(grep -v '^#' "$JS_TOP_SRCDIR/tests/slurm/sample-workflow-22.05.txt")" \
    "jobscreen -w: the workflow's jobs, steps and scheduler and file edges as on Slurm 22.05 (on $JS_SLURM_VERSION)"
+# a failure says, last (where CI's excerpt of the log ends), what the database holds of the jobs
+# and what the ingest said of them
+if [ "$_tap_failed" -gt 0 ]; then
+  diag "$(q "SELECT name, job_id, workflow_id, coalesce(workflow_tag, '-'), coalesce(dependency, '-'), final,
+                    record->>'source', record->>'written_ns', coalesce(record->>'workflow', '-')
+             FROM js_data.jobs WHERE job_id IN ($jobs_in) ORDER BY job_id")"
+  diag "$(q "SELECT to_job, ref_job, ref_task, condition FROM js_data.dependency_refs WHERE to_job IN ($jobs_in)")"
+  diag "$(grep -hE "job[. ]($(id plot)|$(id archive))\b" "$JS_CLUSTER_DIR"/log/*.log "$JS_CLUSTER_DIR"/log/www/*.log 2>/dev/null |
+         tail -n 30)"
+fi
 done_testing
