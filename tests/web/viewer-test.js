@@ -184,7 +184,7 @@ function ok(cond, what, diag) {
       return { zoom: cy.zoom(), small, fs: cy.nodes('.job, .group').length ? cy.nodes('.job, .group')[0].style('font-size') : null };
     });
     ok(far.small.length === 0, 'zoomed out to ' + far.zoom.toFixed(3) + ', every job or group is still named (its label grows)', JSON.stringify(far));
-    await page.evaluate(() => window.jobscreenViewer.cy().fit(undefined, 20));
+    await page.evaluate(() => { window.jobscreenViewer.cy().fit(undefined, 20); }); // nothing back: see the tap below
     /* a tooltip names what is under the mouse */
     const jp = await page.evaluate(() => {
       const n = window.jobscreenViewer.cy().nodes('.job').filter(x => x.visible())[0];
@@ -198,7 +198,9 @@ function ok(cond, what, diag) {
     await page.mouse.move(0, 0);
     await shot('2-graph');
     if (kinds.includes('file')) {
-      await page.evaluate(() => window.jobscreenViewer.cy().edges('.file')[0].emit('tap'));
+      // nothing back: emit returns the edge's collection, which reaches the whole graph and its
+      // renderer; Playwright walked all of it to serialise it, once for 4.5 minutes (CI, 2026-11-29)
+      await page.evaluate(() => { window.jobscreenViewer.cy().edges('.file')[0].emit('tap'); });
       await page.waitForSelector('#tab-workflow ul.mono li', { timeout: 15000 });
       const ev = await page.evaluate(() => ({ title: document.querySelector('#tab-workflow h3').textContent, files: [...document.querySelectorAll('#tab-workflow ul.mono li')].map(l => l.textContent) }));
       ok(/^file written → read: Job .* step .* → Job .* step /.test(ev.title) && ev.files.length > 0 && ev.files.every(f => f.startsWith('/')),
