@@ -4,13 +4,15 @@
 # restarted; PostgreSQL stopped (immediate) and started again under a running daemon; two
 # daemons on one spool. Each time the database ends up exactly as one clean ingest makes it:
 # the same rows, and pre-aggregated totals that count every vector once. Also: SIGHUP reloads
-# the configuration, SIGTERM stops the daemon cleanly, inotify picks up a new job at once.
+# the configuration, SIGTERM stops the daemon cleanly, inotify picks up a new job at once; two
+# daemons taking a job's two records at once keep both records' captures; a daemon keeps a job's
+# stored reply only once its rows have settled (replies_settle_seconds).
 . "$JS_TOP_SRCDIR/tests/lib/tap.sh"
 need_cluster
 bin=$JS_TOP_BUILDDIR/profile_ingest/profile_ingest
 gen=$JS_TOP_BUILDDIR/bench/gen/jsgen
 [ -x "$bin" ] && [ -x "$gen" ] || bail "build first"
-plan 25
+plan 27
 
 # 30 jobs x 2 steps x 2 nodes = 120 step records, 4 profiles each, 50 slices, 3 files each
 JOBS=30 STEPS=2 NODES=2 PROFILES=4 SLICES=50 FILES=3
@@ -145,6 +147,26 @@ wait "$first"
 is "$?$second $(q "SELECT workflow_tag, dependency, state, (SELECT count(*) FROM js_data.dependency_refs WHERE to_job = 9000)
                   FROM js_data.jobs WHERE job_id = 9000" | tr '|' ' ')" "00 sample afterany:8999 COMPLETED 1" \
    "two daemons storing a job's two records at once: the newer's state, the older's workflow and dependency $(cat "$work"/*.err)"
+
+# --- 5: a daemon keeps a job's reply once its rows have settled ------------------------------
+# (replies_settle_seconds: not while a job's records are still coming; the test cluster settles
+# 1 s, so only here does a settle show)
+spool=$work/spool5
+dropdb --if-exists "$db" 2>/dev/null; createdb "$db"
+"$bin" --migrate --db "$conn" 2>/dev/null
+rm -rf "$spool"; mkdir -p "$spool"; chmod 711 "$spool"
+printf 'spool = %s\ndb = %s\nquarantine = %s\njob_grace_seconds = 0\nrescan_seconds = 1\nreplies_settle_seconds = 5\nreplies_min_job_rows = 2\n' \
+  "$spool" "$conn" "$work/q" > "$conf"
+"$bin" --config "$conf" 2>"$work/settle.log" & d=$!; pids+=("$d")
+kept() { q "SELECT count(*) FROM js_data.stored_replies WHERE endpoint = 'job' AND key = 7000"; }
+gen_jobs "$spool" 7000 1 1 1 2 10 3
+wait_drained "$spool" 30; t0=$(date +%s%N)
+sleep 2 # two passes of the daemon, each a round of the keepers
+is "$(q "SELECT count(*) FROM js_data.jobs WHERE job_id = 7000")/$(kept)" "1/0" "a job ingested is not kept before its rows are 5 s old"
+for i in $(seq 150); do [ "$(kept)" = 1 ] && break; sleep 0.1; done
+waited=$(( ($(date +%s%N) - t0) / 1000000 ))
+ok "$([ "$(kept)" = 1 ] && [ "$waited" -ge 3500 ] && echo 0 || echo 1)" "it is kept once they are ($waited ms after the ingest; kept: $(kept))"
+kill -TERM "$d"; wait "$d"; pids=()
 dropdb --if-exists "$db" 2>/dev/null
 [ "${JS_KEEP:-}" ] || rm -rf "$work"
 done_testing
