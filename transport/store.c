@@ -374,19 +374,18 @@ static int store_job_record(struct pending *pd, int jobfd, uint32_t job_id, cons
     size_t mlen = 0;
     char *merged = NULL;
     if (held && json_is_true(json_object_get(held, "final")) && !says_final(f->data, f->len)) {
+        /* late: the held record, with what f adds; nothing to add, nothing written */
         json_t *late = json_loadb(f->data, f->len, 0, NULL);
         char *text = json_dumps(held, JSON_COMPACT | JSON_PRESERVE_ORDER);
         merged = text ? jt_job_record_merged(late, text, strlen(text), &mlen) : NULL;
         free(text);
         json_decref(late);
-        json_decref(held);
-        if (merged == NULL) /* nothing to add: the held record stays as it is */
+        if (merged == NULL) {
+            json_decref(held);
             return 0;
-        int rc = write_tmp(pd, jobfd, job_id, JS_JOB_RECORD_NAME, merged, mlen, reason, rsize);
-        free(merged);
-        return rc;
-    }
-    merged = held ? jt_job_record_merged(held, f->data, f->len, &mlen) : NULL;
+        }
+    } else if (held)
+        merged = jt_job_record_merged(held, f->data, f->len, &mlen);
     int rc = write_tmp(pd, jobfd, job_id, JS_JOB_RECORD_NAME, merged ? merged : f->data, merged ? mlen : f->len, reason,
                        rsize);
     free(merged);
