@@ -33,4 +33,19 @@ enum {
 /* The highest pid Linux gives (PID_MAX_LIMIT on 64-bit): a bound for the ingest. */
 #define JSG_RECORD_MAX_PID 4194304
 
+#include <stdint.h>
+
+/* The step's share of the node's CPU energy E in one slice: E x min(1, step / busy), 0 when
+ * busy is 0 (docs/gpu.md, "Attribution of CPU energy"). The relay applies it with the step's
+ * cgroup's CPU time; the ingest with the CPU time the step's processes reported, where the
+ * record carries the node's busy time per slice instead ("node_busy_ns"). */
+static inline int64_t jsg_cpu_share(int64_t energy_uj, int64_t step_ns, int64_t busy_ns)
+{
+    if (busy_ns <= 0 || step_ns <= 0 || energy_uj <= 0)
+        return 0;
+    if (step_ns >= busy_ns)
+        return energy_uj;
+    return (int64_t)((__int128)energy_uj * step_ns / busy_ns);
+}
+
 #endif

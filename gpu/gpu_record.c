@@ -37,6 +37,7 @@ struct rec_dev {
 };
 
 #define CPU_RING 16 /* slices whose CPU times wait for their slice to close */
+#define CPU_COLS 3  /* the node's energy, the step's share, the node's busy CPU time */
 
 struct jsg_record {
     int32_t seconds;
@@ -50,21 +51,12 @@ struct jsg_record {
     int64_t first;
     size_t n, cap;
     uint64_t dropped;
-    int64_t *cpu; /* node_uj, step_uj a slice (step_uj -1: unknown) */
+    int64_t *cpu; /* node_uj, step_uj (0 where unknown), busy_ns a slice */
     int64_t node_uj, step_uj;
     int step_known;
     char cpu_note[160];
     struct { int64_t slice, step_ns, busy_ns; int used, known; } ring[CPU_RING];
 };
-
-int64_t jsg_cpu_share(int64_t energy_uj, int64_t step_ns, int64_t busy_ns)
-{
-    if (busy_ns <= 0 || step_ns <= 0 || energy_uj <= 0)
-        return 0;
-    if (step_ns >= busy_ns)
-        return energy_uj;
-    return (int64_t)((__int128)energy_uj * step_ns / busy_ns);
-}
 
 struct jsg_record *jsg_record_new(const struct jsg_gpus *g, const struct jsg_powercap *pc, int32_t seconds,
                                   const char *source, int unknown)
@@ -99,17 +91,32 @@ void jsg_record_cpu_note(struct jsg_record *r, const char *why)
     snprintf(r->cpu_note, sizeof r->cpu_note, "%s", why ? why : "");
 }
 
-void jsg_record_cpu(struct jsg_record *r, int64_t t_ns, int64_t step_ns, int64_t busy_ns)
+/* the part of v (spent evenly over [t0, t1)) that falls into [from, to), as the slicer shares
+ * energy: whole units whose sum over adjacent ranges is v */
+static int64_t part(int64_t v, int64_t t0, int64_t t1, int64_t from, int64_t to)
 {
-    int64_t slice = js_slice_of_ns(t_ns, r->seconds);
-    typeof(&r->ring[0]) e = &r->ring[(uint64_t)slice % CPU_RING];
-    if (!e->used || e->slice != slice)
-        *e = (typeof(*e)){ .slice = slice, .used = 1, .known = 1 };
-    if (step_ns < 0)
-        e->known = 0;
-    else
-        e->step_ns += step_ns;
-    e->busy_ns += busy_ns > 0 ? busy_ns : 0;
+    int64_t a = (from > t0 ? from : t0) - t0, b = (to < t1 ? to : t1) - t0;
+    if (t1 <= t0)
+        return v;
+    return b <= a ? 0 : (int64_t)((__int128)v * b / (t1 - t0) - (__int128)v * a / (t1 - t0));
+}
+
+void jsg_record_cpu(struct jsg_record *r, int64_t t0_ns, int64_t t_ns, int64_t step_ns, int64_t busy_ns)
+{
+    const int64_t len = (int64_t)r->seconds * 1000000000LL;
+    int64_t s1 = js_slice_of_ns(t_ns, r->seconds), s0 = t0_ns < t_ns ? js_slice_of_ns(t0_ns, r->seconds) : s1;
+    if (s1 - s0 >= CPU_RING) /* a long silence: its earliest slices get no CPU time, not a wrong one */
+        s0 = s1 - CPU_RING + 1;
+    for (int64_t slice = s0; slice <= s1; slice++) {
+        typeof(&r->ring[0]) e = &r->ring[(uint64_t)slice % CPU_RING];
+        if (!e->used || e->slice != slice)
+            *e = (typeof(*e)){ .slice = slice, .used = 1, .known = 1 };
+        if (step_ns < 0)
+            e->known = 0;
+        else
+            e->step_ns += part(step_ns, t0_ns, t_ns, slice * len, (slice + 1) * len);
+        e->busy_ns += busy_ns > 0 ? part(busy_ns, t0_ns, t_ns, slice * len, (slice + 1) * len) : 0;
+    }
 }
 
 /* room for slice offset off in every column; -1 when out of memory */
@@ -129,10 +136,10 @@ static int grow(struct jsg_record *r, size_t off)
         memset(c + r->cap * JSG_NCOLS, 0, (cap - r->cap) * JSG_NCOLS * sizeof *c);
         r->dev[i].col = c;
     }
-    int64_t *c = realloc(r->cpu, cap * 2 * sizeof *c);
+    int64_t *c = realloc(r->cpu, cap * CPU_COLS * sizeof *c);
     if (c == NULL)
         return -1;
-    memset(c + r->cap * 2, 0, (cap - r->cap) * 2 * sizeof *c);
+    memset(c + r->cap * CPU_COLS, 0, (cap - r->cap) * CPU_COLS * sizeof *c);
     r->cpu = c;
     r->cap = cap;
     return 0;
@@ -204,8 +211,9 @@ void jsg_record_slice(const struct jsg_slice *s, void *arg)
         r->step_known = 1;
     }
     if (held) {
-        r->cpu[off * 2] = e;
-        r->cpu[off * 2 + 1] = known ? share : 0;
+        r->cpu[off * CPU_COLS] = e;
+        r->cpu[off * CPU_COLS + 1] = known ? share : 0;
+        r->cpu[off * CPU_COLS + 2] = c->used && c->slice == s->index ? c->busy_ns : 0;
     }
 }
 
@@ -234,9 +242,11 @@ static size_t all_series(const struct jsg_record *r, FILE *f, int dev, unsigned 
             total += series(f, jsg_record_column_names[k], r->dev[dev].col + k, r->n, JSG_NCOLS, tmp, b64, k == 0);
         return total;
     }
-    total += series(f, "node_energy_uj", r->cpu, r->n, 2, tmp, b64, 1);
+    total += series(f, "node_energy_uj", r->cpu, r->n, CPU_COLS, tmp, b64, 1);
     if (r->step_known)
-        total += series(f, "step_energy_uj", r->cpu + 1, r->n, 2, tmp, b64, 0);
+        total += series(f, "step_energy_uj", r->cpu + 1, r->n, CPU_COLS, tmp, b64, 0);
+    else /* the ingest shares E by the CPU time the step's processes reported */
+        total += series(f, "node_busy_ns", r->cpu + 2, r->n, CPU_COLS, tmp, b64, 0);
     return total;
 }
 

@@ -31,17 +31,15 @@ void jsg_record_filter_procs(struct jsg_record *r, struct jsg_tick *t, int (*is_
                              void *arg);
 /* jsg_slicer's callback (arg: the record). */
 void jsg_record_slice(const struct jsg_slice *s, void *arg);
-/* The step's CPU time and the node's busy CPU time between the previous reading and this one
- * (ns; step_ns < 0: unknown), counted in the slice of t_ns: the step's share of the node's
- * CPU energy in that slice is min(1, step / busy). Call before jsg_slicer_add of that tick. */
-void jsg_record_cpu(struct jsg_record *r, int64_t t_ns, int64_t step_ns, int64_t busy_ns);
+/* The step's CPU time and the node's busy CPU time between the previous reading (t0_ns) and
+ * this one (t_ns) (ns; step_ns < 0: unknown), shared among the slices that interval spans in
+ * proportion to time, as the slicer shares energy: the step's share of the node's CPU energy
+ * in a slice is min(1, step / busy). Call before jsg_slicer_add of that tick. */
+void jsg_record_cpu(struct jsg_record *r, int64_t t0_ns, int64_t t_ns, int64_t step_ns, int64_t busy_ns);
 /* Why the step's CPU time is not known ("" when it is); kept in the record. */
 void jsg_record_cpu_note(struct jsg_record *r, const char *why);
 /* The whole record as one JSON object; 0, or -1 on a write error or out of memory. */
 int jsg_record_write(struct jsg_record *r, const struct jsg_gpus *g, FILE *f);
 void jsg_record_free(struct jsg_record *r);
-
-/* The step's share of E in one slice: E x min(1, step / busy), 0 when busy is 0. */
-int64_t jsg_cpu_share(int64_t energy_uj, int64_t step_ns, int64_t busy_ns);
 
 #endif

@@ -55,6 +55,11 @@ struct pi_gpu {
     struct pi_gpu_dev dev[JSG_RECORD_MAX_DEVICES];
     int has_cpu;
     int64_t node_uj, step_uj; /* step_uj < 0: not known */
+    /* where the relay could not share the node's energy: E and the node's busy CPU time a
+     * slice from first (NULL: not in the record), and why it could not */
+    int64_t *cpu_e, *cpu_busy;
+    int cpu_done; /* pi_gpu_cpu_energy_uj has run */
+    char share[256];
     char note[NOTE_MAX];
 };
 
@@ -200,8 +205,21 @@ static int take_cpu(struct pi_gpu *g, const json_t *c, char *why, size_t size)
     g->step_uj = json_is_integer(step) ? json_integer_value(step) : -1;
     if (g->step_uj > g->node_uj)
         return pi_invalid(why, size, "the step's CPU energy exceeds the node's");
-    if (g->step_uj < 0)
-        note(g, "CPU energy not attributed: %.200s", json_string_value(share));
+    snprintf(g->share, sizeof g->share, "%s", json_string_value(share));
+    const json_t *s = json_object_get(c, "series"), *busy = json_object_get(s, "node_busy_ns");
+    if (g->step_uj >= 0 || busy == NULL || g->slices == 0)
+        return PI_OK; /* shared by the relay, or not to be shared here (pi_gpu_cpu_energy_uj) */
+    g->cpu_e = calloc((size_t)g->slices, sizeof *g->cpu_e);
+    g->cpu_busy = calloc((size_t)g->slices, sizeof *g->cpu_busy);
+    if (g->cpu_e == NULL || g->cpu_busy == NULL)
+        return pi_invalid(why, size, "out of memory for the node's CPU energy series");
+    if (series(json_object_get(s, "node_energy_uj"), (size_t)g->slices, g->cpu_e, 1) < 0 ||
+        series(busy, (size_t)g->slices, g->cpu_busy, 1) < 0)
+        return pi_invalid(why, size, "\"cpu\": node_energy_uj or node_busy_ns is not an encoded series of %" PRId64 " slices",
+                          g->slices);
+    for (int64_t i = 0; i < g->slices; i++)
+        if (g->cpu_e[i] < 0 || g->cpu_busy[i] < 0)
+            return pi_invalid(why, size, "\"cpu\": a negative energy or busy time in slice %" PRId64, g->first + i);
     return PI_OK;
 }
 
@@ -286,6 +304,8 @@ void pi_gpu_take(struct pi_step *st, const char *path)
         pi_error("%s: its GPU readings (\"gpu\") are refused: %s", path, why);
         for (int i = 0; i < g->ndev; i++)
             free(g->dev[i].col);
+        free(g->cpu_e);
+        free(g->cpu_busy);
         memset(g, 0, sizeof *g);
         g->step_uj = -1;
         snprintf(g->note, sizeof g->note, "the step record's GPU readings were refused: %.900s", why);
@@ -318,7 +338,31 @@ void pi_gpu_free(struct pi_gpu *g)
         return;
     for (int i = 0; i < g->ndev; i++)
         free(g->dev[i].col);
+    free(g->cpu_e);
+    free(g->cpu_busy);
     free(g);
+}
+
+int64_t pi_gpu_cpu_energy_uj(struct pi_gpu *g, const struct pi_step *st)
+{
+    if (g == NULL || !g->has_cpu)
+        return -1;
+    if (g->step_uj >= 0 || g->cpu_done)
+        return g->step_uj;
+    g->cpu_done = 1;
+    if (g->cpu_busy == NULL || st->nslices == 0) {
+        note(g, "CPU energy not attributed: %.200s", g->share);
+        return -1;
+    }
+    int64_t sum = 0;
+    for (size_t i = 0; i < st->nslices; i++) {
+        int64_t off = st->slices[i].slice - g->first;
+        if (off >= 0 && off < g->slices)
+            sum += jsg_cpu_share(g->cpu_e[off], st->slices[i].m[JS_M_CPU_NS], g->cpu_busy[off]);
+    }
+    g->step_uj = sum < g->node_uj ? sum : g->node_uj;
+    note(g, "CPU energy shared by the CPU time the step's processes reported (%.200s)", g->share);
+    return g->step_uj;
 }
 
 /* text of a number, or NULL */
@@ -444,9 +488,10 @@ static int copy_dev_series(struct pi_db *db, const struct pi_gpu *g, const struc
 
 int pi_gpu_write(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job)
 {
-    const struct pi_gpu *g = st->gpu;
+    struct pi_gpu *g = st->gpu;
     if (g == NULL)
         return PI_DB_OK;
+    pi_gpu_cpu_energy_uj(g, st);
     const char *key[4] = { cid, job, st->step, st->node };
     int rc = PI_DB_OK;
     int64_t energy = 0;

@@ -22,6 +22,11 @@ void pi_gpu_take(struct pi_step *st, const char *path);
 /* The rows of st->gpu, in the step record's transaction (after its step_nodes row). */
 int pi_gpu_write(struct pi_db *db, const struct pi_step *st, const char *cid, const char *job);
 void pi_gpu_free(struct pi_gpu *g);
+/* The step's CPU energy on the node, uJ (-1: not known). Where the relay could not share the
+ * node's energy (no cgroup of the step) and the record carries the node's busy CPU time a
+ * slice, it is shared here by the CPU time the step's processes reported in st's slices
+ * (jsg_cpu_share), and the note says so; else the note says why it is not known. */
+int64_t pi_gpu_cpu_energy_uj(struct pi_gpu *g, const struct pi_step *st);
 /* What was taken: its devices and what it lacks ("" when nothing), for the tests. */
 int pi_gpu_devices(const struct pi_gpu *g);
 int pi_gpu_processes(const struct pi_gpu *g);

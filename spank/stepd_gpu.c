@@ -43,7 +43,7 @@ static struct {
     char cpu_stat[PATH_MAX + 64]; /* the step's cgroup's cpu.stat; "" when not found */
     char step_cg[PATH_MAX + 8];   /* the step's cgroup (v2) as /proc/PID/cgroup names it; "" */
     pid_t self, stepd;            /* the relay, and the step's slurmstepd (its parent) */
-    int64_t prev_step, prev_busy;
+    int64_t prev_step, prev_busy, prev_t;
     int have_prev;
 } gs;
 
@@ -139,9 +139,11 @@ void js_stepd_gpu_tick(void)
     if (gs.pc.nzone > 0) {
         int64_t step = step_cpu_ns(), busy = node_busy_ns();
         if (gs.have_prev && busy >= 0)
-            jsg_record_cpu(gs.rec, t, step >= 0 && gs.prev_step >= 0 ? step - gs.prev_step : -1, busy - gs.prev_busy);
+            jsg_record_cpu(gs.rec, gs.prev_t, t, step >= 0 && gs.prev_step >= 0 ? step - gs.prev_step : -1,
+                           busy - gs.prev_busy);
         gs.prev_step = step;
         gs.prev_busy = busy;
+        gs.prev_t = t;
         gs.have_prev = busy >= 0;
     }
     jsg_slicer_add(&gs.sl, &gs.tick, jsg_record_slice, gs.rec);

@@ -66,7 +66,7 @@ static json_t *record(struct jsg_gpus *g, int n, int cpu_known)
         tick.nzone = 1;
         tick.zone[0] = (struct jsg_zone_reading){ .energy_uj = 1000000ULL * (uint64_t)k, .max_uj = 1ULL << 40, .have = 1 };
         if (k > 0)
-            jsg_record_cpu(r, T0 + k * SEC, cpu_known ? SEC / 4 : -1, SEC);
+            jsg_record_cpu(r, T0 + (k - 1) * SEC, T0 + k * SEC, cpu_known ? SEC / 4 : -1, SEC);
         jsg_slicer_add(&sl, &tick, jsg_record_slice, r);
     }
     jsg_slicer_flush(&sl, jsg_record_slice, r);
@@ -127,6 +127,7 @@ static void the_selected_gpu_and_its_slices(void **state)
     const json_t *cpu = json_object_get(m, "cpu");
     assert_int_equal(json_integer_value(json_object_get(cpu, "node_energy_uj")), 9000000);
     assert_int_equal(json_integer_value(json_object_get(cpu, "step_energy_uj")), 2250000);
+    assert_null(json_object_get(json_object_get(cpu, "series"), "node_busy_ns")); /* the share is known */
     json_decref(m);
     jsg_close(g);
 }
@@ -142,6 +143,17 @@ static void unknown_cpu_time_is_said(void **state)
     assert_true(json_is_null(json_object_get(cpu, "step_energy_uj")));
     assert_string_equal(json_string_value(json_object_get(cpu, "share")), "no cgroup");
     assert_int_equal(json_integer_value(json_object_get(cpu, "node_energy_uj")), 5000000);
+    /* the node's busy CPU time a slice instead, for the ingest to share E by the profiler's
+     * CPU time: a second between readings, shared among slices by time as the energy is (the
+     * intervals from 0 to 4 s in slice 0, 4 to 5 s in slice 1) */
+    assert_int_equal(json_integer_value(json_object_get(m, "slices")), 2);
+    const json_t *series = json_object_get(cpu, "series");
+    assert_null(json_object_get(series, "step_energy_uj"));
+    int64_t busy[2], e[2];
+    decode(json_object_get(series, "node_busy_ns"), 2, busy);
+    decode(json_object_get(series, "node_energy_uj"), 2, e);
+    assert_true(busy[0] == 4 * SEC && busy[1] == 1 * SEC);
+    assert_true(e[0] == 4000000 && e[1] == 1000000);
     json_decref(m);
     jsg_close(g);
 }

@@ -18,6 +18,8 @@
 
 #include "bundle_series.h"
 #include "ingest_gpu.h"
+#include "ingest_step.h"
+#include "profile_format.h"
 #include "series.h"
 #include "validate.h"
 
@@ -148,6 +150,83 @@ static void processes_are_taken_and_bounded(void **state)
     procs_member = "";
 }
 
+/* n values as a quoted base64 series */
+static const char *encoded(const int64_t *v, size_t n, char *out, size_t size)
+{
+    unsigned char raw[128];
+    char b64[200];
+    size_t len = js_series_encode(v, n, 1, raw);
+    b64[js_b64_encode(raw, len, b64)] = '\0';
+    snprintf(out, size, "\"%s\"", b64);
+    return out;
+}
+
+/* A step-node without a cgroup of its own (the relay could not share the node's CPU energy):
+ * the ingest shares each slice's energy by the CPU time the step's processes reported in it
+ * against the node's busy CPU time; at most the slice's energy, nothing where the node was not
+ * busy, nothing for a slice outside the readings. Without the busy times (an older relay) or
+ * with the relay's own share, as before. */
+static void cpu_energy_is_shared_by_the_profile(void **state)
+{
+    (void)state;
+    static struct pi_step st;
+    static char text[4096], e[400], busy[400];
+    const int64_t ev[3] = { 4000000, 2000000, 6000000 }, bv[3] = { 4000000000, 4000000000, 0 };
+    struct pi_slice sl[4] = { { .slice = T0 / 4 }, { .slice = T0 / 4 + 1 }, { .slice = T0 / 4 + 2 }, { .slice = T0 / 4 + 5 } };
+    sl[0].m[JS_M_CPU_NS] = 1000000000; /* a quarter of the busy time: 1 J of 4 */
+    sl[1].m[JS_M_CPU_NS] = 8000000000; /* more than the node's busy time: all 2 J, no more */
+    sl[2].m[JS_M_CPU_NS] = 4000000000; /* the node not busy: nothing */
+    sl[3].m[JS_M_CPU_NS] = 4000000000; /* no reading of the node: nothing */
+    static const struct { const char *step, *busy_key; long long want; const char *note; } cases[] = {
+        { "null", "node_busy_ns", 3000000, "CPU energy shared by the CPU time the step's processes reported (no cgroup)" },
+        { "null", "other", -1, "CPU energy not attributed: no cgroup" },
+        { "5000000", "node_busy_ns", 5000000, "" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memset(&st, 0, sizeof st);
+        st.slice_seconds = 4;
+        st.start_ns = T0 * 1000000000LL;
+        st.end_ns = (T0 + 24) * 1000000000LL;
+        st.slices = sl;
+        st.nslices = 4;
+        snprintf(text, sizeof text,
+                 "{\"gpu\": {\"version\": 1, \"slice_seconds\": 4, \"nvml\": \"no GPUs: nvml=none\", \"selection\": \"none\","
+                 " \"unknown\": 0, \"stuck\": false, \"first_slice\": %lld, \"slices\": 3, \"series_dropped\": 0, \"gpus\": [],"
+                 " \"cpu\": {\"powercap\": \"ok\", \"zones\": 1, \"share\": \"%s\", \"node_energy_uj\": 12000000,"
+                 " \"step_energy_uj\": %s, \"series\": {\"node_energy_uj\": %s, \"%s\": %s}}}}",
+                 T0 / 4, cases[i].step[0] == 'n' ? "no cgroup" : "ok", cases[i].step, encoded(ev, 3, e, sizeof e),
+                 cases[i].busy_key, encoded(bv, 3, busy, sizeof busy));
+        json_error_t err;
+        st.rec = json_loads(text, 0, &err);
+        assert_non_null(st.rec);
+        pi_gpu_take(&st, "job.1/step.0.n1.json");
+        assert_non_null(st.gpu);
+        assert_int_equal(pi_gpu_cpu_energy_uj(st.gpu, &st), cases[i].want);
+        assert_int_equal(pi_gpu_cpu_energy_uj(st.gpu, &st), cases[i].want); /* once: said once */
+        assert_string_equal(pi_gpu_note(st.gpu), cases[i].note);
+        pi_gpu_free(st.gpu);
+        json_decref(st.rec);
+    }
+    /* a busy time that does not decode refuses the member, as every series does */
+    memset(&st, 0, sizeof st);
+    st.slice_seconds = 4;
+    st.start_ns = T0 * 1000000000LL;
+    st.end_ns = (T0 + 24) * 1000000000LL;
+    snprintf(text, sizeof text,
+             "{\"gpu\": {\"version\": 1, \"slice_seconds\": 4, \"nvml\": \"ok\", \"selection\": \"none\", \"unknown\": 0,"
+             " \"stuck\": false, \"first_slice\": %lld, \"slices\": 3, \"series_dropped\": 0, \"gpus\": [], \"cpu\": {\"powercap\":"
+             " \"ok\", \"zones\": 1, \"share\": \"no cgroup\", \"node_energy_uj\": 1, \"step_energy_uj\": null,"
+             " \"series\": {\"node_busy_ns\": \"!!\"}}}}", T0 / 4);
+    json_error_t err;
+    st.rec = json_loads(text, 0, &err);
+    assert_non_null(st.rec);
+    pi_gpu_take(&st, "job.1/step.0.n1.json");
+    assert_non_null(strstr(pi_gpu_note(st.gpu), "node_energy_uj or node_busy_ns is not an encoded series of 3 slices"));
+    assert_int_equal(pi_gpu_cpu_energy_uj(st.gpu, &st), -1);
+    pi_gpu_free(st.gpu);
+    json_decref(st.rec);
+}
+
 static void no_member_is_nothing(void **state)
 {
     (void)state;
@@ -166,6 +245,7 @@ int main(void)
         cmocka_unit_test(a_bad_member_is_refused_whole),
         cmocka_unit_test(no_member_is_nothing),
         cmocka_unit_test(processes_are_taken_and_bounded),
+        cmocka_unit_test(cpu_energy_is_shared_by_the_profile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,7 +17,7 @@ need_cluster
 profiler_on || skip_all "the cluster's plugstack.conf names no profiler"
 [ "$(wc -w <<< "$JS_NODES")" -ge 4 ] || skip_all "needs a cluster of 4 nodes or more (JS_CLUSTER_NODES)"
 [ -e "$JS_TOP_BUILDDIR/tests/gpu/.libs/libnvml-standin.so" ] || skip_all "no NVML stand-in built"
-plan 38
+plan 39
 
 # --- the suite's cluster: no GPU asked for, no powercap: the step record is as before ---
 private_spool
@@ -235,7 +235,8 @@ echo 1000000 > "$pc/max_energy_range_uj"
 writer=$!
 at_exit "kill $writer 2>/dev/null"
 wf=$(work_dir jsalice)
-jf=$(sub "$wf" -N3 -w n2,n3,n4 --gres=gpu:1 --wrap 'srun bash -c "sleep 8; echo out \$SLURM_NODEID" | sort; exit 3')
+# (each task busy 3 s, then asleep: its CPU time shares n2's CPU energy, below)
+jf=$(sub "$wf" -N3 -w n2,n3,n4 --gres=gpu:1 --wrap 'srun bash -c "t=\$((SECONDS + 3)); while [ \$SECONDS -lt \$t ]; do :; done; sleep 5; echo out \$SLURM_NODEID" | sort; exit 3')
 wait_job_done "$jf" 90 >/dev/null
 kill "$writer" 2>/dev/null
 is "$(job_state "$jf") $(scontrol show job "$jf" | sed -n 's/.* ExitCode=\([0-9:]*\).*/\1/p') $(tr '\n' ';' < "$wf/out.txt")" \
@@ -276,4 +277,12 @@ e=$(db "SELECT e.node_cpu_energy_j || ' ' || extract(epoch FROM sn.end_time - sn
         WHERE sn.job_id = $jf AND sn.step_id = '0' AND sn.node = 'n2'")
 ok $(awk -v e="${e% *}" -v t="${e#* }" 'BEGIN { q = e / 0.1; d = q - int(q + 0.5); exit !(e > 1 && d * d < 1e-12 && e >= 0.4 * (t - 2.5) && e <= 0.4 * (t + 1.5)) }'; echo $?) \
    "a powercap counter that wraps every 2.5 s: the node's CPU energy is 0.4 J/s over the step ($e: J and s)"
+# the test cluster has no cgroup of the step (proctrack/linuxproc): the step's share of n2's
+# energy comes from the CPU time its processes reported, against the node's busy CPU time
+# (exact per slice in unit/test_ingest_gpu), and the note says where it came from
+r=$(db "SELECT round(cpu_energy_j::numeric, 2) || ' of ' || round(node_cpu_energy_j::numeric, 2) || ' J|' ||
+             (cpu_energy_j > 0 AND cpu_energy_j <= node_cpu_energy_j) || '|' || gpu_note
+        FROM js_data.step_node_energy WHERE job_id = $jf AND step_id = '0' AND node = 'n2'" | tr '\n' ' ')
+like "$r" "^[0-9.]+ of [0-9.]+ J\\|true\\|.*CPU energy shared by the CPU time the step's processes reported \\(no cgroup v2 of the step" \
+     "without a cgroup of the step, its share of the node's CPU energy from its processes' CPU time, said so (${r%%|*})"
 done_testing
