@@ -239,6 +239,21 @@ static void take_proc_notes(struct pi_gpu *g, const json_t *m)
         note(g, "%" PRId64 " processes on the GPUs are not listed (%d a GPU are)", procs_dropped, JSG_RECORD_MAX_DEV_PROCS);
 }
 
+/* A MIG instance has no power or energy of its own (NVML gives it none); where the step was
+ * not given its whole GPU, whose energy would count, the step's GPU energy lacks it: said. */
+static void note_mig_energy(struct pi_gpu *g)
+{
+    for (int i = 0; i < g->ndev; i++) {
+        const struct pi_gpu_dev *x = &g->dev[i];
+        int whole = 0;
+        for (int k = 0; k < g->ndev && x->parent[0] && !whole; k++)
+            whole = strcmp(g->dev[k].uuid, x->parent) == 0;
+        if (x->parent[0] && !whole && strcmp(x->energy, "none") == 0)
+            note(g, "%s is a MIG instance: NVML gives it no energy of its own, and its GPU's (%s) is not shared among "
+                    "instances, so the step's GPU energy leaves it out", x->uuid, x->parent);
+    }
+}
+
 static int take(struct pi_gpu *g, const struct pi_step *st, const json_t *m, char *why, size_t size)
 {
     char nvml[320], sel[320]; /* words of the member, cut to this in the note */
@@ -271,6 +286,7 @@ static int take(struct pi_gpu *g, const struct pi_step *st, const json_t *m, cha
         if (g->dev[g->ndev - 1].gone)
             note(g, "%s disappeared during the step", g->dev[g->ndev - 1].uuid);
     }
+    note_mig_energy(g);
     if (strcmp(sel, "none") != 0 && strcmp(nvml, "ok") != 0)
         note(g, "the step asked for GPUs (%s) but %s", sel, nvml);
     else if (strcmp(sel, "none") != 0 && g->ndev == 0)

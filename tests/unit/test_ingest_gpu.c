@@ -227,6 +227,34 @@ static void cpu_energy_is_shared_by_the_profile(void **state)
     json_decref(st.rec);
 }
 
+/* A MIG instance alone (its GPU not the step's): no energy of its own, said; given with its
+ * GPU, nothing to say */
+static void a_mig_instance_without_energy_is_said(void **state)
+{
+    (void)state;
+    for (int with_gpu = 0; with_gpu < 2; with_gpu++) {
+        struct pi_step *st = step_with("400", two_fours(), T0 / 4);
+        json_t *gpus = json_object_get(json_object_get(st->rec, "gpu"), "gpus"), *mig = json_deep_copy(json_array_get(gpus, 0));
+        json_object_set_new(mig, "uuid", json_string("MIG-1"));
+        json_object_set_new(mig, "parent", json_string("GPU-A"));
+        json_object_set_new(mig, "energy", json_string("none"));
+        json_object_set_new(mig, "energy_uj", json_integer(0));
+        if (!with_gpu)
+            json_array_clear(gpus);
+        json_array_append_new(gpus, mig);
+        pi_gpu_take(st, "job.1/step.0.n1.json");
+        assert_int_equal(pi_gpu_devices(st->gpu), with_gpu ? 2 : 1);
+        if (with_gpu)
+            assert_string_equal(pi_gpu_note(st->gpu), "");
+        else
+            assert_string_equal(pi_gpu_note(st->gpu), "MIG-1 is a MIG instance: NVML gives it no energy of its own, and its "
+                                                      "GPU's (GPU-A) is not shared among instances, so the step's GPU energy "
+                                                      "leaves it out");
+        pi_gpu_free(st->gpu);
+        json_decref(st->rec);
+    }
+}
+
 static void no_member_is_nothing(void **state)
 {
     (void)state;
@@ -246,6 +274,7 @@ int main(void)
         cmocka_unit_test(no_member_is_nothing),
         cmocka_unit_test(processes_are_taken_and_bounded),
         cmocka_unit_test(cpu_energy_is_shared_by_the_profile),
+        cmocka_unit_test(a_mig_instance_without_energy_is_said),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
