@@ -161,6 +161,18 @@ static const char *encoded(const int64_t *v, size_t n, char *out, size_t size)
     return out;
 }
 
+/* st: a 24 s step from T0 whose record is text */
+static void step_of(struct pi_step *st, const char *text)
+{
+    memset(st, 0, sizeof *st);
+    st->slice_seconds = 4;
+    st->start_ns = T0 * 1000000000LL;
+    st->end_ns = (T0 + 24) * 1000000000LL;
+    json_error_t err;
+    st->rec = json_loads(text, 0, &err);
+    assert_non_null(st->rec);
+}
+
 /* A step-node without a cgroup of its own (the relay could not share the node's CPU energy):
  * the ingest shares each slice's energy by the CPU time the step's processes reported in it
  * against the node's busy CPU time; at most the slice's energy, nothing where the node was not
@@ -183,12 +195,6 @@ static void cpu_energy_is_shared_by_the_profile(void **state)
         { "5000000", "node_busy_ns", 5000000, "" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        memset(&st, 0, sizeof st);
-        st.slice_seconds = 4;
-        st.start_ns = T0 * 1000000000LL;
-        st.end_ns = (T0 + 24) * 1000000000LL;
-        st.slices = sl;
-        st.nslices = 4;
         snprintf(text, sizeof text,
                  "{\"gpu\": {\"version\": 1, \"slice_seconds\": 4, \"nvml\": \"no GPUs: nvml=none\", \"selection\": \"none\","
                  " \"unknown\": 0, \"stuck\": false, \"first_slice\": %lld, \"slices\": 3, \"series_dropped\": 0, \"gpus\": [],"
@@ -196,9 +202,9 @@ static void cpu_energy_is_shared_by_the_profile(void **state)
                  " \"step_energy_uj\": %s, \"series\": {\"node_energy_uj\": %s, \"%s\": %s}}}}",
                  T0 / 4, cases[i].step[0] == 'n' ? "no cgroup" : "ok", cases[i].step, encoded(ev, 3, e, sizeof e),
                  cases[i].busy_key, encoded(bv, 3, busy, sizeof busy));
-        json_error_t err;
-        st.rec = json_loads(text, 0, &err);
-        assert_non_null(st.rec);
+        step_of(&st, text);
+        st.slices = sl;
+        st.nslices = 4;
         pi_gpu_take(&st, "job.1/step.0.n1.json");
         assert_non_null(st.gpu);
         assert_int_equal(pi_gpu_cpu_energy_uj(st.gpu, &st), cases[i].want);
@@ -208,18 +214,12 @@ static void cpu_energy_is_shared_by_the_profile(void **state)
         json_decref(st.rec);
     }
     /* a busy time that does not decode refuses the member, as every series does */
-    memset(&st, 0, sizeof st);
-    st.slice_seconds = 4;
-    st.start_ns = T0 * 1000000000LL;
-    st.end_ns = (T0 + 24) * 1000000000LL;
     snprintf(text, sizeof text,
              "{\"gpu\": {\"version\": 1, \"slice_seconds\": 4, \"nvml\": \"ok\", \"selection\": \"none\", \"unknown\": 0,"
              " \"stuck\": false, \"first_slice\": %lld, \"slices\": 3, \"series_dropped\": 0, \"gpus\": [], \"cpu\": {\"powercap\":"
              " \"ok\", \"zones\": 1, \"share\": \"no cgroup\", \"node_energy_uj\": 1, \"step_energy_uj\": null,"
              " \"series\": {\"node_busy_ns\": \"!!\"}}}}", T0 / 4);
-    json_error_t err;
-    st.rec = json_loads(text, 0, &err);
-    assert_non_null(st.rec);
+    step_of(&st, text);
     pi_gpu_take(&st, "job.1/step.0.n1.json");
     assert_non_null(strstr(pi_gpu_note(st.gpu), "node_energy_uj or node_busy_ns is not an encoded series of 3 slices"));
     assert_int_equal(pi_gpu_cpu_energy_uj(st.gpu, &st), -1);
