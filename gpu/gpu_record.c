@@ -91,20 +91,12 @@ void jsg_record_cpu_note(struct jsg_record *r, const char *why)
     snprintf(r->cpu_note, sizeof r->cpu_note, "%s", why ? why : "");
 }
 
-/* the part of v (spent evenly over [t0, t1)) that falls into [from, to), as the slicer shares
- * energy: whole units whose sum over adjacent ranges is v */
-static int64_t part(int64_t v, int64_t t0, int64_t t1, int64_t from, int64_t to)
-{
-    int64_t a = (from > t0 ? from : t0) - t0, b = (to < t1 ? to : t1) - t0;
-    if (t1 <= t0)
-        return v;
-    return b <= a ? 0 : (int64_t)((__int128)v * b / (t1 - t0) - (__int128)v * a / (t1 - t0));
-}
-
 void jsg_record_cpu(struct jsg_record *r, int64_t t0_ns, int64_t t_ns, int64_t step_ns, int64_t busy_ns)
 {
     const int64_t len = (int64_t)r->seconds * 1000000000LL;
-    int64_t s1 = js_slice_of_ns(t_ns, r->seconds), s0 = t0_ns < t_ns ? js_slice_of_ns(t0_ns, r->seconds) : s1;
+    if (t0_ns >= t_ns) /* no interval (the clock went back): all of it at t_ns */
+        t0_ns = t_ns - 1;
+    int64_t s1 = js_slice_of_ns(t_ns, r->seconds), s0 = js_slice_of_ns(t0_ns, r->seconds);
     if (s1 - s0 >= CPU_RING) /* a long silence: its earliest slices get no CPU time, not a wrong one */
         s0 = s1 - CPU_RING + 1;
     for (int64_t slice = s0; slice <= s1; slice++) {
@@ -114,8 +106,8 @@ void jsg_record_cpu(struct jsg_record *r, int64_t t0_ns, int64_t t_ns, int64_t s
         if (step_ns < 0)
             e->known = 0;
         else
-            e->step_ns += part(step_ns, t0_ns, t_ns, slice * len, (slice + 1) * len);
-        e->busy_ns += busy_ns > 0 ? part(busy_ns, t0_ns, t_ns, slice * len, (slice + 1) * len) : 0;
+            e->step_ns += jsg_time_share(step_ns, t0_ns, t_ns, slice * len, (slice + 1) * len);
+        e->busy_ns += busy_ns > 0 ? jsg_time_share(busy_ns, t0_ns, t_ns, slice * len, (slice + 1) * len) : 0;
     }
 }
 

@@ -141,9 +141,7 @@ static int64_t interval_energy(const struct jsg_reading *a, const struct jsg_rea
     return 0;
 }
 
-/* the part of e (spent evenly over [t0, t1)) that falls into [from, to): whole units whose
- * sum over adjacent ranges is exactly e */
-static int64_t share(int64_t e, int64_t t0, int64_t t1, int64_t from, int64_t to)
+int64_t jsg_time_share(int64_t e, int64_t t0, int64_t t1, int64_t from, int64_t to)
 {
     int64_t dt = t1 - t0;
     int64_t a = (from > t0 ? from : t0) - t0;
@@ -179,14 +177,14 @@ static void give(struct jsg_slice *s, const struct spread *sp, const struct jsg_
     for (int i = 0; i < t->ndev; i++) {
         if (sp->dev_kind[i] == JSG_ENERGY_NONE)
             continue;
-        s->dev[i].energy_uj += share(sp->dev_uj[i], t0, t->t_ns, from, to);
+        s->dev[i].energy_uj += jsg_time_share(sp->dev_uj[i], t0, t->t_ns, from, to);
         if (sp->dev_kind[i] > s->dev[i].energy)
             s->dev[i].energy = sp->dev_kind[i];
     }
     for (int i = 0; i < t->nzone; i++) {
         if (!sp->zone_have[i])
             continue;
-        s->zone_uj[i] += share(sp->zone_uj[i], t0, t->t_ns, from, to);
+        s->zone_uj[i] += jsg_time_share(sp->zone_uj[i], t0, t->t_ns, from, to);
         s->zone_have[i] = 1;
     }
 }

@@ -203,5 +203,9 @@ void jsg_slicer_flush(struct jsg_slicer *sl, jsg_slice_fn fn, void *arg);
 
 /* Energy counted between two readings of a wrapping counter (powercap's energy_uj). */
 uint64_t jsg_counter_delta(uint64_t prev, uint64_t cur, uint64_t max);
+/* The part of e (spent evenly over [t0, t1)) that falls into [from, to): whole units whose sum
+ * over adjacent ranges is exactly e. How the slicer shares energy among slices, and the relay
+ * the CPU times it weighs the energy by. */
+int64_t jsg_time_share(int64_t e, int64_t t0, int64_t t1, int64_t from, int64_t to);
 
 #endif
