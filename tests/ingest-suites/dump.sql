@@ -13,6 +13,9 @@ SELECT 'step_node', job_id, step_id, node, extract(epoch FROM start_time) - 1795
 SELECT 'process', job_id, step_id, node, pid, image, ended_by, extract(epoch FROM start_time) - 1795219200, wall_ns, compute_ns,
        posix_read_bytes, posix_write_bytes, cpu_ns, extract(epoch FROM end_time) - 1795219200, exit_code, signal, missing
   FROM js.processes ORDER BY job_id, step_id, node, pid, image;
+-- commands with characters COPY escapes (a tab, a newline, backslashes) and quotes
+SELECT 'process_text', job_id, step_id, node, pid, image, to_json(exe), to_json(args)
+  FROM js.processes WHERE exe || args ~ '[^A-Za-z0-9/._ -]' ORDER BY job_id, step_id, node, pid, image;
 SELECT 'slice', job_id, step_id, node, slice - 448804800, processes, posix_read_bytes, posix_write_bytes, posix_ns, cpu_ns
   FROM js_data.slice_metrics ORDER BY job_id, step_id, node, slice;
 SELECT 'total_node', node, slice - 448804800, step_nodes, posix_read_bytes, posix_write_bytes, cpu_ns
