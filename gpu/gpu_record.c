@@ -94,7 +94,7 @@ void jsg_record_cpu_note(struct jsg_record *r, const char *why)
 void jsg_record_cpu(struct jsg_record *r, int64_t t0_ns, int64_t t_ns, int64_t step_ns, int64_t busy_ns)
 {
     const int64_t len = (int64_t)r->seconds * 1000000000LL;
-    if (t0_ns >= t_ns) /* no interval (the clock went back): all of it at t_ns */
+    if (t0_ns >= t_ns) /* no interval (the clock stepped back): all of it in the instant before t_ns */
         t0_ns = t_ns - 1;
     int64_t s1 = js_slice_of_ns(t_ns, r->seconds), s0 = js_slice_of_ns(t0_ns, r->seconds);
     if (s1 - s0 >= CPU_RING) /* a long silence: its earliest slices get no CPU time, not a wrong one */

@@ -46,6 +46,8 @@ static struct jsg_gpus *open_script(const char *text)
 
 /* which pids are the step's (NULL: all) */
 static int (*is_step)(uint32_t pid, void *arg);
+/* the reading whose interval the relay is given without length (its clock stepped back); 0: none */
+static int stepped_back;
 
 /* the record of n readings a second from T0 (4 s slices), with a powercap zone whose counter
  * goes up 1 J a second and the step having a quarter of the node's busy CPU time (or not known) */
@@ -66,7 +68,7 @@ static json_t *record(struct jsg_gpus *g, int n, int cpu_known)
         tick.nzone = 1;
         tick.zone[0] = (struct jsg_zone_reading){ .energy_uj = 1000000ULL * (uint64_t)k, .max_uj = 1ULL << 40, .have = 1 };
         if (k > 0)
-            jsg_record_cpu(r, T0 + (k - 1) * SEC, T0 + k * SEC, cpu_known ? SEC / 4 : -1, SEC);
+            jsg_record_cpu(r, T0 + (k == stepped_back ? k : k - 1) * SEC, T0 + k * SEC, cpu_known ? SEC / 4 : -1, SEC);
         jsg_slicer_add(&sl, &tick, jsg_record_slice, r);
     }
     jsg_slicer_flush(&sl, jsg_record_slice, r);
@@ -154,6 +156,22 @@ static void unknown_cpu_time_is_said(void **state)
     decode(json_object_get(series, "node_energy_uj"), 2, e);
     assert_true(busy[0] == 4 * SEC && busy[1] == 1 * SEC);
     assert_true(e[0] == 4000000 && e[1] == 1000000);
+    json_decref(m);
+    jsg_close(g);
+}
+
+/* an interval of no length (the real-time clock stepped back) keeps its CPU times, in the
+ * slice of its reading: without it slice 0 had 3 s of the 4 */
+static void a_clock_stepped_back_loses_no_cpu_time(void **state)
+{
+    (void)state;
+    struct jsg_gpus *g = open_script("init fail=9\n");
+    stepped_back = 2;
+    json_t *m = record(g, 6, 0);
+    stepped_back = 0;
+    int64_t busy[2];
+    decode(json_object_get(json_object_get(json_object_get(m, "cpu"), "series"), "node_busy_ns"), 2, busy);
+    assert_true(busy[0] == 4 * SEC && busy[1] == 1 * SEC);
     json_decref(m);
     jsg_close(g);
 }
@@ -283,6 +301,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_selected_gpu_and_its_slices),
         cmocka_unit_test(unknown_cpu_time_is_said),
+        cmocka_unit_test(a_clock_stepped_back_loses_no_cpu_time),
         cmocka_unit_test(cpu_share),
         cmocka_unit_test(the_steps_processes_only),
         cmocka_unit_test(a_devices_list_is_capped_and_counted),
