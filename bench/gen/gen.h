@@ -65,6 +65,8 @@ struct jsgen_params {
     int chown_profiles;      /* 1: chown profiles/ and profiles to the job's uid (needs root) */
     unsigned big_array;      /* > 0: first a workflow (tag "bigarray") of a job array of this many
                                 tasks and its gather job */
+    int shared_files;        /* 1: a step's processes share their files (N-1): no scratch file of each
+                                process in /tmp, one checkpoint file a step; 0: each has its own (N-N) */
     /* the uniform shape */
     unsigned jobs;           /* jobs, numbered from job_id_base */
     unsigned steps;          /* numbered steps of each job */

@@ -213,7 +213,7 @@ static void proc_files(struct wjob *w, const struct wstep *ws, unsigned ni, unsi
         gen_file_read(f, (uint64_t)1 << 26, t, t + 300000000);
         *in_bytes += (uint64_t)1 << 26;
     }
-    {
+    if (!w->c->p->shared_files) { /* its own scratch file (N-N) */
         char tmp[200];
         snprintf(tmp, sizeof tmp, "/tmp/js.%" PRIu32 ".%" PRIu64, j->id, pr->pid);
         struct pfile *f = gen_add_file(pr, tmp, "posix", 1);
@@ -247,7 +247,7 @@ static void proc_rows(struct wjob *w, const struct wstep *ws, uint64_t in_bytes,
     if (!ck_bursts)
         return;
     char ck[200];
-    if (j->kind == K_MPIIO)
+    if (j->kind == K_MPIIO || w->c->p->shared_files)
         snprintf(ck, sizeof ck, "/scratch/%s/job%" PRIu32 "/ckpt.%u.h5", j->user_name, j->id, ws->s);
     else
         snprintf(ck, sizeof ck, "/scratch/%s/job%" PRIu32 "/ckpt.%u.%ld", j->user_name, j->id, ws->s, pr->task_id);

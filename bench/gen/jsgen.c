@@ -41,6 +41,8 @@ static void usage(FILE *f)
         "  -d, --duration-scale X multiply job durations by X (e.g. 0.1 for many short jobs)\n"
         "  -u, --users U          distinct users (default 50)\n"
         "      --big-array N      first, a workflow (tag bigarray) of an N-task job array and its gather job\n"
+        "      --shared-files     a step's processes share their files (N-1): no scratch file of each in /tmp,\n"
+        "                         one checkpoint a step (default: each process its own, N-N)\n"
         "Uniform (gen.h: per process and slice k one POSIX write of 1000 + k bytes and CPU time):\n"
         "      --jobs N           jobs (default 1), ids from --job-id-base\n"
         "      --steps N          numbered steps of each job (default 1)\n"
@@ -55,7 +57,7 @@ static void usage(FILE *f)
 }
 
 enum {
-    O_UID = 256, O_UIDBASE, O_GID, O_USER, O_NOCHOWN, O_BUNDLE, O_START, O_SLICE, O_BASE, O_CLUSTER, O_PREFIX, O_BIG,
+    O_UID = 256, O_UIDBASE, O_GID, O_USER, O_NOCHOWN, O_BUNDLE, O_START, O_SLICE, O_BASE, O_CLUSTER, O_PREFIX, O_BIG, O_SHARED,
     O_UNIFORM, O_JOBS, O_STEPS, O_SLICES, O_FILES, O_KILLED, O_SPREAD, O_EXE, O_SLOW, O_CPU
 };
 static const struct option opts[] = {
@@ -70,6 +72,7 @@ static const struct option opts[] = {
     { "slice", required_argument, 0, O_SLICE }, { "job-id-base", required_argument, 0, O_BASE },
     { "cluster", required_argument, 0, O_CLUSTER }, { "node-prefix", required_argument, 0, O_PREFIX },
     { "big-array", required_argument, 0, O_BIG },
+    { "shared-files", no_argument, 0, O_SHARED },
     { "uniform", no_argument, 0, O_UNIFORM }, { "jobs", required_argument, 0, O_JOBS },
     { "steps", required_argument, 0, O_STEPS }, { "slices", required_argument, 0, O_SLICES },
     { "files", required_argument, 0, O_FILES }, { "killed", required_argument, 0, O_KILLED },
@@ -133,6 +136,7 @@ int main(int argc, char **argv)
         case O_CLUSTER: p.cluster = optarg; break;
         case O_PREFIX: p.node_prefix = optarg; break;
         case O_BIG: p.big_array = count_arg(optarg, "--big-array"); cluster_only = 1; break;
+        case O_SHARED: p.shared_files = 1; cluster_only = 1; break;
         case O_UNIFORM: break;
         case O_JOBS: p.jobs = count_arg(optarg, "--jobs"); uniform_only = 1; break;
         case O_STEPS: p.steps = count_arg(optarg, "--steps"); uniform_only = 1; break;

@@ -719,6 +719,67 @@ static void uniform_values_are_functions_of_their_position(void **state)
     rm_rf(a);
 }
 
+/* ---- --shared-files: the same cluster, its processes sharing their files (N-1) ---------- */
+/* In the spool at dir: the files naming a scratch file of a process (/tmp/js.JOB.PID) and a
+ * checkpoint of a rank (/scratch/USER/jobJOB/ckpt.STEP.RANK, not .h5) */
+static void count_own_files(const char *dir, size_t *scratch, size_t *rank_ckpt)
+{
+    struct listing l = { 0 };
+    list_tree(dir, "", &l);
+    *scratch = *rank_ckpt = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, l.names[i]);
+        size_t n;
+        char *text = slurp(path, &n);
+        assert_non_null(text);
+        for (const char *q = text; (q = strstr(q, "\"/tmp/js.")); q++)
+            (*scratch)++;
+        for (const char *q = text; (q = strstr(q, "/ckpt.")); q++) {
+            size_t k = strcspn(q, "\"");
+            if (k < 3 || strncmp(q + k - 3, ".h5", 3))
+                (*rank_ckpt)++;
+        }
+        free(text);
+        free(l.names[i]);
+    }
+    free(l.names);
+}
+
+static void shared_files_leave_no_file_of_each_process(void **state)
+{
+    (void)state;
+    char a[] = "/tmp/jsgen-test-XXXXXX", b[] = "/tmp/jsgen-test-XXXXXX";
+    assert_non_null(mkdtemp(a));
+    assert_non_null(mkdtemp(b));
+    struct jsgen_params p;
+    struct jsgen_summary sa, sb;
+    small_params(&p, a, 5);
+    assert_int_equal(jsgen_run(&p, &sa), 0);
+    small_params(&p, b, 5);
+    p.shared_files = 1;
+    assert_int_equal(jsgen_run(&p, &sb), 0);
+    size_t scratch, ckpt;
+    count_own_files(a, &scratch, &ckpt);
+    assert_true(scratch >= sa.profiles / 2); /* each parallel process its own scratch file */
+    assert_true(ckpt > 0);
+    count_own_files(b, &scratch, &ckpt);
+    assert_int_equal(scratch, 0);
+    assert_int_equal(ckpt, 0);
+    /* the same jobs, steps, processes and edges, fewer file entries */
+    assert_int_equal(sb.jobs, sa.jobs);
+    assert_int_equal(sb.step_nodes, sa.step_nodes);
+    assert_int_equal(sb.profiles, sa.profiles);
+    assert_int_equal(sb.sched_deps, sa.sched_deps);
+    assert_int_equal(sb.file_links, sa.file_links);
+    assert_true(sb.file_entries < sa.file_entries);
+    struct ingested n;
+    ingest_spool(b, &n, NULL);
+    assert_int_equal(n.step_nodes, sb.step_nodes);
+    rm_rf(a);
+    rm_rf(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -727,6 +788,7 @@ int main(void)
         cmocka_unit_test(both_shapes_pass_the_ingests_validation),
         cmocka_unit_test(bundles_series_equal_the_processes_slices),
         cmocka_unit_test(uniform_values_are_functions_of_their_position),
+        cmocka_unit_test(shared_files_leave_no_file_of_each_process),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
