@@ -26,6 +26,26 @@ BEGIN
         ino bigint,
         btime bigint
     );  -- emptied by ingest_finish: ON COMMIT DELETE ROWS would truncate it at every commit (1-2 ms)
+    -- the step values of a transaction's step records (ingest_step_record), in the order of
+    -- their claims (ord), merged into js_data.steps by ingest_step_sums, which empties it
+    CREATE TEMP TABLE IF NOT EXISTS ingest_batch_steps (
+        ord bigint GENERATED ALWAYS AS IDENTITY,
+        job_id bigint NOT NULL,
+        step_id text NOT NULL,
+        name text,
+        start_time timestamptz,
+        end_time timestamptz,
+        state text,
+        exit_code integer,
+        num_nodes integer,
+        num_tasks integer,
+        num_cpus integer,
+        nodelist text,
+        profiled boolean NOT NULL,
+        first_slice bigint,
+        last_slice bigint,
+        incomplete boolean NOT NULL
+    );
     -- the reads whose last writer a step-node of the transaction now is (ingest_finish), made
     -- once a session
     CREATE TEMP TABLE IF NOT EXISTS finish_readers (from_job bigint, from_step text, job_id bigint, step_id text,
@@ -41,4 +61,4 @@ BEGIN
     CREATE TEMP TABLE IF NOT EXISTS finish_files (path text NOT NULL, node text NOT NULL, file_id bigint NOT NULL,
         edges boolean NOT NULL, fs_type text, PRIMARY KEY (path, node));
 END $$;
-COMMENT ON FUNCTION js_data.create_staging() IS 'create the per-session staging tables: ingest_batch_files, that profile_ingest fills by COPY, finish_readers, finish_accesses and finish_files';
+COMMENT ON FUNCTION js_data.create_staging() IS 'create the per-session staging tables: ingest_batch_files, that profile_ingest fills by COPY, ingest_batch_steps, that ingest_step_record fills, finish_readers, finish_accesses and finish_files';

@@ -2,7 +2,7 @@
 -- Called by profile_ingest in a step record's transaction, after its processes and
 -- quarantine rows, when a profile was refused or says something is missing: marks the
 -- step-node and the step incomplete and says why (the step counted over all its nodes; the
--- step row is locked since ingest_begin, so the nodes of one step take turns here).
+-- step row is locked since ingest_step_sums, so the nodes of one step take turns here).
 CREATE FUNCTION js_data.ingest_incomplete(p_cluster smallint, p_job bigint, p_step text, p_node text) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE

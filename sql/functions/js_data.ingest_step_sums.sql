@@ -1,11 +1,46 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
--- The processes of a batch of step records added into their steps (profile_ingest calls it
--- once per transaction, after the COPY of their processes): the step-nodes of one step are
--- summed first, so each step row is updated once. PL/pgSQL for its cached plan: as a SQL
--- function the statement was planned at every call (0.76 ms a step record).
+-- The steps of a batch of step records (profile_ingest calls it once per transaction, after
+-- the COPY of their processes): first each step's row merged with its records' values
+-- (ingest_batch_steps, in the order of their claims: the same row as one record after another
+-- gave), then their processes added into its sums, the step-nodes of one step summed first, so
+-- each step row is written twice a transaction, not at every record. PL/pgSQL for its cached
+-- plans: as a SQL function the statement was planned at every call (0.76 ms a step record).
 CREATE FUNCTION js_data.ingest_step_sums(p_cluster smallint, p_jobs bigint[], p_steps text[], p_nodes text[]) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
+    -- in the order of the keys, as the claims lock (two daemons never wait in a circle); a
+    -- new step's row takes its first record's name and counts, the state is the first one
+    -- that is not COMPLETED, and the CPUs sum (a lone record's unknown count stays unknown)
+    INSERT INTO js_data.steps AS s (cluster_id, job_id, step_id, name, start_time, end_time, state, exit_code,
+            num_nodes, num_tasks, num_cpus, nodelist, profiled, first_slice, last_slice, nodes_ingested, incomplete)
+        SELECT p_cluster, b.job_id, b.step_id, (array_agg(b.name ORDER BY b.ord))[1], min(b.start_time), max(b.end_time),
+            CASE WHEN bool_and(b.state IS NOT DISTINCT FROM 'COMPLETED') THEN 'COMPLETED'
+                 ELSE (array_agg(b.state ORDER BY b.ord) FILTER (WHERE b.state IS DISTINCT FROM 'COMPLETED'))[1] END,
+            max(b.exit_code), (array_agg(b.num_nodes ORDER BY b.ord))[1], (array_agg(b.num_tasks ORDER BY b.ord))[1],
+            CASE WHEN count(*) = 1 THEN min(b.num_cpus) ELSE sum(coalesce(b.num_cpus, 0)) END,
+            (array_agg(b.nodelist ORDER BY b.ord))[1], bool_or(b.profiled), min(b.first_slice), max(b.last_slice),
+            count(*), bool_or(b.incomplete)
+        FROM ingest_batch_steps b
+        GROUP BY b.job_id, b.step_id
+        ORDER BY b.job_id, b.step_id
+        ON CONFLICT (cluster_id, job_id, step_id) DO UPDATE SET
+            start_time = least(s.start_time, excluded.start_time),
+            end_time = greatest(s.end_time, excluded.end_time),
+            state = CASE WHEN s.state = 'COMPLETED' THEN excluded.state ELSE s.state END,
+            exit_code = greatest(s.exit_code, excluded.exit_code),
+            num_cpus = coalesce(s.num_cpus, 0) + coalesce(excluded.num_cpus, 0),
+            profiled = s.profiled OR excluded.profiled,
+            first_slice = least(s.first_slice, excluded.first_slice),
+            last_slice = greatest(s.last_slice, excluded.last_slice),
+            nodes_ingested = s.nodes_ingested + excluded.nodes_ingested,
+            incomplete = s.incomplete OR excluded.incomplete;
+    -- a session's temporary table is never vacuumed: emptied by DELETE while small (a TRUNCATE
+    -- makes its files anew, 1-2 ms), by TRUNCATE once its dead rows pass a megabyte
+    IF pg_relation_size('ingest_batch_steps') > 1048576 THEN
+        TRUNCATE ingest_batch_steps;
+    ELSE
+        DELETE FROM ingest_batch_steps;
+    END IF;
     UPDATE js_data.steps s SET
         processes = js.saturated(s.processes::numeric + a.processes),
         wall_ns = js.saturated(s.wall_ns::numeric + a.wall_ns),
@@ -49,4 +84,4 @@ BEGIN
         GROUP BY k.job_id, k.step_id) a
     WHERE s.cluster_id = p_cluster AND s.job_id = a.job_id AND s.step_id = a.step_id;
 END $$;
-COMMENT ON FUNCTION js_data.ingest_step_sums(smallint, bigint[], text[], text[]) IS 'add the processes of step records (js_data.processes of each step on its node; the arrays: job, step, node) into the sums of their steps, once, in the records'' transaction';
+COMMENT ON FUNCTION js_data.ingest_step_sums(smallint, bigint[], text[], text[]) IS 'merge the steps of a transaction''s step records (ingest_batch_steps) into js_data.steps, then add their processes (js_data.processes of each step on its node; the arrays: job, step, node) into the sums of their steps, once each, in the records'' transaction';

@@ -7,6 +7,10 @@ SELECT 'job', job_id, user_name, name, state, final, workflow_name, (SELECT coun
 SELECT 'step', job_id, step_id, name, state, profiled, nodes_ingested, incomplete, first_slice - 448804800, last_slice - 448804800,
        processes, wall_ns, compute_ns, io_posix_ns, read_bytes, write_bytes, killed_processes, incomplete_reason, unrecorded_processes
   FROM js.steps ORDER BY job_id, step_id;
+-- a step merged over its nodes' records: its span, end (exit code) and counts
+SELECT 'step_merged', job_id, step_id, extract(epoch FROM start_time) - 1795219200, extract(epoch FROM end_time) - 1795219200,
+       exit_code, num_nodes, num_tasks, num_cpus, nodelist
+  FROM js.steps WHERE nodes_ingested > 1 ORDER BY job_id, step_id;
 SELECT 'step_node', job_id, step_id, node, extract(epoch FROM start_time) - 1795219200, extract(epoch FROM end_time) - 1795219200,
        profiles, quarantined, incomplete, incomplete_reason, unrecorded, unrecorded_reason
   FROM js.step_nodes ORDER BY job_id, step_id, node;
