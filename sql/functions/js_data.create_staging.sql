@@ -27,7 +27,7 @@ BEGIN
         btime bigint
     );  -- emptied by ingest_finish: ON COMMIT DELETE ROWS would truncate it at every commit (1-2 ms)
     -- the step values of a transaction's step records (ingest_step_record), in the order of
-    -- their claims (ord), merged into js_data.steps by ingest_step_sums, which empties it
+    -- their claims (ord), merged into js_data.steps by ingest_step_sums, emptied by ingest_finish
     CREATE TEMP TABLE IF NOT EXISTS ingest_batch_steps (
         ord bigint GENERATED ALWAYS AS IDENTITY,
         job_id bigint NOT NULL,

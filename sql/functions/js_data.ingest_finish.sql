@@ -152,11 +152,12 @@ BEGIN
     -- transaction's accesses, ~2 MB at 128 processes a node, for as long as it ran); a TRUNCATE
     -- each time cost 1.6 ms (new files, the plans on them made again), most of a small
     -- transaction's finish
-    IF pg_relation_size('ingest_batch_files') + pg_relation_size('finish_files')
+    IF pg_relation_size('ingest_batch_files') + pg_relation_size('ingest_batch_steps') + pg_relation_size('finish_files')
        + pg_relation_size('finish_readers') + pg_relation_size('finish_accesses') > 8388608 THEN
-        TRUNCATE ingest_batch_files, finish_files, finish_readers, finish_accesses;
+        TRUNCATE ingest_batch_files, ingest_batch_steps, finish_files, finish_readers, finish_accesses;
     ELSE
         DELETE FROM ingest_batch_files;
+        DELETE FROM ingest_batch_steps;
         DELETE FROM finish_files;
         DELETE FROM finish_readers;
         DELETE FROM finish_accesses;

@@ -34,13 +34,6 @@ BEGIN
             last_slice = greatest(s.last_slice, excluded.last_slice),
             nodes_ingested = s.nodes_ingested + excluded.nodes_ingested,
             incomplete = s.incomplete OR excluded.incomplete;
-    -- a session's temporary table is never vacuumed: emptied by DELETE while small (a TRUNCATE
-    -- makes its files anew, 1-2 ms), by TRUNCATE once its dead rows pass a megabyte
-    IF pg_relation_size('ingest_batch_steps') > 1048576 THEN
-        TRUNCATE ingest_batch_steps;
-    ELSE
-        DELETE FROM ingest_batch_steps;
-    END IF;
     UPDATE js_data.steps s SET
         processes = js.saturated(s.processes::numeric + a.processes),
         wall_ns = js.saturated(s.wall_ns::numeric + a.wall_ns),
